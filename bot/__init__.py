@@ -1,0 +1,1 @@
+"""Cardroom's Discord side: commands, views, rendering, sessions and storage."""

@@ -1,0 +1,1 @@
+"""Cardroom's card games: pure, synchronous and deterministic (no Discord, no I/O, no asyncio)."""

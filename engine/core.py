@@ -1,0 +1,472 @@
+"""The shape every game follows: a Game (rules, options, factory) and its States.
+
+A State is always at a decision: dealing, revealing and scoring happen inside ``apply``. It
+answers who may act, each seat's legal actions, the views, the scores and the result, and it
+serialises to JSON exactly. Hidden information leaves a state only through its views.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple, Protocol
+
+from engine.cards import FULL_DECK, Card, parse_cards
+from engine.errors import (
+    ActionParseError,
+    CardError,
+    DeckError,
+    IllegalActionError,
+    SavedStateError,
+    SetupError,
+)
+
+View = dict[str, Any]
+"""A JSON-ready description of what one seat (or everyone) can see. Cards are in machine form."""
+
+OptionValue = int | bool | None
+
+
+def make_rng(seed: int, *labels: object) -> random.Random:
+    """A generator derived from the game's seed and labels (never the global generator).
+
+    Derived generators need no saved state: the deck of hand 3 is ``make_rng(seed, "deck", 3)``.
+    """
+    return random.Random("/".join([str(seed), *map(str, labels)]))
+
+
+class Action(Protocol):
+    """What every game's actions offer: a stable text form and a choice path for UIs."""
+
+    @property
+    def text(self) -> str:
+        """The short stable form (``play 6D take 2H 4S``); the game's parser reads it back."""
+        ...
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Steps to offer the action in: legal actions sharing a prefix share those steps."""
+        ...
+
+
+class Agent(Protocol):
+    """A player program. It sees what a human in the seat sees: the view and the legal actions."""
+
+    needs_view: bool
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        """Pick one of ``legal`` (never empty); ``view`` is None when ``needs_view`` is false.
+
+        ``optional`` is true when the game does not wait for this seat (an out-of-turn action
+        such as a snap): then None declines, for now.
+        """
+        ...
+
+
+class RandomAgent:
+    """Plays a uniformly random legal action; declines an optional one as often as any action."""
+
+    needs_view = False
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        """Any legal action (or, when optional, declining), uniformly."""
+        pick = rng.randrange(len(legal) + optional)
+        return legal[pick] if pick < len(legal) else None
+
+
+class Event(NamedTuple):
+    """One line of the table log. Seats appear in ``text`` as ``{s0}``, ``{s1}`` … (see render).
+
+    ``kind`` groups events for the UI: ``deal`` (a new hand or round starts), ``hand_end`` (a
+    hand's or round's scores), ``game_end``, or anything else (``play``, ``capture`` …).
+    ``visible_to`` is None for a public event, else the seats that may see it.
+    """
+
+    text: str
+    kind: str = "info"
+    visible_to: frozenset[int] | None = None
+
+    def render(self, names: Sequence[str]) -> str:
+        """The text with seat names filled in."""
+        return self.text.format(**{f"s{seat}": name for seat, name in enumerate(names)})
+
+    def visible(self, seat: int | None) -> bool:
+        """Whether ``seat`` (None: an onlooker) may see this event."""
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+class Zone(NamedTuple):
+    """A place cards are in, and who sees them there (None: everyone). For invariant checks."""
+
+    name: str
+    cards: tuple[Card, ...]
+    seen_by: frozenset[int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A per-game setting with its default, as shown in the lobby."""
+
+    name: str
+    default: OptionValue
+    description: str
+    kind: type = int
+    minimum: int | None = None
+    maximum: int | None = None
+    optional: bool = False  # None is allowed (and means "off")
+
+    def coerce(self, value: object) -> OptionValue:
+        """Check ``value`` for this option; raises SetupError in plain language."""
+        if value is None and self.optional:
+            return None
+        if self.kind is bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "on", "yes", "1"):
+                return True
+            if isinstance(value, str) and value.lower() in ("false", "off", "no", "0"):
+                return False
+            raise SetupError(f"option {self.name} is on or off (true/false), not {value!r}")
+        number: int
+        if isinstance(value, bool):
+            raise SetupError(f"option {self.name} is a number, not {value!r}")
+        if isinstance(value, int):
+            number = value
+        elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            number = int(value)
+        elif isinstance(value, str) and value.strip().lower() in ("none", "off") and self.optional:
+            return None
+        else:
+            raise SetupError(f"option {self.name} is a whole number, not {value!r}")
+        if self.minimum is not None and number < self.minimum:
+            raise SetupError(f"option {self.name} must be at least {self.minimum}")
+        if self.maximum is not None and number > self.maximum:
+            raise SetupError(f"option {self.name} must be at most {self.maximum}")
+        return number
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The final (or running) scores and the winning seats (empty until the game is over)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+class DeckPlan:
+    """Where each hand's deck comes from: a given order (tests, replays) or the seed.
+
+    ``stacked[i]`` is the order of hand (or round) ``i``, top card first; later hands shuffle.
+    """
+
+    __slots__ = ("seed", "stacked")
+
+    def __init__(self, seed: int, stacked: Sequence[Sequence[Card]] = ()) -> None:
+        self.seed = seed
+        self.stacked = tuple(tuple(deck) for deck in stacked)
+
+    def deck(self, index: int, cards: Collection[Card] = FULL_DECK) -> list[Card]:
+        """The deck for hand ``index``, holding exactly ``cards``, top card first."""
+        if index < len(self.stacked):
+            given = self.stacked[index]
+            if len(given) != len(cards) or set(given) != set(cards):
+                raise DeckError(
+                    f"the deck given for hand {index + 1} is not the {len(cards)} cards in play"
+                )
+            return list(given)
+        deck = sorted(cards)
+        make_rng(self.seed, "deck", index).shuffle(deck)
+        return deck
+
+    @property
+    def is_stacked(self) -> bool:
+        """Whether the first hand's deck was given (then seat 0 deals first)."""
+        return bool(self.stacked)
+
+    def to_json(self) -> list[list[str]]:
+        """The given decks, as card texts."""
+        return [[card.text for card in deck] for deck in self.stacked]
+
+    @staticmethod
+    def normalise(seed: int, deck: object) -> DeckPlan:
+        """Read a deck argument: None, a list of cards, or a list of such lists (texts or Cards)."""
+        if deck is None:
+            return DeckPlan(seed)
+        if not isinstance(deck, (list, tuple)):
+            raise DeckError("the deck must be a list of cards or a list of such lists")
+        lists = deck if deck and all(isinstance(item, (list, tuple)) for item in deck) else [deck]
+        stacked = []
+        for cards in lists:
+            if not isinstance(cards, (list, tuple)):
+                raise DeckError("the deck must be a list of cards or a list of such lists")
+            try:
+                stacked.append(
+                    tuple(c if isinstance(c, Card) else Card.parse(str(c)) for c in cards)
+                )
+            except CardError as error:
+                raise DeckError(f"bad card in the deck: {error}") from None
+            if len(set(stacked[-1])) != len(stacked[-1]):
+                raise DeckError("a card appears twice in the deck")
+        return DeckPlan(seed, stacked)
+
+
+class Game(ABC):
+    """A game type: its id, name, player counts and options, and the factory of its states."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    options: ClassVar[tuple[Option, ...]] = ()
+    blurb: ClassVar[str] = ""
+
+    def new_state(
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, object] | None = None,
+        deck: object = None,
+    ) -> State:
+        """A new game at its first decision; raises SetupError for a bad count, option or deck."""
+        self.check_players(players)
+        return self._new_state(
+            players, seed, self.resolve_options(options), DeckPlan.normalise(seed, deck)
+        )
+
+    def check_players(self, players: int) -> None:
+        """Raise SetupError unless the game can be played by ``players``."""
+        if players not in self.player_counts:
+            raise SetupError(self.player_count_message(players))
+
+    def player_count_message(self, players: int) -> str:
+        """Why ``players`` cannot play this game."""
+        counts = self.player_counts
+        allowed = (
+            f"{counts[0]} to {counts[-1]}"
+            if counts == tuple(range(counts[0], counts[-1] + 1))
+            else ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+        )
+        if len(counts) == 1:
+            allowed = f"exactly {counts[0]}"
+        return f"{self.name} is for {allowed} players, not {players}"
+
+    def resolve_options(self, options: Mapping[str, object] | None) -> dict[str, OptionValue]:
+        """All options with defaults filled in; raises SetupError for an unknown or bad one."""
+        known = {option.name: option for option in self.options}
+        resolved: dict[str, OptionValue] = {name: option.default for name, option in known.items()}
+        for name, value in (options or {}).items():
+            if name not in known:
+                names = ", ".join(known) or "none"
+                raise SetupError(f"{self.id} has no option {name!r} (its options: {names})")
+            resolved[name] = known[name].coerce(value)
+        return resolved
+
+    @abstractmethod
+    def _new_state(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
+    ) -> State:
+        """Make the state, already dealt and at its first decision."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """The action written as ``text``; raises ActionParseError (never IllegalActionError)."""
+
+    @abstractmethod
+    def _state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from ``State.to_json`` output (schema already checked)."""
+
+    schema: ClassVar[int] = 1
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a saved state; raises SavedStateError for anything malformed."""
+        if not isinstance(data, Mapping) or data.get("game") != self.id:
+            raise SavedStateError(f"this saved state is not a {self.id} game")
+        if data.get("schema") != self.schema:
+            raise SavedStateError(
+                f"saved {self.id} state has schema {data.get('schema')!r}, expected {self.schema}"
+            )
+        try:
+            return self._state_from_json(data)
+        except SavedStateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise SavedStateError(f"saved {self.id} state is malformed: {error!r}") from None
+
+    def agent(self, kind: str) -> Agent:
+        """A player program: ``random`` or ``ai`` (the game's heuristic agent)."""
+        if kind == "random":
+            return RandomAgent()
+        if kind == "ai":
+            return self.heuristic_agent()
+        raise SetupError(f"unknown agent {kind!r} (choose random or ai)")
+
+    @abstractmethod
+    def heuristic_agent(self) -> Agent:
+        """The game's stronger agent."""
+
+    @abstractmethod
+    def describe(self, view: View) -> list[str]:
+        """Lines of text showing a view to a person (cards with suit symbols)."""
+
+
+class State(ABC):
+    """One position of a game. Subclasses implement the underscored hooks."""
+
+    game: Game
+    players: int
+    seed: int
+    options: dict[str, OptionValue]
+    deck_plan: DeckPlan
+
+    def __init__(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan
+    ) -> None:
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.deck_plan = deck_plan
+        self._legal_cache: dict[int, tuple[Action, ...]] = {}
+
+    # -- who acts and what they may do ---------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (several when out-of-turn actions are open); () when over."""
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seats the game waits for; other seats in ``to_act`` have optional actions only."""
+        return self.to_act()
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """The seat's legal actions in a fixed order; empty for a seat that may not act."""
+        cached = self._legal_cache.get(seat)
+        if cached is None:
+            cached = self._legal_actions(seat) if seat in self.to_act() else ()
+            self._legal_cache[seat] = cached
+        return cached
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Legal actions of a seat that may act."""
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Whether ``seat`` may take ``action`` now."""
+        return action in self.legal_actions(seat)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Take ``action`` for ``seat`` and return what happened.
+
+        Raises IllegalActionError, changing nothing, when the action is not legal now.
+        """
+        if not self.is_legal(seat, action):
+            raise IllegalActionError(self.explain_illegal(seat, action))
+        events = self._apply(seat, action)
+        self._legal_cache.clear()
+        return events
+
+    def apply_text(self, seat: int, text: str) -> list[Event]:
+        """Parse ``text`` and apply it (ActionParseError or IllegalActionError on failure)."""
+        return self.apply(seat, self.game.parse_action(text))
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """Carry out a legal action, and everything that follows by itself (deals, scoring)."""
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        """Why ``action`` is not legal for ``seat`` now, in plain language."""
+        if self.is_over:
+            return "The game is over."
+        if not 0 <= seat < self.players:
+            return f"There is no seat {seat} in this game."
+        if seat not in self.to_act():
+            return "It is not your turn."
+        return f"'{action.text}' is not a legal move now."
+
+    # -- what people see -----------------------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int) -> View:
+        """What ``seat`` sees: the public view plus that seat's private information."""
+
+    @abstractmethod
+    def public_view(self) -> View:
+        """What everyone (and an onlooker) sees."""
+
+    def agent_view(self, seat: int) -> View:
+        """What an agent in ``seat`` is given: the seat's view (games with memory add to it)."""
+        return self.view(seat)
+
+    @abstractmethod
+    def zones(self) -> Iterable[Zone]:
+        """Every card of the game, each in exactly one zone, with who sees it there."""
+
+    # -- scores and the end ----------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]:
+        """Running total per seat."""
+
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats (shared wins list several); empty until the game is over."""
+
+    def result(self) -> Result:
+        """Scores and winners."""
+        return Result(self.scores(), self.winners())
+
+    # -- saving ----------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; ``game.state_from_json`` reads it back exactly."""
+        return {
+            "game": self.game.id,
+            "schema": self.game.schema,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "deck": self.deck_plan.to_json(),
+            **self._to_json(),
+        }
+
+    @abstractmethod
+    def _to_json(self) -> dict[str, Any]:
+        """The game-specific part of ``to_json``."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def cards_json(cards: Iterable[Card]) -> list[str]:
+    """Cards as a JSON list of texts, in the order given."""
+    return [card.text for card in cards]
+
+
+def cards_from_json(texts: Iterable[str]) -> list[Card]:
+    """Cards from a JSON list of texts."""
+    try:
+        return list(parse_cards(texts))
+    except CardError as error:
+        raise SavedStateError(str(error)) from None
+
+
+def parse_error(text: str, expected: str) -> ActionParseError:
+    """The error for action text that does not parse, saying what was expected."""
+    return ActionParseError(f"cannot read {text!r} as a move; expected {expected}")
+
+
+def seat_name(seat: int) -> str:
+    """The text form of a seat in actions: ``s2``."""
+    return f"s{seat}"
+
+
+def leader_order(first: int, players: int) -> list[int]:
+    """Seats clockwise starting at ``first``."""
+    return [(first + offset) % players for offset in range(players)]

@@ -1,0 +1,1 @@
+"""One module per game; each defines ``GAME`` (see engine.registry)."""

@@ -1,0 +1,477 @@
+"""fishing: Casino without building, scoring clubs (seed 000; RULES.md "fishing").
+
+Play one card a turn; it may capture one table card of its rank or one set of two or more
+numerals adding up to it (option ``multi_capture``: several disjoint sets plus one same-rank
+card). Piles score at the end of the hand: most cards 2, most clubs 1, 2♣ 1, 10♦ 1.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, insort
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any, NamedTuple
+
+from engine.cards import CLUBS, DIAMONDS, FULL_DECK, Card, cards_pretty, cards_text, describe_cards
+from engine.core import (
+    Action,
+    DeckPlan,
+    Event,
+    Game,
+    Option,
+    OptionValue,
+    State,
+    View,
+    Zone,
+    cards_from_json,
+    cards_json,
+    leader_order,
+    make_rng,
+    parse_error,
+)
+from engine.errors import ActionParseError, CardError
+
+HAND_SIZE = 4
+TABLE_SIZE = 4
+TWO_OF_CLUBS = Card(2, CLUBS)
+TEN_OF_DIAMONDS = Card(10, DIAMONDS)
+
+
+class Play(NamedTuple):
+    """Play ``card``; capture ``take`` (card order; empty: the card stays on the table)."""
+
+    card: Card
+    take: tuple[Card, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """``play 6D`` or ``play 6D take 2H 4S``."""
+        if not self.take:
+            return f"play {self.card.text}"
+        return f"play {self.card.text} take {cards_text(self.take)}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Card first, then what it takes."""
+        return (self.card.text, f"take {cards_text(self.take)}" if self.take else "leave it")
+
+
+def sum_sets(value: int, table: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """Every set of two or more numeral table cards (A = 1) adding up to ``value``.
+
+    >>> sum_sets(4, [Card.parse(t) for t in ("AC", "2D", "3H", "KS")])
+    [(Card('AC'), Card('3H'))]
+    """
+    numerals = sorted(card for card in table if card.rank < value)
+    return [take(numerals) for take in _sum_takers(tuple(card.rank for card in numerals), value)]
+
+
+@lru_cache(maxsize=1 << 16)
+def _sum_takers(ranks: tuple[int, ...], value: int) -> tuple[itemgetter[Any], ...]:
+    """For sorted ``ranks``, getters of the positions of each subset of two or more adding up
+    to ``value``. Cached because tables repeat their ranks far more than their cards."""
+    found: list[itemgetter[Any]] = []
+
+    def extend(start: int, chosen: list[int], total: int) -> None:
+        for index in range(start, len(ranks)):
+            reached = total + ranks[index]
+            if reached > value:
+                break  # sorted: every later rank is at least as high
+            chosen.append(index)
+            if reached == value and len(chosen) >= 2:
+                found.append(itemgetter(*chosen))
+            elif reached < value:
+                extend(index + 1, chosen, reached)
+            chosen.pop()
+
+    extend(0, [], 0)
+    return tuple(found)
+
+
+def multi_captures(
+    same_rank: Sequence[Card], sets: Sequence[tuple[Card, ...]]
+) -> list[tuple[Card, ...]]:
+    """Every union of disjoint sum ``sets`` plus at most one ``same_rank`` card (no repeats)."""
+    unions: set[tuple[Card, ...]] = set()
+
+    def combine(start: int, used: frozenset[Card]) -> None:
+        unions.add(tuple(sorted(used)))
+        for index in range(start, len(sets)):
+            if used.isdisjoint(sets[index]):
+                combine(index + 1, used | frozenset(sets[index]))
+
+    combine(0, frozenset())
+    unions |= {tuple(sorted((*union, card))) for union in unions for card in same_rank}
+    unions.discard(())
+    return sorted(unions, key=lambda take: (len(take), take))
+
+
+def plays(hand: Iterable[Card], table: Sequence[Card], multi: bool) -> list[Play]:
+    """Every legal play of a hand: each card (card order) left, then its captures.
+
+    ``table`` must be in card order (the state keeps it so): then the cards of one rank, and
+    the numerals below a value, are slices found by bisection. This is the hot loop of
+    self-play, hence the plain loops.
+    """
+    ranks = tuple([card.rank for card in table])
+    result: list[Play] = []
+    append = result.append
+    for card in sorted(hand):
+        rank = card.rank
+        append(_LEAVE[card])
+        below = bisect_left(ranks, rank)
+        above = bisect_left(ranks, rank + 1, below)
+        takers = _sum_takers(ranks[:below], rank) if rank <= 10 and below >= 2 else ()
+        if multi:
+            sets = [take(table) for take in takers]
+            result += [Play(card, take) for take in multi_captures(table[below:above], sets)]
+            continue
+        for index in range(below, above):
+            append(Play(card, (table[index],)))
+        for take in takers:
+            append(Play(card, take(table)))
+    return result
+
+
+_LEAVE = {card: Play(card) for card in FULL_DECK}
+
+
+class FishingState(State):
+    """A fishing game at a decision."""
+
+    def __init__(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan
+    ) -> None:
+        super().__init__(players, seed, options, deck_plan)
+        self.hand_number = 0
+        self.dealer = 0 if deck_plan.is_stacked else make_rng(seed, "dealer").randrange(players)
+        self.turn = 0
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.piles: list[list[Card]] = [[] for _ in range(players)]
+        self.table: list[Card] = []
+        self.stock: list[Card] = []
+        self.last_capturer: int | None = None
+        self.totals = [0] * players
+        self.history: list[list[int]] = []
+        self.over = False
+
+    game: FishingGame
+
+    # -- dealing -------------------------------------------------------------------------------
+    def start_hand(self) -> list[Event]:
+        """Deal the current hand from its deck: hands, then the table, the rest is the stock."""
+        self.stock = self.deck_plan.deck(self.hand_number)
+        self.piles = [[] for _ in range(self.players)]
+        self.last_capturer = None
+        self.deal_hands()
+        self.table = sorted(self.stock[:TABLE_SIZE])
+        del self.stock[:TABLE_SIZE]
+        self.turn = (self.dealer + 1) % self.players
+        return [
+            Event(
+                f"Hand {self.hand_number + 1}: {{s{self.dealer}}} deals. "
+                f"Table: {cards_pretty(self.table)}",
+                kind="deal",
+            )
+        ]
+
+    def deal_hands(self) -> None:
+        order = leader_order((self.dealer + 1) % self.players, self.players)
+        for index in range(HAND_SIZE * self.players):
+            self.hands[order[index % self.players]].append(self.stock[index])
+        del self.stock[: HAND_SIZE * self.players]
+
+    # -- decisions -----------------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.over else (self.turn,)
+
+    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
+        return tuple(plays(self.hands[seat], self.table, bool(self.options["multi_capture"])))
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        if isinstance(action, Play) and seat in self.to_act():
+            if action.card not in self.hands[seat]:
+                return f"You do not hold {action.card.pretty}."
+            missing = [card for card in action.take if card not in self.table]
+            if missing:
+                return f"{cards_pretty(missing)} is not on the table."
+            return (
+                f"{action.card.pretty} cannot capture {cards_pretty(action.take)}: take one card "
+                "of its rank, or numerals (A = 1) adding up to it"
+                + ("." if self.options["multi_capture"] else ", one group per play.")
+            )
+        return super().explain_illegal(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        assert isinstance(action, Play)
+        self.hands[seat].remove(action.card)
+        if action.take:
+            for card in action.take:
+                self.table.remove(card)
+            self.piles[seat].extend((*action.take, action.card))
+            self.last_capturer = seat
+            events = [
+                Event(
+                    f"{{s{seat}}} captured {cards_pretty(action.take)} with {action.card.pretty}",
+                    kind="capture",
+                )
+            ]
+        else:
+            insort(self.table, action.card)
+            events = [Event(f"{{s{seat}}} played {action.card.pretty}", "play")]
+        self.turn = (seat + 1) % self.players
+        if any(self.hands):
+            return events
+        if self.stock:
+            self.deal_hands()
+            events.append(Event(f"New cards dealt; {len(self.stock)} left in the stock", "refill"))
+            return events
+        events.extend(self.end_hand())
+        return events
+
+    # -- end of a hand and of the game -----------------------------------------------------------
+    def end_hand(self) -> list[Event]:
+        events: list[Event] = []
+        if self.last_capturer is not None and self.table:
+            events.append(
+                Event(
+                    f"{{s{self.last_capturer}}} takes the rest of the table: "
+                    f"{cards_pretty(self.table)}",
+                    kind="capture",
+                )
+            )
+            self.piles[self.last_capturer].extend(self.table)
+            self.table = []
+        points, reasons = score_piles(self.piles)
+        for seat, gained in enumerate(points):
+            self.totals[seat] += gained
+        self.history.append(points)
+        events.append(
+            Event(
+                f"Hand {self.hand_number + 1} scores: "
+                + "; ".join(
+                    f"{{s{seat}}} {points[seat]}"
+                    + (f" ({', '.join(reasons[seat])})" if reasons[seat] else "")
+                    for seat in range(self.players)
+                )
+                + " · totals: "
+                + ", ".join(f"{{s{seat}}} {self.totals[seat]}" for seat in range(self.players)),
+                kind="hand_end",
+            )
+        )
+        best = max(self.totals)
+        if best >= int(self.options["target"] or 0) and self.totals.count(best) == 1:
+            self.over = True
+            events.append(
+                Event(f"{{s{self.totals.index(best)}}} wins with {best} points", "game_end")
+            )
+            return events
+        self.hand_number += 1
+        self.dealer = (self.dealer + 1) % self.players
+        events.extend(self.start_hand())
+        return events
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.totals)
+
+    def winners(self) -> tuple[int, ...]:
+        return (self.totals.index(max(self.totals)),) if self.over else ()
+
+    # -- views -----------------------------------------------------------------------------------
+    def public_view(self) -> View:
+        return {
+            "game": self.game.id,
+            "hand_number": self.hand_number + 1,
+            "dealer": self.dealer,
+            "to_act": list(self.to_act()),
+            "table": cards_json(self.table),
+            "stock": len(self.stock),
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "pile_sizes": [len(pile) for pile in self.piles],
+            "last_capturer": self.last_capturer,
+            "scores": list(self.totals),
+            "history": [list(points) for points in self.history],
+            "target": self.options["target"],
+            "multi_capture": self.options["multi_capture"],
+            "over": self.over,
+            "winners": list(self.winners()),
+        }
+
+    def view(self, seat: int) -> View:
+        return {**self.public_view(), "seat": seat, "hand": cards_json(sorted(self.hands[seat]))}
+
+    def zones(self) -> Iterable[Zone]:
+        for seat in range(self.players):
+            yield Zone(f"hand s{seat}", tuple(self.hands[seat]), frozenset((seat,)))
+            # Every captured card was played or lay face up, so all have seen the pile's cards.
+            yield Zone(f"pile s{seat}", tuple(self.piles[seat]), None)
+        yield Zone("table", tuple(self.table), None)
+        yield Zone("stock", tuple(self.stock), frozenset())
+
+    # -- saving ----------------------------------------------------------------------------------
+    def _to_json(self) -> dict[str, Any]:
+        return {
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "hands": [cards_json(hand) for hand in self.hands],
+            "piles": [cards_json(pile) for pile in self.piles],
+            "table": cards_json(self.table),
+            "stock": cards_json(self.stock),
+            "last_capturer": self.last_capturer,
+            "totals": list(self.totals),
+            "history": [list(points) for points in self.history],
+            "over": self.over,
+        }
+
+
+def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[str]]]:
+    """Points per pile for one hand, with the reasons: most cards 2 and most clubs 1 (a tie
+    scores nothing), 2♣ 1, 10♦ 1."""
+    points = [0] * len(piles)
+    reasons: list[list[str]] = [[] for _ in piles]
+
+    def award_unique_most(counts: list[int], worth: int, label: str) -> None:
+        best = max(counts)
+        if counts.count(best) == 1:
+            seat = counts.index(best)
+            points[seat] += worth
+            reasons[seat].append(f"{label} {worth}")
+
+    award_unique_most([len(pile) for pile in piles], 2, "most cards")
+    award_unique_most([sum(card.suit == CLUBS for card in pile) for pile in piles], 1, "most clubs")
+    for seat, pile in enumerate(piles):
+        for card, label in ((TWO_OF_CLUBS, "2♣"), (TEN_OF_DIAMONDS, "10♦")):
+            if card in pile:
+                points[seat] += 1
+                reasons[seat].append(f"{label} 1")
+    return points, reasons
+
+
+class FishingAgent:
+    """Captures the most valuable set (cards, clubs, 2♣, 10♦); otherwise gives away the least."""
+
+    needs_view = True
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        """The best-scoring legal play, ties broken at random."""
+        assert view is not None
+        table = cards_from_json(view["table"])
+        plays = [action for action in legal if isinstance(action, Play)]
+        scored = [(self.worth(play, table), rng.random(), play) for play in plays]
+        return max(scored)[2]
+
+    @staticmethod
+    def card_worth(card: Card) -> float:
+        return 1 + (card.suit == CLUBS) * 0.6 + (card in (TWO_OF_CLUBS, TEN_OF_DIAMONDS)) * 3
+
+    def worth(self, play: Play, table: list[Card]) -> float:
+        if play.take:
+            return 10 + sum(map(self.card_worth, (*play.take, play.card)))
+        # Leaving a card: it may be taken by the next player, together with what it completes.
+        after = sorted([*table, play.card])
+        exposed = {card for reply in plays(FULL_DECK, after, multi=False) for card in reply.take}
+        exposure = sum(map(self.card_worth, exposed))
+        low_value_bias = -0.05 * play.card.rank if play.card.rank <= 10 else 0.2
+        return -self.card_worth(play.card) - 0.3 * exposure + low_value_bias
+
+
+class FishingGame(Game):
+    """The game type of fishing."""
+
+    id = "fishing"
+    name = "Fishing"
+    player_counts = (2, 3, 4, 6)
+    options = (
+        Option(
+            "target", 21, "points to reach to win (highest total, no tie)", minimum=1, maximum=500
+        ),
+        Option(
+            "multi_capture",
+            False,
+            "one card may take several sum sets plus one same-rank card (Casino style)",
+            kind=bool,
+        ),
+    )
+    blurb = "Capture table cards by rank or by sum; most cards, most clubs, 2♣ and 10♦ score."
+
+    def player_count_message(self, players: int) -> str:
+        if players == 5:
+            return (
+                "fishing cannot be played by 5: the 48 cards after the table do not deal "
+                "out evenly; play with 2, 3, 4 or 6"
+            )
+        return super().player_count_message(players)
+
+    def _new_state(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
+    ) -> State:
+        state = FishingState(players, seed, options, deck)
+        state.start_hand()
+        return state
+
+    def parse_action(self, text: str) -> Action:
+        words = text.split()
+        expected = "'play CARD' or 'play CARD take CARD …' (e.g. play 6D take 2H 4S)"
+        if len(words) < 2 or words[0].lower() != "play" or len(words) == 3:
+            raise parse_error(text, expected)
+        if len(words) > 2 and words[2].lower() != "take":
+            raise parse_error(text, expected)
+        try:
+            card = Card.parse(words[1])
+            take = tuple(sorted(Card.parse(word) for word in words[3:]))
+        except CardError as error:
+            raise ActionParseError(f"cannot read {text!r}: {error}") from None
+        if len(set(take)) != len(take) or card in take:
+            raise ActionParseError(f"cannot read {text!r}: a card is named twice")
+        return Play(card, take)
+
+    def _state_from_json(self, data: Mapping[str, Any]) -> State:
+        options = self.resolve_options(data["options"])
+        state = FishingState(
+            int(data["players"]),
+            int(data["seed"]),
+            options,
+            DeckPlan.normalise(int(data["seed"]), data["deck"] or None),
+        )
+        state.hand_number = int(data["hand_number"])
+        state.dealer = int(data["dealer"])
+        state.turn = int(data["turn"])
+        state.hands = [cards_from_json(hand) for hand in data["hands"]]
+        state.piles = [cards_from_json(pile) for pile in data["piles"]]
+        state.table = sorted(cards_from_json(data["table"]))
+        state.stock = cards_from_json(data["stock"])
+        state.last_capturer = data["last_capturer"]
+        state.totals = [int(total) for total in data["totals"]]
+        state.history = [[int(points) for points in hand] for hand in data["history"]]
+        state.over = bool(data["over"])
+        return state
+
+    def heuristic_agent(self) -> FishingAgent:
+        return FishingAgent()
+
+    def describe(self, view: View) -> list[str]:
+        lines = [
+            f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
+            f"stock {view['stock']} · target {view['target']}",
+            f"Table: {describe_cards(view['table']) or '(empty)'}",
+            "Piles: "
+            + ", ".join(f"{{s{seat}}} {size}" for seat, size in enumerate(view["pile_sizes"])),
+            "Scores: "
+            + ", ".join(f"{{s{seat}}} {score}" for seat, score in enumerate(view["scores"])),
+        ]
+        if "hand" in view:
+            lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
+        return lines
+
+
+GAME = FishingGame()
+FishingState.game = GAME

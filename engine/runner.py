@@ -1,0 +1,55 @@
+"""Driving a game with agents: whose move is asked for, in what order (shared by the command
+line, the benchmarks and the bot's AI seats)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.core import Action, Agent, State
+
+
+def agent_move(state: State, seat: int, agent: Agent, rng: random.Random) -> Action | None:
+    """The agent's move for ``seat`` (None when it declines an optional action)."""
+    legal = state.legal_actions(seat)
+    if not legal:
+        return None
+    view = state.agent_view(seat) if agent.needs_view else None
+    return agent.choose(view, legal, rng, seat not in state.waiting_for())
+
+
+def step(
+    state: State, agents: Sequence[Agent], rngs: Sequence[random.Random], order_rng: random.Random
+) -> tuple[int, Action]:
+    """Apply one agent move and return (seat, action).
+
+    Seats with optional actions (snaps) are asked first, in random order, so they get their
+    chance before the game moves on; then the seats the game waits for.
+    """
+    seats = state.to_act()
+    if len(seats) == 1:
+        candidates: Sequence[int] = seats
+    else:
+        waiting = state.waiting_for()
+        optional = [seat for seat in seats if seat not in waiting]
+        order_rng.shuffle(optional)
+        candidates = [*optional, *waiting]
+    for seat in candidates:
+        action = agent_move(state, seat, agents[seat], rngs[seat])
+        if action is not None:
+            state.apply(seat, action)
+            return seat, action
+    raise RuntimeError(f"no seat of {seats} moved; the game waits for {state.waiting_for()}")
+
+
+def play_out(state: State, agents: Sequence[Agent], seed: int, max_steps: int = 1_000_000) -> int:
+    """Play ``state`` to its end with one agent per seat; returns the number of actions."""
+    rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(state.players)]
+    order_rng = random.Random(f"{seed}/order")
+    steps = 0
+    while not state.is_over:
+        step(state, agents, rngs, order_rng)
+        steps += 1
+        if steps >= max_steps:
+            raise RuntimeError(f"game did not end within {max_steps} actions")
+    return steps
