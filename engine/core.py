@@ -341,6 +341,10 @@ class State(ABC):
         """The seats the game waits for; other seats in ``to_act`` have optional actions only."""
         return self.to_act()
 
+    def timeout_action(self, seat: int) -> Action | None:
+        """The action a game's rules name for a seat whose time ran out (None: the AI decides)."""
+        return None
+
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """The seat's legal actions in a fixed order; empty for a seat that may not act."""
         cached = self._legal_cache.get(seat)
