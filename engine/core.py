@@ -458,7 +458,7 @@ def cards_from_json(texts: Iterable[str]) -> list[Card]:
     try:
         return list(parse_cards(texts))
     except CardError as error:
-        raise SavedStateError(str(error)) from None
+        raise SavedStateError(f"saved state is malformed: {error}") from None
 
 
 def parse_error(text: str, expected: str) -> ActionParseError:
