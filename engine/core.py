@@ -76,7 +76,8 @@ class RandomAgent:
         self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
     ) -> Action | None:
         """Any legal action (or, when optional, declining), uniformly."""
-        pick = rng.randrange(len(legal) + optional)
+        # random() and int() instead of randrange(): a third of the cost in self-play.
+        pick = int(rng.random() * (len(legal) + optional))
         return legal[pick] if pick < len(legal) else None
 
 
