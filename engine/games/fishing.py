@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -139,7 +139,7 @@ _LEAVE = {card: Play(card) for card in FULL_DECK}
 _RANK = itemgetter(0)  # a Card's rank, at C speed
 
 
-@lru_cache(maxsize=None)
+@cache
 def played_event(seat: int, card: Card) -> Event:
     """The event of a card left on the table (events are immutable, so one serves every game)."""
     return Event(f"{{s{seat}}} played {card.pretty}", "play")

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.cards import Card
 from engine.cli import main, simulate
 from engine.core import State
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
-from engine.games.fishing import GAME, FishingState, Play, score_piles
+from engine.games.fishing import GAME, FishingState, Play, plays, score_piles
 from tests.engine.decks import cards, round_robin_deck
 
 
@@ -435,3 +438,63 @@ def test_the_ai_beats_random_agents() -> None:
     first = simulate(GAME, 2, 30, 500, [ai, rnd])["wins"]
     second = simulate(GAME, 2, 30, 900, [rnd, ai])["wins"]
     assert first[0] + second[1] >= 50, (first, second)
+
+
+# -- properties --------------------------------------------------------------------------------
+table_cards = st.lists(st.sampled_from(GAME_CARDS), min_size=0, max_size=10, unique=True)
+
+
+@given(table=table_cards, card=st.sampled_from(GAME_CARDS), multi=st.booleans())
+def test_captures_match_a_brute_force_reading_of_the_rules(
+    table: list[Card], card: Card, multi: bool
+) -> None:
+    table = [other for other in table if other != card]
+    numerals = [other for other in table if other.rank <= 10]
+    sums = [
+        set(combo)
+        for size in range(2, len(numerals) + 1)
+        for combo in combinations(numerals, size)
+        if card.rank <= 10 and sum(other.rank for other in combo) == card.rank
+    ]
+    same_rank = [{other} for other in table if other.rank == card.rank]
+    if not multi:
+        expected = {frozenset(group) for group in same_rank + sums}
+    else:
+        expected = set()
+        for size in range(1, len(table) + 1):
+            for combo in combinations(table, size):
+                chosen = set(combo)
+                rank_cards = {other for other in chosen if other.rank == card.rank}
+                rest = chosen - rank_cards
+                if len(rank_cards) <= 1 and splits_into_sums(rest, card.rank):
+                    expected.add(frozenset(chosen))
+    found = {frozenset(play.take) for play in plays([card], sorted(table), multi) if play.take}
+    assert found == expected
+
+
+def splits_into_sums(cards_left: set[Card], value: int) -> bool:
+    """Whether the cards split into disjoint sets of two or more numerals adding to value."""
+    if not cards_left:
+        return True
+    first = min(cards_left)
+    others = sorted(cards_left - {first})
+    for size in range(1, len(others) + 1):
+        for combo in combinations(others, size):
+            group = {first, *combo}
+            if (
+                value <= 10
+                and all(c.rank <= 10 for c in group)
+                and sum(c.rank for c in group) == value
+                and splits_into_sums(cards_left - group, value)
+            ):
+                return True
+    return False
+
+
+@given(card=st.sampled_from(GAME_CARDS), take=table_cards)
+def test_any_play_text_parses_back(card: Card, take: list[Card]) -> None:
+    play = Play(card, tuple(sorted(other for other in take if other != card)))
+    assert GAME.parse_action(play.text) == play
+    shuffled_text = " ".join(reversed(play.text.split()[3:]))
+    if play.take:
+        assert GAME.parse_action(f"play {card.text} take {shuffled_text}") == play
