@@ -361,6 +361,10 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
     return points, reasons
 
 
+ONE_PER_RANK = tuple(Card(rank, CLUBS) for rank in range(1, 14))
+"""A card of every rank: what any opponent card could capture does not depend on its suit."""
+
+
 class FishingAgent:
     """Captures the most valuable set (cards, clubs, 2♣, 10♦); otherwise gives away the least."""
 
@@ -385,7 +389,7 @@ class FishingAgent:
             return 10 + sum(map(self.card_worth, (*play.take, play.card)))
         # Leaving a card: it may be taken by the next player, together with what it completes.
         after = sorted([*table, play.card])
-        exposed = {card for reply in plays(FULL_DECK, after, multi=False) for card in reply.take}
+        exposed = {card for reply in plays(ONE_PER_RANK, after, multi=False) for card in reply.take}
         exposure = sum(map(self.card_worth, exposed))
         low_value_bias = -0.05 * play.card.rank if play.card.rank <= 10 else 0.2
         return -self.card_worth(play.card) - 0.3 * exposure + low_value_bias
