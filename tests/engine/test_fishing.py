@@ -240,46 +240,39 @@ def test_the_deal_passes_left_and_the_next_hand_starts_left_of_the_dealer() -> N
     assert [len(hand) for hand in state.hands] == [4, 4, 4] and len(state.table) == 4
 
 
-def test_game_ends_when_one_player_alone_has_the_highest_total_at_or_above_target() -> None:
-    state = new(["2C 3C 4C 5C", "9D 3D 4D 5D"], table="8S QS KS 10S", target=21)
-    last = at_last_play(
+def last_play_of_hand(totals: list[int], seat1_pile: list[str], target: int) -> FishingState:
+    """Seat 1 holds the hand's last card, 9♦, over an 8♠ nobody may take; seat 0's pile holds
+    every other card except ``seat1_pile``; the totals so far are ``totals``."""
+    state = new(["2C 3C 4C 5C", "9D 3D 4D 5D"], table="8S QS KS 10S", target=target)
+    taken = {"9D", "8S", *seat1_pile}
+    return at_last_play(
         state,
         hands=[[], ["9D"]],
         stock=[],
         table=["8S"],
-        piles=[[c.text for c in GAME_CARDS if c.text not in ("9D", "8S", "2C")], ["2C"]],
-        totals=[17, 20],
+        piles=[[card.text for card in GAME_CARDS if card.text not in taken], seat1_pile],
+        totals=totals,
         turn=1,
     )
+
+
+def test_a_tie_for_the_highest_total_at_the_target_plays_another_hand() -> None:
+    last = last_play_of_hand([17, 20], ["2C"], target=21)
     last.apply_text(1, "play 9D")
     # seat 0: most cards 2, most clubs 1, 10♦ 1 → 21; seat 1: 2♣ 1 → 21: a tie, play on.
     assert last.scores() == (21, 21)
     assert not last.is_over and last.hand_number == 1 and last.winners() == ()
-    won = at_last_play(
-        state,
-        hands=[[], ["9D"]],
-        stock=[],
-        table=["8S"],
-        piles=[[c.text for c in GAME_CARDS if c.text not in ("9D", "8S", "2C")], ["2C"]],
-        totals=[18, 20],
-        turn=1,
-    )
+
+
+def test_game_ends_when_one_player_alone_has_the_highest_total_at_or_above_target() -> None:
+    won = last_play_of_hand([18, 20], ["2C"], target=21)
     events = won.apply_text(1, "play 9D")
     assert won.is_over and won.winners() == (0,) and won.scores() == (22, 21)
     assert won.to_act() == () and events[-1].kind == "game_end"
 
 
 def test_nobody_at_the_target_plays_another_hand() -> None:
-    state = new(["2C 3C 4C 5C", "9D 3D 4D 5D"], table="8S QS KS 10S", target=30)
-    last = at_last_play(
-        state,
-        hands=[[], ["9D"]],
-        stock=[],
-        table=["8S"],
-        totals=[20, 25],
-        turn=1,
-        piles=[[c.text for c in GAME_CARDS if c.text not in ("9D", "8S")], []],
-    )
+    last = last_play_of_hand([20, 25], [], target=30)
     last.apply_text(1, "play 9D")
     assert last.scores() == (25, 25) and not last.is_over
 
@@ -356,17 +349,16 @@ def write_record(tmp_path: Path, **record: Any) -> str:
     return str(path)
 
 
-def test_replay_prints_the_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def stacked_record(tmp_path: Path, actions: list[list[Any]]) -> str:
+    """A 2-player record: seat 1 holds 7H JD QD KD over a table of 7C 8S 9S 10S."""
     deck = round_robin_deck(["2C 3C 4C 5C", "7H JD QD KD"], after=["7C 8S 9S 10S"])
-    path = write_record(
-        tmp_path,
-        game="fishing",
-        players=2,
-        seed=4,
-        options={},
-        deck=deck,
-        actions=[[1, "play 7H take 7C"], [0, "play 2C"]],
+    return write_record(
+        tmp_path, game="fishing", players=2, seed=4, options={}, deck=deck, actions=actions
     )
+
+
+def test_replay_prints_the_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = stacked_record(tmp_path, [[1, "play 7H take 7C"], [0, "play 2C"]])
     assert main(["replay", path]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == {
@@ -381,15 +373,7 @@ def test_replay_prints_the_position(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_replay_of_an_illegal_action_names_its_index_and_exits_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    deck = round_robin_deck(["2C 3C 4C 5C", "7H JD QD KD"], after=["7C 8S 9S 10S"])
-    path = write_record(
-        tmp_path,
-        game="fishing",
-        players=2,
-        seed=4,
-        deck=deck,
-        actions=[[1, "play 7H"], [1, "play JD"]],
-    )
+    path = stacked_record(tmp_path, [[1, "play 7H"], [1, "play JD"]])
     assert main(["replay", path]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["index"] == 1 and "not your turn" in out["error"]
