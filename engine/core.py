@@ -196,8 +196,8 @@ class DeckPlan:
 
     @staticmethod
     def normalise(seed: int, deck: object) -> DeckPlan:
-        """Read a deck argument: None, a list of cards, or a list of such lists (texts or Cards)."""
-        if deck is None:
+        """Read a deck argument: None (or empty), a list of cards, or a list of such lists."""
+        if deck is None or (isinstance(deck, (list, tuple)) and not deck):
             return DeckPlan(seed)
         if not isinstance(deck, (list, tuple)):
             raise DeckError("the deck must be a list of cards or a list of such lists")
