@@ -202,6 +202,9 @@ class StuckState(State):
         self.history: list[list[int]] = []  # each round's points
         self.went_out: list[int | None] = []  # each round: who went out (None: it stalled)
         self.over = False
+        # Public memory for the AI: the suits and ranks a seat was seen not to hold (it drew on
+        # a card of that suit and rank), forgotten when unseen cards join its hand.
+        self.lacks: list[tuple[set[int], set[int]]] = [(set(), set()) for _ in range(players)]
 
     # -- dealing -------------------------------------------------------------------------------
     def start_round(self) -> list[Event]:
@@ -222,6 +225,7 @@ class StuckState(State):
         self.run = []
         self.idle = 0
         self.reshuffles = 0
+        self.lacks = [(set(), set()) for _ in range(self.players)]
         return [
             Event(
                 f"Round {self.round_index + 1} of {self.players}: {{s{self.dealer}}} deals; "
@@ -372,6 +376,7 @@ class StuckState(State):
         if not self.hands[seat]:
             picked = self.stuck[seat]
             self.hands[seat] = sorted(picked)
+            self.lacks[seat] = (set(), set())
             self.stuck[seat] = []
             events += [
                 Event(
@@ -389,6 +394,8 @@ class StuckState(State):
 
     def draw_for_turn(self, seat: int) -> list[Event]:
         """No card can be played: draw a stuck card (or, with 3, a hand card), or pass."""
+        self.lacks[seat][0].add(self.current.suit)
+        self.lacks[seat][1].add(self.current.rank)
         if not self.can_draw():
             event = Event(f"{{s{seat}}} cannot play and there is nothing to draw: pass", "pass")
             return [event, *self.end_turn(seat, played=False)]
@@ -399,6 +406,7 @@ class StuckState(State):
             events.append(Event(f"{{s{seat}}} cannot play and draws a stuck card", "draw"))
         else:
             insort(self.hands[seat], card)
+            self.lacks[seat] = (set(), set())
             events += [
                 Event(
                     f"{{s{seat}}} cannot play and, with {MAX_STUCK} stuck cards already, "
@@ -520,6 +528,15 @@ class StuckState(State):
     def view(self, seat: int) -> View:
         return {**self.public_view(), "seat": seat, "hand": cards_json(self.hands[seat])}
 
+    def agent_view(self, seat: int) -> View:
+        """The view plus what the table saw: the suits and ranks each seat was shown to lack."""
+        return {
+            **self.view(seat),
+            "lacks": [
+                {"suits": sorted(suits), "ranks": sorted(ranks)} for suits, ranks in self.lacks
+            ],
+        }
+
     def zones(self) -> Iterable[Zone]:
         for seat in range(self.players):
             yield Zone(f"hand s{seat}", tuple(self.hands[seat]), frozenset((seat,)))
@@ -546,6 +563,7 @@ class StuckState(State):
             "history": [list(points) for points in self.history],
             "went_out": list(self.went_out),
             "over": self.over,
+            "lacks": [[sorted(suits), sorted(ranks)] for suits, ranks in self.lacks],
         }
 
 
@@ -556,8 +574,9 @@ class StuckAgent:
     A plan is worth the cards it sheds, the bonus it earns, going out above all, and what the
     last card leaves the next player: a card they likely cannot play on (they must draw) and
     whose rank they likely lack (a rank play of theirs would stick a card on us), ideally one
-    we can still follow ourselves. Keeping one card back is considered for that. The bonus goes
-    to the opponent closest to going out."""
+    we can still follow ourselves. Keeping one card back is considered for that. What the next
+    player lacks is known from their draws (``StuckState.agent_view``). The bonus goes to the
+    opponent closest to going out, weighed with their lead on total points."""
 
     needs_view = True
 
@@ -626,14 +645,16 @@ class StuckAgent:
 
     @staticmethod
     def target(view: View, legal: Sequence[Action]) -> Action:
-        """The opponent closest to going out (fewest cards to clear), then the best total."""
-        seat, players = view["seat"], len(view["stuck"])
+        """The opponent closest to going out (fewest cards to clear), weighed with how far
+        they lead on total points; level: the next one to play."""
+        seat, players, scores = view["seat"], len(view["stuck"]), view["scores"]
+        best = min(scores[other] for other in range(players) if other != seat)
 
-        def key(action: Action) -> tuple[int, int, int]:
+        def key(action: Action) -> tuple[float, int]:
             assert isinstance(action, Give)
             other = action.seat
             cards = view["hand_sizes"][other] + view["stuck"][other]
-            return (cards, view["scores"][other], (other - seat) % players)
+            return (cards + 0.5 * (scores[other] - best), (other - seat) % players)
 
         return min(legal, key=key)
 
@@ -641,10 +662,11 @@ class StuckAgent:
 class Table:
     """What the agent knows when weighing a plan: its hand, the seen cards, the next player."""
 
-    BONUS = 2.0
-    RANK_RISK = 2.0
-    BLOCK = 1.5
-    FOLLOW = 0.5
+    # Weights in points, tuned by self-play against the random agent (README figures).
+    BONUS = 2.0  # a stuck card on an opponent
+    RANK_RISK = 4.0  # times the chance that the next player can rank-play on our last card
+    BLOCK = 3.0  # times the chance that the next player cannot play at all and must draw
+    FOLLOW = 0.5  # … and that we can then play on our own last card
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -655,8 +677,16 @@ class Table:
         self.run = cards_from_json(view["run"])
         self.stuck: int = view["stuck"][self.seat]
         seen = set(cards_from_json(view["discard"])) | set(self.hand)
-        self.unseen = [card for card in FULL_DECK if card not in seen]
         self.next_seat = (self.seat + 1) % self.players
+        # The cards the next player may hold: unseen, and not of a suit or rank they lack.
+        lacks = view.get("lacks", [{"suits": [], "ranks": []}] * self.players)[self.next_seat]
+        self.unseen = [
+            card
+            for card in FULL_DECK
+            if card not in seen
+            and card.suit not in lacks["suits"]
+            and card.rank not in lacks["ranks"]
+        ]
         self.next_hand: int = view["hand_sizes"][self.next_seat]
         self.next_stuck: int = view["stuck"][self.next_seat]
         self.can_draw = view["draw_pile"] > 0 or len(view["discard"]) > 1
@@ -669,8 +699,6 @@ class Table:
         total = len(self.unseen)
         chance = 1.0
         for index in range(min(self.next_hand, total)):
-            if total - index <= 0:
-                break
             chance *= max(total - matching - index, 0) / (total - index)
         return chance
 
@@ -763,6 +791,10 @@ class StuckGame(Game):
         state.history = [[int(points) for points in round_] for round_ in data["history"]]
         state.went_out = [None if seat is None else int(seat) for seat in data["went_out"]]
         state.over = bool(data["over"])
+        state.lacks = [
+            ({int(suit) for suit in suits}, {int(rank) for rank in ranks})
+            for suits, ranks in data["lacks"]
+        ]
         if state.phase not in PHASES or (state.phase != PLAY and not state.run):
             raise SavedStateError(f"saved stuck state has a bad phase {state.phase!r}")
         if len(state.hands) != players or len(state.stuck) != players or not state.discard:

@@ -628,7 +628,7 @@ def test_the_ai_gives_the_bonus_to_the_opponent_closest_to_going_out() -> None:
 
 def test_the_ai_beats_random_agents() -> None:
     wins = 0.0
-    games = 120
+    games = 300
     for seed in range(games):
         ai_seat = seed % 3
         agents = [GAME.agent("ai" if seat == ai_seat else "random") for seat in range(3)]
@@ -637,3 +637,15 @@ def test_the_ai_beats_random_agents() -> None:
         if ai_seat in state.winners():
             wins += 1 / len(state.winners())
     assert wins / games > 0.4  # a fair share is 1/3
+
+
+def test_the_ai_remembers_what_a_player_lacked_when_drawing() -> None:
+    state = four_draws()
+    run(state, "play 2D", "done", "give s0", "draw")
+    lacks = state.agent_view(1)["lacks"]
+    assert lacks[0] == {"suits": [1], "ranks": [2]}  # s0 drew on 2♦: no diamond, no 2
+    assert lacks[1] == {"suits": [], "ranks": []}
+    run(state, "play 2S", "done", "give s0", "draw")  # the 4th goes to the hand: forgotten
+    assert state.agent_view(1)["lacks"][0] == {"suits": [], "ranks": []}
+    restored = GAME.state_from_json(json.loads(json.dumps(state.to_json())))
+    assert restored.agent_view(1) == state.agent_view(1)
