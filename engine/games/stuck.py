@@ -39,7 +39,8 @@ Rules, and where they live
 - Bonus (``StuckState.finish_play``, ``StuckState.bonus_targets``, ``Give``): when a rank play or
   a rank-then-suit play ends, the player draws one card and puts it face down as a stuck card in
   front of another player of their choice with fewer than 3 (``give sN``, asked even when only
-  one player qualifies); skipped when nobody qualifies or nothing can be drawn.
+  one player qualifies); skipped when nobody qualifies or nothing can be drawn (the latter
+  cannot happen after a play: the card it covered can always be reshuffled and drawn).
 - Stuck cards are seen by nobody, not even their owner (``StuckState.zones``). When the hand
   empties: with stuck cards, the player picks them all up as the new hand after the bonus
   (``StuckState.after_bonus``); with none, they go out and the round ends at once, with no bonus
@@ -56,7 +57,8 @@ Rules, and where they live
 - The AI (``StuckAgent``) plans a whole play from the view: the longest shedding play, a
   bonus-bearing play over a suit play, going out above all; it leaves a last card whose rank has
   few unseen copies (a rank play against it gives it stuck cards); it gives the bonus to the
-  opponent closest to going out.
+  opponent closest to going out. What each player was seen to lack when drawing (no card of the
+  current suit or rank) is public memory kept in ``StuckState.lacks`` for ``agent_view``.
 """
 
 from __future__ import annotations
@@ -476,6 +478,7 @@ class StuckState(State):
             )
         ]
         self.run = []
+        self.phase = PLAY
         if self.round_index + 1 < self.players:
             self.round_index += 1
             self.dealer = (self.dealer + 1) % self.players
