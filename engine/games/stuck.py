@@ -7,12 +7,14 @@ Rules, and where they live
   card; the rest is the draw pile, top first. With a given deck seat 0 deals the first round,
   otherwise the first dealer comes from the seed (``StuckState.__init__``). The dealer passes
   left each round; the player left of the dealer starts.
-- A turn is one of these plays (``StuckState._legal_actions``, ``StuckState.follow_ups``):
+- A turn is one of these plays (``StuckState._legal_actions``: ``first_cards`` for the first
+  card, ``follow_ups`` for the next ones; ``StuckState.play_card`` carries a card out):
 
   * rank play: one or more cards of the current card's rank, in the order chosen;
   * rank-then-suit: exactly one card of the current rank, then any number of cards of THAT
     card's suit;
-  * suit play: exactly one card of the current suit; it ends by itself, with no bonus;
+  * suit play: exactly one card of the current suit; it ends by itself, with no bonus (a
+    first card not of the current rank is a suit play);
   * draw, only when no card can be played (``StuckState.draw_for_turn``): the card goes face
     down as a stuck card in front of the player, or into the hand when they already have 3 (it
     cannot be played this turn: drawing ends the turn). With nothing to draw, ``draw`` passes.
@@ -28,9 +30,9 @@ Rules, and where they live
     it switches the turn to the suit phase. After two rank cards no suit card may follow: the
     seed allows suit cards only after "exactly one matching-rank card";
   * in the suit phase only cards of suit T may follow — T is fixed by that first rank card ("that
-    played card's suit"), never by the suit cards played since, and no rank card may follow
-    (rank R and suit T meet only in X itself, so "a card of rank R" would end the
-    rank-then-suit shape);
+    played card's suit"), never by the suit cards played since. No other card of rank R may
+    follow: the shape allows "exactly one" card of rank R, and the only card of rank R and
+    suit T is X itself;
   * ``done`` ends the play at any point after the first card. The current card's own suit S
     plays no part after the first card: a suit play is exactly one card and starts with a card
     of suit S that is not of rank R (rank R and suit S meet only in the current card).
@@ -47,18 +49,20 @@ Rules, and where they live
   (ruling; ``StuckState.finish_play``).
 - Draw pile empty (``StuckState.draw_card``, ``StuckState.reshuffle``): the current card stays,
   the rest of the discard is shuffled (``make_rng(seed, "reshuffle", round, count)``) into a new
-  draw pile, at the moment a card must be drawn. With nothing to shuffle a player who must draw
-  passes, and a bonus is skipped.
+  draw pile, at the moment a card must be drawn (a draw or a bonus; so cards played since the
+  pile ran out are shuffled in too). With nothing to shuffle a player who must draw passes.
 - Stall (``StuckState.end_turn``): when every player in turn has taken a turn without playing a
-  card (draws and passes), the round ends at once; any card played resets the count.
+  card (draws, to the stuck cards or the hand, and passes), the round ends at once; any card
+  played resets the count.
 - Scoring (``StuckState.end_round``): the player who went out scores 0, everyone else (everyone,
   after a stall) 1 per hand card and 2 per stuck card. After one round per player the lowest
   total wins; ties share the win (``StuckState.winners``).
-- The AI (``StuckAgent``) plans a whole play from the view: the longest shedding play, a
-  bonus-bearing play over a suit play, going out above all; it leaves a last card whose rank has
-  few unseen copies (a rank play against it gives it stuck cards); it gives the bonus to the
-  opponent closest to going out. What each player was seen to lack when drawing (no card of the
-  current suit or rank) is public memory kept in ``StuckState.lacks`` for ``agent_view``.
+- The AI (``StuckAgent``, ``Table.worth``) plans the rest of its play at every step: going out
+  above all, then cards shed plus the bonus, and a last card the next player likely cannot play
+  on, or at least not by rank (which would stick a card on it). What each player was seen to
+  lack when drawing (no card of the current suit or rank) is public memory kept in
+  ``StuckState.lacks`` and shown only in ``agent_view``. The bonus goes to the opponent closest
+  to going out (``StuckAgent.target``).
 """
 
 from __future__ import annotations

@@ -312,6 +312,23 @@ def test_emptying_the_hand_picks_up_the_stuck_cards_after_the_bonus() -> None:
     assert "AC" not in json.dumps(state.view(0))
 
 
+def test_a_suit_play_of_the_last_card_picks_up_the_stuck_cards_with_no_bonus() -> None:
+    state = new(2, {1: ["3C"]}, up="7C", pile=["AH", "AD"])
+    data = state.to_json()
+    # Arrange: seat 1 holds only 3♣ and has the two top pile cards stuck in front of it.
+    data["hands"][0] = [*data["hands"][0], *data["hands"][1][1:]]
+    data["hands"][1] = ["3C"]
+    data["stuck"][1] = ["AH", "AD"]
+    data["pile"] = data["pile"][2:]
+    state = GAME.state_from_json(data)
+    assert isinstance(state, StuckState)
+    check_cards(state)
+    events = run(state, "play 3C")
+    assert hand(state, 1) == ["AD", "AH"] and state.stuck == [[], []]
+    assert [event.kind for event in events] == ["play", "pick_up", "pick_up"]
+    assert state.to_act() == (0,) and state.current == C("3C")
+
+
 def test_going_out_ends_the_round_at_once_with_no_bonus() -> None:
     deck = stack(2, {1: ["9H", "2H", "3H", "4H", "5H", "6H", "7H"]}, up="9C")
     second = [card.text for card in reversed(FULL_DECK)]
