@@ -765,6 +765,9 @@ class CambioState(State):
             return events
         # Wrong: the card goes back face down where it was, seen by everyone, and a penalty.
         slot.public = True
+        for entries in self.recent:
+            if (owner, action.pos, slot.card.text) not in entries:
+                entries.append((owner, action.pos, slot.card.text))
         events = [
             Event(
                 f"{{s{seat}}} snapped {whose} {action.pos}: {slot.card.pretty} does not match "

@@ -524,6 +524,9 @@ def test_wrong_snap_reveals_the_card_and_gives_a_penalty_card_in_e() -> None:
         "{s1} takes a penalty card into E, unseen",
     ]
     assert hand(state, 0)["A"] == "2D" and seen_by(state, 0, "A") is None
+    # Everyone has just seen it (s0 still has its opening look on show: it has not acted yet).
+    assert state.view(1)["just_seen"] == [[0, "A", "2D"]]
+    assert state.view(0)["just_seen"] == [[0, "A", "2D"], [0, "B", "3D"]]
     assert hand(state, 1)["E"] == "9H" and seen_by(state, 1, "E") == frozenset()
     assert state.window and state.to_act() == (0,)  # s1 tried; s0 may still snap or draw
     assert "already tried" in illegal(state, 1, "snap s0.C")
