@@ -1297,8 +1297,18 @@ class CambioGame(Game):
             lines.append(line)
         elif phase == "give":
             lines.append(f"{{s{view['to_act'][0]}}} gives a card into the gap")
-        elif phase in ("drawn", "power", "decide"):
-            lines.append(f"{{s{view['turn']}}} is playing ({phase})")
+        elif phase == "drawn":
+            lines.append(f"{{s{view['turn']}}} has drawn: replace one of their cards, or discard")
+        elif phase == "power":
+            power = {
+                "peek": "look at one of their own cards",
+                "spy": "look at another player's card",
+                "swap": "swap a card with another player's, unseen",
+                "king": "look at one of theirs and another player's, then maybe swap",
+            }[view["power"]]
+            lines.append(f"{{s{view['turn']}}} may {power} (or skip)")
+        elif phase == "decide":
+            lines.append(f"{{s{view['turn']}}} decides: swap the two looked-at cards, or keep")
         lines.append(
             "Scores: "
             + ", ".join(f"{{s{owner}}} {score}" for owner, score in enumerate(view["scores"]))

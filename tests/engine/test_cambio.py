@@ -906,3 +906,47 @@ def test_ai_beats_random() -> None:
     ai = GAME.heuristic_agent()
     result = simulate(GAME, 2, 40, 0, [ai, GAME.agent("random")])
     assert result["wins"][0] >= 34
+
+
+def test_a_penalty_card_also_comes_from_a_reshuffled_discard() -> None:
+    state = two(["6S", "6H", "9C"])
+    empty_stock_into(state, 0, keep=3)
+    for seat in (1, 0):
+        act(state, seat, "draw")
+        act(state, seat, "replace A")
+    act(state, 1, "draw")  # 9♣, the last stock card
+    act(state, 1, "discard")
+    act(state, 1, "skip")
+    act(state, 0, "snap s1.B")  # wrong (3♣ is not a 9): the penalty needs a reshuffle
+    expected = [C("2C"), C("2D")]
+    make_rng(7, "reshuffle", 0, 0).shuffle(expected)
+    assert state.hands[0][label_of(state.next_label[0] - 1)].card == expected[0]
+    assert state.stock == expected[1:] and state.discard == [C("9C")]
+
+
+def test_describe_shows_known_cards_only_with_memory_aid() -> None:
+    plain = two(["KS"])
+    aided = two(["KS"], memory_aid=True)
+    for state in (plain, aided):
+        act(state, 1, "draw")
+        assert "You drew K♠" in GAME.describe(state.view(1))
+        act(state, 1, "discard")
+        act(state, 1, "peek C s0.B")
+    lines = GAME.describe(plain.view(1))
+    assert "You: A B C D" in lines
+    assert "You just saw: your C 4♣, {s0}'s B 3♦" in lines
+    assert "{s1} decides: swap the two looked-at cards, or keep" in lines
+    act(plain, 1, "keep")
+    assert "You: A B C D" in GAME.describe(plain.view(1))
+    assert not [line for line in GAME.describe(plain.view(1)) if "just saw" in line]
+    lines = GAME.describe(aided.view(1))
+    assert "You: A 2♣ B 3♣ C 4♣ D" in lines and "{s0}: A B 3♦ C D" in lines
+    assert "Round 1 of 2 · dealer {s0} · stock 43 · discard K♠ (1)" in lines
+
+
+def test_only_a_new_round_has_a_deal_event_and_its_summary_is_one_event() -> None:
+    state = two(["2S", "3S"], rounds=2)
+    events = play_to_round_end(state)
+    assert [event.kind for event in events].count("hand_end") == 1
+    assert [event.kind for event in events].count("deal") == 1 and events[-1].kind == "deal"
+    assert state.phase == "look" and state.dealer == 1 and state.turn == 0
