@@ -992,6 +992,12 @@ class CambioAgent:
 class Mind:
     """What an agent works out from its view: known cards and the mean of unseen ones."""
 
+    CALL_AFTER = 8  # rounds of draws after which the AI always calls (rounds must end)
+    CALL_SURE = 5  # call with every own card known and at most this total
+    CALL_AT_MOST = 7  # otherwise call with at most this estimate …
+    CALL_LEAD = 4  # … and this far below everyone else's estimate
+    RISK = -0.5  # extra saving asked of replacing an unknown card (worth the mean): knowing helps
+
     def __init__(self, view: View) -> None:
         self.view = view
         self.seat: int = view["seat"]
@@ -1045,11 +1051,12 @@ class Mind:
         mine = self.estimate(self.seat)
         others = [self.estimate(seat) for seat in range(self.players) if seat != self.seat]
         unknown = sum(label not in self.known[self.seat] for label in self.positions[self.seat])
-        if self.view["draws"] >= 6 * self.players:
+        if self.view["draws"] >= self.CALL_AFTER * self.players:
             return True
-        if unknown == 0 and mine <= 5:
+        if unknown == 0 and mine <= self.CALL_SURE:
             return True
-        return mine <= 7 and mine + 4 <= min(others, default=mine + 4)
+        lead = self.CALL_LEAD
+        return mine <= self.CALL_AT_MOST and mine + lead <= min(others, default=mine + lead)
 
     def replace_or_discard(self, legal: Sequence[Action]) -> Action:
         """Replace the position where the drawn card saves most; else discard (using its power,
@@ -1061,7 +1068,7 @@ class Mind:
             if isinstance(action, Replace):
                 card = self.known[self.seat].get(action.pos)
                 # An unknown card is worth the mean, but replacing it is a gamble: ask more.
-                saving = points(card) - value if card is not None else self.mean - value - 1.5
+                saving = points(card) - value if card is not None else self.mean - value - self.RISK
                 if saving > best[0]:
                     best = (saving, action)
         # Discarding a card matching one we know lets us snap ours away at once.
