@@ -1293,29 +1293,30 @@ class CambioGame(Game):
                 )
             )
         phase = view["phase"]
+        acting = view["to_act"][0] if view["to_act"] else view["turn"]
+        actor = "You" if acting == seat else f"{{s{acting}}}"
         if phase == "look":
             lines.append("Everyone looks at two of their own cards.")
         elif phase == "turn" and not view["over"]:
-            line = f"{{s{view['turn']}}} to draw" + (
-                " or call Cambio" if view["cambio_allowed"] else ""
-            )
+            actor = "You" if view["turn"] == seat else f"{{s{view['turn']}}}"
+            line = f"Turn: {actor} · draw" + (" or call Cambio" if view["cambio_allowed"] else "")
             if view["snap_window"] and top:
                 line += f" · snap window open on {describe_cards([top])}"
             lines.append(line)
         elif phase == "give":
-            lines.append(f"{{s{view['to_act'][0]}}} gives a card into the gap")
+            lines.append(f"Turn: {actor} · give a card into the snapped card's place")
         elif phase == "drawn":
-            lines.append(f"{{s{view['turn']}}} has drawn: replace one of their cards, or discard")
+            lines.append(f"Turn: {actor} · replace a card with the drawn one, or discard it")
         elif phase == "power":
             power = {
-                "peek": "look at one of their own cards",
+                "peek": "look at an own card",
                 "spy": "look at another player's card",
-                "swap": "swap a card with another player's, unseen",
-                "king": "look at one of theirs and another player's, then maybe swap",
+                "swap": "swap an own card with another player's, unseen",
+                "king": "look at an own card and another player's, then swap or keep",
             }[view["power"]]
-            lines.append(f"{{s{view['turn']}}} may {power} (or skip)")
+            lines.append(f"Turn: {actor} · may {power} (or skip)")
         elif phase == "decide":
-            lines.append(f"{{s{view['turn']}}} decides: swap the two looked-at cards, or keep")
+            lines.append(f"Turn: {actor} · swap the two looked-at cards, or keep them")
         lines.append(
             "Scores: "
             + ", ".join(f"{{s{owner}}} {score}" for owner, score in enumerate(view["scores"]))

@@ -935,7 +935,8 @@ def test_describe_shows_known_cards_only_with_memory_aid() -> None:
     lines = GAME.describe(plain.view(1))
     assert "You: A B C D" in lines
     assert "You just saw: your C 4♣, {s0}'s B 3♦" in lines
-    assert "{s1} decides: swap the two looked-at cards, or keep" in lines
+    assert "Turn: You · swap the two looked-at cards, or keep them" in lines
+    assert "Turn: {s1} · swap the two looked-at cards, or keep them" in GAME.describe(plain.view(0))
     act(plain, 1, "keep")
     assert "You: A B C D" in GAME.describe(plain.view(1))
     assert not [line for line in GAME.describe(plain.view(1)) if "just saw" in line]
