@@ -381,6 +381,11 @@ class TwentyTwoState(State):
         events.extend(self.start_hand(FIRST_HAND_SIZE))
         return events
 
+    def opening_events(self) -> list[Event]:
+        """The draw for the first dealer as table-log lines (``new_state`` returns no events,
+        so a UI shows these when the game starts); empty when the deck was given."""
+        return draw_events(self.dealer_draw) if self.dealer_draw else []
+
     def in_play(self) -> list[Card]:
         """The cards of the deck this hand: all but the penalty cards out so far."""
         out = {card for pile in self.penalties for card in pile}
