@@ -95,11 +95,6 @@ def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
     return tuple(sorted(STRENGTH[card] for card in cards))
 
 
-def cards_text(cards: Iterable[Card]) -> str:
-    """Machine text of cards in this game's order (low to high, aces high): ``7C 7D AS``."""
-    return " ".join(card.text for card in sorted(cards, key=rank_key))
-
-
 # -- actions ---------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Keep:
@@ -169,7 +164,6 @@ class Play:
         return tuple(card.text for card in reversed(self.cards))
 
 
-TwentyTwoAction = Keep | Exchange | Play
 KEEP = Keep()
 
 
