@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import product
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from itertools import chain, product
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards
 from engine.core import (
@@ -111,13 +111,25 @@ class Keep:
         return ("keep",)
 
 
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """Discard ``cards`` and draw as many from the stock. Equal to any exchange of the same
-    ranks (suits never matter); the state still checks that the named cards are held."""
+class Exchange(NamedTuple):
+    """Discard ``cards`` and draw as many from the stock.
 
-    ranks: tuple[int, ...]
-    cards: tuple[Card, ...] = field(compare=False)
+    Equal (and hashed) by ranks only, since suits never matter: ``exchange 7H`` equals the
+    legal ``exchange 7C``. The state still checks that the named cards are held. A NamedTuple
+    because an 11-card hand has 2,047 exchanges to build at every exchange decision.
+    """
+
+    ranks: tuple[int, ...]  # strengths, low to high
+    cards: tuple[Card, ...]  # the named cards, in rank_key order
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Exchange and self.ranks == other.ranks
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(("exchange", self.ranks))
 
     @staticmethod
     def of(cards: Iterable[Card]) -> Exchange:
@@ -136,13 +148,23 @@ class Exchange:
         return ("exchange", *(card.text for card in self.cards), "done")
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Play ``cards`` to the trick (a lead, a beat or one's lowest cards). Equal to any play of
-    the same ranks; the state still checks that the named cards are held."""
+class Play(NamedTuple):
+    """Play ``cards`` to the trick (a lead, a beat or one's lowest cards).
 
-    ranks: tuple[int, ...]
-    cards: tuple[Card, ...] = field(compare=False)
+    Equal (and hashed) by ranks only, like ``Exchange``; the state checks the cards are held.
+    """
+
+    ranks: tuple[int, ...]  # strengths, low to high
+    cards: tuple[Card, ...]  # the named cards, in rank_key order
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Play and self.ranks == other.ranks
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(("play", self.ranks))
 
     @staticmethod
     def of(cards: Iterable[Card]) -> Play:
@@ -157,11 +179,10 @@ class Play:
 
     @property
     def path(self) -> tuple[str, ...]:
-        """A follow: the cards high to low, one a step. A lead: the rank, then how many."""
-        if len(set(self.ranks)) == 1:
-            count = len(self.cards)
-            return (self.cards[0].text, f"{count} card" if count == 1 else f"{count} cards")
-        return tuple(card.text for card in reversed(self.cards))
+        """The cards high to low (suits low to high within a rank), one a step, then ``done``:
+        a lead picks its rank, then how many; a follow picks its cards one by one."""
+        ordered = sorted(self.cards, key=lambda card: (-STRENGTH[card], card.suit))
+        return (*(card.text for card in ordered), "done")
 
 
 KEEP = Keep()
@@ -259,7 +280,16 @@ def exchanges(hand: Sequence[Card], stock: int) -> list[Exchange]:
             sizes.append(1)
     cards = tuple(hand)
     picks, ends = _exchange_picks(tuple(sizes))
-    return [Exchange(pick(ranks), pick(cards)) for pick in picks[: ends[min(len(hand), stock)]]]
+    picks = picks[: ends[min(len(hand), stock)]]
+    # Built with map and tuple.__new__: this is the hot loop of self-play.
+    rank_lists = [pick(ranks) for pick in picks]
+    card_lists = [pick(cards) for pick in picks]
+    return list(map(_new_exchange, zip(rank_lists, card_lists, strict=True)))
+
+
+_new_exchange: Callable[[tuple[tuple[int, ...], tuple[Card, ...]]], Exchange] = partial(
+    tuple.__new__, Exchange
+)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -270,22 +300,22 @@ def _exchange_picks(
     positions of each exchange's cards (the lowest suits of each rank), by size then ranks,
     and for each size n how many exchanges have at most n cards. Cached: the shapes of hands
     repeat far more often than hands, and an 11-card hand has up to 2,047 exchanges."""
-    starts = [sum(sizes[:group]) for group in range(len(sizes))]
-    picks = [
-        tuple(
-            start + offset
-            for start, taken in zip(starts, counts, strict=True)
-            for offset in range(taken)
-        )
-        for counts in product(*(range(size + 1) for size in sizes))
-        if sum(counts)
-    ]
-    # Positions grow with rank, so ordering positions orders the exchanges by ranks.
-    picks.sort(key=lambda positions: (len(positions), positions))
-    ends = tuple(
-        sum(len(positions) <= size for positions in picks) for size in range(sum(sizes) + 1)
-    )
-    return tuple(_getter(positions) for positions in picks), ends
+    choices = []  # per rank: the positions of taking 0, 1, … of its cards (lowest suits)
+    start = 0
+    for size in sizes:
+        choices.append(tuple(tuple(range(start, start + taken)) for taken in range(size + 1)))
+        start += size
+    by_size: list[list[tuple[int, ...]]] = [[] for _ in range(start + 1)]
+    for combination in product(*choices):
+        positions = tuple(chain.from_iterable(combination))
+        by_size[len(positions)].append(positions)
+    picks: list[tuple[int, ...]] = []
+    ends = [0]
+    for size_picks in by_size[1:]:
+        # Positions grow with rank, so ordering positions orders the exchanges by ranks.
+        picks += sorted(size_picks)
+        ends.append(len(picks))
+    return tuple(_getter(positions) for positions in picks), tuple(ends)
 
 
 def _getter(positions: tuple[int, ...]) -> Callable[[Any], Any]:
@@ -588,7 +618,7 @@ class TwentyTwoState(State):
             "losers": losers,
             "penalty": penalty,
         }
-        names = " and ".join(f"{{s{seat}}}" for seat in losers)
+        names = seat_names(losers)
         loss = (
             f"{names} loses with {RANK_LABEL[top]} and scores {penalty}"
             if len(losers) == 1
@@ -621,7 +651,7 @@ class TwentyTwoState(State):
             low = min(self.totals[seat] for seat in self.in_hand)
             self.winner_seats = [seat for seat in self.in_hand if self.totals[seat] == low]
         self.phase, self.pending = "over", []
-        names = " and ".join(f"{{s{seat}}}" for seat in self.winner_seats)
+        names = seat_names(self.winner_seats)
         verb = "wins" if len(self.winner_seats) == 1 else "share the win"
         return [Event(f"{names} {verb}", "game_end")]
 
@@ -720,6 +750,12 @@ class TwentyTwoState(State):
             "last_hand": self.last_hand,
             "winners": list(self.winner_seats),
         }
+
+
+def seat_names(seats: Sequence[int]) -> str:
+    """Seats for people: ``{s0}``, ``{s0} and {s1}``, ``{s0}, {s1} and {s2}``."""
+    names = [f"{{s{seat}}}" for seat in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def draw_events(rounds: Sequence[Sequence[tuple[int, Card]]]) -> list[Event]:
@@ -890,7 +926,7 @@ class TwentyTwoGame(Game):
 
     def describe(self, view: View) -> list[str]:
         lines = []
-        if view["hand_number"] == 1 and view["dealer_draw"]:
+        if view["hand_number"] == 1 and view["phase"] == "exchange" and view["dealer_draw"]:
             draws = " · then ".join(
                 ", ".join(f"{{s{seat}}} {rank}" for seat, rank in draw)
                 for draw in view["dealer_draw"]
@@ -899,7 +935,7 @@ class TwentyTwoGame(Game):
         last = view["last_hand"]
         if last is not None:
             shown = ", ".join(f"{{s{seat}}} {rank}" for seat, rank in last["reveals"])
-            losers = " and ".join(f"{{s{seat}}}" for seat in last["losers"])
+            losers = seat_names(last["losers"])
             lines.append(f"Last hand: {shown} → {losers} +{last['penalty']}")
         lines.append(
             f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
@@ -925,7 +961,7 @@ class TwentyTwoGame(Game):
         if "hand" in view:
             lines.append(f"Your hand: {describe_cards(view['hand']) or '(none)'}")
         if view["over"]:
-            lines.append("Winner: " + " and ".join(f"{{s{seat}}}" for seat in view["winners"]))
+            lines.append("Winner: " + seat_names(view["winners"]))
         return lines
 
 

@@ -251,7 +251,7 @@ def test_a_lead_of_several_cards_keeps_one_card_back() -> None:
     assert legal(state, 1) == ["play 8C", "play 8C 8D"]
     with pytest.raises(IllegalActionError, match="keep at least one card"):
         state.apply_text(1, "play 8C 8D 8H")
-    assert [a.path for a in state.legal_actions(1)] == [("8C", "1 card"), ("8C", "2 cards")]
+    assert [a.path for a in state.legal_actions(1)] == [("8C", "done"), ("8C", "8D", "done")]
 
 
 def test_the_leader_holding_one_rank_must_keep_one_card() -> None:
