@@ -5,8 +5,8 @@ Where each rule lives:
 
 - Suits never matter, A is high: ``STRENGTH`` (A = 14) and ``rank_key``; actions compare by
   ranks only (``Exchange``, ``Play``), so one legal action is offered per choice of ranks,
-  written with the lowest suits held (``lowest_suits``), and any held cards of those ranks
-  may be named (``TwentyTwoState.is_legal`` checks the named cards are held).
+  written with the lowest suits held (the front of each ``group_by_rank`` group); any held
+  cards of those ranks may be named (``TwentyTwoState.is_legal`` checks they are held).
 - First dealer by a high-card draw, tied highest redraw (shown as events):
   ``draw_for_dealer``; with a given deck seat 0 deals and there is no draw.
 - The deal, one card at a time clockwise from the dealer's left, skipping eliminated players;
@@ -198,18 +198,6 @@ def group_by_rank(hand: Sequence[Card]) -> list[list[Card]]:
         else:
             groups.append([card])
     return groups
-
-
-def lowest_suits(hand: Sequence[Card], ranks: Sequence[int]) -> tuple[Card, ...] | None:
-    """The held cards of ``ranks`` (a multiset) with the lowest suits; None if not held."""
-    chosen: list[Card] = []
-    wanted = sorted(ranks)
-    index = 0
-    for card in sorted(hand, key=rank_key):
-        if index < len(wanted) and STRENGTH[card] == wanted[index]:
-            chosen.append(card)
-            index += 1
-    return tuple(chosen) if index == len(wanted) else None
 
 
 def is_beat(play_ranks: Sequence[int], best_ranks: Sequence[int]) -> bool:
@@ -503,7 +491,8 @@ class TwentyTwoState(State):
             if isinstance(action, Play):
                 return "First comes the exchange: keep your cards or exchange some."
             if isinstance(action, Exchange) and len(action.cards) > len(self.stock):
-                return f"The stock has only {len(self.stock)} cards left to exchange."
+                left = len(self.stock)
+                return f"The stock has only {left} card{'s' if left != 1 else ''} to exchange."
             return super().explain_illegal(seat, action)
         if not isinstance(action, Play):
             return "The exchange is over: play to the trick."

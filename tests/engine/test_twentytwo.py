@@ -500,7 +500,7 @@ def test_nobody_exchanges_more_than_the_stock_and_an_empty_stock_ends_the_exchan
     two = " ".join(card.text for card in state.hands[2][:2])
     act(state, 2, "exchange " + two)
     assert max(len(a.text.split()) - 1 for a in state.legal_actions(3)) == 1
-    with pytest.raises(IllegalActionError, match="only 1 cards"):
+    with pytest.raises(IllegalActionError, match="only 1 card to exchange"):
         state.apply_text(3, "exchange " + " ".join(card.text for card in state.hands[3][:2]))
     events = act(state, 3, "exchange " + state.hands[3][0].text)
     assert texts(events)[-1] == "The stock is empty: {s4}, {s5}, {s0}, {s1} keep their cards"
