@@ -31,6 +31,7 @@ from engine.games.twentytwo import (
     Play,
     TwentyTwoState,
     draw_for_dealer,
+    exchanges,
     follows,
     is_beat,
     leads,
@@ -825,3 +826,28 @@ def test_the_ai_beats_random_players() -> None:
     agents = [GAME.agent("ai"), GAME.agent("random"), GAME.agent("random")]
     result = simulate(GAME, 3, 30, 0, agents)
     assert result["wins"][0] >= 24, result
+
+
+@given(
+    st.lists(st.sampled_from(FULL_DECK), min_size=1, max_size=11, unique=True),
+    st.integers(0, 40),
+)
+@settings(max_examples=100, deadline=None)
+def test_exchanges_are_every_choice_of_ranks_the_stock_allows(
+    hand_cards: list[Card], stock: int
+) -> None:
+    hand_sorted = sorted(hand_cards, key=rank_key)
+    expected = {
+        ranks_of(chosen)
+        for size in range(1, min(len(hand_sorted), stock) + 1)
+        for chosen in combinations(hand_sorted, size)
+    }
+    offered = exchanges(hand_sorted, stock)
+    assert [action.ranks for action in offered] == sorted(expected, key=lambda r: (len(r), r))
+    for action in offered:
+        # Written with the lowest suits held of each rank.
+        for card in action.cards:
+            lower_suits = [o for o in hand_cards if o.rank == card.rank and o.suit < card.suit]
+            assert all(other in action.cards for other in lower_suits)
+        assert GAME.parse_action(action.text) == action
+    assert widest_step([Keep(), *offered]) <= 25
