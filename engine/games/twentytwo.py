@@ -788,7 +788,9 @@ class TwentyTwoAgent:
         return self.follow(hand, plays, view)
 
     def exchange(self, hand: list[Card], legal: Sequence[Action]) -> Action:
+        """Discard the middling cards (as many as the stock allows), or keep."""
         lowest = STRENGTH[hand[0]]
+        # The lowest card stays if it is fairly low: it may be the card kept for the end.
         middling = [
             card
             for card in hand
@@ -803,10 +805,12 @@ class TwentyTwoAgent:
         return options.get(wanted, legal[0])
 
     def lead(self, hand: list[Card], plays: list[Play]) -> Action:
+        """Lead the highest rank, as many copies as allowed."""
         # The highest rank, as many copies as allowed: it sheds the most and is hard to beat.
         return max(plays, key=lambda play: (play.ranks[0], len(play.ranks)))
 
     def follow(self, hand: list[Card], plays: list[Play], view: View) -> Action:
+        """Keep the lowest card possible; then beat if possible, with the highest cards."""
         best = next(
             ranks_of(cards_from_json(entry["cards"]))
             for entry in view["trick"]
