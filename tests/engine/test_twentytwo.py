@@ -851,3 +851,20 @@ def test_exchanges_are_every_choice_of_ranks_the_stock_allows(
             assert all(other in action.cards for other in lower_suits)
         assert GAME.parse_action(action.text) == action
     assert widest_step([Keep(), *offered]) <= 25
+
+
+def test_replay_rejects_a_later_deck_holding_a_penalty_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad_second = deal_deck(3, 1, {2: "KC 2D", 0: "3C 3D", 1: "4C 4D"}, out="KH")
+    actions = [[1, "keep"], [2, "keep"], [0, "keep"], [1, "play 4C 4D 4H 4S"]]
+    actions += [[2, "play 5C 5D 5H 5S"], [0, "play 6C 6D 6H 6S"], [0, "play 2C 2D"]]
+    actions += [[1, "play 9C 9D"], [2, "play 10C 10D"]]
+    record = {"game": "twentytwo", "players": 3, "deck": [tie_deck(), bad_second]}
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps({**record, "actions": actions[:-1]}))
+    assert main(["replay", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["legal"] == {"2": ["play 10C 10D", "play 10C QD"]}
+    path.write_text(json.dumps({**record, "actions": actions}))
+    assert main(["replay", str(path)]) == 2
+    assert "not the 50 cards in play" in capsys.readouterr().err
