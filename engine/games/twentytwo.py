@@ -766,7 +766,7 @@ class TwentyTwoAgent:
 
     Exchange: throw away the middling cards (too high to keep for the end, too low to beat
     with). Lead: the highest rank, all copies (keeping the lowest card back). Follow: keep the
-    lowest card possible; then prefer a beat (the lead is worth having), shedding the highest.
+    lowest card possible; then prefer a beat (the lead is worth having), the cheapest one.
     """
 
     needs_view = True
@@ -810,7 +810,7 @@ class TwentyTwoAgent:
         return max(plays, key=lambda play: (play.ranks[0], len(play.ranks)))
 
     def follow(self, hand: list[Card], plays: list[Play], view: View) -> Action:
-        """Keep the lowest card possible; then beat if possible, with the highest cards."""
+        """Keep the lowest card possible; then beat if possible, as cheaply as possible."""
         best = next(
             ranks_of(cards_from_json(entry["cards"]))
             for entry in view["trick"]
@@ -822,7 +822,8 @@ class TwentyTwoAgent:
             for rank in play.ranks:
                 remaining.remove(rank)
             low = min(remaining) if remaining else 0
-            return (-low, is_beat(play.ranks, best), sum(play.ranks))
+            # A beat as cheap as possible keeps the high cards for later beats.
+            return (-low, is_beat(play.ranks, best), -sum(play.ranks))
 
         return max(plays, key=worth)
 
