@@ -106,10 +106,11 @@ def test_a_given_deck_makes_seat_0_deal_with_no_draw_one_card_at_a_time() -> Non
     deck = [card.text for card in sorted(FULL_DECK, key=rank_key, reverse=True)]
     state = start(3, deck)
     assert state.dealer == 0 and state.dealer_draw == [] and state.opening_events() == []
-    # One at a time clockwise from the dealer's left: s1 gets the 1st, 4th, 7th … cards.
-    assert hand(state, 1) == " ".join(sorted(deck[0:21:3], key=lambda t: rank_key(Card.parse(t))))
-    assert hand(state, 2) == " ".join(sorted(deck[1:21:3], key=lambda t: rank_key(Card.parse(t))))
-    assert hand(state, 0) == " ".join(sorted(deck[2:21:3], key=lambda t: rank_key(Card.parse(t))))
+    # One at a time clockwise from the dealer's left: s1 gets the 1st, 4th, 7th … cards of
+    # AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC 10S 10H 10D 10C 9S …
+    assert hand(state, 1) == "10D JC JS QH KD AC AS"
+    assert hand(state, 2) == "10C 10S JH QD KC KS AH"
+    assert hand(state, 0) == "9S 10H JD QC QS KH AD"
     assert [card.text for card in state.stock] == deck[21:]
     assert state.dealt == 7 and state.to_act() == (1,)
 
