@@ -342,6 +342,11 @@ class State(ABC):
         """The seats the game waits for; other seats in ``to_act`` have optional actions only."""
         return self.to_act()
 
+    def opening_events(self) -> list[Event]:
+        """What happened while the game was set up (a draw for the first dealer, the first
+        deal), for the table log when the game starts; ``new_state`` itself returns no events."""
+        return []
+
     def timeout_action(self, seat: int) -> Action | None:
         """The action a game's rules name for a seat whose time ran out (None: the AI decides)."""
         return None

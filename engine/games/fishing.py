@@ -163,6 +163,7 @@ class FishingState(State):
         self.totals = [0] * players
         self.history: list[list[int]] = []
         self.over = False
+        self.first_deal: list[Event] = []  # not saved: only shown when the game starts
 
     game: FishingGame
 
@@ -189,6 +190,9 @@ class FishingState(State):
         for index in range(HAND_SIZE * self.players):
             self.hands[order[index % self.players]].append(self.stock[index])
         del self.stock[: HAND_SIZE * self.players]
+
+    def opening_events(self) -> list[Event]:
+        return self.first_deal
 
     # -- decisions -----------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -426,7 +430,7 @@ class FishingGame(Game):
         self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
     ) -> State:
         state = FishingState(players, seed, options, deck)
-        state.start_hand()
+        state.first_deal = state.start_hand()
         return state
 
     def parse_action(self, text: str) -> Action:
