@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from engine.cards import DIAMONDS, SPADES, Card, cards_pretty, cards_text, describe_cards
+from engine.cards import DIAMONDS, FULL_DECK, SPADES, Card, cards_pretty, cards_text, describe_cards
 from engine.core import (
     Action,
     DeckPlan,
@@ -173,7 +173,6 @@ def _subset_table(ranks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], 
     return tuple(tuple(subsets) for subsets in table)
 
 
-@lru_cache(maxsize=1 << 16)
 def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], ...]:
     """Index tuples of every non-empty union of disjoint groups a card of ``value`` captures
     from loose cards of sorted ``ranks``: single cards of that value (an ace is 1 or 14) and
@@ -183,10 +182,12 @@ def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], 
     for index, rank in enumerate(ranks):
         if rank == value or (rank == 1 and value in (1, TOP_BUILD)):
             groups.append(1 << index)
-    if value <= TOP_BUILD:
-        for subset in _subset_table(ranks)[value] if value > 1 else ():
+    if 1 < value <= TOP_BUILD:
+        for subset in _subset_table(ranks)[value]:
             if len(subset) >= 2:
                 groups.append(sum(1 << index for index in subset))
+    if not groups:
+        return ()
     unions: set[int] = set()
 
     def combine(start: int, used: int) -> None:
@@ -198,12 +199,36 @@ def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], 
                 combine(index + 1, union)
 
     combine(0, 0)
-    aces = sum(1 << index for index, rank in enumerate(ranks) if rank == 1)
     if value == TOP_BUILD:
+        aces = sum(1 << index for index, rank in enumerate(ranks) if rank == 1)
         unions = {union for union in unions if union & ~aces}
     indexed = [tuple(i for i in range(len(ranks)) if union >> i & 1) for union in unions]
     indexed.sort(key=lambda indices: (len(indices), indices))
     return tuple(indexed)
+
+
+class _Layout:
+    """What the legal moves need to know of a layout's ranks, worked out once per rank tuple:
+    its subsets by total (all, and of two or more cards), the totals they reach (bit masks)
+    and (on demand) each value's captures, as index tuples."""
+
+    __slots__ = ("captures", "ranks", "reach", "set_reach", "sets", "table")
+
+    def __init__(self, ranks: tuple[int, ...]) -> None:
+        self.ranks = ranks
+        self.table = _subset_table(ranks)
+        self.reach = sum(1 << total for total in range(1, TOP_BUILD + 1) if self.table[total])
+        # sets of two or more cards by total, and the totals they reach
+        self.sets = tuple(tuple(s for s in subsets if len(s) >= 2) for subsets in self.table)
+        self.set_reach = sum(1 << total for total, sets in enumerate(self.sets) if sets)
+        # each value's captures (``_capture_sets``), filled in when first needed
+        self.captures: list[tuple[tuple[int, ...], ...] | None] = [None] * (TOP_BUILD + 1)
+
+
+@lru_cache(maxsize=1 << 15)
+def _layout(ranks: tuple[int, ...]) -> _Layout:
+    """The cached ``_Layout`` of sorted layout ``ranks``."""
+    return _Layout(ranks)
 
 
 def can_group(value: int, cards: Sequence[Card]) -> bool:
@@ -312,80 +337,125 @@ class SwaziState(State):
         card may go only if another is left or it captures that build); first half: no discard
         while owning a build, no turn ending with two builds, so a card-less move may make a
         second build only (then a hand card must capture one) and never a third.
+
+        This is the hot loop of self-play: the layout's subsets come from a cache keyed by its
+        ranks, sets of values are bit masks, and the moves of a rank are worked out once for
+        all the cards of that rank.
         """
         hand = self.hands[seat]
         loose = self.loose
         builds = self.builds
-        ranks = tuple([card.rank for card in loose])
-        table = _subset_table(ranks)
-        counts = [0] * (TOP_BUILD + 1)
-        for card in hand:
-            counts[card.rank] += 1
-        counts[TOP_BUILD] = counts[1]
-        owned = [value for value, build in builds.items() if build.owner == seat]
+        layout = _layout(tuple([card.rank for card in loose]))
+        table = layout.table
         first_half = self.half == 1
+        held = 0  # bit v: a card of value v is held (the hand is in card order: aces first)
+        for card in hand:
+            held |= 1 << card.rank
+        two_aces = len(hand) >= 2 and hand[1].rank == 1
+        if held & 2:
+            held |= 1 << TOP_BUILD
+        built = 0
+        owned: list[int] = []
+        changeable: list[int] = []  # the opponent's single builds
+        scarce: set[int] = set()  # owned values held once: that card must stay or capture
+        for value in sorted(builds):
+            built |= 1 << value
+            if builds[value].owner == seat:
+                owned.append(value)
+                if sum(1 for card in hand if serves(card, value)) < 2:
+                    scarce.add(value)
+            elif not builds[value].augmented:
+                changeable.append(value)
+        n_owned = len(owned)
+        # the values a new build may take: held and not built (for an ace, 14 needs another)
+        free_mask = held & ~built & ~3
+        ace_mask = free_mask if two_aces else free_mask & ~(1 << TOP_BUILD)
         moves: list[Move] = []
         append = moves.append
 
         # Card-less builds: a set of two or more loose cards, of a value not yet built, which
         # the player holds; in the first half at most a second build.
-        if not first_half or len(owned) <= 1:
-            for value in range(2, TOP_BUILD + 1):
-                if counts[value] and value not in builds:
-                    for subset in table[value]:
-                        if len(subset) >= 2:
-                            append(Move(CARDLESS_BUILD, cards=tuple([loose[i] for i in subset])))
+        values = free_mask & layout.set_reach if not first_half or n_owned <= 1 else 0
+        while values:
+            lowest = values & -values
+            values ^= lowest
+            for subset in layout.sets[lowest.bit_length() - 1]:
+                append(Move(CARDLESS_BUILD, None, 0, 0, tuple([loose[i] for i in subset])))
 
-        # Augments of own builds: a part of the build's value from loose cards, the opponent's
-        # pile top and at most one hand card (then the turn ends: the hand card must not be
-        # the last one keeping an owned build, and in the first half one build at most).
-        top = self.pile_top(seat)
-        for value in sorted(owned):
-            moves += self._augments(seat, value, top, table, counts, owned)
+        # Augments of own builds (a hand card among them ends the turn).
+        if owned:
+            top = self.pile_top(seat)
+            for value in owned:
+                moves += self._augments(seat, value, top, layout, scarce, n_owned)
 
-        # The hand card.
-        for card in hand:
-            rank = card.rank
-            lost = [value for value in owned if serves(card, value) and counts[value] < 2]
+        # The hand card, rank by rank.
+        ends_free = not first_half or not owned  # may end the turn owning a new build
+        plain_free = not first_half or n_owned <= 1  # may end the turn owning what it owns
+        captures = layout.captures
+        reach = layout.reach
+        parts: dict[int, list[tuple[Card, ...]]] = {}
+        start, size = 0, len(hand)
+        while start < size:
+            rank = hand[start].rank
+            stop = start + 1
+            while stop < size and hand[stop].rank == rank:
+                stop += 1
+            same = hand[start:stop]
+            start = stop
+            # templates of this rank's moves: (kind, ace, build, cards)
+            plans: list[tuple[str, int, int, tuple[Card, ...]]] = []
+            lost = bool(scarce) and (rank in scarce or (rank == 1 and TOP_BUILD in scarce))
             for ace in (1, TOP_BUILD) if rank == 1 else (0,):
                 value = ace or rank
-                # capture: groups of the layout, with or without the build of that value
+                found = captures[value]
+                if found is None:
+                    found = captures[value] = _capture_sets(layout.ranks, value)
+                taken = [tuple([loose[i] for i in union]) for union in found] if found else ()
                 build = builds.get(value)
-                left = [v for v in owned if v != value] if build else owned
-                keep_ok = not (set(left) & set(lost)) and (not first_half or len(left) <= 1)
-                plain_ok = not lost and (not first_half or len(owned) <= 1)
-                if build is not None and keep_ok:
-                    append(Move(CAPTURE, card, ace, value))
-                for union in _capture_sets(ranks, value):
-                    taken = tuple([loose[i] for i in union])
-                    if build is not None and keep_ok:
-                        append(Move(CAPTURE, card, ace, value, taken))
-                    if plain_ok:
-                        append(Move(CAPTURE, card, ace, 0, taken))
-            one = 1 if rank == 1 else rank
-            ace = 1 if rank == 1 else 0
-            # build on loose cards: a new value, held afterwards, one build at most (first half)
-            if not lost and (not first_half or not owned):
-                for total in range(1, TOP_BUILD + 1 - one):
-                    value = one + total
-                    if value in builds or counts[value] < 1 + serves(card, value):
-                        continue
-                    for subset in table[total]:
-                        append(Move(BUILD, card, ace, cards=tuple([loose[i] for i in subset])))
+                # capturing the build frees its value; in the first half one build at most
+                if (
+                    build is not None
+                    and (
+                        not scarce
+                        or not (
+                            (rank != value and rank in scarce)
+                            or (rank == 1 and value != TOP_BUILD and TOP_BUILD in scarce)
+                        )
+                    )
+                    and (not first_half or n_owned - (build.owner == seat) <= 1)
+                ):
+                    plans.append((CAPTURE, ace, value, ()))
+                    for cards in taken:
+                        plans.append((CAPTURE, ace, value, cards))
+                if taken and not lost and plain_free:
+                    for cards in taken:
+                        plans.append((CAPTURE, ace, 0, cards))
+            discard = not lost and ends_free
+            if discard:
+                ace = 1 if rank == 1 else 0
+                mask = ace_mask if ace else free_mask
+                # build on loose cards: the totals t some loose set reaches with rank + t free
+                totals = (mask >> rank) & reach
+                while totals:
+                    lowest = totals & -totals
+                    totals ^= lowest
+                    total = lowest.bit_length() - 1
+                    made = parts.get(total)
+                    if made is None:
+                        made = parts[total] = [
+                            tuple([loose[i] for i in subset]) for subset in table[total]
+                        ]
+                    for cards in made:
+                        plans.append((BUILD, ace, 0, cards))
                 # change an opponent's single build into a new value the player holds
-                for old in sorted(builds):
-                    build = builds[old]
-                    value = old + one
-                    if (
-                        build.owner != seat
-                        and not build.augmented
-                        and value <= TOP_BUILD
-                        and value not in builds
-                        and counts[value] >= 1 + serves(card, value)
-                    ):
-                        append(Move(CHANGE, card, ace, old))
-            if not lost and (not first_half or not owned):
-                append(Move(DISCARD, card))
+                for old in changeable:
+                    if mask >> (old + rank) & 1:
+                        plans.append((CHANGE, ace, old, ()))
+            for card in same:
+                for kind, ace, value, cards in plans:
+                    append(Move(kind, card, ace, value, cards, False))
+                if discard:
+                    append(_DISCARD[card])
         return tuple(moves)
 
     def _augments(
@@ -393,62 +463,58 @@ class SwaziState(State):
         seat: int,
         value: int,
         top: Card | None,
-        table: tuple[tuple[tuple[int, ...], ...], ...],
-        counts: list[int],
-        owned: list[int],
+        layout: _Layout,
+        scarce: set[int],
+        n_owned: int,
     ) -> list[Move]:
-        """Every part that may join the player's own build of ``value``."""
+        """Every part that may join the player's own build of ``value``: a single card of
+        that value or a set adding up to it, of loose cards, at most one pile top and at most
+        one hand card (which ends the turn, so it must not be the last keeping an owned
+        build, and in the first half the player may own one build only)."""
         loose = self.loose
+        table = layout.table
         moves: list[Move] = []
         append = moves.append
-        tops: tuple[Card | None, ...] = (None, top) if top is not None else (None,)
-        for pile_card in tops:
-            used_top = pile_card is not None
-            rest = value - pile_card.rank if pile_card is not None else value
-            # card-less parts
-            if pile_card is not None and serves(pile_card, value):
-                append(Move(AUGMENT, build=value, top=True))
-            if rest >= 1:
-                for subset in table[rest]:
-                    if len(subset) + used_top >= 2:
-                        append(
-                            Move(
-                                AUGMENT,
-                                build=value,
-                                cards=tuple([loose[i] for i in subset]),
-                                top=used_top,
-                            )
-                        )
-            if not used_top:
-                for card in loose:
-                    if serves(card, value):
-                        append(Move(AUGMENT, build=value, cards=(card,)))
-        # parts with the hand card, which ends the turn
-        if self.half == 1 and len(owned) > 1:
+        # card-less parts: loose cards, with or without the top
+        for card in loose:
+            if serves(card, value):
+                append(Move(AUGMENT, None, 0, value, (card,), False))
+        for subset in layout.sets[value]:
+            append(Move(AUGMENT, None, 0, value, tuple([loose[i] for i in subset]), False))
+        if top is not None:
+            if serves(top, value):
+                append(Move(AUGMENT, None, 0, value, (), True))
+            rest = value - top.rank
+            for subset in table[rest] if rest > 0 else ():
+                append(Move(AUGMENT, None, 0, value, tuple([loose[i] for i in subset]), True))
+        # parts with a hand card
+        if self.half == 1 and n_owned > 1:
             return moves
         for card in self.hands[seat]:
-            if any(serves(card, v) and counts[v] < 2 for v in owned):
+            rank = card.rank
+            if scarce and (rank in scarce or (rank == 1 and TOP_BUILD in scarce)):
                 continue
-            ace = 1 if card.rank == 1 else 0
-            if serves(card, value):
-                # the card alone is a part (an ace alone is a 14)
-                append(
-                    Move(AUGMENT, card, TOP_BUILD, value)
-                    if ace
-                    else Move(AUGMENT, build=value, cards=(card,))
-                )
-            for pile_card in tops:
-                rest = value - card.rank - (pile_card.rank if pile_card is not None else 0)
-                if rest < 0 or (rest == 0 and pile_card is None):
-                    continue
-                subsets = table[rest] if rest else ((),)
-                for subset in subsets:
+            if rank == 1:
+                if value == TOP_BUILD:
+                    append(Move(AUGMENT, card, TOP_BUILD, value, (), False))  # an ace alone
+                for use_top in (False, True) if top is not None else (False,):
+                    rest = value - 1 - (top.rank if use_top and top is not None else 0)
+                    if rest == 0 and use_top:
+                        append(Move(AUGMENT, card, 1, value, (), True))
+                    for subset in table[rest] if rest > 0 else ():
+                        cards = tuple([loose[i] for i in subset])
+                        append(Move(AUGMENT, card, 1, value, cards, use_top))
+                continue
+            if rank == value:
+                append(Move(AUGMENT, None, 0, value, (card,), False))
+            for use_top in (False, True) if top is not None else (False,):
+                rest = value - rank - (top.rank if use_top and top is not None else 0)
+                if rest == 0 and use_top:
+                    append(Move(AUGMENT, None, 0, value, (card,), True))
+                for subset in table[rest] if rest > 0 else ():
                     part = [loose[i] for i in subset]
-                    if ace:
-                        append(Move(AUGMENT, card, 1, value, tuple(part), pile_card is not None))
-                    else:
-                        insort(part, card)
-                        append(Move(AUGMENT, None, 0, value, tuple(part), pile_card is not None))
+                    insort(part, card)
+                    append(Move(AUGMENT, None, 0, value, tuple(part), use_top))
         return moves
 
     # -- carrying a move out -------------------------------------------------------------------
@@ -918,6 +984,9 @@ class SwaziAgent:
         face = 0.3 if card.rank >= 11 else -0.02 * card.rank
         found.append((Move(DISCARD, card), -worth(card) + face))
         return found
+
+
+_DISCARD = {card: Move(DISCARD, card) for card in FULL_DECK}
 
 
 def _pick(cards: Sequence[Card], indices: Iterable[int]) -> tuple[Card, ...]:
