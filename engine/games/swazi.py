@@ -198,13 +198,22 @@ def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], 
                 unions.add(union)
                 combine(index + 1, union)
 
-    combine(0, 0)
+    if len(groups) == 1:
+        unions.add(groups[0])
+    else:
+        combine(0, 0)
     if value == TOP_BUILD:
         aces = sum(1 << index for index, rank in enumerate(ranks) if rank == 1)
         unions = {union for union in unions if union & ~aces}
-    indexed = [tuple(i for i in range(len(ranks)) if union >> i & 1) for union in unions]
+    indexed = [_indices(union) for union in unions]
     indexed.sort(key=lambda indices: (len(indices), indices))
     return tuple(indexed)
+
+
+@lru_cache(maxsize=1 << 12)
+def _indices(mask: int) -> tuple[int, ...]:
+    """The positions of the bits set in ``mask``, lowest first."""
+    return tuple(index for index in range(mask.bit_length()) if mask >> index & 1)
 
 
 class _Layout:
@@ -402,8 +411,9 @@ class SwaziState(State):
                 stop += 1
             same = hand[start:stop]
             start = stop
-            # templates of this rank's moves: (kind, ace, build, cards)
-            plans: list[tuple[str, int, int, tuple[Card, ...]]] = []
+            # the moves of the rank's first card; the others copy them
+            card = same[0]
+            plans: list[Move] = []
             lost = bool(scarce) and (rank in scarce or (rank == 1 and TOP_BUILD in scarce))
             for ace in (1, TOP_BUILD) if rank == 1 else (0,):
                 value = ace or rank
@@ -424,12 +434,12 @@ class SwaziState(State):
                     )
                     and (not first_half or n_owned - (build.owner == seat) <= 1)
                 ):
-                    plans.append((CAPTURE, ace, value, ()))
+                    plans.append(Move(CAPTURE, card, ace, value, (), False))
                     for cards in taken:
-                        plans.append((CAPTURE, ace, value, cards))
+                        plans.append(Move(CAPTURE, card, ace, value, cards, False))
                 if taken and not lost and plain_free:
                     for cards in taken:
-                        plans.append((CAPTURE, ace, 0, cards))
+                        plans.append(Move(CAPTURE, card, ace, 0, cards, False))
             discard = not lost and ends_free
             if discard:
                 ace = 1 if rank == 1 else 0
@@ -446,16 +456,19 @@ class SwaziState(State):
                             tuple([loose[i] for i in subset]) for subset in table[total]
                         ]
                     for cards in made:
-                        plans.append((BUILD, ace, 0, cards))
+                        plans.append(Move(BUILD, card, ace, 0, cards, False))
                 # change an opponent's single build into a new value the player holds
                 for old in changeable:
                     if mask >> (old + rank) & 1:
-                        plans.append((CHANGE, ace, old, ()))
-            for card in same:
-                for kind, ace, value, cards in plans:
-                    append(Move(kind, card, ace, value, cards, False))
+                        plans.append(Move(CHANGE, card, ace, old, (), False))
+            moves += plans
+            if discard:
+                append(_DISCARD[card])
+            for other in same[1:]:
+                for move in plans:
+                    append(Move(move.kind, other, move.ace, move.build, move.cards, False))
                 if discard:
-                    append(_DISCARD[card])
+                    append(_DISCARD[other])
         return tuple(moves)
 
     def _augments(
