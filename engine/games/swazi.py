@@ -25,6 +25,7 @@ list the build comes first; in an ``augment`` list ``top`` comes first.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
@@ -152,12 +153,29 @@ class Move(NamedTuple):
 
 
 # -- subsets of the layout ------------------------------------------------------------------------
+LARGE_LAYOUT = 10  # from this many loose cards, unlisted moves are checked rule by rule
+SUBSET_LIMIT = 3000  # at most this many layout subsets are listed (see ``_subset_table``)
+CAPTURE_LIMIT = 1500  # at most this many captures per value are listed
+_CAPTURE_STEPS = 40000  # and the search for them stops after this many steps
+
+
+class _Full(Exception):
+    """A search reached its limit."""
+
+
 @lru_cache(maxsize=1 << 16)
 def _subset_table(ranks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """For sorted layout ``ranks`` (ace 1), the index tuples of every non-empty subset by total
-    (0 … 14). Cached because layouts repeat their ranks far more than their cards."""
+    (0 … 14). Cached because layouts repeat their ranks far more than their cards.
+
+    A layout of a dozen or so cards has a few hundred such subsets; one of 25 low cards has
+    millions, which no list can offer. So the search stops at ``SUBSET_LIMIT`` subsets (only
+    a layout of about 15 low cards or more reaches it): the legal moves then list those, and
+    ``SwaziState.is_legal`` still accepts any other legal move, checked directly.
+    """
     table: list[list[tuple[int, ...]]] = [[] for _ in range(TOP_BUILD + 1)]
     chosen: list[int] = []
+    found = [0]
 
     def extend(start: int, total: int) -> None:
         for index in range(start, len(ranks)):
@@ -166,10 +184,14 @@ def _subset_table(ranks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], 
                 break  # sorted: every later rank is at least as high
             chosen.append(index)
             table[reached].append(tuple(chosen))
+            found[0] += 1
+            if found[0] >= SUBSET_LIMIT:
+                raise _Full
             extend(index + 1, reached)
             chosen.pop()
 
-    extend(0, 0)
+    with contextlib.suppress(_Full):
+        extend(0, 0)
     return tuple(tuple(subsets) for subsets in table)
 
 
@@ -177,7 +199,7 @@ def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], 
     """Index tuples of every non-empty union of disjoint groups a card of ``value`` captures
     from loose cards of sorted ``ranks``: single cards of that value (an ace is 1 or 14) and
     sets of two or more adding up to it. For 14, unions of aces alone are left out (an ace
-    takes them as ``=1``)."""
+    takes them as ``=1``). Listed up to ``CAPTURE_LIMIT`` (see ``_subset_table``)."""
     groups: list[int] = []
     for index, rank in enumerate(ranks):
         if rank == value or (rank == 1 and value in (1, TOP_BUILD)):
@@ -189,6 +211,7 @@ def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], 
     if not groups:
         return ()
     unions: set[int] = set()
+    steps = [0]
 
     def combine(start: int, used: int) -> None:
         for index in range(start, len(groups)):
@@ -196,12 +219,16 @@ def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], 
             if not used & group:
                 union = used | group
                 unions.add(union)
+                steps[0] += 1
+                if len(unions) >= CAPTURE_LIMIT or steps[0] >= _CAPTURE_STEPS:
+                    raise _Full
                 combine(index + 1, union)
 
     if len(groups) == 1:
         unions.add(groups[0])
     else:
-        combine(0, 0)
+        with contextlib.suppress(_Full):
+            combine(0, 0)
     if value == TOP_BUILD:
         aces = sum(1 << index for index, rank in enumerate(ranks) if rank == 1)
         unions = {union for union in unions if union & ~aces}
@@ -240,15 +267,35 @@ def _layout(ranks: tuple[int, ...]) -> _Layout:
     return _Layout(ranks)
 
 
-def can_group(value: int, cards: Sequence[Card]) -> bool:
-    """Whether loose ``cards`` split into groups a card of ``value`` captures."""
-    ranks = tuple(card.rank for card in sorted(cards))
-    full = tuple(range(len(ranks)))
-    if value == 1:
-        return all(rank == 1 for rank in ranks)
-    return full in _capture_sets(ranks, value) or (
-        value == TOP_BUILD and bool(ranks) and all(rank == 1 for rank in ranks)
-    )
+def _splits(value: int, cards: Sequence[Card]) -> bool:
+    """Whether loose ``cards`` (in card order) split into groups a card of ``value`` takes:
+    single cards of that value and sets of two or more adding up to it. Checked directly,
+    group by group around the lowest card left."""
+    if not cards:
+        return True
+    head, rest = cards[0], cards[1:]
+    if (head.rank == value or (head.rank == 1 and value in (1, TOP_BUILD))) and _splits(
+        value, rest
+    ):
+        return True
+    chosen: list[int] = []
+
+    def extend(start: int, total: int) -> bool:
+        for index in range(start, len(rest)):
+            reached = total + rest[index].rank
+            if reached > value:
+                return False  # in card order: every later rank is at least as high
+            chosen.append(index)
+            if reached == value:
+                left = [card for i, card in enumerate(rest) if i not in chosen]
+                if _splits(value, left):
+                    return True
+            elif extend(index + 1, reached):
+                return True
+            chosen.pop()
+        return False
+
+    return extend(0, head.rank)
 
 
 # -- builds -------------------------------------------------------------------------------------
@@ -677,13 +724,26 @@ class SwaziState(State):
         return (self.totals.index(max(self.totals)),) if self.over else ()
 
     # -- explaining a refusal --------------------------------------------------------------------
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Listed moves are legal; on a layout large enough for the lists to be cut short (see
+        ``_subset_table``) any other move is checked rule by rule."""
+        if action in self.legal_actions(seat):
+            return True
+        return (
+            isinstance(action, Move)
+            and seat in self.to_act()
+            and len(self.loose) >= LARGE_LAYOUT
+            and self._why_not(seat, action) is None
+        )
+
     def explain_illegal(self, seat: int, action: Action) -> str:
         if not isinstance(action, Move) or seat not in self.to_act():
             return super().explain_illegal(seat, action)
         return self._why_not(seat, action) or f"'{action.text}' is not a legal move now."
 
     def _why_not(self, seat: int, move: Move) -> str | None:
-        """The first rule a move breaks, in plain words (None: no simple reason found)."""
+        """The first rule a move breaks, in plain words; None when it breaks none (the tests
+        hold this to the listed moves and to a brute-force reference)."""
         hand, kind = self.hands[seat], move.kind
         if move.card is not None and move.card not in hand:
             return f"You do not hold {move.card.pretty}."
@@ -711,11 +771,33 @@ class SwaziState(State):
                 return "You may change only your opponent's build."
             if build.augmented:
                 return "An augmented build cannot change its value."
+        if kind in (BUILD, CHANGE) and move.ace not in (0, 1):
+            return "An ace joined to other cards counts 1: write it =1."
+        if kind == AUGMENT:
+            top = self.pile_top(seat) if move.top else None
+            part = [*move.cards, *([move.card] if move.card else []), *([top] if top else [])]
+            single = len(part) == 1
+            if move.card is not None and move.ace != (TOP_BUILD if single else 1):
+                return (
+                    "An ace alone in a part is 14, with other cards 1: write "
+                    f"{move.card.text}={TOP_BUILD if single else 1}."
+                )
+            if not (
+                serves(part[0], move.build)
+                if single
+                else sum(card.rank for card in part) == move.build
+            ):
+                return (
+                    f"A part of the build of {move.build} is one card of that value or cards "
+                    f"adding up to {move.build}."
+                )
         if kind == CAPTURE and move.card is not None:
             value = move.ace or move.card.rank
             if move.build and move.build != value:
                 return f"A card of value {value} cannot capture a build of {move.build}."
-            if move.cards and not can_group(value, move.cards):
+            if not move.cards and not move.build:
+                return "Say what you capture."
+            if move.cards and not _splits(value, sorted(move.cards)):
                 return (
                     f"{cards_pretty(move.cards)} do not split into cards of value {value} and "
                     f"sets adding up to {value}."
