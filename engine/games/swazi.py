@@ -2,25 +2,35 @@
 
 Where each rule lives (all in this module):
 
-- Card values, the ace as 1 or 14 (a hand ace declares one value for its action; an ace inside
-  a set of two or more cards counts 1): ``card_value``, ``serves``, ``_subset_table``.
+- Card values, the ace as 1 or 14 (a hand ace declares one value for its action, written
+  ``AH=1`` / ``AH=14``; an ace inside a set of two or more cards counts 1): ``serves``, the
+  ``ace`` field of ``Move``, ``_subset_table`` (sets sum ranks, ace 1).
 - The deal (4 layout cards first, then 12 each one at a time from the dealer's left; 12 more
-  each when both hands are empty; non-dealer first; dealer alternates): ``SwaziState.start_deal``,
-  ``SwaziState.deal_hands``, ``SwaziState._finish_turn``.
-- The legal moves (card-less builds and augments, then one hand card: capture, build, change,
-  augment, discard), the owner-must-hold rule and the first-half limits:
-  ``SwaziState._legal_actions`` (one place; ``explain_illegal`` says why a move is refused).
-  Captures of several groups at once: ``_capture_sets`` (unions of disjoint groups).
-- Carrying a move out (card orders of builds and piles, the opponent's pile top, ownership,
-  the augmented flag): ``SwaziState._apply``.
+  each when both hands are empty; non-dealer first; dealer alternates; seat 0 deals a given
+  deck, else the seed draws): ``SwaziState.start_deal``, ``deal_hands``, ``_finish_turn``.
+- The legal moves, in one place: ``SwaziState._legal_actions`` (card-less builds; augments via
+  ``_augments``; per hand card captures, builds, changes, discard). It holds the build rules
+  (values 2–14, never two builds of one value, a new part of your own value merges), the
+  owner-must-hold rule and the first-half limits. Captures of several groups at once:
+  ``_capture_sets``. ``SwaziState._why_not`` checks a move rule by rule (refusal reasons,
+  and legality on huge layouts, see below).
+- Carrying a move out (build and pile card orders, the opponent's pile top, ownership, the
+  augmented flag): ``SwaziState._apply``.
 - The last capturer's sweep, scoring (11 points a deal), game end and ties at the target:
   ``SwaziState.end_deal``, ``score_piles``.
-- Move text and choice paths: ``Move.text``, ``Move.path``; reading it:
+- Move text and choice paths: ``Move.text``, ``Move.path``; reading text:
   ``SwaziGame.parse_action``.
 - The heuristic player: ``SwaziAgent``.
 
-Fixed text order: cards of a list in card order (A 2 … K, C D H S within a rank); in a ``take``
-list the build comes first; in an ``augment`` list ``top`` comes first.
+Text order: cards of a list in card order (A 2 … K, C D H S within a rank); in a ``take`` list
+the build comes first; in an ``augment`` list ``top`` comes first. Choice paths: the hand card
+(or ``build`` / ``augment bN`` for moves chosen without one), the kind of move, then the taken
+or added items one per step, so a step offers at most the layout's cards plus one.
+
+Huge layouts: a layout of a dozen cards has a few hundred captures per card, which are all
+listed; one of 20 low cards has millions. The lists stop at ``SUBSET_LIMIT`` layout subsets and
+``CAPTURE_LIMIT`` captures per value (reached only from about 15 low loose cards); from
+``LARGE_LAYOUT`` loose cards on, ``is_legal`` accepts any move that ``_why_not`` finds legal.
 """
 
 from __future__ import annotations
@@ -67,11 +77,6 @@ CARDLESS_BUILD, AUGMENT, CAPTURE, BUILD, CHANGE, DISCARD = (
 
 
 # -- values -------------------------------------------------------------------------------------
-def card_value(card: Card) -> int:
-    """A card's value inside a set (the ace counts 1 there)."""
-    return card.rank
-
-
 def serves(card: Card, value: int) -> bool:
     """Whether holding ``card`` keeps a build of ``value`` (an ace serves for 14)."""
     return card.rank == value or (card.rank == 1 and value == TOP_BUILD)
@@ -602,7 +607,7 @@ class SwaziState(State):
         if kind == CARDLESS_BUILD:
             value = sum(card.rank for card in move.cards)
             self.builds[value] = Build(value, seat, False, list(move.cards))
-            text = f"{name} builds {cards_pretty(move.cards)} into a build of {value}"
+            text = f"{name} built {cards_pretty(move.cards)} into a build of {value}"
             return [Event(text, "build")]
         if kind == AUGMENT:
             build = self.builds[move.build]
@@ -616,7 +621,7 @@ class SwaziState(State):
                 part.append(hand_card)
             build.cards += part
             build.augmented = True
-            text = f"{name} adds {cards_pretty(part)}{source} to the build of {build.value}"
+            text = f"{name} added {cards_pretty(part)}{source} to the build of {build.value}"
             events = [Event(text, "build")]
             return events if hand_card is None else events + self._finish_turn(seat)
         assert hand_card is not None
@@ -632,13 +637,13 @@ class SwaziState(State):
                 build_cards = taken[: len(taken) - len(loose_cards)]
                 parts.insert(0, f"the build of {move.build} ({cards_pretty(build_cards)})")
             joined = " and ".join(parts)
-            text = f"{name} captures {joined} with {_pretty_word(hand_card, move.ace)}"
+            text = f"{name} captured {joined} with {_pretty_word(hand_card, move.ace)}"
             return [Event(text, "capture"), *self._finish_turn(seat)]
         if kind == BUILD:
             value = sum(card.rank for card in move.cards) + hand_card.rank
             self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])
             text = (
-                f"{name} builds {_pretty_word(hand_card, move.ace)} on "
+                f"{name} built {_pretty_word(hand_card, move.ace)} on "
                 f"{cards_pretty(loose_cards)}: a build of {value}"
             )
             return [Event(text, "build"), *self._finish_turn(seat)]
@@ -650,12 +655,12 @@ class SwaziState(State):
             build.cards.append(hand_card)
             self.builds[build.value] = build
             text = (
-                f"{name} changes {{s{owner}}}'s build of {move.build} into {build.value} "
+                f"{name} changed {{s{owner}}}'s build of {move.build} into {build.value} "
                 f"with {_pretty_word(hand_card, move.ace)}"
             )
             return [Event(text, "change"), *self._finish_turn(seat)]
         insort(self.loose, hand_card)
-        return [Event(f"{name} discards {hand_card.pretty}", "discard"), *self._finish_turn(seat)]
+        return [Event(f"{name} discarded {hand_card.pretty}", "discard"), *self._finish_turn(seat)]
 
     def _finish_turn(self, seat: int) -> list[Event]:
         """The hand card ended the turn: pass it on, deal the second half, or end the deal."""
@@ -679,7 +684,7 @@ class SwaziState(State):
             self.piles[self.last_capturer] += left
             events.append(
                 Event(
-                    f"{{s{self.last_capturer}}} takes the rest of the layout: {cards_pretty(left)}",
+                    f"{{s{self.last_capturer}}} took the rest of the layout: {cards_pretty(left)}",
                     kind="capture",
                 )
             )
@@ -1212,7 +1217,7 @@ class SwaziGame(Game):
             )
         for seat, pile in enumerate(view["piles"]):
             top = describe_cards([pile["top"]]) if pile["top"] else "empty"
-            lines.append(f"{{s{seat}}}'s pile: {pile['size']} cards, top {top}")
+            lines.append(f"Pile of {{s{seat}}}: {pile['size']} cards, top {top}")
         lines.append(
             "Scores: "
             + ", ".join(f"{{s{seat}}} {score}" for seat, score in enumerate(view["scores"]))

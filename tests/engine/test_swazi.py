@@ -192,7 +192,7 @@ def test_ace_declared_14_captures_a_sum_and_a_king_in_one_play() -> None:
     events = play(state, 1, "capture AH=14 take AD 5D 9C KS")
     assert state.piles[1] == cards("AD 5D 9C KS AH")  # loose in card order, capturer on top
     assert state.public_view()["piles"][1] == {"size": 5, "top": "AH"}
-    assert events[0].text == "{s1} captures A♦ 5♦ 9♣ K♠ with A♥ (worth 14)"
+    assert events[0].text == "{s1} captured A♦ 5♦ 9♣ K♠ with A♥ (worth 14)"
     assert state.last_capturer == 1 and state.to_act() == (0,)
     assert refused(
         GAME.new_state(2, 1, deck=stacked("AD 5D 9C KS", hand1="AH KH 2C")),
@@ -293,7 +293,7 @@ def test_change_an_opponents_single_build_and_no_capture_that_turn() -> None:
     legal = texts(state, 0)
     assert "change b10 with 2C" in legal
     events = play(state, 0, "change b10 with 2C")
-    assert events[0].text == "{s0} changes {s1}'s build of 10 into 12 with 2♣"
+    assert events[0].text == "{s0} changed {s1}'s build of 10 into 12 with 2♣"
     assert build_of(state, 12) == {
         "value": 12,
         "owner": 0,
@@ -446,7 +446,7 @@ def test_the_last_capturer_sweeps_the_layout() -> None:
     events = play(state, 0, "capture 9C take 4S 5H")
     kinds = [e.kind for e in events]
     assert kinds == ["capture", "capture", "hand_end", "deal"]
-    assert events[1].text == "{s0} takes the rest of the layout: 2♦"
+    assert events[1].text == "{s0} took the rest of the layout: 2♦"
     # 4 cards against 2 (2), spades 1–1 (1 each), 2♠ nobody
     assert state.history == [[3, 1]]
 
@@ -463,7 +463,7 @@ def test_the_final_sweep_takes_builds_too() -> None:
         piles=("KS", "KH"),
     )
     events = state.end_deal()
-    assert events[0].text == "{s0} takes the rest of the layout: 4♣ 5♣ 2♦"
+    assert events[0].text == "{s0} took the rest of the layout: 4♣ 5♣ 2♦"
     assert state.history == [[4, 0]]  # 4 cards to 1 (2), spades 1–0 (2)
 
 
@@ -526,7 +526,7 @@ def test_views_show_builds_piles_and_only_your_own_hand() -> None:
     assert "KS" not in json.dumps(public)  # only the top of a pile is shown
     lines = GAME.describe(state.view(0))
     assert "Build of 9 ({s1}, augmented): 4♣ 5♣ 9♠" in lines
-    assert "{s0}'s pile: 2 cards, top K♥" in lines
+    assert "Pile of {s0}: 2 cards, top K♥" in lines
     assert "Your hand: 2♣ Q♦" in lines
 
 
