@@ -798,3 +798,24 @@ def test_the_heuristic_player_beats_the_random_one(ai_seat: int) -> None:
         play_out(state, agents, seed)
         wins += state.winners() == (ai_seat,)
     assert wins >= 11
+
+
+def test_a_part_goes_in_as_pile_card_then_loose_cards_then_hand_card() -> None:
+    state = position(
+        ("KD", "9C 9D 4H"), layout="2C 6H", builds=((9, 1, False, "4C 5C"),), piles=("3D", "")
+    )
+    assert "augment b9 with top 2C 4H" in texts(state, 1)
+    state.apply_text(1, "augment b9 with 4H top 2C")  # any order is read
+    assert build_of(state, 9)["cards"] == ["4C", "5C", "3D", "2C", "4H"]
+    assert state.to_act() == (0,)  # the hand card 4H ended the turn
+
+
+def test_a_hand_ace_in_a_part_counts_1_and_alone_14() -> None:
+    state = position(("KD", "AH AC 3S"), layout="2C 5D", builds=((8, 1, False, "3C 5C"),))
+    legal = texts(state, 1)
+    assert "augment b8 with AH=1 2C 5D" in legal
+    assert "augment b8 with AH=14" not in legal
+    assert "write AH=1" in refused(state, 1, "augment b8 with AH=14 2C 5D")
+    fourteen = position(("KD", "AH AC"), builds=((14, 1, False, "9C 5C"),))
+    assert "augment b14 with AH=14" in texts(fourteen, 1)
+    assert "capture AH=14 take b14" in texts(fourteen, 1)
