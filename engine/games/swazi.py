@@ -168,36 +168,16 @@ class _Full(Exception):
     """A search reached its limit."""
 
 
-@lru_cache(maxsize=1 << 16)
-def _subset_table(ranks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+def _subset_table(ranks: tuple[int, ...]) -> tuple[list[tuple[int, ...]], ...]:
     """For sorted layout ``ranks`` (ace 1), the index tuples of every non-empty subset by total
-    (0 … 14). Cached because layouts repeat their ranks far more than their cards.
+    (0 … 14), from the cached ``_Layout``.
 
     A layout of a dozen or so cards has a few hundred such subsets; one of 25 low cards has
     millions, which no list can offer. So the search stops at ``SUBSET_LIMIT`` subsets (only
     a layout of about 15 low cards or more reaches it): the legal moves then list those, and
     ``SwaziState.is_legal`` still accepts any other legal move, checked directly.
     """
-    table: list[list[tuple[int, ...]]] = [[] for _ in range(TOP_BUILD + 1)]
-    chosen: list[int] = []
-    found = [0]
-
-    def extend(start: int, total: int) -> None:
-        for index in range(start, len(ranks)):
-            reached = total + ranks[index]
-            if reached > TOP_BUILD:
-                break  # sorted: every later rank is at least as high
-            chosen.append(index)
-            table[reached].append(tuple(chosen))
-            found[0] += 1
-            if found[0] >= SUBSET_LIMIT:
-                raise _Full
-            extend(index + 1, reached)
-            chosen.pop()
-
-    with contextlib.suppress(_Full):
-        extend(0, 0)
-    return tuple(tuple(subsets) for subsets in table)
+    return _layout(ranks).table
 
 
 def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], ...]:
@@ -206,15 +186,23 @@ def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], 
     sets of two or more adding up to it. For 14, unions of aces alone are left out (an ace
     takes them as ``=1``). Listed up to ``CAPTURE_LIMIT`` (see ``_subset_table``)."""
     groups: list[int] = []
+    aces = 0
     for index, rank in enumerate(ranks):
+        if rank == 1:
+            aces |= 1 << index
         if rank == value or (rank == 1 and value in (1, TOP_BUILD)):
             groups.append(1 << index)
     if 1 < value <= TOP_BUILD:
-        for subset in _subset_table(ranks)[value]:
-            if len(subset) >= 2:
-                groups.append(sum(1 << index for index in subset))
+        groups += _layout(ranks).set_masks[value]
     if not groups:
         return ()
+    return _unions(tuple(groups), aces if value == TOP_BUILD else 0)
+
+
+@lru_cache(maxsize=1 << 16)
+def _unions(groups: tuple[int, ...], aces: int) -> tuple[tuple[int, ...], ...]:
+    """The unions of pairwise disjoint ``groups`` (bit masks), leaving out those within
+    ``aces``, as index tuples: fewest cards first. Cached: many layouts share their groups."""
     unions: set[int] = set()
     steps = [0]
 
@@ -234,8 +222,7 @@ def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], 
     else:
         with contextlib.suppress(_Full):
             combine(0, 0)
-    if value == TOP_BUILD:
-        aces = sum(1 << index for index, rank in enumerate(ranks) if rank == 1)
+    if aces:
         unions = {union for union in unions if union & ~aces}
     indexed = [_indices(union) for union in unions]
     indexed.sort(key=lambda indices: (len(indices), indices))
@@ -253,15 +240,53 @@ class _Layout:
     its subsets by total (all, and of two or more cards), the totals they reach (bit masks)
     and (on demand) each value's captures, as index tuples."""
 
-    __slots__ = ("captures", "ranks", "reach", "set_reach", "sets", "table")
+    __slots__ = (
+        "capturable",
+        "captures",
+        "ranks",
+        "reach",
+        "set_masks",
+        "set_reach",
+        "sets",
+        "table",
+    )
 
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
-        self.table = _subset_table(ranks)
-        self.reach = sum(1 << total for total in range(1, TOP_BUILD + 1) if self.table[total])
-        # sets of two or more cards by total, and the totals they reach
-        self.sets = tuple(tuple(s for s in subsets if len(s) >= 2) for subsets in self.table)
-        self.set_reach = sum(1 << total for total, sets in enumerate(self.sets) if sets)
+        # every subset by total (at most SUBSET_LIMIT), and those of two or more cards
+        table: tuple[list[tuple[int, ...]], ...] = tuple([] for _ in range(TOP_BUILD + 1))
+        sets: tuple[list[tuple[int, ...]], ...] = tuple([] for _ in range(TOP_BUILD + 1))
+        masks: tuple[list[int], ...] = tuple([] for _ in range(TOP_BUILD + 1))
+        reach = set_reach = 0
+        size = len(ranks)
+        stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+        found = 0
+        while stack and found < SUBSET_LIMIT:
+            start, total, chosen = stack.pop()
+            for index in range(start, size):
+                reached = total + ranks[index]
+                if reached > TOP_BUILD:
+                    break  # sorted: every later rank is at least as high
+                subset = (*chosen, index)
+                table[reached].append(subset)
+                reach |= 1 << reached
+                if chosen:
+                    sets[reached].append(subset)
+                    set_reach |= 1 << reached
+                found += 1
+                stack.append((index + 1, reached, subset))
+        for subsets in table:
+            subsets.sort()
+        for total, subsets in enumerate(sets):
+            subsets.sort()
+            masks[total].extend(sum(1 << index for index in subset) for subset in subsets)
+        self.table, self.sets, self.reach, self.set_reach = table, sets, reach, set_reach
+        self.set_masks = masks
+        # the values some capture exists for: a card of that value, or a set
+        capturable = set_reach
+        for rank in ranks:
+            capturable |= 1 << rank | (1 << TOP_BUILD if rank == 1 else 0)
+        self.capturable = capturable
         # each value's captures (``_capture_sets``), filled in when first needed
         self.captures: list[tuple[tuple[int, ...], ...] | None] = [None] * (TOP_BUILD + 1)
 
@@ -454,44 +479,47 @@ class SwaziState(State):
         plain_free = not first_half or n_owned <= 1  # may end the turn owning what it owns
         captures = layout.captures
         reach = layout.reach
+        capturable = layout.capturable
         parts: dict[int, list[tuple[Card, ...]]] = {}
-        start, size = 0, len(hand)
-        while start < size:
-            rank = hand[start].rank
-            stop = start + 1
-            while stop < size and hand[stop].rank == rank:
-                stop += 1
-            same = hand[start:stop]
-            start = stop
-            # the moves of the rank's first card; the others copy them
-            card = same[0]
-            plans: list[Move] = []
+        new = tuple.__new__  # Move(...) without the keyword-handling frame
+        last_rank = 0
+        plans: list[Move] = []  # the moves of the last rank's first card; the others copy them
+        discard = False
+        for card in hand:
+            rank = card.rank
+            if rank == last_rank:
+                for move in plans:
+                    append(new(Move, (move[0], card, move[2], move[3], move[4], False)))
+                if discard:
+                    append(_DISCARD[card])
+                continue
+            last_rank = rank
+            plans = []
             lost = bool(scarce) and (rank in scarce or (rank == 1 and TOP_BUILD in scarce))
             for ace in (1, TOP_BUILD) if rank == 1 else (0,):
                 value = ace or rank
-                found = captures[value]
-                if found is None:
-                    found = captures[value] = _capture_sets(layout.ranks, value)
-                taken = [tuple([loose[i] for i in union]) for union in found] if found else ()
-                build = builds.get(value)
+                taken: Sequence[tuple[Card, ...]] = ()
+                if capturable >> value & 1:
+                    found = captures[value]
+                    if found is None:
+                        found = captures[value] = _capture_sets(layout.ranks, value)
+                    taken = [tuple([loose[i] for i in union]) for union in found]
                 # capturing the build frees its value; in the first half one build at most
-                if (
-                    build is not None
-                    and (
+                if built >> value & 1:
+                    build = builds[value]
+                    if (
                         not scarce
                         or not (
                             (rank != value and rank in scarce)
                             or (rank == 1 and value != TOP_BUILD and TOP_BUILD in scarce)
                         )
-                    )
-                    and (not first_half or n_owned - (build.owner == seat) <= 1)
-                ):
-                    plans.append(Move(CAPTURE, card, ace, value, (), False))
-                    for cards in taken:
-                        plans.append(Move(CAPTURE, card, ace, value, cards, False))
+                    ) and (not first_half or n_owned - (build.owner == seat) <= 1):
+                        plans.append(new(Move, (CAPTURE, card, ace, value, (), False)))
+                        for cards in taken:
+                            plans.append(new(Move, (CAPTURE, card, ace, value, cards, False)))
                 if taken and not lost and plain_free:
                     for cards in taken:
-                        plans.append(Move(CAPTURE, card, ace, 0, cards, False))
+                        plans.append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
             discard = not lost and ends_free
             if discard:
                 ace = 1 if rank == 1 else 0
@@ -508,19 +536,15 @@ class SwaziState(State):
                             tuple([loose[i] for i in subset]) for subset in table[total]
                         ]
                     for cards in made:
-                        plans.append(Move(BUILD, card, ace, 0, cards, False))
+                        plans.append(new(Move, (BUILD, card, ace, 0, cards, False)))
                 # change an opponent's single build into a new value the player holds
                 for old in changeable:
                     if mask >> (old + rank) & 1:
-                        plans.append(Move(CHANGE, card, ace, old, (), False))
-            moves += plans
-            if discard:
+                        plans.append(new(Move, (CHANGE, card, ace, old, (), False)))
+                moves += plans
                 append(_DISCARD[card])
-            for other in same[1:]:
-                for move in plans:
-                    append(Move(move.kind, other, move.ace, move.build, move.cards, False))
-                if discard:
-                    append(_DISCARD[other])
+            else:
+                moves += plans
         return tuple(moves)
 
     def _augments(
