@@ -483,18 +483,18 @@ class SwaziState(State):
         parts: dict[int, list[tuple[Card, ...]]] = {}
         new = tuple.__new__  # Move(...) without the keyword-handling frame
         last_rank = 0
-        plans: list[Move] = []  # the moves of the last rank's first card; the others copy them
+        first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
         discard = False
         for card in hand:
             rank = card.rank
             if rank == last_rank:
-                for move in plans:
+                for move in moves[first:stop]:
                     append(new(Move, (move[0], card, move[2], move[3], move[4], False)))
                 if discard:
                     append(_DISCARD[card])
                 continue
             last_rank = rank
-            plans = []
+            first = len(moves)
             lost = bool(scarce) and (rank in scarce or (rank == 1 and TOP_BUILD in scarce))
             for ace in (1, TOP_BUILD) if rank == 1 else (0,):
                 value = ace or rank
@@ -514,12 +514,12 @@ class SwaziState(State):
                             or (rank == 1 and value != TOP_BUILD and TOP_BUILD in scarce)
                         )
                     ) and (not first_half or n_owned - (build.owner == seat) <= 1):
-                        plans.append(new(Move, (CAPTURE, card, ace, value, (), False)))
+                        append(new(Move, (CAPTURE, card, ace, value, (), False)))
                         for cards in taken:
-                            plans.append(new(Move, (CAPTURE, card, ace, value, cards, False)))
+                            append(new(Move, (CAPTURE, card, ace, value, cards, False)))
                 if taken and not lost and plain_free:
                     for cards in taken:
-                        plans.append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
+                        append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
             discard = not lost and ends_free
             if discard:
                 ace = 1 if rank == 1 else 0
@@ -536,15 +536,15 @@ class SwaziState(State):
                             tuple([loose[i] for i in subset]) for subset in table[total]
                         ]
                     for cards in made:
-                        plans.append(new(Move, (BUILD, card, ace, 0, cards, False)))
+                        append(new(Move, (BUILD, card, ace, 0, cards, False)))
                 # change an opponent's single build into a new value the player holds
                 for old in changeable:
                     if mask >> (old + rank) & 1:
-                        plans.append(new(Move, (CHANGE, card, ace, old, (), False)))
-                moves += plans
+                        append(new(Move, (CHANGE, card, ace, old, (), False)))
+                stop = len(moves)
                 append(_DISCARD[card])
             else:
-                moves += plans
+                stop = len(moves)
         return tuple(moves)
 
     def _augments(
