@@ -183,26 +183,24 @@ def _subset_table(ranks: tuple[int, ...]) -> tuple[list[tuple[int, ...]], ...]:
 def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], ...]:
     """Index tuples of every non-empty union of disjoint groups a card of ``value`` captures
     from loose cards of sorted ``ranks``: single cards of that value (an ace is 1 or 14) and
-    sets of two or more adding up to it. For 14, unions of aces alone are left out (an ace
-    takes them as ``=1``). Listed up to ``CAPTURE_LIMIT`` (see ``_subset_table``)."""
+    sets of two or more adding up to it. (Taking aces alone without the build, an ace is
+    written ``=1``: the caller leaves those out for 14.) Listed up to ``CAPTURE_LIMIT`` (see
+    ``_subset_table``)."""
     groups: list[int] = []
-    aces = 0
     for index, rank in enumerate(ranks):
-        if rank == 1:
-            aces |= 1 << index
         if rank == value or (rank == 1 and value in (1, TOP_BUILD)):
             groups.append(1 << index)
     if 1 < value <= TOP_BUILD:
         groups += _layout(ranks).set_masks[value]
     if not groups:
         return ()
-    return _unions(tuple(groups), aces if value == TOP_BUILD else 0)
+    return _unions(tuple(groups))
 
 
 @lru_cache(maxsize=1 << 16)
-def _unions(groups: tuple[int, ...], aces: int) -> tuple[tuple[int, ...], ...]:
-    """The unions of pairwise disjoint ``groups`` (bit masks), leaving out those within
-    ``aces``, as index tuples: fewest cards first. Cached: many layouts share their groups."""
+def _unions(groups: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The unions of pairwise disjoint ``groups`` (bit masks), as index tuples: fewest cards
+    first. Cached: many layouts share their groups."""
     unions: set[int] = set()
     steps = [0]
 
@@ -222,8 +220,6 @@ def _unions(groups: tuple[int, ...], aces: int) -> tuple[tuple[int, ...], ...]:
     else:
         with contextlib.suppress(_Full):
             combine(0, 0)
-    if aces:
-        unions = {union for union in unions if union & ~aces}
     indexed = [_indices(union) for union in unions]
     indexed.sort(key=lambda indices: (len(indices), indices))
     return tuple(indexed)
@@ -259,27 +255,25 @@ class _Layout:
         masks: tuple[list[int], ...] = tuple([] for _ in range(TOP_BUILD + 1))
         reach = set_reach = 0
         size = len(ranks)
-        stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+        # depth first, a fixed order (no need to sort: any fixed order gives fixed move lists)
+        stack: list[tuple[int, int, tuple[int, ...], int]] = [(0, 0, (), 0)]
         found = 0
         while stack and found < SUBSET_LIMIT:
-            start, total, chosen = stack.pop()
+            start, total, chosen, bits = stack.pop()
             for index in range(start, size):
                 reached = total + ranks[index]
                 if reached > TOP_BUILD:
                     break  # sorted: every later rank is at least as high
                 subset = (*chosen, index)
+                mask = bits | 1 << index
                 table[reached].append(subset)
                 reach |= 1 << reached
                 if chosen:
                     sets[reached].append(subset)
+                    masks[reached].append(mask)
                     set_reach |= 1 << reached
                 found += 1
-                stack.append((index + 1, reached, subset))
-        for subsets in table:
-            subsets.sort()
-        for total, subsets in enumerate(sets):
-            subsets.sort()
-            masks[total].extend(sum(1 << index for index in subset) for subset in subsets)
+                stack.append((index + 1, reached, subset, mask))
         self.table, self.sets, self.reach, self.set_reach = table, sets, reach, set_reach
         self.set_masks = masks
         # the values some capture exists for: a card of that value, or a set
@@ -519,7 +513,9 @@ class SwaziState(State):
                             append(new(Move, (CAPTURE, card, ace, value, cards, False)))
                 if taken and not lost and plain_free:
                     for cards in taken:
-                        append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
+                        # aces alone (the last card in card order is an ace) are taken as =1
+                        if ace != TOP_BUILD or cards[-1].rank != 1:
+                            append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
             discard = not lost and ends_free
             if discard:
                 ace = 1 if rank == 1 else 0

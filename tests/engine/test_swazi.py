@@ -819,3 +819,12 @@ def test_a_hand_ace_in_a_part_counts_1_and_alone_14() -> None:
     fourteen = position(("KD", "AH AC"), builds=((14, 1, False, "9C 5C"),))
     assert "augment b14 with AH=14" in texts(fourteen, 1)
     assert "capture AH=14 take b14" in texts(fourteen, 1)
+
+
+def test_an_ace_takes_its_14_build_with_loose_aces() -> None:
+    state = position(("KD", "AH AS 3S"), layout="AD", builds=((14, 1, False, "9C 5C"),))
+    legal = texts(state, 1)
+    assert {"capture AH=14 take b14 AD", "capture AH=14 take b14", "capture AH=1 take AD"} <= set(
+        legal
+    )
+    assert "capture AH=14 take AD" not in legal
