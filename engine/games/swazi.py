@@ -158,10 +158,12 @@ class Move(NamedTuple):
 
 
 # -- subsets of the layout ------------------------------------------------------------------------
-LARGE_LAYOUT = 10  # from this many loose cards, unlisted moves are checked rule by rule
-SUBSET_LIMIT = 3000  # at most this many layout subsets are listed (see ``_subset_table``)
-CAPTURE_LIMIT = 1500  # at most this many captures per value are listed
-_CAPTURE_STEPS = 40000  # and the search for them stops after this many steps
+SUBSET_LIMIT = 2000  # at most this many layout subsets are listed (see ``_subset_table``)
+CAPTURE_LIMIT = 1000  # at most this many captures per value are listed
+_CAPTURE_STEPS = 10000  # and the search for them stops after this many steps
+# From this many loose cards, a move not listed is checked rule by rule. Below it no limit can
+# be reached: 7 cards have 127 subsets, and at most Bell(8) = 4140 ways to pick disjoint groups.
+LARGE_LAYOUT = 8
 
 
 class _Full(Exception):

@@ -731,14 +731,15 @@ def near_misses(state: SwaziState, seat: int) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_legal_moves_match_a_brute_force_reference(seed: int) -> None:
+@pytest.mark.parametrize(("seed", "kind"), [(seed, "random") for seed in range(5)] + [(7, "ai")])
+def test_legal_moves_match_a_brute_force_reference(seed: int, kind: str) -> None:
     """The listed moves are exactly the reference's, and the rule-by-rule check (used on
     large layouts and to explain refusals) agrees with both, on legal and near-miss moves."""
     state = GAME.new_state(2, seed)
     rng = random.Random(seed)
+    agent = GAME.agent(kind)
     checked = 0
-    while not state.is_over and checked < 150:
+    while not state.is_over and checked < 200:
         seat = state.to_act()[0]
         legal = state.legal_actions(seat)
         if len(state.loose) <= 8:
@@ -752,7 +753,9 @@ def test_legal_moves_match_a_brute_force_reference(seed: int) -> None:
                 assert isinstance(move, Move)
                 assert (state._why_not(seat, move) is None) == (text in expected), text
             checked += 1
-        state.apply(seat, legal[rng.randrange(len(legal))])
+        choice = agent.choose(state.agent_view(seat), legal, rng, False)
+        assert choice is not None
+        state.apply(seat, choice)
 
 
 def test_a_huge_layout_lists_many_moves_and_accepts_any_legal_one() -> None:
