@@ -29,7 +29,7 @@ or added items one per step, so a step offers at most the layout's cards plus on
 
 Huge layouts: a layout of a dozen cards has a few hundred captures per card, which are all
 listed; one of 20 low cards has millions. The lists stop at ``SUBSET_LIMIT`` layout subsets and
-``CAPTURE_LIMIT`` captures per value (reached only from about 15 low loose cards); from
+``CAPTURE_LIMIT`` captures per value (only a dozen or more low loose cards reach them); from
 ``LARGE_LAYOUT`` loose cards on, ``is_legal`` accepts any move that ``_why_not`` finds legal.
 """
 
@@ -176,7 +176,7 @@ def _subset_table(ranks: tuple[int, ...]) -> tuple[list[tuple[int, ...]], ...]:
 
     A layout of a dozen or so cards has a few hundred such subsets; one of 25 low cards has
     millions, which no list can offer. So the search stops at ``SUBSET_LIMIT`` subsets (only
-    a layout of about 15 low cards or more reaches it): the legal moves then list those, and
+    a dozen or more low loose cards reach it): the legal moves then list those, and
     ``SwaziState.is_legal`` still accepts any other legal move, checked directly.
     """
     return _layout(ranks).table
