@@ -170,7 +170,7 @@ class _Full(Exception):
     """A search reached its limit."""
 
 
-def _subset_table(ranks: tuple[int, ...]) -> tuple[list[tuple[int, ...]], ...]:
+def _subset_table(ranks: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
     """For sorted layout ``ranks`` (ace 1), the index tuples of every non-empty subset by total
     (0 … 14), from the cached ``_Layout``.
 
@@ -233,6 +233,9 @@ def _indices(mask: int) -> tuple[int, ...]:
     return tuple(index for index in range(mask.bit_length()) if mask >> index & 1)
 
 
+_TOTALS = range(TOP_BUILD + 1)
+
+
 class _Layout:
     """What the legal moves need to know of a layout's ranks, worked out once per rank tuple:
     its subsets by total (all, and of two or more cards), the totals they reach (bit masks)
@@ -252,9 +255,9 @@ class _Layout:
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
         # every subset by total (at most SUBSET_LIMIT), and those of two or more cards
-        table: tuple[list[tuple[int, ...]], ...] = tuple([] for _ in range(TOP_BUILD + 1))
-        sets: tuple[list[tuple[int, ...]], ...] = tuple([] for _ in range(TOP_BUILD + 1))
-        masks: tuple[list[int], ...] = tuple([] for _ in range(TOP_BUILD + 1))
+        table: list[list[tuple[int, ...]]] = [[] for _ in _TOTALS]
+        sets: list[list[tuple[int, ...]]] = [[] for _ in _TOTALS]
+        masks: list[list[int]] = [[] for _ in _TOTALS]
         reach = set_reach = 0
         size = len(ranks)
         # depth first, a fixed order (no need to sort: any fixed order gives fixed move lists)
@@ -431,8 +434,9 @@ class SwaziState(State):
         table = layout.table
         first_half = self.half == 1
         held = 0  # bit v: a card of value v is held (the hand is in card order: aces first)
-        for card in hand:
-            held |= 1 << card.rank
+        hand_ranks = [card.rank for card in hand]
+        for rank in hand_ranks:
+            held |= 1 << rank
         two_aces = len(hand) >= 2 and hand[1].rank == 1
         if held & 2:
             held |= 1 << TOP_BUILD
@@ -444,7 +448,7 @@ class SwaziState(State):
             built |= 1 << value
             if builds[value].owner == seat:
                 owned.append(value)
-                if sum(1 for card in hand if serves(card, value)) < 2:
+                if hand_ranks.count(1 if value == TOP_BUILD else value) < 2:
                     scarce.add(value)
             elif not builds[value].augmented:
                 changeable.append(value)
@@ -564,14 +568,16 @@ class SwaziState(State):
         append = moves.append
         # card-less parts: loose cards, with or without the top
         for card in loose:
-            if serves(card, value):
+            if card.rank == value or (card.rank == 1 and value == TOP_BUILD):
                 append(Move(AUGMENT, None, 0, value, (card,), False))
         for subset in layout.sets[value]:
             append(Move(AUGMENT, None, 0, value, tuple([loose[i] for i in subset]), False))
+        top_rank = 99  # no top: every rest below is negative, so nothing uses it
         if top is not None:
+            top_rank = top.rank
             if serves(top, value):
                 append(Move(AUGMENT, None, 0, value, (), True))
-            rest = value - top.rank
+            rest = value - top_rank
             for subset in table[rest] if rest > 0 else ():
                 append(Move(AUGMENT, None, 0, value, tuple([loose[i] for i in subset]), True))
         # parts with a hand card
@@ -579,29 +585,32 @@ class SwaziState(State):
             return moves
         for card in self.hands[seat]:
             rank = card.rank
-            if scarce and (rank in scarce or (rank == 1 and TOP_BUILD in scarce)):
-                continue
+            if rank > value or (scarce and (rank in scarce or (rank == 1 and TOP_BUILD in scarce))):
+                continue  # too high for a part, or the last card keeping an owned build
             if rank == 1:
                 if value == TOP_BUILD:
                     append(Move(AUGMENT, card, TOP_BUILD, value, (), False))  # an ace alone
-                for use_top in (False, True) if top is not None else (False,):
-                    rest = value - 1 - (top.rank if use_top and top is not None else 0)
-                    if rest == 0 and use_top:
-                        append(Move(AUGMENT, card, 1, value, (), True))
-                    for subset in table[rest] if rest > 0 else ():
-                        cards = tuple([loose[i] for i in subset])
-                        append(Move(AUGMENT, card, 1, value, cards, use_top))
+                for subset in table[value - 1]:
+                    append(Move(AUGMENT, card, 1, value, tuple([loose[i] for i in subset]), False))
+                rest = value - 1 - top_rank
+                if rest == 0:
+                    append(Move(AUGMENT, card, 1, value, (), True))
+                for subset in table[rest] if 0 < rest <= TOP_BUILD else ():
+                    append(Move(AUGMENT, card, 1, value, tuple([loose[i] for i in subset]), True))
                 continue
             if rank == value:
                 append(Move(AUGMENT, None, 0, value, (card,), False))
-            for use_top in (False, True) if top is not None else (False,):
-                rest = value - rank - (top.rank if use_top and top is not None else 0)
-                if rest == 0 and use_top:
-                    append(Move(AUGMENT, None, 0, value, (card,), True))
-                for subset in table[rest] if rest > 0 else ():
-                    part = [loose[i] for i in subset]
-                    insort(part, card)
-                    append(Move(AUGMENT, None, 0, value, tuple(part), use_top))
+            for subset in table[value - rank]:
+                part = [loose[i] for i in subset]
+                insort(part, card)
+                append(Move(AUGMENT, None, 0, value, tuple(part), False))
+            rest = value - rank - top_rank
+            if rest == 0:
+                append(Move(AUGMENT, None, 0, value, (card,), True))
+            for subset in table[rest] if 0 < rest <= TOP_BUILD else ():
+                part = [loose[i] for i in subset]
+                insort(part, card)
+                append(Move(AUGMENT, None, 0, value, tuple(part), True))
         return moves
 
     # -- carrying a move out -------------------------------------------------------------------
