@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from engine.cards import FULL_DECK, Card
 from engine.cli import group_by_step, main
 from engine.core import RandomAgent
-from engine.errors import ActionParseError, IllegalActionError, SetupError
+from engine.errors import ActionParseError, IllegalActionError, SavedStateError, SetupError
 from engine.games.swazi import (
     GAME,
     Move,
@@ -593,6 +593,22 @@ def test_json_round_trip_and_replay_command(tmp_path: Path, capsys: Any) -> None
     path.write_text(json.dumps(record))
     assert main(["replay", str(path)]) == 1
     assert "no build of 9" in capsys.readouterr().out
+    record.update(players=3, actions=[])
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 2
+    record.update(players=2, deck=deck[:51])
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 2
+
+
+def test_a_saved_state_that_does_not_fit_is_refused() -> None:
+    data = GAME.new_state(2, 3).to_json()
+    with pytest.raises(SavedStateError):
+        GAME.state_from_json({**data, "players": 3})
+    with pytest.raises(SavedStateError):
+        GAME.state_from_json({**data, "layout": ["ZZ"]})
+    with pytest.raises(SavedStateError):
+        GAME.state_from_json({**data, "schema": 99})
 
 
 # -- a brute-force reference for the legal moves ---------------------------------------------------
