@@ -628,13 +628,21 @@ class SwaziState(State):
         assert isinstance(action, Move)
         move = action
         kind = move.kind
-        hand_card = self.hand_card_of(seat, move)
-        loose_cards = [card for card in move.cards if card != hand_card]
-        for card in loose_cards:
-            self.loose.remove(card)
+        name = f"{{s{seat}}}"
+        if kind == DISCARD:  # the commonest move, first
+            card = move.card
+            assert card is not None
+            self.hands[seat].remove(card)
+            insort(self.loose, card)
+            return [Event(f"{name} discarded {card.pretty}", "discard"), *self._finish_turn(seat)]
+        hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
+        loose_cards = list(move.cards)
         if hand_card is not None:
             self.hands[seat].remove(hand_card)
-        name = f"{{s{seat}}}"
+            if hand_card in loose_cards:
+                loose_cards.remove(hand_card)
+        for card in loose_cards:
+            self.loose.remove(card)
         if kind == CARDLESS_BUILD:
             value = sum(card.rank for card in move.cards)
             self.builds[value] = Build(value, seat, False, list(move.cards))
@@ -690,8 +698,7 @@ class SwaziState(State):
                 f"with {_pretty_word(hand_card, move.ace)}"
             )
             return [Event(text, "change"), *self._finish_turn(seat)]
-        insort(self.loose, hand_card)
-        return [Event(f"{name} discarded {hand_card.pretty}", "discard"), *self._finish_turn(seat)]
+        raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
 
     def _finish_turn(self, seat: int) -> list[Event]:
         """The hand card ended the turn: pass it on, deal the second half, or end the deal."""
