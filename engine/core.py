@@ -225,6 +225,7 @@ class Game(ABC):
     player_counts: ClassVar[tuple[int, ...]]
     options: ClassVar[tuple[Option, ...]] = ()
     blurb: ClassVar[str] = ""
+    lowest_wins: ClassVar[bool] = False  # scores are penalties: the lowest total wins
 
     def new_state(
         self,
@@ -452,6 +453,27 @@ class State(ABC):
         return isinstance(other, State) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class TotalsState(State):
+    """A state scored by running totals per seat, won by the best total(s) once it is over
+    (the highest, or the lowest when ``game.lowest_wins``; equal best totals share the win)."""
+
+    totals: list[int]
+    over: bool
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.totals)
+
+    def winners(self) -> tuple[int, ...]:
+        if not self.over:
+            return ()
+        best = min(self.totals) if self.game.lowest_wins else max(self.totals)
+        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
 
 
 def cards_json(cards: Iterable[Card]) -> list[str]:

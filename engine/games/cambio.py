@@ -53,6 +53,7 @@ from engine.core import (
     Option,
     OptionValue,
     State,
+    TotalsState,
     View,
     Zone,
     cards_from_json,
@@ -317,7 +318,7 @@ def sorted_hand(hand: Hand) -> Hand:
     return dict(sorted(hand.items(), key=lambda item: label_index(item[0])))
 
 
-class CambioState(State):
+class CambioState(TotalsState):
     """A cambio game at a decision.
 
     Phases: ``look`` (the opening look), ``turn`` (the turn's player draws or calls; a snap
@@ -842,19 +843,6 @@ class CambioState(State):
         self.dealer = (self.dealer + 1) % self.players
         return events + self.start_round()
 
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.totals)
-
-    def winners(self) -> tuple[int, ...]:
-        if not self.over:
-            return ()
-        best = min(self.totals)
-        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
-
     # -- views ---------------------------------------------------------------------------------
     def public_view(self) -> View:
         view: View = {
@@ -1126,6 +1114,8 @@ _SEAT_POS = re.compile(r"^s(\d+)\.(\w+)$", re.IGNORECASE)
 
 class CambioGame(Game):
     """The game type of cambio."""
+
+    lowest_wins = True
 
     id = "cambio"
     name = "Cambio"

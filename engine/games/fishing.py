@@ -23,6 +23,7 @@ from engine.core import (
     Option,
     OptionValue,
     State,
+    TotalsState,
     View,
     Zone,
     cards_from_json,
@@ -145,7 +146,7 @@ def played_event(seat: int, card: Card) -> Event:
     return Event(f"{{s{seat}}} played {card.pretty}", "play")
 
 
-class FishingState(State):
+class FishingState(TotalsState):
     """A fishing game at a decision."""
 
     def __init__(
@@ -286,16 +287,6 @@ class FishingState(State):
         self.dealer = (self.dealer + 1) % self.players
         events.extend(self.start_hand())
         return events
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.totals)
-
-    def winners(self) -> tuple[int, ...]:
-        return (self.totals.index(max(self.totals)),) if self.over else ()
 
     # -- views -----------------------------------------------------------------------------------
     def public_view(self) -> View:

@@ -89,6 +89,7 @@ from engine.core import (
     Game,
     OptionValue,
     State,
+    TotalsState,
     View,
     Zone,
     cards_from_json,
@@ -184,7 +185,7 @@ def rank_name(rank: int) -> str:
     return RANK_TEXT[rank]
 
 
-class StuckState(State):
+class StuckState(TotalsState):
     """A game of stuck at a decision."""
 
     game: StuckGame
@@ -495,19 +496,6 @@ class StuckState(State):
         events.append(Event(f"{names} {verb} with {best} points", "game_end"))
         return events
 
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.totals)
-
-    def winners(self) -> tuple[int, ...]:
-        if not self.over:
-            return ()
-        best = min(self.totals)
-        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
-
     # -- views -----------------------------------------------------------------------------------
     def public_view(self) -> View:
         return {
@@ -741,6 +729,8 @@ class Table:
 # -- the game type -------------------------------------------------------------------------------
 class StuckGame(Game):
     """The game type of stuck."""
+
+    lowest_wins = True
 
     id = "stuck"
     name = "Stuck"

@@ -51,6 +51,7 @@ from engine.core import (
     Option,
     OptionValue,
     State,
+    TotalsState,
     View,
     Zone,
     cards_from_json,
@@ -351,7 +352,7 @@ class Build:
 
 
 # -- the state ----------------------------------------------------------------------------------
-class SwaziState(State):
+class SwaziState(TotalsState):
     """A swazi game at a decision."""
 
     game: SwaziGame
@@ -755,16 +756,6 @@ class SwaziState(State):
         self.dealer = 1 - self.dealer
         events += self.start_deal()
         return events
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.totals)
-
-    def winners(self) -> tuple[int, ...]:
-        return (self.totals.index(max(self.totals)),) if self.over else ()
 
     # -- explaining a refusal --------------------------------------------------------------------
     def is_legal(self, seat: int, action: Action) -> bool:

@@ -832,6 +832,8 @@ class TwentyTwoAgent:
 class TwentyTwoGame(Game):
     """The game type of twentytwo."""
 
+    lowest_wins = True
+
     id = "twentytwo"
     name = "Twenty-Two"
     player_counts = (2, 3, 4, 5, 6)
