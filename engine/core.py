@@ -51,6 +51,26 @@ class Action(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Word:
+    """An action that is one word (``draw``, ``done``, ``keep`` …): its text and its one step.
+
+    A frozen dataclass, so it never equals another game's tuple-shaped action.
+    """
+
+    word: str
+
+    @property
+    def text(self) -> str:
+        """The word itself."""
+        return self.word
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """One step."""
+        return (self.word,)
+
+
 class Agent(Protocol):
     """A player program. It sees what a human in the seat sees: the view and the legal actions."""
 

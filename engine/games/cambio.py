@@ -55,6 +55,7 @@ from engine.core import (
     State,
     TotalsState,
     View,
+    Word,
     Zone,
     cards_from_json,
     cards_json,
@@ -116,25 +117,8 @@ def label_index(label: str) -> int:
 # Frozen dataclasses (not NamedTuples) so that actions of different kinds never compare equal.
 
 
-@dataclass(frozen=True, slots=True)
-class Plain:
-    """A one-word action: ``draw``, ``cambio``, ``discard``, ``skip``, ``swap`` or ``keep``."""
-
-    word: str
-
-    @property
-    def text(self) -> str:
-        """The word itself."""
-        return self.word
-
-    @property
-    def path(self) -> tuple[str, ...]:
-        """One step."""
-        return (self.word,)
-
-
 DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP = (
-    Plain(word) for word in ("draw", "cambio", "discard", "skip", "swap", "keep")
+    Word(word) for word in ("draw", "cambio", "discard", "skip", "swap", "keep")
 )
 PLAIN_WORDS = {action.word: action for action in (DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP)}
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import chain, product
 from operator import itemgetter
@@ -48,6 +47,7 @@ from engine.core import (
     OptionValue,
     State,
     View,
+    Word,
     Zone,
     cards_from_json,
     cards_json,
@@ -96,21 +96,6 @@ def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
 
 
 # -- actions ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Keep:
-    """Exchange nothing."""
-
-    @property
-    def text(self) -> str:
-        """``keep``."""
-        return "keep"
-
-    @property
-    def path(self) -> tuple[str, ...]:
-        """One step."""
-        return ("keep",)
-
-
 class Exchange(NamedTuple):
     """Discard ``cards`` and draw as many from the stock.
 
@@ -185,7 +170,7 @@ class Play(NamedTuple):
         return (*(card.text for card in ordered), "done")
 
 
-KEEP = Keep()
+KEEP = Word("keep")  # exchange nothing
 
 
 # -- the rules as functions --------------------------------------------------------------------
@@ -511,15 +496,15 @@ class TwentyTwoState(State):
         )
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
-        if isinstance(action, (Keep, Exchange)):
+        if isinstance(action, (Word, Exchange)):
             return self.apply_exchange(seat, action)
         assert isinstance(action, Play)
         return self.apply_play(seat, action)
 
-    def apply_exchange(self, seat: int, action: Keep | Exchange) -> list[Event]:
+    def apply_exchange(self, seat: int, action: Word | Exchange) -> list[Event]:
         """One player's exchange; the round ends when all had theirs or the stock is empty."""
         self.pending.pop(0)
-        if isinstance(action, Keep):
+        if isinstance(action, Word):
             events = [Event(f"{{s{seat}}} keeps their cards", "exchange")]
         else:
             hand = self.hands[seat]
@@ -780,7 +765,7 @@ class TwentyTwoAgent:
         assert view is not None
         hand = sorted(cards_from_json(view["hand"]), key=rank_key)
         first = legal[0]
-        if isinstance(first, Keep):
+        if first == KEEP:
             return self.exchange(hand, legal)
         plays = [action for action in legal if isinstance(action, Play)]
         if not view["trick"]:

@@ -24,10 +24,10 @@ from engine.errors import (
 )
 from engine.games.twentytwo import (
     GAME,
+    KEEP,
     PENALTY,
     STRENGTH,
     Exchange,
-    Keep,
     Play,
     TwentyTwoState,
     draw_for_dealer,
@@ -186,7 +186,7 @@ def test_exchange_offers_one_action_per_choice_of_ranks_in_lowest_suits() -> Non
     actions = state.legal_actions(1)
     # 7s: 0–3, 9s: 0–2, 2s: 0–2 → 4·3·3 − 1 exchanges, plus keep.
     assert len(actions) == 4 * 3 * 3 - 1 + 1
-    assert actions[0] == Keep()
+    assert actions[0] == KEEP
     assert [a.text for a in actions[1:4]] == ["exchange 2D", "exchange 7C", "exchange 9C"]
     assert "exchange 2D 2S 7C 7D 7H 9C 9S" in legal(state, 1)
     assert "exchange 7C 7D" in legal(state, 1) and "exchange 7D 7H" not in legal(state, 1)
@@ -696,7 +696,7 @@ def test_the_last_player_still_in_wins() -> None:
 
 # -- action text, errors, saving, views, the command line, the AI ---------------------------------
 def test_action_text_round_trips_and_compares_by_ranks() -> None:
-    assert GAME.parse_action("keep") == Keep() and GAME.parse_action(" KEEP ").text == "keep"
+    assert GAME.parse_action("keep") == KEEP and GAME.parse_action(" KEEP ").text == "keep"
     play = GAME.parse_action("play 7s 7h")
     assert isinstance(play, Play) and play.text == "play 7H 7S" and play.ranks == (7, 7)
     assert play == GAME.parse_action("play 7C 7D") and hash(play) == hash(Play.of(cards("7C 7D")))
@@ -851,7 +851,7 @@ def test_exchanges_are_every_choice_of_ranks_the_stock_allows(
             lower_suits = [o for o in hand_cards if o.rank == card.rank and o.suit < card.suit]
             assert all(other in action.cards for other in lower_suits)
         assert GAME.parse_action(action.text) == action
-    assert widest_step([Keep(), *offered]) <= 25
+    assert widest_step([KEEP, *offered]) <= 25
 
 
 def test_replay_rejects_a_later_deck_holding_a_penalty_card(
