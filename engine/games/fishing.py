@@ -234,7 +234,7 @@ class FishingState(TotalsState):
             events = [
                 Event(
                     f"{{s{seat}}} captured {cards_pretty(action.take)} with {action.card.pretty}",
-                    kind="capture",
+                    "capture",
                 )
             ]
         else:
