@@ -109,10 +109,10 @@ class Storage:
         connection = await aiosqlite.connect(path, isolation_level=None)
         try:
             connection.row_factory = aiosqlite.Row
-            await connection.execute("PRAGMA journal_mode = WAL")
+            await (await connection.execute("PRAGMA journal_mode = WAL")).close()
             await connection.execute("PRAGMA synchronous = NORMAL")
             await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute("PRAGMA busy_timeout = 5000")
+            await (await connection.execute("PRAGMA busy_timeout = 5000")).close()
             storage = cls(connection)
             await storage.migrate(load_migrations(migrations), up_to)
         except BaseException:
