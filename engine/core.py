@@ -76,7 +76,8 @@ class RandomAgent:
         self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
     ) -> Action | None:
         """Any legal action (or, when optional, declining), uniformly."""
-        pick = rng.randrange(len(legal) + optional)
+        # random() and int() instead of randrange(): a third of the cost in self-play.
+        pick = int(rng.random() * (len(legal) + optional))
         return legal[pick] if pick < len(legal) else None
 
 
@@ -195,8 +196,8 @@ class DeckPlan:
 
     @staticmethod
     def normalise(seed: int, deck: object) -> DeckPlan:
-        """Read a deck argument: None, a list of cards, or a list of such lists (texts or Cards)."""
-        if deck is None:
+        """Read a deck argument: None (or empty), a list of cards, or a list of such lists."""
+        if deck is None or (isinstance(deck, (list, tuple)) and not deck):
             return DeckPlan(seed)
         if not isinstance(deck, (list, tuple)):
             raise DeckError("the deck must be a list of cards or a list of such lists")
@@ -458,7 +459,7 @@ def cards_from_json(texts: Iterable[str]) -> list[Card]:
     try:
         return list(parse_cards(texts))
     except CardError as error:
-        raise SavedStateError(str(error)) from None
+        raise SavedStateError(f"saved state is malformed: {error}") from None
 
 
 def parse_error(text: str, expected: str) -> ActionParseError:

@@ -9,13 +9,20 @@ from collections.abc import Sequence
 from engine.core import Action, Agent, State
 
 
-def agent_move(state: State, seat: int, agent: Agent, rng: random.Random) -> Action | None:
-    """The agent's move for ``seat`` (None when it declines an optional action)."""
+def agent_move(
+    state: State, seat: int, agent: Agent, rng: random.Random, optional: bool | None = None
+) -> Action | None:
+    """The agent's move for ``seat`` (None when it declines an optional action).
+
+    ``optional`` says whether the game waits for the seat; None works it out.
+    """
     legal = state.legal_actions(seat)
     if not legal:
         return None
+    if optional is None:
+        optional = seat not in state.waiting_for()
     view = state.agent_view(seat) if agent.needs_view else None
-    return agent.choose(view, legal, rng, seat not in state.waiting_for())
+    return agent.choose(view, legal, rng, optional)
 
 
 def step(
@@ -27,18 +34,21 @@ def step(
     chance before the game moves on; then the seats the game waits for.
     """
     seats = state.to_act()
-    if len(seats) == 1:
-        candidates: Sequence[int] = seats
+    if len(seats) == 1:  # the common case: one seat, which the game waits for
+        seat = seats[0]
+        action = agent_move(state, seat, agents[seat], rngs[seat], optional=False)
+        if action is not None:
+            state.apply(seat, action)
+            return seat, action
     else:
         waiting = state.waiting_for()
         optional = [seat for seat in seats if seat not in waiting]
         order_rng.shuffle(optional)
-        candidates = [*optional, *waiting]
-    for seat in candidates:
-        action = agent_move(state, seat, agents[seat], rngs[seat])
-        if action is not None:
-            state.apply(seat, action)
-            return seat, action
+        for seat in [*optional, *waiting]:
+            action = agent_move(state, seat, agents[seat], rngs[seat], seat not in waiting)
+            if action is not None:
+                state.apply(seat, action)
+                return seat, action
     raise RuntimeError(f"no seat of {seats} moved; the game waits for {state.waiting_for()}")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -115,7 +115,7 @@ def plays(hand: Iterable[Card], table: Sequence[Card], multi: bool) -> list[Play
     the numerals below a value, are slices found by bisection. This is the hot loop of
     self-play, hence the plain loops.
     """
-    ranks = tuple([card.rank for card in table])
+    ranks = tuple(map(_RANK, table))
     result: list[Play] = []
     append = result.append
     for card in sorted(hand):
@@ -136,6 +136,13 @@ def plays(hand: Iterable[Card], table: Sequence[Card], multi: bool) -> list[Play
 
 
 _LEAVE = {card: Play(card) for card in FULL_DECK}
+_RANK = itemgetter(0)  # a Card's rank, at C speed
+
+
+@cache
+def played_event(seat: int, card: Card) -> Event:
+    """The event of a card left on the table (events are immutable, so one serves every game)."""
+    return Event(f"{{s{seat}}} played {card.pretty}", "play")
 
 
 class FishingState(State):
@@ -220,7 +227,7 @@ class FishingState(State):
             ]
         else:
             insort(self.table, action.card)
-            events = [Event(f"{{s{seat}}} played {action.card.pretty}", "play")]
+            events = [played_event(seat, action.card)]
         self.turn = (seat + 1) % self.players
         if any(self.hands):
             return events
@@ -354,6 +361,10 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
     return points, reasons
 
 
+ONE_PER_RANK = tuple(Card(rank, CLUBS) for rank in range(1, 14))
+"""A card of every rank: what any opponent card could capture does not depend on its suit."""
+
+
 class FishingAgent:
     """Captures the most valuable set (cards, clubs, 2♣, 10♦); otherwise gives away the least."""
 
@@ -378,7 +389,7 @@ class FishingAgent:
             return 10 + sum(map(self.card_worth, (*play.take, play.card)))
         # Leaving a card: it may be taken by the next player, together with what it completes.
         after = sorted([*table, play.card])
-        exposed = {card for reply in plays(FULL_DECK, after, multi=False) for card in reply.take}
+        exposed = {card for reply in plays(ONE_PER_RANK, after, multi=False) for card in reply.take}
         exposure = sum(map(self.card_worth, exposed))
         low_value_bias = -0.05 * play.card.rank if play.card.rank <= 10 else 0.2
         return -self.card_worth(play.card) - 0.3 * exposure + low_value_bias

@@ -1,0 +1,1342 @@
+"""cambio: Cambio, a memory game (seed 003; RULES.md "cambio").
+
+Each player has face-down cards in labelled positions (A B / C D, penalty cards add E, F, …)
+and wants the lowest total. Where each rule lives:
+
+- card points (A 0, 2–10 face, J Q K♠ K♣ 10, K♥ K♦ −1): ``points``; round score and the
+  game's end (``rounds``, ``limit``), lowest total wins: ``CambioState.end_round``.
+- the deal (4 cards each, one at a time from the dealer's left, to A B C D; the rest is the
+  stock; the deal passes left): ``CambioState.start_round``.
+- the opening look at 2 own positions, simultaneous, default ``look C D``:
+  ``CambioState._legal_actions`` (phase ``look``), ``_apply_look``, ``timeout_action``.
+- a turn: ``draw`` (stock only; ``take_card`` reshuffles the discard but its top card, and a
+  draw with nothing to take ends the round), then ``replace X`` or ``discard``: ``_apply_turn``,
+  ``_apply_drawn``.
+- powers of a card discarded straight from the stock (7/8 ``peek``, 9/10 ``spy``, J/Q blind
+  ``swap``, K♠/K♣ ``peek A s2.C`` then ``swap``/``keep``; red kings and A–6 none; a power with
+  no target is not offered; ``skip`` declines): ``power_of``, ``_power_actions``,
+  ``_apply_power``.
+- the Cambio call (from the moment n draws were made), the last turns, the locked caller:
+  ``_apply_turn``, ``end_turn``, ``unlocked_targets``.
+- snapping out of turn (once per seat per window; correct own, correct other's with
+  ``give X``, wrong with a revealed card and a penalty card in a new position):
+  ``snappers``, ``_apply_snap``, ``_apply_give``, ``new_label``.
+- knowledge (who knows the card in each position, following public moves):
+  ``Slot``, ``zones``, the views (``view``, ``agent_view``; option ``memory_aid``).
+- the heuristic AI: ``CambioAgent``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import (
+    ACE,
+    CLUBS,
+    FULL_DECK,
+    JACK,
+    KING,
+    QUEEN,
+    SPADES,
+    Card,
+    describe_cards,
+)
+from engine.core import (
+    Action,
+    DeckPlan,
+    Event,
+    Game,
+    Option,
+    OptionValue,
+    State,
+    View,
+    Zone,
+    cards_from_json,
+    cards_json,
+    leader_order,
+    make_rng,
+    parse_error,
+)
+from engine.errors import SavedStateError
+
+HAND_SIZE = 4
+LOOK_COUNT = 2
+
+
+def points(card: Card) -> int:
+    """A card's points: A 0, 2–10 face value, J Q and black kings 10, red kings −1."""
+    if card.rank == ACE:
+        return 0
+    if card.rank == KING and card.is_red:
+        return -1
+    return min(card.rank, 10)
+
+
+def power_of(card: Card) -> str | None:
+    """The power of a card discarded straight from the stock: ``peek`` (7/8, one own card),
+    ``spy`` (9/10, one card of another player), ``swap`` (J/Q, blind swap), ``king`` (K♠ K♣,
+    look at one of each then swap or keep); None for A–6 and red kings."""
+    if card.rank in (7, 8):
+        return "peek"
+    if card.rank in (9, 10):
+        return "spy"
+    if card.rank in (JACK, QUEEN):
+        return "swap"
+    if card.rank == KING and card.suit in (CLUBS, SPADES):
+        return "king"
+    return None
+
+
+# -- position labels -----------------------------------------------------------------------------
+# A … Y, then ZA … ZY, ZZA …: never a card text (a card is rank then suit) nor a seat (s2), so
+# no label is mistaken for either, and labels sort by their index.
+_LABEL = re.compile(r"^(Z*)([A-Y])$")
+
+
+def label_of(index: int) -> str:
+    """The label of the ``index``-th position a player gets in a round (0 → A, 25 → ZA)."""
+    prefix, letter = divmod(index, 25)
+    return "Z" * prefix + chr(ord("A") + letter)
+
+
+def label_index(label: str) -> int:
+    """The inverse of ``label_of``; raises ValueError for text that is not a label."""
+    match = _LABEL.match(label.upper())
+    if not match:
+        raise ValueError(label)
+    return len(match.group(1)) * 25 + ord(match.group(2)) - ord("A")
+
+
+# -- actions ---------------------------------------------------------------------------------------
+# Frozen dataclasses (not NamedTuples) so that actions of different kinds never compare equal.
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    """A one-word action: ``draw``, ``cambio``, ``discard``, ``skip``, ``swap`` or ``keep``."""
+
+    word: str
+
+    @property
+    def text(self) -> str:
+        """The word itself."""
+        return self.word
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """One step."""
+        return (self.word,)
+
+
+DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP = (
+    Plain(word) for word in ("draw", "cambio", "discard", "skip", "swap", "keep")
+)
+PLAIN_WORDS = {action.word: action for action in (DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP)}
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """The opening look at two own positions: ``look A B`` (labels in order)."""
+
+    first: str
+    second: str
+
+    @property
+    def text(self) -> str:
+        """``look C D``."""
+        return f"look {self.first} {self.second}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """One position, then the other."""
+        return ("look", self.first, self.second)
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """Put the drawn card in own position ``pos``; the old card goes to the discard."""
+
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``replace C``."""
+        return f"replace {self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Replace, then the position."""
+        return ("replace", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Peek:
+    """The 7/8 power: look at own position ``pos``."""
+
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``peek B``."""
+        return f"peek {self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Peek, then the position."""
+        return ("peek", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """After a correct snap of another player's card: move own ``pos`` into the gap."""
+
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``give A``."""
+        return f"give {self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Give, then the position."""
+        return ("give", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Spy:
+    """The 9/10 power: look at position ``pos`` of seat ``seat`` (another player)."""
+
+    seat: int
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``spy s2.C``."""
+        return f"spy s{self.seat}.{self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Spy, the seat, the position."""
+        return ("spy", f"s{self.seat}", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class BlindSwap:
+    """The J/Q power: swap own ``own`` with ``seat``'s ``pos`` without looking."""
+
+    own: str
+    seat: int
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``swap A s2.C``."""
+        return f"swap {self.own} s{self.seat}.{self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Swap, own position, seat, their position."""
+        return ("swap", self.own, f"s{self.seat}", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class KingPeek:
+    """The black king's look: own ``own`` and ``seat``'s ``pos``; then ``swap`` or ``keep``."""
+
+    own: str
+    seat: int
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``peek A s2.C``."""
+        return f"peek {self.own} s{self.seat}.{self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Peek, own position, seat, their position."""
+        return ("peek", self.own, f"s{self.seat}", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Snap:
+    """Snap the card at ``pos`` of ``seat`` (None: the snapper's own position)."""
+
+    seat: int | None
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``snap C`` (own) or ``snap s2.C``."""
+        return f"snap {self.pos}" if self.seat is None else f"snap s{self.seat}.{self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Snap, whose card (``you`` or ``s2``), the position."""
+        return ("snap", "you" if self.seat is None else f"s{self.seat}", self.pos)
+
+
+# -- state -----------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Slot:
+    """A card in a position and who knows it: ``known`` seats, or everyone when ``public``.
+
+    Slots move with their cards in public moves (swaps, gives), so knowledge follows the card.
+    """
+
+    card: Card
+    known: set[int] = field(default_factory=set)
+    public: bool = False
+
+    def knows(self, seat: int) -> bool:
+        """Whether ``seat`` knows this card."""
+        return self.public or seat in self.known
+
+    def seen_by(self) -> frozenset[int] | None:
+        """Who sees it, as a Zone says."""
+        return None if self.public else frozenset(self.known)
+
+    def to_json(self) -> list[Any]:
+        """``[card, known seats, public]``."""
+        return [self.card.text, sorted(self.known), self.public]
+
+
+Hand = dict[str, Slot]
+"""A player's positions, label → slot, in label order."""
+
+
+def sorted_hand(hand: Hand) -> Hand:
+    """The hand with its labels in order (after a card came back into a gap)."""
+    return dict(sorted(hand.items(), key=lambda item: label_index(item[0])))
+
+
+class CambioState(State):
+    """A cambio game at a decision.
+
+    Phases: ``look`` (the opening look), ``turn`` (the turn's player draws or calls; a snap
+    window may be open), ``drawn`` (replace or discard), ``power`` (use the discarded card's
+    power or skip), ``decide`` (black king: swap or keep), ``give`` (the snapper's give-back),
+    ``over``.
+    """
+
+    game: CambioGame
+
+    def __init__(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan
+    ) -> None:
+        super().__init__(players, seed, options, deck_plan)
+        self.round_index = 0
+        self.dealer = 0 if deck_plan.is_stacked else make_rng(seed, "dealer").randrange(players)
+        self.phase = "look"
+        self.turn = 0
+        self.hands: list[Hand] = [{} for _ in range(players)]
+        self.next_label = [0] * players
+        self.stock: list[Card] = []  # top first
+        self.discard: list[Card] = []  # top last
+        self.drawn: Card | None = None
+        self.looked: set[int] = set()  # seats that made the opening look this round
+        self.draws = 0  # draws made this round (Cambio may be called once n were made)
+        self.caller: int | None = None
+        self.window = False  # a snap window is open on the discard's top card
+        self.snapped: set[int] = set()  # seats that tried a snap in the open window
+        self.power: str | None = None
+        self.king: tuple[str, int, str] | None = None  # the black king's two looked positions
+        self.gap: tuple[int, str] | None = None  # where the snapper gives a card to
+        self.giver: int | None = None
+        self.reshuffles = 0
+        self.recent: list[list[tuple[int, str, str]]] = [[] for _ in range(players)]
+        self.totals = [0] * players
+        self.history: list[list[int]] = []
+        self.over = False
+
+    # -- dealing -------------------------------------------------------------------------------
+    def start_round(self) -> list[Event]:
+        """Deal 4 cards each from the dealer's left to A B C D; the rest is the stock."""
+        deck = self.deck_plan.deck(self.round_index)
+        order = leader_order((self.dealer + 1) % self.players, self.players)
+        self.hands = [{} for _ in range(self.players)]
+        for index in range(HAND_SIZE * self.players):
+            seat = order[index % self.players]
+            self.hands[seat][label_of(index // self.players)] = Slot(deck[index])
+        self.next_label = [HAND_SIZE] * self.players
+        self.stock = deck[HAND_SIZE * self.players :]
+        self.discard = []
+        self.drawn = None
+        self.phase = "look"
+        self.looked = set()
+        self.draws = 0
+        self.caller = None
+        self.window = False
+        self.snapped = set()
+        self.power = None
+        self.king = None
+        self.gap = None
+        self.giver = None
+        self.reshuffles = 0
+        self.recent = [[] for _ in range(self.players)]
+        self.turn = (self.dealer + 1) % self.players
+        return [
+            Event(
+                f"Round {self.round_index + 1}: {{s{self.dealer}}} deals. "
+                "Everyone looks at two of their cards.",
+                kind="deal",
+            )
+        ]
+
+    def take_card(self) -> Card | None:
+        """The top stock card; an empty stock is first refilled with the discard pile but its
+        top card, shuffled. None when even that leaves nothing."""
+        if not self.stock and len(self.discard) > 1:
+            self.stock = self.discard[:-1]
+            del self.discard[:-1]
+            make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles).shuffle(self.stock)
+            self.reshuffles += 1
+        return self.stock.pop(0) if self.stock else None
+
+    def new_label(self, seat: int) -> str:
+        """The next label never used by ``seat`` this round (E, F, …)."""
+        label = label_of(self.next_label[seat])
+        self.next_label[seat] += 1
+        return label
+
+    # -- who acts ------------------------------------------------------------------------------
+    def unlocked_targets(self, seat: int) -> list[tuple[int, str]]:
+        """Positions of other players that ``seat`` may look at or swap with (not the caller's)."""
+        return [
+            (other, label)
+            for other in range(self.players)
+            if other not in (seat, self.caller)
+            for label in self.hands[other]
+        ]
+
+    def snappers(self) -> list[int]:
+        """Seats that may still snap in the open window (once each; not the caller; something
+        to snap)."""
+        if not self.window or self.phase != "turn":
+            return []
+        has_target = any(self.hands[seat] for seat in range(self.players) if seat != self.caller)
+        if not has_target:
+            return []
+        return [
+            seat for seat in range(self.players) if seat not in self.snapped and seat != self.caller
+        ]
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.over:
+            return ()
+        if self.phase == "look":
+            return tuple(seat for seat in range(self.players) if seat not in self.looked)
+        if self.phase == "give":
+            assert self.giver is not None
+            return (self.giver,)
+        if self.phase == "turn":
+            return tuple(sorted({self.turn, *self.snappers()}))
+        return (self.turn,)
+
+    def waiting_for(self) -> tuple[int, ...]:
+        if self.phase == "turn":
+            return (self.turn,)
+        return self.to_act()
+
+    def timeout_action(self, seat: int) -> Action | None:
+        """At the opening look the rules' default is ``look C D``; elsewhere the AI decides."""
+        if self.phase == "look" and seat in self.to_act():
+            return Look("C", "D")
+        return None
+
+    # -- legal actions -------------------------------------------------------------------------
+    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
+        phase = self.phase
+        if phase == "look":
+            labels = list(self.hands[seat])
+            return tuple(
+                Look(first, second)
+                for index, first in enumerate(labels)
+                for second in labels[index + 1 :]
+            )
+        if phase == "turn":
+            actions: list[Action] = []
+            if seat == self.turn:
+                actions.append(DRAW)
+                if self.may_call():
+                    actions.append(CAMBIO)
+            if seat in self.snappers():
+                actions.extend(self.snap_actions(seat))
+            return tuple(actions)
+        if phase == "drawn":
+            return (*(Replace(label) for label in self.hands[seat]), DISCARD)
+        if phase == "power":
+            return (*self._power_actions(seat), SKIP)
+        if phase == "decide":
+            return (SWAP, KEEP)
+        if phase == "give":
+            return tuple(Give(label) for label in self.hands[seat])
+        return ()
+
+    def may_call(self) -> bool:
+        """Cambio may be called once per round, once n draws were made."""
+        return self.caller is None and self.draws >= self.players
+
+    def snap_actions(self, seat: int) -> list[Action]:
+        """Every unlocked position: own first, then the other seats in order."""
+        actions: list[Action] = [Snap(None, label) for label in self.hands[seat]]
+        actions.extend(Snap(other, label) for other, label in self.unlocked_targets(seat))
+        return actions
+
+    def _power_actions(self, seat: int) -> list[Action]:
+        own = list(self.hands[seat])
+        if self.power == "peek":
+            return [Peek(label) for label in own]
+        targets = self.unlocked_targets(seat)
+        if self.power == "spy":
+            return [Spy(other, label) for other, label in targets]
+        if self.power == "swap":
+            return [BlindSwap(mine, other, label) for mine in own for other, label in targets]
+        return [KingPeek(mine, other, label) for mine in own for other, label in targets]
+
+    def has_power_target(self, seat: int, power: str) -> bool:
+        """Whether the power has any target (else it is not offered)."""
+        own = bool(self.hands[seat])
+        others = bool(self.unlocked_targets(seat))
+        if power == "peek":
+            return own
+        if power == "spy":
+            return others
+        return own and others
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        if self.over or not 0 <= seat < self.players:
+            return super().explain_illegal(seat, action)
+        if isinstance(action, Snap):
+            return self._explain_snap(seat, action)
+        if self.phase == "look":
+            if seat in self.looked:
+                return "You have already looked; wait for the others to look at their cards."
+            if isinstance(action, Look):
+                return "Look at two different positions of your own (like: look A B)."
+            return "First look at two of your cards (like: look C D)."
+        if seat not in self.to_act():
+            if self.phase == "give":
+                return "Wait: the snapper is choosing a card to give."
+            return "It is not your turn."
+        if action == CAMBIO and self.phase == "turn":
+            if self.caller is not None:
+                return "Cambio has already been called this round."
+            return "You may call Cambio only once everybody has had a turn."
+        hand = self.hands[seat]
+        pos = getattr(action, "pos", None)
+        own = getattr(action, "own", None)
+        for label in (pos if isinstance(action, (Replace, Peek, Give)) else None, own):
+            if label is not None and label not in hand:
+                return f"You have no card in position {label}."
+        target = getattr(action, "seat", None)
+        if isinstance(action, (Spy, BlindSwap, KingPeek)) and isinstance(target, int):
+            if target == seat:
+                return "Choose another player's card for that."
+            if target == self.caller:
+                return "That player called Cambio: their cards are locked."
+            if not 0 <= target < self.players or pos not in self.hands[target]:
+                return f"There is no card at s{target}.{pos}."
+        expected = {
+            "turn": "draw a card" + (" or call Cambio" if self.may_call() else ""),
+            "drawn": "replace one of your cards with the drawn card, or discard it",
+            "power": self._power_hint(),
+            "decide": "swap the two cards you looked at, or keep them where they are",
+            "give": "give one of your cards into the emptied position",
+        }[self.phase]
+        return f"'{action.text}' is not possible now: {expected}."
+
+    def _power_hint(self) -> str:
+        hints = {
+            "peek": "look at one of your own cards (peek B) or skip",
+            "spy": "look at another player's card (spy s1.C) or skip",
+            "swap": "swap one of your cards with another player's (swap A s1.C) or skip",
+            "king": "look at one of yours and another player's (peek A s1.C) or skip",
+        }
+        return hints.get(self.power or "", "skip")
+
+    def _explain_snap(self, seat: int, action: Snap) -> str:
+        if self.phase != "turn" or not self.window:
+            return "No snap is possible now: the snap window is closed."
+        if seat == self.caller:
+            return "You called Cambio: you may not snap any more."
+        if seat in self.snapped:
+            return "You have already tried a snap on this card."
+        target = seat if action.seat is None else action.seat
+        if action.seat == seat:
+            return f"Write your own card as 'snap {action.pos}'."
+        if target == self.caller:
+            return "That player called Cambio: their cards are locked."
+        if not 0 <= target < self.players or action.pos not in self.hands[target]:
+            return f"There is no card at {action.text.split()[1]}."
+        return "That snap is not possible now."
+
+    # -- applying ------------------------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        # A seat's "just looked at" cards are shown until its next action.
+        self.recent[seat] = []
+        if self.phase == "look":
+            assert isinstance(action, Look)
+            return self._apply_look(seat, action)
+        if isinstance(action, Snap):
+            return self._apply_snap(seat, action)
+        if self.phase == "turn":
+            return self._apply_turn(seat, action)
+        if self.phase == "drawn":
+            return self._apply_drawn(seat, action)
+        if self.phase == "give":
+            assert isinstance(action, Give)
+            return self._apply_give(seat, action)
+        return self._apply_power(seat, action)
+
+    def _see(self, seat: int, owner: int, label: str) -> str:
+        """``seat`` looks at ``owner``'s ``label``: it knows the card from now on."""
+        slot = self.hands[owner][label]
+        slot.known.add(seat)
+        self.recent[seat].append((owner, label, slot.card.text))
+        return slot.card.pretty
+
+    def _apply_look(self, seat: int, action: Look) -> list[Event]:
+        first = self._see(seat, seat, action.first)
+        second = self._see(seat, seat, action.second)
+        self.looked.add(seat)
+        events = [
+            Event(f"{{s{seat}}} looked at their {action.first} and {action.second}", "look"),
+            Event(
+                f"You see {action.first} {first} and {action.second} {second}",
+                "look",
+                frozenset((seat,)),
+            ),
+        ]
+        if len(self.looked) == self.players:
+            self.phase = "turn"
+            events.append(Event(f"Everyone has looked; {{s{self.turn}}} plays first.", "turn"))
+        return events
+
+    def _apply_turn(self, seat: int, action: Action) -> list[Event]:
+        self.window = False
+        self.snapped = set()
+        if action == CAMBIO:
+            self.caller = seat
+            events = [Event(f"{{s{seat}}} calls Cambio! Everyone else has one more turn.", "call")]
+            return events + self.end_turn(open_window=False)
+        card = self.take_card()
+        if card is None:
+            events = [Event(f"{{s{seat}}} cannot draw: no cards are left to take.", "draw")]
+            return events + self.end_round()
+        self.draws += 1
+        self.drawn = card
+        self.phase = "drawn"
+        return [
+            Event(f"{{s{seat}}} drew a card", "draw"),
+            Event(f"You drew {card.pretty}", "draw", frozenset((seat,))),
+        ]
+
+    def _apply_drawn(self, seat: int, action: Action) -> list[Event]:
+        drawn = self.drawn
+        assert drawn is not None
+        self.drawn = None
+        if isinstance(action, Replace):
+            old = self.hands[seat][action.pos]
+            self.hands[seat][action.pos] = Slot(drawn, {seat})
+            self.discard.append(old.card)
+            events = [
+                Event(
+                    f"{{s{seat}}} put the drawn card in {action.pos}; "
+                    f"{old.card.pretty} goes to the discard",
+                    "replace",
+                )
+            ]
+            return events + self.end_turn()
+        self.discard.append(drawn)
+        events = [Event(f"{{s{seat}}} discarded {drawn.pretty}", "discard")]
+        power = power_of(drawn)
+        if power is not None and self.has_power_target(seat, power):
+            self.power = power
+            self.phase = "power"
+            return events
+        return events + self.end_turn()
+
+    def _apply_power(self, seat: int, action: Action) -> list[Event]:
+        events: list[Event] = []
+        only_me = frozenset((seat,))
+        if isinstance(action, Peek):
+            card = self._see(seat, seat, action.pos)
+            events += [
+                Event(f"{{s{seat}}} looked at their {action.pos}", "power"),
+                Event(f"Your {action.pos} is {card}", "power", only_me),
+            ]
+        elif isinstance(action, Spy):
+            card = self._see(seat, action.seat, action.pos)
+            events += [
+                Event(f"{{s{seat}}} looked at {{s{action.seat}}}'s {action.pos}", "power"),
+                Event(f"{{s{action.seat}}}'s {action.pos} is {card}", "power", only_me),
+            ]
+        elif isinstance(action, BlindSwap):
+            self.swap(seat, action.own, action.seat, action.pos)
+            events.append(
+                Event(
+                    f"{{s{seat}}} swapped their {action.own} with "
+                    f"{{s{action.seat}}}'s {action.pos}, unseen",
+                    "power",
+                )
+            )
+        elif isinstance(action, KingPeek):
+            mine = self._see(seat, seat, action.own)
+            theirs = self._see(seat, action.seat, action.pos)
+            self.king = (action.own, action.seat, action.pos)
+            self.phase = "decide"
+            return [
+                Event(
+                    f"{{s{seat}}} looked at their {action.own} and "
+                    f"{{s{action.seat}}}'s {action.pos}",
+                    "power",
+                ),
+                Event(
+                    f"Your {action.own} is {mine}; {{s{action.seat}}}'s {action.pos} is {theirs}",
+                    "power",
+                    only_me,
+                ),
+            ]
+        elif self.phase == "decide":
+            assert self.king is not None
+            own, other, pos = self.king
+            # The looked cards stay on show while the seat decided; now it must remember them.
+            if action == SWAP:
+                self.swap(seat, own, other, pos)
+                events.append(
+                    Event(f"{{s{seat}}} swapped their {own} with {{s{other}}}'s {pos}", "power")
+                )
+            else:
+                events.append(Event(f"{{s{seat}}} kept the cards where they were", "power"))
+        else:
+            events.append(Event(f"{{s{seat}}} did not use the power", "power"))
+        return events + self.end_turn()
+
+    def swap(self, seat: int, own: str, other: int, pos: str) -> None:
+        """A public swap: the cards change places and what anyone knew moves with them."""
+        mine, theirs = self.hands[seat], self.hands[other]
+        mine[own], theirs[pos] = theirs[pos], mine[own]
+
+    def end_turn(self, open_window: bool = True) -> list[Event]:
+        """Pass the turn left; a card on the discard opens a snap window. When the turn comes
+        back to the caller, the round ends at once (no window after the last final turn)."""
+        self.phase = "turn"
+        self.power = None
+        self.king = None
+        self.snapped = set()
+        following = (self.turn + 1) % self.players
+        if following == self.caller:
+            self.window = False
+            return self.end_round()
+        self.turn = following
+        self.window = open_window and bool(self.discard)
+        return []
+
+    def _apply_snap(self, seat: int, action: Snap) -> list[Event]:
+        self.snapped.add(seat)
+        owner = seat if action.seat is None else action.seat
+        slot = self.hands[owner][action.pos]
+        top = self.discard[-1]
+        whose = "their" if owner == seat else f"{{s{owner}}}'s"
+        if slot.card.rank == top.rank:
+            del self.hands[owner][action.pos]
+            self.discard.append(slot.card)
+            self.window = False
+            self.snapped = set()
+            events = [
+                Event(
+                    f"{{s{seat}}} snapped {whose} {action.pos}: {slot.card.pretty} — correct!",
+                    "snap",
+                )
+            ]
+            if owner != seat and self.hands[seat]:
+                self.phase = "give"
+                self.giver = seat
+                self.gap = (owner, action.pos)
+                events.append(Event(f"{{s{seat}}} chooses a card to give {{s{owner}}}", "snap"))
+            return events
+        # Wrong: the card goes back face down where it was, seen by everyone, and a penalty.
+        slot.public = True
+        for entries in self.recent:
+            if (owner, action.pos, slot.card.text) not in entries:
+                entries.append((owner, action.pos, slot.card.text))
+        events = [
+            Event(
+                f"{{s{seat}}} snapped {whose} {action.pos}: {slot.card.pretty} does not match "
+                f"{top.pretty} — wrong!",
+                "snap",
+            )
+        ]
+        penalty = self.take_card()
+        if penalty is None:
+            events.append(Event("No card is left for a penalty.", "snap"))
+            return events
+        label = self.new_label(seat)
+        self.hands[seat][label] = Slot(penalty)
+        events.append(Event(f"{{s{seat}}} takes a penalty card into {label}, unseen", "snap"))
+        return events
+
+    def _apply_give(self, seat: int, action: Give) -> list[Event]:
+        assert self.gap is not None
+        owner, pos = self.gap
+        self.hands[owner][pos] = self.hands[seat].pop(action.pos)
+        self.hands[owner] = sorted_hand(self.hands[owner])
+        self.phase = "turn"
+        self.gap = None
+        self.giver = None
+        return [Event(f"{{s{seat}}} gave their {action.pos} to {{s{owner}}}'s {pos}", "give")]
+
+    # -- end of a round and of the game --------------------------------------------------------
+    def round_points(self) -> list[int]:
+        """Each player's card points now (no cards: 0)."""
+        return [sum(points(slot.card) for slot in hand.values()) for hand in self.hands]
+
+    def end_round(self) -> list[Event]:
+        """Reveal, score, and either end the game or deal the next round (the deal passes left)."""
+        for hand in self.hands:
+            for slot in hand.values():
+                slot.public = True
+        scored = self.round_points()
+        for seat, gained in enumerate(scored):
+            self.totals[seat] += gained
+        self.history.append(scored)
+        self.window = False
+        self.phase = "turn"
+        shown = "; ".join(
+            f"{{s{seat}}} {scored[seat]} ("
+            + (
+                " ".join(f"{label} {slot.card.pretty}" for label, slot in hand.items())
+                or "no cards"
+            )
+            + ")"
+            for seat, hand in enumerate(self.hands)
+        )
+        events = [
+            Event(
+                f"Round {self.round_index + 1} scores: {shown} · totals: "
+                + ", ".join(f"{{s{seat}}} {self.totals[seat]}" for seat in range(self.players)),
+                kind="hand_end",
+            )
+        ]
+        limit = self.options["limit"]
+        rounds = self.options["rounds"] or self.players
+        if (limit is not None and max(self.totals) >= int(limit)) or (
+            limit is None and self.round_index + 1 >= int(rounds)
+        ):
+            self.over = True
+            self.phase = "over"
+            best = min(self.totals)
+            names = " and ".join(f"{{s{seat}}}" for seat in self.winners())
+            verb = "wins" if len(self.winners()) == 1 else "share the win"
+            events.append(Event(f"{names} {verb} with {best} points", "game_end"))
+            return events
+        self.round_index += 1
+        self.dealer = (self.dealer + 1) % self.players
+        return events + self.start_round()
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.totals)
+
+    def winners(self) -> tuple[int, ...]:
+        if not self.over:
+            return ()
+        best = min(self.totals)
+        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
+
+    # -- views ---------------------------------------------------------------------------------
+    def public_view(self) -> View:
+        view: View = {
+            "game": self.game.id,
+            "round": self.round_index + 1,
+            "rounds": None
+            if self.options["limit"] is not None
+            else (self.options["rounds"] or self.players),
+            "limit": self.options["limit"],
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn": self.turn,
+            "to_act": list(self.to_act()),
+            "waiting_for": list(self.waiting_for()) if not self.over else [],
+            "positions": [list(hand) for hand in self.hands],
+            "stock": len(self.stock),
+            "discard_top": self.discard[-1].text if self.discard else None,
+            "discard_size": len(self.discard),
+            "draws": self.draws,
+            "cambio_allowed": self.may_call(),
+            "caller": self.caller,
+            "snap_window": self.window and self.phase == "turn",
+            "may_snap": self.snappers(),
+            "snap_seconds": self.options["snap_seconds"],
+            "power": self.power,
+            # decide: the black king's two looked positions [own, seat, pos]; give: [seat, pos]
+            "pending": list(self.king) if self.king else list(self.gap) if self.gap else None,
+            "scores": list(self.totals),
+            "history": [list(points) for points in self.history],
+            "over": self.over,
+            "winners": list(self.winners()),
+        }
+        if self.over:
+            view["revealed"] = [
+                {label: slot.card.text for label, slot in hand.items()} for hand in self.hands
+            ]
+        return view
+
+    def view(self, seat: int) -> View:
+        return self._seat_view(seat, memory=bool(self.options["memory_aid"]))
+
+    def agent_view(self, seat: int) -> View:
+        """The seat's full knowledge, as the ``memory_aid`` view shows it: every card it has
+        seen and not lost track of (the AI remembers what it saw, like a perfect memory)."""
+        return self._seat_view(seat, memory=True)
+
+    def _seat_view(self, seat: int, memory: bool) -> View:
+        view = self.public_view()
+        view["seat"] = seat
+        view["drawn"] = self.drawn.text if self.drawn is not None and seat == self.turn else None
+        # [seat, position, card] for what this seat looked at in its last action
+        view["just_seen"] = [[owner, label, card] for owner, label, card in self.recent[seat]]
+        if memory:
+            view["known"] = [
+                {label: slot.card.text for label, slot in hand.items() if slot.knows(seat)}
+                for hand in self.hands
+            ]
+        return view
+
+    def zones(self) -> Iterable[Zone]:
+        for seat, hand in enumerate(self.hands):
+            for label, slot in hand.items():
+                yield Zone(f"s{seat}.{label}", (slot.card,), slot.seen_by())
+        if self.drawn is not None:
+            yield Zone("drawn", (self.drawn,), frozenset((self.turn,)))
+        yield Zone("stock", tuple(self.stock), frozenset())
+        yield Zone("discard", tuple(self.discard), None)
+
+    # -- saving ----------------------------------------------------------------------------------
+    def _to_json(self) -> dict[str, Any]:
+        return {
+            "round_index": self.round_index,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn": self.turn,
+            "hands": [
+                [[label, *slot.to_json()] for label, slot in hand.items()] for hand in self.hands
+            ],
+            "next_label": list(self.next_label),
+            "stock": cards_json(self.stock),
+            "discard": cards_json(self.discard),
+            "drawn": self.drawn.text if self.drawn is not None else None,
+            "looked": sorted(self.looked),
+            "draws": self.draws,
+            "caller": self.caller,
+            "window": self.window,
+            "snapped": sorted(self.snapped),
+            "power": self.power,
+            "king": list(self.king) if self.king else None,
+            "gap": list(self.gap) if self.gap else None,
+            "giver": self.giver,
+            "reshuffles": self.reshuffles,
+            "recent": [[list(entry) for entry in entries] for entries in self.recent],
+            "totals": list(self.totals),
+            "history": [list(points) for points in self.history],
+            "over": self.over,
+        }
+
+
+# -- the heuristic AI ------------------------------------------------------------------------------
+
+
+class CambioAgent:
+    """Remembers what it saw (its ``agent_view``), replaces known high cards with low draws,
+    uses powers to learn unknown cards and to pass high cards on, snaps known matches, and
+    calls Cambio when its estimated total is low."""
+
+    needs_view = True
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        """The AI's move (None: let an optional snap pass)."""
+        assert view is not None
+        mind = Mind(view)
+        snap = mind.best_snap(legal)
+        if snap is not None:
+            return snap
+        if optional:
+            return None
+        first = legal[0]
+        if isinstance(first, Look):
+            return first
+        if first == DRAW:
+            return CAMBIO if CAMBIO in legal and mind.should_call() else DRAW
+        if isinstance(first, Give):
+            return mind.give(legal)
+        if first in (SWAP, KEEP):
+            return mind.decide_king()
+        if DISCARD in legal:
+            return mind.replace_or_discard(legal)
+        return mind.use_power(legal)
+
+
+class Mind:
+    """What an agent works out from its view: known cards and the mean of unseen ones."""
+
+    CALL_AFTER = 8  # rounds of draws after which the AI always calls (rounds must end)
+    CALL_SURE = 5  # call with every own card known and at most this total
+    CALL_AT_MOST = 7  # otherwise call with at most this estimate …
+    CALL_LEAD = 4  # … and this far below everyone else's estimate
+    RISK = -0.5  # extra saving asked of replacing an unknown card (worth the mean): knowing helps
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.seat: int = view["seat"]
+        self.players = len(view["positions"])
+        self.positions: list[list[str]] = view["positions"]
+        self.known: list[dict[str, Card]] = [
+            {label: Card.parse(text) for label, text in hand.items()} for hand in view["known"]
+        ]
+        seen = {card for hand in self.known for card in hand.values()}
+        if view["drawn"]:
+            seen.add(Card.parse(view["drawn"]))
+        unseen = [points(card) for card in FULL_DECK if card not in seen]
+        self.mean = sum(unseen) / len(unseen) if unseen else 5.0
+
+    def value(self, seat: int, label: str) -> float:
+        """The known points at a position, or the mean of the unseen cards."""
+        card = self.known[seat].get(label)
+        return self.mean if card is None else points(card)
+
+    def estimate(self, seat: int) -> float:
+        """A seat's expected total."""
+        return sum(self.value(seat, label) for label in self.positions[seat])
+
+    def best_snap(self, legal: Sequence[Action]) -> Action | None:
+        """A snap of a known match, when it pays: an own card leaves (its points go), another
+        player's card is replaced by our highest card."""
+        top = self.view["discard_top"]
+        if top is None or not self.view["snap_window"]:
+            return None
+        rank = Card.parse(top).rank
+        mine = self.positions[self.seat]
+        give_away = max((self.value(self.seat, label) for label in mine), default=None)
+        best: tuple[float, Action] | None = None
+        for action in legal:
+            if not isinstance(action, Snap):
+                continue
+            owner = self.seat if action.seat is None else action.seat
+            card = self.known[owner].get(action.pos)
+            if card is None or card.rank != rank:
+                continue
+            if owner == self.seat:
+                gain = points(card) + 0.5
+            else:
+                gain = -1.0 if give_away is None else give_away - 0.5
+            if gain > 0.4 and (best is None or gain > best[0]):
+                best = (gain, action)
+        return best[1] if best else None
+
+    def should_call(self) -> bool:
+        """Call when our estimate is low, or clearly the lowest; always after a long round."""
+        mine = self.estimate(self.seat)
+        others = [self.estimate(seat) for seat in range(self.players) if seat != self.seat]
+        unknown = sum(label not in self.known[self.seat] for label in self.positions[self.seat])
+        if self.view["draws"] >= self.CALL_AFTER * self.players:
+            return True
+        if unknown == 0 and mine <= self.CALL_SURE:
+            return True
+        lead = self.CALL_LEAD
+        return mine <= self.CALL_AT_MOST and mine + lead <= min(others, default=mine + lead)
+
+    def replace_or_discard(self, legal: Sequence[Action]) -> Action:
+        """Replace the position where the drawn card saves most; else discard (using its power,
+        or snapping our own card of the same rank next)."""
+        drawn = Card.parse(self.view["drawn"])
+        value = points(drawn)
+        best: tuple[float, Action] = (0.0, DISCARD)
+        for action in legal:
+            if isinstance(action, Replace):
+                card = self.known[self.seat].get(action.pos)
+                # An unknown card is worth the mean, but replacing it is a gamble: ask more.
+                saving = points(card) - value if card is not None else self.mean - value - self.RISK
+                if saving > best[0]:
+                    best = (saving, action)
+        # Discarding a card matching one we know lets us snap ours away at once.
+        match = max(
+            (points(card) for card in self.known[self.seat].values() if card.rank == drawn.rank),
+            default=None,
+        )
+        if match is not None and match + 0.5 >= best[0] and match >= 0:
+            return DISCARD
+        return best[1] if best[0] > 0.5 else DISCARD
+
+    def use_power(self, legal: Sequence[Action]) -> Action:
+        """Learn an unknown own card first, then an opponent's; swap our worst for their best."""
+        me = self.seat
+        candidates: list[tuple[float, Action]] = []
+        for action in legal:
+            if isinstance(action, Peek):
+                unknown = action.pos not in self.known[me]
+                candidates.append((3.0 if unknown else -1.0, action))
+            elif isinstance(action, Spy):
+                unknown = action.pos not in self.known[action.seat]
+                candidates.append(
+                    (1.0 - 0.01 * self.estimate(action.seat) if unknown else -1, action)
+                )
+            elif isinstance(action, BlindSwap):
+                gain = self.value(me, action.own) - self.value(action.seat, action.pos)
+                sure = action.own in self.known[me] and action.pos in self.known[action.seat]
+                candidates.append((gain - (0 if sure else 2.0), action))
+            elif isinstance(action, KingPeek):
+                learn = (action.own not in self.known[me]) + (
+                    action.pos not in self.known[action.seat]
+                )
+                gain = self.value(me, action.own) - self.value(action.seat, action.pos)
+                candidates.append((learn * 1.5 + max(gain, 0.0) * 0.5, action))
+        if not candidates:
+            return SKIP
+        score, action = max(candidates, key=lambda item: item[0])
+        return action if score > 0.5 else SKIP
+
+    def decide_king(self) -> Action:
+        """Swap when their card is lower than ours."""
+        own, other, pos = self.view["pending"]
+        return SWAP if self.value(other, pos) < self.value(self.seat, own) else KEEP
+
+    def give(self, legal: Sequence[Action]) -> Action:
+        """Give away our highest card (an unknown one counts as the mean)."""
+        gives = [action for action in legal if isinstance(action, Give)]
+        return max(gives, key=lambda action: self.value(self.seat, action.pos))
+
+
+# -- the game type ---------------------------------------------------------------------------------
+
+_SEAT_POS = re.compile(r"^s(\d+)\.(\w+)$", re.IGNORECASE)
+
+
+class CambioGame(Game):
+    """The game type of cambio."""
+
+    id = "cambio"
+    name = "Cambio"
+    player_counts = (2, 3, 4, 5, 6)
+    options = (
+        Option(
+            "snap_seconds",
+            5,
+            "seconds for snapping before the next player may draw",
+            minimum=0,
+            maximum=60,
+        ),
+        Option(
+            "rounds",
+            None,
+            "rounds to play (default: one per player)",
+            minimum=1,
+            maximum=50,
+            optional=True,
+        ),
+        Option(
+            "limit",
+            None,
+            "play until someone reaches this total (replaces rounds)",
+            minimum=1,
+            maximum=1000,
+            optional=True,
+        ),
+        Option("memory_aid", False, "show each player the cards they have seen", kind=bool),
+    )
+    blurb = (
+        "Remember your face-down cards, swap and peek with powers, snap matches out of turn; "
+        "call Cambio when your total is lowest."
+    )
+
+    def _new_state(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
+    ) -> State:
+        state = CambioState(players, seed, options, deck)
+        state.start_round()
+        return state
+
+    def parse_action(self, text: str) -> Action:
+        expected = (
+            "look A B, draw, cambio, replace C, discard, peek B, spy s2.C, swap A s2.C, "
+            "peek A s2.C, swap, keep, skip, snap C, snap s2.C or give A"
+        )
+        words = text.split()
+        if not words:
+            raise parse_error(text, expected)
+        verb = words[0].lower()
+        args = words[1:]
+        try:
+            if not args and verb in PLAIN_WORDS:
+                return PLAIN_WORDS[verb]
+            if verb == "look" and len(args) == 2:
+                first, second = sorted((own_label(args[0]), own_label(args[1])), key=label_index)
+                if first == second:
+                    raise ValueError(text)
+                return Look(first, second)
+            if len(args) == 1 and verb == "replace":
+                return Replace(own_label(args[0]))
+            if len(args) == 1 and verb == "peek":
+                return Peek(own_label(args[0]))
+            if len(args) == 1 and verb == "give":
+                return Give(own_label(args[0]))
+            if verb == "spy" and len(args) == 1:
+                return Spy(*seat_label(args[0]))
+            if verb in ("swap", "peek") and len(args) == 2:
+                other, pos = seat_label(args[1])
+                if verb == "swap":
+                    return BlindSwap(own_label(args[0]), other, pos)
+                return KingPeek(own_label(args[0]), other, pos)
+            if verb == "snap" and len(args) == 1:
+                if "." in args[0]:
+                    return Snap(*seat_label(args[0]))
+                return Snap(None, own_label(args[0]))
+        except ValueError:
+            pass
+        raise parse_error(text, expected)
+
+    def _state_from_json(self, data: Mapping[str, Any]) -> State:
+        options = self.resolve_options(data["options"])
+        seed = int(data["seed"])
+        state = CambioState(
+            int(data["players"]), seed, options, DeckPlan.normalise(seed, data["deck"] or None)
+        )
+        state.round_index = int(data["round_index"])
+        state.dealer = int(data["dealer"])
+        state.phase = str(data["phase"])
+        state.turn = int(data["turn"])
+        hands: list[Hand] = []
+        for hand in data["hands"]:
+            slots: Hand = {}
+            for label, card, known, public in hand:
+                label_index(label)
+                (parsed,) = cards_from_json([card])
+                slots[str(label)] = Slot(parsed, {int(s) for s in known}, bool(public))
+            hands.append(slots)
+        if len(hands) != state.players:
+            raise SavedStateError("saved cambio state has the wrong number of hands")
+        state.hands = hands
+        state.next_label = [int(n) for n in data["next_label"]]
+        state.stock = cards_from_json(data["stock"])
+        state.discard = cards_from_json(data["discard"])
+        state.drawn = cards_from_json([data["drawn"]])[0] if data["drawn"] else None
+        state.looked = {int(s) for s in data["looked"]}
+        state.draws = int(data["draws"])
+        state.caller = None if data["caller"] is None else int(data["caller"])
+        state.window = bool(data["window"])
+        state.snapped = {int(s) for s in data["snapped"]}
+        state.power = data["power"]
+        king = data["king"]
+        state.king = (str(king[0]), int(king[1]), str(king[2])) if king else None
+        gap = data["gap"]
+        state.gap = (int(gap[0]), str(gap[1])) if gap else None
+        state.giver = None if data["giver"] is None else int(data["giver"])
+        state.reshuffles = int(data["reshuffles"])
+        state.recent = [
+            [(int(owner), str(label), str(card)) for owner, label, card in entries]
+            for entries in data["recent"]
+        ]
+        state.totals = [int(total) for total in data["totals"]]
+        state.history = [[int(p) for p in scored] for scored in data["history"]]
+        state.over = bool(data["over"])
+        return state
+
+    def heuristic_agent(self) -> CambioAgent:
+        return CambioAgent()
+
+    def describe(self, view: View) -> list[str]:
+        rounds = f" of {view['rounds']}" if view["rounds"] else f" (to {view['limit']})"
+        top = view["discard_top"]
+        lines = [
+            f"Round {view['round']}{rounds} · dealer {{s{view['dealer']}}} · "
+            f"stock {view['stock']} · discard "
+            + (f"{describe_cards([top])} ({view['discard_size']})" if top else "empty")
+        ]
+        seat = view.get("seat")
+        known = view.get("known")
+        revealed = view.get("revealed")
+        for owner, labels in enumerate(view["positions"]):
+            cards: dict[str, str] = {}
+            if revealed:
+                cards = revealed[owner]
+            elif known:
+                cards = known[owner]
+            shown = " ".join(
+                f"{label} {describe_cards([cards[label]])}" if label in cards else label
+                for label in labels
+            )
+            tags = " (called Cambio: locked)" if view["caller"] == owner else ""
+            who = "You" if owner == seat else f"{{s{owner}}}"
+            lines.append(f"{who}: {shown or 'no cards'}{tags}")
+        if view.get("drawn"):
+            lines.append(f"You drew {describe_cards([view['drawn']])}")
+        seen = view.get("just_seen") or []
+        if seen:
+            lines.append(
+                "You just saw: "
+                + ", ".join(
+                    ("your" if owner == seat else f"{{s{owner}}}'s")
+                    + f" {label} {describe_cards([card])}"
+                    for owner, label, card in seen
+                )
+            )
+        phase = view["phase"]
+        acting = view["to_act"][0] if view["to_act"] else view["turn"]
+        actor = "You" if acting == seat else f"{{s{acting}}}"
+        if phase == "look":
+            lines.append("Everyone looks at two of their own cards.")
+        elif phase == "turn" and not view["over"]:
+            actor = "You" if view["turn"] == seat else f"{{s{view['turn']}}}"
+            line = f"Turn: {actor} · draw" + (" or call Cambio" if view["cambio_allowed"] else "")
+            if view["snap_window"] and top:
+                line += f" · snap window open on {describe_cards([top])}"
+            lines.append(line)
+        elif phase == "give":
+            lines.append(f"Turn: {actor} · give a card into the snapped card's place")
+        elif phase == "drawn":
+            lines.append(f"Turn: {actor} · replace a card with the drawn one, or discard it")
+        elif phase == "power":
+            power = {
+                "peek": "look at an own card",
+                "spy": "look at another player's card",
+                "swap": "swap an own card with another player's, unseen",
+                "king": "look at an own card and another player's, then swap or keep",
+            }[view["power"]]
+            lines.append(f"Turn: {actor} · may {power} (or skip)")
+        elif phase == "decide":
+            lines.append(f"Turn: {actor} · swap the two looked-at cards, or keep them")
+        lines.append(
+            "Scores: "
+            + ", ".join(f"{{s{owner}}} {score}" for owner, score in enumerate(view["scores"]))
+        )
+        return lines
+
+
+def own_label(text: str) -> str:
+    """An own position label (``c`` → ``C``); ValueError when it is not one."""
+    label_index(text)
+    return text.upper()
+
+
+def seat_label(text: str) -> tuple[int, str]:
+    """``s2.C`` → (2, ``C``); ValueError when it is not that form."""
+    match = _SEAT_POS.match(text)
+    if not match:
+        raise ValueError(text)
+    return int(match.group(1)), own_label(match.group(2))
+
+
+GAME = CambioGame()
+CambioState.game = GAME

@@ -1,0 +1,850 @@
+"""stuck: a shedding game with face-down "stuck" cards (seed 004; RULES.md "stuck").
+
+Rules, and where they live
+--------------------------
+- Setup (``StuckState.start_round``): 2–6 players, one round per player. The dealer deals 7
+  cards each, one at a time clockwise from their left, turns the next card up as the current
+  card; the rest is the draw pile, top first. With a given deck seat 0 deals the first round,
+  otherwise the first dealer comes from the seed (``StuckState.__init__``). The dealer passes
+  left each round; the player left of the dealer starts.
+- A turn is one of these plays (``StuckState._legal_actions``: ``first_cards`` for the first
+  card, ``follow_ups`` for the next ones; ``StuckState.play_card`` carries a card out):
+
+  * rank play: one or more cards of the current card's rank, in the order chosen;
+  * rank-then-suit: exactly one card of the current rank, then any number of cards of THAT
+    card's suit;
+  * suit play: exactly one card of the current suit; it ends by itself, with no bonus (a
+    first card not of the current rank is a suit play);
+  * draw, only when no card can be played (``StuckState.draw_for_turn``): the card goes face
+    down as a stuck card in front of the player, or into the hand when they already have 3 (it
+    cannot be played this turn: drawing ends the turn). With nothing to draw, ``draw`` passes.
+
+  The last card played becomes the current card (the top of ``discard``).
+- The multi-card plays are made card by card (``play 7H`` … then ``done``), so a UI never shows
+  more than the hand's matching cards plus ``done``. Which continuation is legal after the first
+  card of the current rank R (a card X of suit T) — ``StuckState.follow_ups``:
+
+  * while every card played this turn has rank R (a pure rank run), another card of rank R may
+    follow: the play is still "one or more cards matching its rank";
+  * only right after the FIRST card (exactly one rank card so far), a card of suit T may follow;
+    it switches the turn to the suit phase. After two rank cards no suit card may follow: the
+    seed allows suit cards only after "exactly one matching-rank card";
+  * in the suit phase only cards of suit T may follow — T is fixed by that first rank card ("that
+    played card's suit"), never by the suit cards played since. No other card of rank R may
+    follow: the shape allows "exactly one" card of rank R, and the only card of rank R and
+    suit T is X itself;
+  * ``done`` ends the play at any point after the first card. The current card's own suit S
+    plays no part after the first card: a suit play is exactly one card and starts with a card
+    of suit S that is not of rank R (rank R and suit S meet only in the current card).
+
+  A play that empties the hand ends by itself (``StuckState.finish_play``).
+- Bonus (``StuckState.finish_play``, ``StuckState.bonus_targets``, ``Give``): when a rank play or
+  a rank-then-suit play ends, the player draws one card and puts it face down as a stuck card in
+  front of another player of their choice with fewer than 3 (``give sN``, asked even when only
+  one player qualifies); skipped when nobody qualifies or nothing can be drawn (the latter
+  cannot happen after a play: the card it covered can always be reshuffled and drawn).
+- Stuck cards are seen by nobody, not even their owner (``StuckState.zones``). When the hand
+  empties: with stuck cards, the player picks them all up as the new hand after the bonus
+  (``StuckState.after_bonus``); with none, they go out and the round ends at once, with no bonus
+  (ruling; ``StuckState.finish_play``).
+- Draw pile empty (``StuckState.draw_card``, ``StuckState.reshuffle``): the current card stays,
+  the rest of the discard is shuffled (``make_rng(seed, "reshuffle", round, count)``) into a new
+  draw pile, at the moment a card must be drawn (a draw or a bonus; so cards played since the
+  pile ran out are shuffled in too). With nothing to shuffle a player who must draw passes.
+- Stall (``StuckState.end_turn``): when every player in turn has taken a turn without playing a
+  card (draws, to the stuck cards or the hand, and passes), the round ends at once; any card
+  played resets the count.
+- Scoring (``StuckState.end_round``): the player who went out scores 0, everyone else (everyone,
+  after a stall) 1 per hand card and 2 per stuck card. After one round per player the lowest
+  total wins; ties share the win (``StuckState.winners``).
+- The AI (``StuckAgent``, ``Table.worth``) plans the rest of its play at every step: going out
+  above all, then cards shed plus the bonus, and a last card the next player likely cannot play
+  on, or at least not by rank (which would stick a card on it). What each player was seen to
+  lack when drawing (no card of the current suit or rank) is public memory kept in
+  ``StuckState.lacks`` and shown only in ``agent_view``. The bonus goes to the opponent closest
+  to going out (``StuckAgent.target``).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import (
+    FULL_DECK,
+    RANK_TEXT,
+    SUIT_SYMBOL,
+    SUIT_TEXT,
+    Card,
+    cards_pretty,
+    describe_cards,
+)
+from engine.core import (
+    Action,
+    DeckPlan,
+    Event,
+    Game,
+    OptionValue,
+    State,
+    View,
+    Zone,
+    cards_from_json,
+    cards_json,
+    leader_order,
+    make_rng,
+    parse_error,
+    seat_name,
+)
+from engine.errors import ActionParseError, CardError, SavedStateError
+
+HAND_SIZE = 7
+MAX_STUCK = 3
+MAX_PLAYERS = 6
+
+# The phases of a turn: its first card (or a draw), the cards that may follow, the bonus.
+PLAY, FOLLOW, GIVE = "play", "follow", "give"
+PHASES = (PLAY, FOLLOW, GIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Play ``card`` from the hand: the first card of a turn or one that follows it."""
+
+    card: Card
+
+    @property
+    def text(self) -> str:
+        """``play 7H``."""
+        return f"play {self.card.text}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """One step: the card."""
+        return (self.text,)
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """End a rank play (or a rank-then-suit play) here."""
+
+    @property
+    def text(self) -> str:
+        """``done``."""
+        return "done"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """One step."""
+        return ("done",)
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """Give the bonus stuck card to ``seat``."""
+
+    seat: int
+
+    @property
+    def text(self) -> str:
+        """``give s2``."""
+        return f"give {seat_name(self.seat)}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """One step: the seat."""
+        return (self.text,)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw (no card can be played); a pass when there is nothing to draw."""
+
+    @property
+    def text(self) -> str:
+        """``draw``."""
+        return "draw"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """One step."""
+        return ("draw",)
+
+
+PLAYS = {card: PlayCard(card) for card in FULL_DECK}
+DONE = Done()
+DRAW = Draw()
+GIVES = tuple(Give(seat) for seat in range(MAX_PLAYERS))
+
+
+def rank_name(rank: int) -> str:
+    """The rank in people form: ``7``, ``Q``."""
+    return RANK_TEXT[rank]
+
+
+class StuckState(State):
+    """A game of stuck at a decision."""
+
+    game: StuckGame
+
+    def __init__(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan
+    ) -> None:
+        super().__init__(players, seed, options, deck_plan)
+        self.round_index = 0
+        self.dealer = 0 if deck_plan.is_stacked else make_rng(seed, "dealer").randrange(players)
+        self.turn = 0
+        self.hands: list[list[Card]] = [[] for _ in range(players)]  # kept in card order
+        self.stuck: list[list[Card]] = [[] for _ in range(players)]
+        self.discard: list[Card] = []  # the last card is the current card
+        self.pile: list[Card] = []  # top first
+        self.phase = PLAY
+        self.run: list[Card] = []  # the cards played so far this turn, in order
+        self.idle = 0  # turns in a row without a card played (the stall count)
+        self.reshuffles = 0  # in this round: labels each reshuffle's generator
+        self.totals = [0] * players
+        self.history: list[list[int]] = []  # each round's points
+        self.went_out: list[int | None] = []  # each round: who went out (None: it stalled)
+        self.over = False
+        # Public memory for the AI: the suits and ranks a seat was seen not to hold (it drew on
+        # a card of that suit and rank), forgotten when unseen cards join its hand.
+        self.lacks: list[tuple[set[int], set[int]]] = [(set(), set()) for _ in range(players)]
+
+    # -- dealing -------------------------------------------------------------------------------
+    def start_round(self) -> list[Event]:
+        """Deal the round: 7 each from the dealer's left, the up card, the rest is the pile."""
+        deck = self.deck_plan.deck(self.round_index)
+        order = leader_order((self.dealer + 1) % self.players, self.players)
+        self.hands = [[] for _ in range(self.players)]
+        for index in range(HAND_SIZE * self.players):
+            self.hands[order[index % self.players]].append(deck[index])
+        for hand in self.hands:
+            hand.sort()
+        dealt = HAND_SIZE * self.players
+        self.discard = [deck[dealt]]
+        self.pile = deck[dealt + 1 :]
+        self.stuck = [[] for _ in range(self.players)]
+        self.turn = order[0]
+        self.phase = PLAY
+        self.run = []
+        self.idle = 0
+        self.reshuffles = 0
+        self.lacks = [(set(), set()) for _ in range(self.players)]
+        return [
+            Event(
+                f"Round {self.round_index + 1} of {self.players}: {{s{self.dealer}}} deals; "
+                f"the up card is {self.current.pretty}. {{s{self.turn}}} starts.",
+                kind="deal",
+            )
+        ]
+
+    @property
+    def current(self) -> Card:
+        """The current (face-up) card."""
+        return self.discard[-1]
+
+    # -- decisions -----------------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.over else (self.turn,)
+
+    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
+        if self.phase == GIVE:
+            return tuple(GIVES[target] for target in self.bonus_targets(seat))
+        if self.phase == FOLLOW:
+            return (*(PLAYS[card] for card in self.follow_ups(seat)), DONE)
+        plays = self.first_cards(seat)
+        return tuple(PLAYS[card] for card in plays) if plays else (DRAW,)
+
+    def first_cards(self, seat: int) -> list[Card]:
+        """The hand cards that may start a play: the current card's rank or suit."""
+        rank, suit = self.current
+        return [card for card in self.hands[seat] if card.rank == rank or card.suit == suit]
+
+    def follow_ups(self, seat: int) -> list[Card]:
+        """The hand cards that may follow this turn's cards (see the module docstring)."""
+        first = self.run[0]
+        if all(card.rank == first.rank for card in self.run):
+            if len(self.run) == 1:
+                return [
+                    card
+                    for card in self.hands[seat]
+                    if card.rank == first.rank or card.suit == first.suit
+                ]
+            return [card for card in self.hands[seat] if card.rank == first.rank]
+        return [card for card in self.hands[seat] if card.suit == first.suit]
+
+    def can_draw(self) -> bool:
+        """Whether a card can be drawn (from the pile, or after a reshuffle)."""
+        return bool(self.pile) or len(self.discard) > 1
+
+    def bonus_targets(self, seat: int) -> list[int]:
+        """The players who may get ``seat``'s bonus stuck card (none if nothing can be drawn)."""
+        if not self.can_draw():
+            return []
+        return [
+            other
+            for other in range(self.players)
+            if other != seat and len(self.stuck[other]) < MAX_STUCK
+        ]
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        if self.over or seat not in self.to_act():
+            return super().explain_illegal(seat, action)
+        if self.phase == GIVE:
+            if isinstance(action, Give):
+                if action.seat == seat:
+                    return "The bonus stuck card goes to another player, not to you."
+                if not 0 <= action.seat < self.players:
+                    return f"There is no seat {action.seat} in this game."
+                return f"s{action.seat} already has {MAX_STUCK} stuck cards."
+            targets = " or ".join(f"give s{target}" for target in self.bonus_targets(seat))
+            return f"Your play is over: choose who gets the bonus stuck card ({targets})."
+        if isinstance(action, Give):
+            return "There is no bonus stuck card to give now."
+        if isinstance(action, PlayCard) and action.card not in self.hands[seat]:
+            return f"You do not hold {action.card.pretty}."
+        if self.phase == FOLLOW:
+            return self.explain_follow(action)
+        if isinstance(action, Done):
+            return "You have not played a card yet this turn: play one (or draw if you cannot)."
+        if isinstance(action, Draw):
+            playable = cards_pretty(self.first_cards(seat))
+            return f"You may draw only when you cannot play, and you can play {playable}."
+        if isinstance(action, PlayCard):
+            return (
+                f"{action.card.pretty} matches neither the rank nor the suit of the current "
+                f"card {self.current.pretty}."
+            )
+        return super().explain_illegal(seat, action)
+
+    def explain_follow(self, action: Action) -> str:
+        """Why ``action`` cannot follow this turn's cards."""
+        first = self.run[0]
+        rank, suit = rank_name(first.rank), SUIT_SYMBOL[first.suit]
+        if isinstance(action, Draw):
+            return "You are in the middle of a play: add a card or say done."
+        if all(card.rank == first.rank for card in self.run):
+            if len(self.run) == 1:
+                allowed = f"another {rank} or a card of {first.pretty}'s suit ({suit})"
+            else:
+                allowed = f"only another {rank} (suit cards may follow a single {rank} only)"
+        else:
+            allowed = f"only another {suit} (the suit of {first.pretty})"
+        return f"After {cards_pretty(self.run)} you may play {allowed}, or say done."
+
+    # -- carrying out a move -----------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        if isinstance(action, PlayCard):
+            return self.play_card(seat, action.card)
+        if isinstance(action, Done):
+            return self.finish_play(seat, bonus=True)
+        if isinstance(action, Give):
+            return self.give_bonus(seat, action.seat)
+        return self.draw_for_turn(seat)
+
+    def play_card(self, seat: int, card: Card) -> list[Event]:
+        """Play one card; a suit play, or a play that empties the hand, ends by itself."""
+        suit_play = self.phase == PLAY and card.rank != self.current.rank
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        self.run.append(card)
+        events = [Event(f"{{s{seat}}} plays {card.pretty}", "play")]
+        if suit_play:
+            events.extend(self.finish_play(seat, bonus=False))
+        elif not self.hands[seat]:
+            events.extend(self.finish_play(seat, bonus=True))
+        else:
+            self.phase = FOLLOW
+        return events
+
+    def finish_play(self, seat: int, bonus: bool) -> list[Event]:
+        """The play is over: go out, or ask for the bonus target, or move on."""
+        if not self.hands[seat] and not self.stuck[seat]:
+            # Ruling: going out ends the round at once, before any bonus.
+            return [Event(f"{{s{seat}}} goes out!", "out"), *self.end_round(seat)]
+        if bonus and self.bonus_targets(seat):
+            self.phase = GIVE
+            return []
+        return self.after_bonus(seat)
+
+    def give_bonus(self, seat: int, target: int) -> list[Event]:
+        """Draw the bonus card face down in front of ``target``."""
+        events = self.draw_card()
+        self.stuck[target].append(self.pile.pop(0))
+        events.append(Event(f"{{s{seat}}} sticks a card in front of {{s{target}}}", "give"))
+        return events + self.after_bonus(seat)
+
+    def after_bonus(self, seat: int) -> list[Event]:
+        """Pick up the stuck cards if the hand is empty, then end the turn."""
+        events = []
+        if not self.hands[seat]:
+            picked = self.stuck[seat]
+            self.hands[seat] = sorted(picked)
+            self.lacks[seat] = (set(), set())
+            self.stuck[seat] = []
+            events += [
+                Event(
+                    f"{{s{seat}}} has emptied the hand and picks up {len(picked)} stuck "
+                    f"card{'s' * (len(picked) > 1)} for a new hand",
+                    "pick_up",
+                ),
+                Event(
+                    f"You pick up {cards_pretty(self.hands[seat])}",
+                    "pick_up",
+                    frozenset((seat,)),
+                ),
+            ]
+        return events + self.end_turn(seat, played=True)
+
+    def draw_for_turn(self, seat: int) -> list[Event]:
+        """No card can be played: draw a stuck card (or, with 3, a hand card), or pass."""
+        self.lacks[seat][0].add(self.current.suit)
+        self.lacks[seat][1].add(self.current.rank)
+        if not self.can_draw():
+            event = Event(f"{{s{seat}}} cannot play and there is nothing to draw: pass", "pass")
+            return [event, *self.end_turn(seat, played=False)]
+        events = self.draw_card()
+        card = self.pile.pop(0)
+        if len(self.stuck[seat]) < MAX_STUCK:
+            self.stuck[seat].append(card)
+            events.append(Event(f"{{s{seat}}} cannot play and draws a stuck card", "draw"))
+        else:
+            insort(self.hands[seat], card)
+            self.lacks[seat] = (set(), set())
+            events += [
+                Event(
+                    f"{{s{seat}}} cannot play and, with {MAX_STUCK} stuck cards already, "
+                    "draws a card into the hand",
+                    "draw",
+                ),
+                Event(f"You draw {card.pretty}", "draw", frozenset((seat,))),
+            ]
+        return events + self.end_turn(seat, played=False)
+
+    def draw_card(self) -> list[Event]:
+        """Make sure the pile has a card to draw (reshuffling if needed); the caller pops it."""
+        return [] if self.pile else self.reshuffle()
+
+    def reshuffle(self) -> list[Event]:
+        """Shuffle the discard, except the current card, into a new draw pile."""
+        rest = self.discard[:-1]
+        del self.discard[:-1]
+        make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles).shuffle(rest)
+        self.reshuffles += 1
+        self.pile = rest
+        return [
+            Event(
+                f"The draw pile is empty: {len(rest)} discarded cards are shuffled into a new "
+                f"draw pile ({self.current.pretty} stays up)",
+                "reshuffle",
+            )
+        ]
+
+    def end_turn(self, seat: int, played: bool) -> list[Event]:
+        """Count a turn without a card for the stall rule; pass the turn left."""
+        self.idle = 0 if played else self.idle + 1
+        if self.idle >= self.players:
+            stalled = Event("Nobody played a card for a whole turn of the table: stalled", "stall")
+            return [stalled, *self.end_round(None)]
+        self.turn = (seat + 1) % self.players
+        self.phase = PLAY
+        self.run = []
+        return []
+
+    # -- end of a round and of the game ---------------------------------------------------------
+    def end_round(self, out: int | None) -> list[Event]:
+        """Score the round (``out`` went out; None: it stalled), then deal the next or finish."""
+        points = [
+            0 if seat == out else len(self.hands[seat]) + 2 * len(self.stuck[seat])
+            for seat in range(self.players)
+        ]
+        for seat, gained in enumerate(points):
+            self.totals[seat] += gained
+        self.history.append(points)
+        self.went_out.append(out)
+
+        def detail(seat: int) -> str:
+            if seat == out:
+                return "went out"
+            return f"{len(self.hands[seat])} in hand, {len(self.stuck[seat])} stuck"
+
+        events = [
+            Event(
+                f"Round {self.round_index + 1} scores: "
+                + "; ".join(
+                    f"{{s{seat}}} {points[seat]} ({detail(seat)})" for seat in range(self.players)
+                )
+                + " · totals: "
+                + ", ".join(f"{{s{seat}}} {self.totals[seat]}" for seat in range(self.players)),
+                kind="hand_end",
+            )
+        ]
+        self.run = []
+        self.phase = PLAY
+        if self.round_index + 1 < self.players:
+            self.round_index += 1
+            self.dealer = (self.dealer + 1) % self.players
+            return events + self.start_round()
+        self.over = True
+        best = min(self.totals)
+        winners = self.winners()
+        names = " and ".join(f"{{s{seat}}}" for seat in winners)
+        verb = "wins" if len(winners) == 1 else "share the win"
+        events.append(Event(f"{names} {verb} with {best} points", "game_end"))
+        return events
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.totals)
+
+    def winners(self) -> tuple[int, ...]:
+        if not self.over:
+            return ()
+        best = min(self.totals)
+        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
+
+    # -- views -----------------------------------------------------------------------------------
+    def public_view(self) -> View:
+        return {
+            "game": self.game.id,
+            "round": self.round_index + 1,
+            "rounds": self.players,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "to_act": list(self.to_act()),
+            "phase": self.phase,
+            "current": self.current.text,
+            "discard": cards_json(self.discard),
+            "draw_pile": len(self.pile),
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "stuck": [len(cards) for cards in self.stuck],
+            "run": cards_json(self.run),
+            "idle_turns": self.idle,
+            "scores": list(self.totals),
+            "history": [list(points) for points in self.history],
+            "went_out": list(self.went_out),
+            "over": self.over,
+            "winners": list(self.winners()),
+        }
+
+    def view(self, seat: int) -> View:
+        return {**self.public_view(), "seat": seat, "hand": cards_json(self.hands[seat])}
+
+    def agent_view(self, seat: int) -> View:
+        """The view plus what the table saw: the suits and ranks each seat was shown to lack."""
+        return {
+            **self.view(seat),
+            "lacks": [
+                {"suits": sorted(suits), "ranks": sorted(ranks)} for suits, ranks in self.lacks
+            ],
+        }
+
+    def zones(self) -> Iterable[Zone]:
+        for seat in range(self.players):
+            yield Zone(f"hand s{seat}", tuple(self.hands[seat]), frozenset((seat,)))
+            # Face down: nobody, not even the owner, has seen a stuck card.
+            yield Zone(f"stuck s{seat}", tuple(self.stuck[seat]), frozenset())
+        yield Zone("discard", tuple(self.discard), None)
+        yield Zone("draw pile", tuple(self.pile), frozenset())
+
+    # -- saving ----------------------------------------------------------------------------------
+    def _to_json(self) -> dict[str, Any]:
+        return {
+            "round_index": self.round_index,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "hands": [cards_json(hand) for hand in self.hands],
+            "stuck": [cards_json(cards) for cards in self.stuck],
+            "discard": cards_json(self.discard),
+            "pile": cards_json(self.pile),
+            "phase": self.phase,
+            "run": cards_json(self.run),
+            "idle": self.idle,
+            "reshuffles": self.reshuffles,
+            "totals": list(self.totals),
+            "history": [list(points) for points in self.history],
+            "went_out": list(self.went_out),
+            "over": self.over,
+            "lacks": [[sorted(suits), sorted(ranks)] for suits, ranks in self.lacks],
+        }
+
+
+# -- the heuristic AI --------------------------------------------------------------------------
+class StuckAgent:
+    """Plans the rest of its play at every step and plays its first card (or ``done``).
+
+    A plan is worth the cards it sheds, the bonus it earns, going out above all, and what the
+    last card leaves the next player: a card they likely cannot play on (they must draw) and
+    whose rank they likely lack (a rank play of theirs would stick a card on us), ideally one
+    we can still follow ourselves. Keeping one card back is considered for that. What the next
+    player lacks is known from their draws (``StuckState.agent_view``). The bonus goes to the
+    opponent closest to going out, weighed with their lead on total points."""
+
+    needs_view = True
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        """The first step of the best plan (a card, ``done``), or the best bonus target."""
+        assert view is not None
+        if len(legal) == 1:
+            return legal[0]
+        if view["phase"] == GIVE:
+            return self.target(view, legal)
+        table = Table(view)
+        best: tuple[float, float, Action] | None = None
+        for head, rest, bonus in self.plans(view, table.hand, cards_from_json(view["run"])):
+            for played in self.orders(head, rest):
+                if not played and not table.run:
+                    continue  # a turn's play has at least one card
+                value = table.worth(played, bonus)
+                candidate = (value, rng.random(), PLAYS[played[0]] if played else DONE)
+                if best is None or candidate[:2] > best[:2]:
+                    best = candidate
+        assert best is not None
+        return best[2]
+
+    @staticmethod
+    def plans(
+        view: View, hand: list[Card], run: list[Card]
+    ) -> list[tuple[Card | None, list[Card], bool]]:
+        """Candidate rests of this turn's play: a card that must come first (or None), the
+        cards that may follow in any order, and whether a bonus follows."""
+        if not run:
+            current = Card.parse(view["current"])
+            same_rank = [card for card in hand if card.rank == current.rank]
+            plans: list[tuple[Card | None, list[Card], bool]] = [
+                (card, [], False)
+                for card in hand
+                if card.suit == current.suit and card.rank != current.rank
+            ]
+            if same_rank:
+                plans.append((None, same_rank, True))
+            for card in same_rank:
+                plans.append((card, [c for c in hand if c.suit == card.suit and c != card], True))
+            return plans
+        first = run[0]
+        if all(card.rank == first.rank for card in run):
+            plans = [(None, [card for card in hand if card.rank == first.rank], True)]
+            if len(run) == 1:
+                plans.append((None, [card for card in hand if card.suit == first.suit], True))
+            return [*plans, (None, [], True)]
+        return [(None, [card for card in hand if card.suit == first.suit], True)]
+
+    @staticmethod
+    def orders(head: Card | None, rest: list[Card]) -> Iterable[list[Card]]:
+        """The plays worth comparing: all of ``rest`` or all but one, each card of it last."""
+        start = [head] if head is not None else []
+        if not rest:
+            yield start
+            return
+        variants = [rest] + [[c for c in rest if c != kept] for kept in rest]
+        for cards in variants:
+            if not cards:
+                yield start
+            for last in cards:
+                yield [*start, *(card for card in cards if card != last), last]
+
+    @staticmethod
+    def target(view: View, legal: Sequence[Action]) -> Action:
+        """The opponent closest to going out (fewest cards to clear), weighed with how far
+        they lead on total points; level: the next one to play."""
+        seat, players, scores = view["seat"], len(view["stuck"]), view["scores"]
+        best = min(scores[other] for other in range(players) if other != seat)
+
+        def key(action: Action) -> tuple[float, int]:
+            assert isinstance(action, Give)
+            other = action.seat
+            cards = view["hand_sizes"][other] + view["stuck"][other]
+            return (cards + 0.5 * (scores[other] - best), (other - seat) % players)
+
+        return min(legal, key=key)
+
+
+class Table:
+    """What the agent knows when weighing a plan: its hand, the seen cards, the next player."""
+
+    # Weights in points, tuned by self-play against the random agent (README figures).
+    BONUS = 2.0  # a stuck card on an opponent
+    RANK_RISK = 4.0  # times the chance that the next player can rank-play on our last card
+    BLOCK = 3.0  # times the chance that the next player cannot play at all and must draw
+    FOLLOW = 0.5  # … and that we can then play on our own last card
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.seat: int = view["seat"]
+        self.players = len(view["stuck"])
+        self.hand = cards_from_json(view["hand"])
+        self.current = Card.parse(view["current"])
+        self.run = cards_from_json(view["run"])
+        self.stuck: int = view["stuck"][self.seat]
+        seen = set(cards_from_json(view["discard"])) | set(self.hand)
+        self.next_seat = (self.seat + 1) % self.players
+        # The cards the next player may hold: unseen, and not of a suit or rank they lack.
+        lacks = view.get("lacks", [{"suits": [], "ranks": []}] * self.players)[self.next_seat]
+        self.unseen = [
+            card
+            for card in FULL_DECK
+            if card not in seen
+            and card.suit not in lacks["suits"]
+            and card.rank not in lacks["ranks"]
+        ]
+        self.next_hand: int = view["hand_sizes"][self.next_seat]
+        self.next_stuck: int = view["stuck"][self.next_seat]
+        self.can_draw = view["draw_pile"] > 0 or len(view["discard"]) > 1
+        self.bonus_room = any(
+            count < MAX_STUCK for other, count in enumerate(view["stuck"]) if other != self.seat
+        )
+
+    def none_held(self, matching: int) -> float:
+        """The chance that the next player holds none of ``matching`` unseen cards."""
+        total = len(self.unseen)
+        chance = 1.0
+        for index in range(min(self.next_hand, total)):
+            chance *= max(total - matching - index, 0) / (total - index)
+        return chance
+
+    def worth(self, played: list[Card], bonus: bool) -> float:
+        """How good it is to play ``played`` (in this order) now and end the play there."""
+        left = [card for card in self.hand if card not in played]
+        value = float(len(played))
+        if not left:
+            if self.stuck == 0:
+                return 1000.0 + value
+            value += self.stuck  # picked up, each costs 1 instead of 2
+        if bonus and self.can_draw and self.bonus_room:
+            value += self.BONUS
+        last = played[-1] if played else (self.run[-1] if self.run else self.current)
+        same_rank = sum(card.rank == last.rank for card in self.unseen)
+        same_suit = sum(card.suit == last.suit for card in self.unseen)
+        rank_play = 1.0 - self.none_held(same_rank)
+        blocked = self.none_held(same_rank + same_suit)
+        # A rank play against us likely sticks a card on us (2 points), on someone else if many.
+        value -= (
+            rank_play
+            * self.RANK_RISK
+            * (1.0 if self.players == 2 else 0.5)
+            * (self.stuck < MAX_STUCK)
+        )
+        # A blocked next player draws: a stuck card (2 points) or, with 3 already, a hand card.
+        value += blocked * self.BLOCK * (1.0 if self.next_stuck < MAX_STUCK else 0.5)
+        if left and any(card.rank == last.rank or card.suit == last.suit for card in left):
+            value += self.FOLLOW * blocked  # and we can play on again instead of drawing
+        return value
+
+
+# -- the game type -------------------------------------------------------------------------------
+class StuckGame(Game):
+    """The game type of stuck."""
+
+    id = "stuck"
+    name = "Stuck"
+    player_counts = (2, 3, 4, 5, 6)
+    blurb = (
+        "Shed your hand on the up card by rank or suit; rank plays stick a face-down card on "
+        "an opponent. Fewest points after one round per player wins."
+    )
+
+    def _new_state(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
+    ) -> State:
+        state = StuckState(players, seed, options, deck)
+        state.start_round()
+        return state
+
+    def parse_action(self, text: str) -> Action:
+        words = text.lower().split()
+        expected = "'play CARD', 'done', 'give sN' or 'draw' (e.g. play 7H, give s2)"
+        if words == ["done"]:
+            return DONE
+        if words == ["draw"]:
+            return DRAW
+        if len(words) == 2 and words[0] == "play":
+            try:
+                return PLAYS[Card.parse(words[1])]
+            except CardError as error:
+                raise ActionParseError(f"cannot read {text!r}: {error}") from None
+        if len(words) == 2 and words[0] == "give":
+            digits = words[1][1:]
+            if words[1].startswith("s") and digits.isdigit() and int(digits) < MAX_PLAYERS:
+                return GIVES[int(digits)]
+        raise parse_error(text, expected)
+
+    def _state_from_json(self, data: Mapping[str, Any]) -> State:
+        players = int(data["players"])
+        state = StuckState(
+            players,
+            int(data["seed"]),
+            self.resolve_options(data["options"]),
+            DeckPlan.normalise(int(data["seed"]), data["deck"] or None),
+        )
+        state.round_index = int(data["round_index"])
+        state.dealer = int(data["dealer"])
+        state.turn = int(data["turn"])
+        state.hands = [sorted(cards_from_json(hand)) for hand in data["hands"]]
+        state.stuck = [cards_from_json(cards) for cards in data["stuck"]]
+        state.discard = cards_from_json(data["discard"])
+        state.pile = cards_from_json(data["pile"])
+        state.phase = str(data["phase"])
+        state.run = cards_from_json(data["run"])
+        state.idle = int(data["idle"])
+        state.reshuffles = int(data["reshuffles"])
+        state.totals = [int(total) for total in data["totals"]]
+        state.history = [[int(points) for points in round_] for round_ in data["history"]]
+        state.went_out = [None if seat is None else int(seat) for seat in data["went_out"]]
+        state.over = bool(data["over"])
+        state.lacks = [
+            ({int(suit) for suit in suits}, {int(rank) for rank in ranks})
+            for suits, ranks in data["lacks"]
+        ]
+        if state.phase not in PHASES or (state.phase != PLAY and not state.run):
+            raise SavedStateError(f"saved stuck state has a bad phase {state.phase!r}")
+        if len(state.hands) != players or len(state.stuck) != players or not state.discard:
+            raise SavedStateError("saved stuck state does not match its player count")
+        return state
+
+    def heuristic_agent(self) -> StuckAgent:
+        return StuckAgent()
+
+    def describe(self, view: View) -> list[str]:
+        players = len(view["stuck"])
+        lines = [
+            f"Round {view['round']} of {view['rounds']} · dealer {{s{view['dealer']}}} · "
+            f"draw pile {view['draw_pile']}",
+            f"Current card: {describe_cards([view['current']])}"
+            + (f" · played this turn: {describe_cards(view['run'])}" if view["run"] else ""),
+            "Cards: "
+            + ", ".join(
+                f"{{s{seat}}} {view['hand_sizes'][seat]} in hand + {view['stuck'][seat]} stuck"
+                for seat in range(players)
+            ),
+            "Scores: "
+            + ", ".join(f"{{s{seat}}} {score}" for seat, score in enumerate(view["scores"])),
+        ]
+        if view["run"] and view["phase"] == FOLLOW:
+            lines.append(follow_hint(cards_from_json(view["run"])))
+        if "hand" in view:
+            lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
+        if view["over"]:
+            lines.append("Game over: " + " and ".join(f"{{s{s}}}" for s in view["winners"]))
+        return lines
+
+
+def follow_hint(run: Sequence[Card]) -> str:
+    """What may follow this turn's cards, for people."""
+    first = run[0]
+    suit = f"{SUIT_SYMBOL[first.suit]} ({SUIT_TEXT[first.suit]})"
+    if all(card.rank == first.rank for card in run):
+        if len(run) == 1:
+            return f"Next: another {rank_name(first.rank)}, a {suit} card, or done."
+        return f"Next: another {rank_name(first.rank)}, or done."
+    return f"Next: another {suit} card, or done."
+
+
+GAME = StuckGame()
+StuckState.game = GAME
