@@ -5,6 +5,7 @@ It needs no member cache: channels and DMs are reached by id (partial messageabl
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -50,10 +51,8 @@ class DiscordPresenter:
         if lobby.message_id is None:
             return
         message = self._channel(lobby.channel_id).get_partial_message(lobby.message_id)
-        try:
+        with contextlib.suppress(discord.NotFound):
             await message.edit(**lobby_closed_message(lobby, reason).kwargs())
-        except discord.NotFound:
-            pass
 
     async def table_changed(self, table: Table) -> None:
         """Edit the table message in place; post it anew when missing or nearly an hour old."""
@@ -101,10 +100,8 @@ class DiscordPresenter:
                     pass
             if info.dm_message_id is not None:
                 # The last hand's DM keeps its text but loses its (now stale) controls.
-                try:
+                with contextlib.suppress(discord.HTTPException):
                     await channel.get_partial_message(info.dm_message_id).edit(view=None)
-                except discord.HTTPException:
-                    pass
             intro = (
                 f"Cardroom — {table.game.name} in <#{table.channel_id}>"
                 if info.dm_message_id is None
