@@ -3,7 +3,10 @@ anything unexpected is logged and answered with a short apology (never silence).
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Awaitable, Callable
+from typing import ParamSpec
 
 import discord
 from discord import app_commands
@@ -11,6 +14,7 @@ from discord import app_commands
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
 
 APOLOGY = "Sorry, something went wrong on our side; it has been logged. Please try again."
 
@@ -60,3 +64,23 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
         text = APOLOGY
     await reply_private(interaction, text)
+
+
+def answers_user_errors(
+    func: Callable[P, Awaitable[None]],
+) -> Callable[P, Awaitable[None]]:
+    """Wrap a command or component callback: user-caused errors get their private answer
+    here; anything else goes on to the central handler (logged, apology)."""
+
+    @functools.wraps(func)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            await func(*args, **kwargs)
+        except Exception as error:
+            text = user_message(error)
+            if text is None:
+                raise
+            interaction = next(a for a in args if isinstance(a, discord.Interaction))
+            await reply_private(interaction, text)
+
+    return wrapper

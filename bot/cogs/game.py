@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import UserError
+from bot.errors import UserError, answers_user_errors
 from bot.render.messages import hand_message, lobby_message
 from bot.render.text import clip, red_suits
 from bot.ui.routes import display_name
@@ -99,17 +99,21 @@ class GameCog(commands.Cog):
         group.add_command(self._start_command())
         cog = self
 
+        @answers_user_errors
         async def hand(interaction: discord.Interaction) -> None:
             await cog.hand(interaction)
 
+        @answers_user_errors
         async def leave(interaction: discord.Interaction) -> None:
             await cog.leave(interaction)
 
+        @answers_user_errors
         async def stop(interaction: discord.Interaction) -> None:
             await cog.stop(interaction)
 
         @app_commands.describe(game="which game")
         @app_commands.choices(game=game_choices())
+        @answers_user_errors
         async def rules(interaction: discord.Interaction, game: str) -> None:
             await cog.rules(interaction, game)
 
@@ -129,6 +133,7 @@ class GameCog(commands.Cog):
         owners = option_owners()
         cog = self
 
+        @answers_user_errors
         async def start(interaction: discord.Interaction, game: str, **options: Any) -> None:
             await cog.start(interaction, game, options)
 

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.game import game_choices
-from bot.errors import UserError, report_error
+from bot.errors import UserError, answers_user_errors, report_error
 from bot.render.text import clip
 from engine.registry import games
 
@@ -27,6 +27,7 @@ class ScoresCog(commands.Cog):
     @app_commands.describe(game="only this game")
     @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
+    @answers_user_errors
     async def scoreboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """The current season's ranking, by rating (AI seats are not ranked)."""
         assert interaction.guild_id is not None
@@ -48,6 +49,7 @@ class ScoresCog(commands.Cog):
     @app_commands.command(name="stats", description="A player's games, wins and rating here")
     @app_commands.describe(member="whose stats (default: yours)")
     @app_commands.guild_only()
+    @answers_user_errors
     async def stats(
         self, interaction: discord.Interaction, member: discord.User | None = None
     ) -> None:
@@ -75,13 +77,15 @@ class ScoresCog(commands.Cog):
     @app_commands.describe(game="only this game's scoreboard")
     @app_commands.choices(game=game_choices())
     @app_commands.default_permissions(manage_guild=True)
-    @app_commands.checks.has_permissions(manage_guild=True)
     @app_commands.guild_only()
+    @answers_user_errors
     async def scoreboard_reset(
         self, interaction: discord.Interaction, game: str | None = None
     ) -> None:
         """Ask for a confirmation, then start a new season (nothing is deleted)."""
         assert interaction.guild_id is not None
+        if not interaction.permissions.manage_guild:
+            raise UserError("You need the Manage Server permission to reset the scoreboard.")
         what = games()[game].name if game else "every game"
         view = ConfirmReset(self.bot, interaction.guild_id, game, interaction.user.id)
         await interaction.response.send_message(

@@ -13,10 +13,10 @@ import logging
 import random
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.errors import UserError
 from bot.render.text import fill_names
@@ -242,7 +242,7 @@ class TableService:
             if candidate not in self.tables and candidate not in self.lobbies:
                 return candidate
 
-    def spawn(self, coro: Awaitable[None], name: str) -> asyncio.Task[None]:
+    def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         """Run ``coro`` in the background, keeping a reference and logging its failure."""
 
         async def guarded() -> None:
@@ -256,6 +256,7 @@ class TableService:
         task = asyncio.get_running_loop().create_task(guarded(), name=name)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        task.add_done_callback(lambda _: coro.close())  # cancelled before it ever ran
         return task
 
     def table(self, table_id: str) -> Table:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.errors import UserError, report_error
+from bot.errors import UserError, report_error, user_message
 from bot.render.messages import (
     hand_message,
     lobby_closed_message,
@@ -72,6 +72,8 @@ class RoutedButton(
             await HANDLERS[self.kind](interaction, self.args.split(":"))
         except Exception as error:
             await report_error(interaction, error)
+            if user_message(error) is None:
+                raise
 
 
 class RoutedSelect(
@@ -106,6 +108,8 @@ class RoutedSelect(
             await on_step(interaction, [table_id, revision, target, "0"])
         except Exception as error:
             await report_error(interaction, error)
+            if user_message(error) is None:
+                raise
 
 
 # -- lobby --------------------------------------------------------------------------------------
