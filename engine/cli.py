@@ -203,7 +203,7 @@ class TerminalGame:
     def __init__(self, game: Game, state: State, seed: int, stdin: TextIO, stdout: TextIO) -> None:
         self.game, self.state, self.seed = game, state, seed
         self.stdin, self.stdout = stdin, stdout
-        self.names = ["You"] + [f"AI {seat}" for seat in range(1, state.players)]
+        self.names = ["Player (you)"] + [f"AI {seat}" for seat in range(1, state.players)]
         self.agent = game.heuristic_agent()
         self.rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(state.players)]
         self.order_rng = random.Random(f"{seed}/order")
@@ -222,6 +222,7 @@ class TerminalGame:
             f"{self.game.name} — {self.state.players} players, seed {self.seed}. "
             "Type a number to choose, q to quit."
         )
+        self.show_events(self.state.opening_events())
         try:
             while not self.state.is_over:
                 seat, action = self.next_move()

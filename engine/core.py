@@ -51,6 +51,26 @@ class Action(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Word:
+    """An action that is one word (``draw``, ``done``, ``keep`` …): its text and its one step.
+
+    A frozen dataclass, so it never equals another game's tuple-shaped action.
+    """
+
+    word: str
+
+    @property
+    def text(self) -> str:
+        """The word itself."""
+        return self.word
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """One step."""
+        return (self.word,)
+
+
 class Agent(Protocol):
     """A player program. It sees what a human in the seat sees: the view and the legal actions."""
 
@@ -225,6 +245,7 @@ class Game(ABC):
     player_counts: ClassVar[tuple[int, ...]]
     options: ClassVar[tuple[Option, ...]] = ()
     blurb: ClassVar[str] = ""
+    lowest_wins: ClassVar[bool] = False  # scores are penalties: the lowest total wins
 
     def new_state(
         self,
@@ -342,6 +363,11 @@ class State(ABC):
         """The seats the game waits for; other seats in ``to_act`` have optional actions only."""
         return self.to_act()
 
+    def opening_events(self) -> list[Event]:
+        """What happened while the game was set up (a draw for the first dealer, the first
+        deal), for the table log when the game starts; ``new_state`` itself returns no events."""
+        return []
+
     def timeout_action(self, seat: int) -> Action | None:
         """The action a game's rules name for a seat whose time ran out (None: the AI decides)."""
         return None
@@ -367,7 +393,8 @@ class State(ABC):
 
         Raises IllegalActionError, changing nothing, when the action is not legal now.
         """
-        if not self.is_legal(seat, action):
+        listed = self._legal_cache.get(seat)  # usually just listed for this very choice
+        if (listed is None or action not in listed) and not self.is_legal(seat, action):
             raise IllegalActionError(self.explain_illegal(seat, action))
         events = self._apply(seat, action)
         self._legal_cache.clear()
@@ -447,6 +474,27 @@ class State(ABC):
         return isinstance(other, State) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class TotalsState(State):
+    """A state scored by running totals per seat, won by the best total(s) once it is over
+    (the highest, or the lowest when ``game.lowest_wins``; equal best totals share the win)."""
+
+    totals: list[int]
+    over: bool
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.totals)
+
+    def winners(self) -> tuple[int, ...]:
+        if not self.over:
+            return ()
+        best = min(self.totals) if self.game.lowest_wins else max(self.totals)
+        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
 
 
 def cards_json(cards: Iterable[Card]) -> list[str]:

@@ -53,7 +53,9 @@ from engine.core import (
     Option,
     OptionValue,
     State,
+    TotalsState,
     View,
+    Word,
     Zone,
     cards_from_json,
     cards_json,
@@ -115,25 +117,8 @@ def label_index(label: str) -> int:
 # Frozen dataclasses (not NamedTuples) so that actions of different kinds never compare equal.
 
 
-@dataclass(frozen=True, slots=True)
-class Plain:
-    """A one-word action: ``draw``, ``cambio``, ``discard``, ``skip``, ``swap`` or ``keep``."""
-
-    word: str
-
-    @property
-    def text(self) -> str:
-        """The word itself."""
-        return self.word
-
-    @property
-    def path(self) -> tuple[str, ...]:
-        """One step."""
-        return (self.word,)
-
-
 DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP = (
-    Plain(word) for word in ("draw", "cambio", "discard", "skip", "swap", "keep")
+    Word(word) for word in ("draw", "cambio", "discard", "skip", "swap", "keep")
 )
 PLAIN_WORDS = {action.word: action for action in (DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP)}
 
@@ -317,7 +302,7 @@ def sorted_hand(hand: Hand) -> Hand:
     return dict(sorted(hand.items(), key=lambda item: label_index(item[0])))
 
 
-class CambioState(State):
+class CambioState(TotalsState):
     """A cambio game at a decision.
 
     Phases: ``look`` (the opening look), ``turn`` (the turn's player draws or calls; a snap
@@ -842,19 +827,6 @@ class CambioState(State):
         self.dealer = (self.dealer + 1) % self.players
         return events + self.start_round()
 
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.totals)
-
-    def winners(self) -> tuple[int, ...]:
-        if not self.over:
-            return ()
-        best = min(self.totals)
-        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
-
     # -- views ---------------------------------------------------------------------------------
     def public_view(self) -> View:
         view: View = {
@@ -1126,6 +1098,8 @@ _SEAT_POS = re.compile(r"^s(\d+)\.(\w+)$", re.IGNORECASE)
 
 class CambioGame(Game):
     """The game type of cambio."""
+
+    lowest_wins = True
 
     id = "cambio"
     name = "Cambio"

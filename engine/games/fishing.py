@@ -23,6 +23,7 @@ from engine.core import (
     Option,
     OptionValue,
     State,
+    TotalsState,
     View,
     Zone,
     cards_from_json,
@@ -109,16 +110,16 @@ def multi_captures(
 
 
 def plays(hand: Iterable[Card], table: Sequence[Card], multi: bool) -> list[Play]:
-    """Every legal play of a hand: each card (card order) left, then its captures.
+    """Every legal play of a hand: each card left, then its captures.
 
-    ``table`` must be in card order (the state keeps it so): then the cards of one rank, and
-    the numerals below a value, are slices found by bisection. This is the hot loop of
-    self-play, hence the plain loops.
+    ``hand`` and ``table`` must be in card order (the state keeps them so): then the cards of
+    one rank, and the numerals below a value, are slices found by bisection. This is the hot
+    loop of self-play, hence the plain loops.
     """
     ranks = tuple(map(_RANK, table))
     result: list[Play] = []
     append = result.append
-    for card in sorted(hand):
+    for card in hand:
         rank = card.rank
         append(_LEAVE[card])
         below = bisect_left(ranks, rank)
@@ -145,7 +146,7 @@ def played_event(seat: int, card: Card) -> Event:
     return Event(f"{{s{seat}}} played {card.pretty}", "play")
 
 
-class FishingState(State):
+class FishingState(TotalsState):
     """A fishing game at a decision."""
 
     def __init__(
@@ -163,6 +164,8 @@ class FishingState(State):
         self.totals = [0] * players
         self.history: list[list[int]] = []
         self.over = False
+        self.first_deal: list[Event] = []  # not saved: only shown when the game starts
+        self.multi_capture = bool(options["multi_capture"])
 
     game: FishingGame
 
@@ -189,13 +192,18 @@ class FishingState(State):
         for index in range(HAND_SIZE * self.players):
             self.hands[order[index % self.players]].append(self.stock[index])
         del self.stock[: HAND_SIZE * self.players]
+        for hand in self.hands:
+            hand.sort()
+
+    def opening_events(self) -> list[Event]:
+        return self.first_deal
 
     # -- decisions -----------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
         return () if self.over else (self.turn,)
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
-        return tuple(plays(self.hands[seat], self.table, bool(self.options["multi_capture"])))
+        return tuple(plays(self.hands[seat], self.table, self.multi_capture))
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         if isinstance(action, Play) and seat in self.to_act():
@@ -280,16 +288,6 @@ class FishingState(State):
         events.extend(self.start_hand())
         return events
 
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.totals)
-
-    def winners(self) -> tuple[int, ...]:
-        return (self.totals.index(max(self.totals)),) if self.over else ()
-
     # -- views -----------------------------------------------------------------------------------
     def public_view(self) -> View:
         return {
@@ -311,7 +309,7 @@ class FishingState(State):
         }
 
     def view(self, seat: int) -> View:
-        return {**self.public_view(), "seat": seat, "hand": cards_json(sorted(self.hands[seat]))}
+        return {**self.public_view(), "seat": seat, "hand": cards_json(self.hands[seat])}
 
     def zones(self) -> Iterable[Zone]:
         for seat in range(self.players):
@@ -426,7 +424,7 @@ class FishingGame(Game):
         self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
     ) -> State:
         state = FishingState(players, seed, options, deck)
-        state.start_hand()
+        state.first_deal = state.start_hand()
         return state
 
     def parse_action(self, text: str) -> Action:
@@ -456,7 +454,7 @@ class FishingGame(Game):
         state.hand_number = int(data["hand_number"])
         state.dealer = int(data["dealer"])
         state.turn = int(data["turn"])
-        state.hands = [cards_from_json(hand) for hand in data["hands"]]
+        state.hands = [sorted(cards_from_json(hand)) for hand in data["hands"]]
         state.piles = [cards_from_json(pile) for pile in data["piles"]]
         state.table = sorted(cards_from_json(data["table"]))
         state.stock = cards_from_json(data["stock"])

@@ -89,7 +89,9 @@ from engine.core import (
     Game,
     OptionValue,
     State,
+    TotalsState,
     View,
+    Word,
     Zone,
     cards_from_json,
     cards_json,
@@ -127,21 +129,6 @@ class PlayCard:
 
 
 @dataclass(frozen=True, slots=True)
-class Done:
-    """End a rank play (or a rank-then-suit play) here."""
-
-    @property
-    def text(self) -> str:
-        """``done``."""
-        return "done"
-
-    @property
-    def path(self) -> tuple[str, ...]:
-        """One step."""
-        return ("done",)
-
-
-@dataclass(frozen=True, slots=True)
 class Give:
     """Give the bonus stuck card to ``seat``."""
 
@@ -158,24 +145,9 @@ class Give:
         return (self.text,)
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Draw (no card can be played); a pass when there is nothing to draw."""
-
-    @property
-    def text(self) -> str:
-        """``draw``."""
-        return "draw"
-
-    @property
-    def path(self) -> tuple[str, ...]:
-        """One step."""
-        return ("draw",)
-
-
 PLAYS = {card: PlayCard(card) for card in FULL_DECK}
-DONE = Done()
-DRAW = Draw()
+DONE = Word("done")  # end a rank play (or a rank-then-suit play) here
+DRAW = Word("draw")  # no card can be played; a pass when there is nothing to draw
 GIVES = tuple(Give(seat) for seat in range(MAX_PLAYERS))
 
 
@@ -184,7 +156,7 @@ def rank_name(rank: int) -> str:
     return RANK_TEXT[rank]
 
 
-class StuckState(State):
+class StuckState(TotalsState):
     """A game of stuck at a decision."""
 
     game: StuckGame
@@ -307,9 +279,9 @@ class StuckState(State):
             return f"You do not hold {action.card.pretty}."
         if self.phase == FOLLOW:
             return self.explain_follow(action)
-        if isinstance(action, Done):
+        if action == DONE:
             return "You have not played a card yet this turn: play one (or draw if you cannot)."
-        if isinstance(action, Draw):
+        if action == DRAW:
             playable = cards_pretty(self.first_cards(seat))
             return f"You may draw only when you cannot play, and you can play {playable}."
         if isinstance(action, PlayCard):
@@ -323,7 +295,7 @@ class StuckState(State):
         """Why ``action`` cannot follow this turn's cards."""
         first = self.run[0]
         rank, suit = rank_name(first.rank), SUIT_SYMBOL[first.suit]
-        if isinstance(action, Draw):
+        if action == DRAW:
             return "You are in the middle of a play: add a card or say done."
         if all(card.rank == first.rank for card in self.run):
             if len(self.run) == 1:
@@ -338,7 +310,7 @@ class StuckState(State):
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if isinstance(action, PlayCard):
             return self.play_card(seat, action.card)
-        if isinstance(action, Done):
+        if action == DONE:
             return self.finish_play(seat, bonus=True)
         if isinstance(action, Give):
             return self.give_bonus(seat, action.seat)
@@ -494,19 +466,6 @@ class StuckState(State):
         verb = "wins" if len(winners) == 1 else "share the win"
         events.append(Event(f"{names} {verb} with {best} points", "game_end"))
         return events
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.totals)
-
-    def winners(self) -> tuple[int, ...]:
-        if not self.over:
-            return ()
-        best = min(self.totals)
-        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
 
     # -- views -----------------------------------------------------------------------------------
     def public_view(self) -> View:
@@ -741,6 +700,8 @@ class Table:
 # -- the game type -------------------------------------------------------------------------------
 class StuckGame(Game):
     """The game type of stuck."""
+
+    lowest_wins = True
 
     id = "stuck"
     name = "Stuck"

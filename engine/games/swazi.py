@@ -1,0 +1,1324 @@
+"""swazi: Swazi Casino for two players (seed 002; RULES.md "swazi").
+
+Where each rule lives (all in this module):
+
+- Card values, the ace as 1 or 14 (a hand ace declares one value for its action, written
+  ``AH=1`` / ``AH=14``; an ace inside a set of two or more cards counts 1): ``serves``, the
+  ``ace`` field of ``Move``, ``_subset_table`` (sets sum ranks, ace 1).
+- The deal (4 layout cards first, then 12 each one at a time from the dealer's left; 12 more
+  each when both hands are empty; non-dealer first; dealer alternates; seat 0 deals a given
+  deck, else the seed draws): ``SwaziState.start_deal``, ``deal_hands``, ``_finish_turn``.
+- The legal moves, in one place: ``SwaziState._legal_actions`` (card-less builds; augments via
+  ``_augments``; per hand card captures, builds, changes, discard). It holds the build rules
+  (values 2–14, never two builds of one value, a new part of your own value merges), the
+  owner-must-hold rule and the first-half limits. Captures of several groups at once:
+  ``_capture_sets``. ``SwaziState._why_not`` checks a move rule by rule (refusal reasons,
+  and legality on huge layouts, see below).
+- Carrying a move out (build and pile card orders, the opponent's pile top, ownership, the
+  augmented flag): ``SwaziState._apply``.
+- The last capturer's sweep, scoring (11 points a deal), game end and ties at the target:
+  ``SwaziState.end_deal``, ``score_piles``.
+- Move text and choice paths: ``Move.text``, ``Move.path``; reading text:
+  ``SwaziGame.parse_action``.
+- The heuristic player: ``SwaziAgent``.
+
+Text order: cards of a list in card order (A 2 … K, C D H S within a rank); in a ``take`` list
+the build comes first; in an ``augment`` list ``top`` comes first. Choice paths: the hand card
+(or ``build`` / ``augment bN`` for moves chosen without one), the kind of move, then the taken
+or added items one per step, so a step offers at most the layout's cards plus one.
+
+Huge layouts: a layout of a dozen cards has a few hundred captures per card, which are all
+listed; one of 20 low cards has millions. The lists stop at ``SUBSET_LIMIT`` layout subsets and
+``CAPTURE_LIMIT`` captures per value (only a dozen or more low loose cards reach them); from
+``LARGE_LAYOUT`` loose cards on, ``is_legal`` accepts any move that ``_why_not`` finds legal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from bisect import insort
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from engine.cards import DIAMONDS, FULL_DECK, SPADES, Card, cards_pretty, cards_text, describe_cards
+from engine.core import (
+    Action,
+    DeckPlan,
+    Event,
+    Game,
+    Option,
+    OptionValue,
+    State,
+    TotalsState,
+    View,
+    Zone,
+    cards_from_json,
+    cards_json,
+    make_rng,
+    parse_error,
+)
+from engine.errors import ActionParseError, CardError, SavedStateError
+
+LAYOUT_SIZE = 4
+HAND_SIZE = 12
+TOP_BUILD = 14
+TWO_OF_SPADES = Card(2, SPADES)
+TEN_OF_DIAMONDS = Card(10, DIAMONDS)
+
+CARDLESS_BUILD, AUGMENT, CAPTURE, BUILD, CHANGE, DISCARD = (
+    "build",
+    "augment",
+    "capture",
+    "build on",
+    "change",
+    "discard",
+)
+
+
+# -- values -------------------------------------------------------------------------------------
+def serves(card: Card, value: int) -> bool:
+    """Whether holding ``card`` keeps a build of ``value`` (an ace serves for 14)."""
+    return card.rank == value or (card.rank == 1 and value == TOP_BUILD)
+
+
+def _word(card: Card, ace: int) -> str:
+    """A hand card in move text: ``9D``, or ``AH=14`` for an ace used for its value."""
+    return f"{card.text}={ace}" if ace else card.text
+
+
+# -- moves --------------------------------------------------------------------------------------
+class Move(NamedTuple):
+    """One swazi move. ``kind`` says which; the other fields as the kind needs them:
+
+    - ``build`` (card-less): ``cards`` the loose cards;
+    - ``build on``: hand ``card`` (``ace`` its declared value) on loose ``cards``;
+    - ``augment``: own build ``build`` gets ``cards`` (loose cards and at most one hand card,
+      which the state tells apart) and the opponent's pile top when ``top``; ``card`` is a hand
+      ace named with its value (then not in ``cards``);
+    - ``capture``: hand ``card`` takes build ``build`` (0: none) and loose ``cards``;
+    - ``change``: hand ``card`` changes the opponent's build ``build``;
+    - ``discard``: hand ``card``.
+    """
+
+    kind: str
+    card: Card | None = None
+    ace: int = 0
+    build: int = 0
+    cards: tuple[Card, ...] = ()
+    top: bool = False
+
+    @property
+    def text(self) -> str:
+        """The contract text (DESIGN.md "Action text")."""
+        kind, card = self.kind, self.card
+        if kind == CAPTURE:
+            assert card is not None
+            items = ([f"b{self.build}"] if self.build else []) + [c.text for c in self.cards]
+            return f"capture {_word(card, self.ace)} take {' '.join(items)}"
+        if kind == AUGMENT:
+            return f"augment b{self.build} with {' '.join(self._augment_items())}"
+        if kind == BUILD:
+            assert card is not None
+            return f"build {_word(card, self.ace)} on {cards_text(self.cards)}"
+        if kind == CARDLESS_BUILD:
+            return f"build {cards_text(self.cards)}"
+        if kind == CHANGE:
+            assert card is not None
+            return f"change b{self.build} with {_word(card, self.ace)}"
+        assert card is not None
+        return f"discard {card.text}"
+
+    def _augment_items(self) -> list[str]:
+        words = [(c, c.text) for c in self.cards]
+        if self.card is not None:
+            words.append((self.card, _word(self.card, self.ace)))
+        return (["top"] if self.top else []) + [word for _, word in sorted(words)]
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Choice steps: the hand card (or ``build`` / ``augment bN`` for moves that need no
+        hand card to be chosen first), the kind of move, then the targets one by one in text
+        order, so every step offers at most the layout's cards plus one."""
+        kind, card = self.kind, self.card
+        if kind == CARDLESS_BUILD:
+            return ("build", *[c.text for c in self.cards])
+        if kind == AUGMENT:
+            return (f"augment b{self.build}", *self._augment_items())
+        assert card is not None
+        if kind == CAPTURE:
+            label = "capture" if not self.ace else f"capture {_word(card, self.ace)}"
+            items = ([f"b{self.build}"] if self.build else []) + [c.text for c in self.cards]
+            return (card.text, label, *items)
+        if kind == BUILD:
+            return (card.text, "build on", *[c.text for c in self.cards])
+        if kind == CHANGE:
+            return (card.text, f"change b{self.build}")
+        return (card.text, "discard")
+
+
+# -- subsets of the layout ------------------------------------------------------------------------
+SUBSET_LIMIT = 2000  # at most this many layout subsets are listed (see ``_subset_table``)
+CAPTURE_LIMIT = 1000  # at most this many captures per value are listed
+_CAPTURE_STEPS = 10000  # and the search for them stops after this many steps
+# From this many loose cards, a move not listed is checked rule by rule. Below it no limit can
+# be reached: 7 cards have 127 subsets, and at most Bell(8) = 4140 ways to pick disjoint groups.
+LARGE_LAYOUT = 8
+
+
+class _Full(Exception):
+    """A search reached its limit."""
+
+
+def _subset_table(ranks: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
+    """For sorted layout ``ranks`` (ace 1), the index tuples of every non-empty subset by total
+    (0 … 14), from the cached ``_Layout``.
+
+    A layout of a dozen or so cards has a few hundred such subsets; one of 25 low cards has
+    millions, which no list can offer. So the search stops at ``SUBSET_LIMIT`` subsets (only
+    a dozen or more low loose cards reach it): the legal moves then list those, and
+    ``SwaziState.is_legal`` still accepts any other legal move, checked directly.
+    """
+    return _layout(ranks).table
+
+
+def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], ...]:
+    """Index tuples of every non-empty union of disjoint groups a card of ``value`` captures
+    from loose cards of sorted ``ranks``: single cards of that value (an ace is 1 or 14) and
+    sets of two or more adding up to it. (Taking aces alone without the build, an ace is
+    written ``=1``: the caller leaves those out for 14.) Listed up to ``CAPTURE_LIMIT`` (see
+    ``_subset_table``)."""
+    groups: list[int] = []
+    for index, rank in enumerate(ranks):
+        if rank == value or (rank == 1 and value in (1, TOP_BUILD)):
+            groups.append(1 << index)
+    if 1 < value <= TOP_BUILD:
+        groups += _layout(ranks).set_masks[value]
+    if not groups:
+        return ()
+    return _unions(tuple(groups))
+
+
+@lru_cache(maxsize=1 << 16)
+def _unions(groups: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The unions of pairwise disjoint ``groups`` (bit masks), as index tuples: fewest cards
+    first. Cached: many layouts share their groups."""
+    unions: set[int] = set()
+    steps = [0]
+
+    def combine(start: int, used: int) -> None:
+        for index in range(start, len(groups)):
+            group = groups[index]
+            if not used & group:
+                union = used | group
+                unions.add(union)
+                steps[0] += 1
+                if len(unions) >= CAPTURE_LIMIT or steps[0] >= _CAPTURE_STEPS:
+                    raise _Full
+                combine(index + 1, union)
+
+    if len(groups) == 1:
+        unions.add(groups[0])
+    else:
+        with contextlib.suppress(_Full):
+            combine(0, 0)
+    indexed = [_indices(union) for union in unions]
+    indexed.sort(key=lambda indices: (len(indices), indices))
+    return tuple(indexed)
+
+
+@lru_cache(maxsize=1 << 12)
+def _indices(mask: int) -> tuple[int, ...]:
+    """The positions of the bits set in ``mask``, lowest first."""
+    return tuple(index for index in range(mask.bit_length()) if mask >> index & 1)
+
+
+_TOTALS = range(TOP_BUILD + 1)
+
+
+class _Layout:
+    """What the legal moves need to know of a layout's ranks, worked out once per rank tuple:
+    its subsets by total (all, and of two or more cards), the totals they reach (bit masks)
+    and (on demand) each value's captures, as index tuples."""
+
+    __slots__ = (
+        "capturable",
+        "captures",
+        "ranks",
+        "reach",
+        "set_masks",
+        "set_reach",
+        "sets",
+        "table",
+    )
+
+    def __init__(self, ranks: tuple[int, ...]) -> None:
+        self.ranks = ranks
+        # every subset by total (at most SUBSET_LIMIT), and those of two or more cards
+        table: list[list[tuple[int, ...]]] = [[] for _ in _TOTALS]
+        sets: list[list[tuple[int, ...]]] = [[] for _ in _TOTALS]
+        masks: list[list[int]] = [[] for _ in _TOTALS]
+        reach = set_reach = 0
+        size = len(ranks)
+        # depth first, a fixed order (no need to sort: any fixed order gives fixed move lists)
+        stack: list[tuple[int, int, tuple[int, ...], int]] = [(0, 0, (), 0)]
+        found = 0
+        while stack and found < SUBSET_LIMIT:
+            start, total, chosen, bits = stack.pop()
+            for index in range(start, size):
+                reached = total + ranks[index]
+                if reached > TOP_BUILD:
+                    break  # sorted: every later rank is at least as high
+                subset = (*chosen, index)
+                mask = bits | 1 << index
+                table[reached].append(subset)
+                reach |= 1 << reached
+                if chosen:
+                    sets[reached].append(subset)
+                    masks[reached].append(mask)
+                    set_reach |= 1 << reached
+                found += 1
+                stack.append((index + 1, reached, subset, mask))
+        self.table, self.sets, self.reach, self.set_reach = table, sets, reach, set_reach
+        self.set_masks = masks
+        # the values some capture exists for: a card of that value, or a set
+        capturable = set_reach
+        for rank in ranks:
+            capturable |= 1 << rank | (1 << TOP_BUILD if rank == 1 else 0)
+        self.capturable = capturable
+        # each value's captures (``_capture_sets``), filled in when first needed
+        self.captures: list[tuple[tuple[int, ...], ...] | None] = [None] * (TOP_BUILD + 1)
+
+
+@lru_cache(maxsize=1 << 15)
+def _layout(ranks: tuple[int, ...]) -> _Layout:
+    """The cached ``_Layout`` of sorted layout ``ranks``."""
+    return _Layout(ranks)
+
+
+def _splits(value: int, cards: Sequence[Card]) -> bool:
+    """Whether loose ``cards`` (in card order) split into groups a card of ``value`` takes:
+    single cards of that value and sets of two or more adding up to it. Checked directly,
+    group by group around the lowest card left."""
+    if not cards:
+        return True
+    head, rest = cards[0], cards[1:]
+    if (head.rank == value or (head.rank == 1 and value in (1, TOP_BUILD))) and _splits(
+        value, rest
+    ):
+        return True
+    chosen: list[int] = []
+
+    def extend(start: int, total: int) -> bool:
+        for index in range(start, len(rest)):
+            reached = total + rest[index].rank
+            if reached > value:
+                return False  # in card order: every later rank is at least as high
+            chosen.append(index)
+            if reached == value:
+                left = [card for i, card in enumerate(rest) if i not in chosen]
+                if _splits(value, left):
+                    return True
+            elif extend(index + 1, reached):
+                return True
+            chosen.pop()
+        return False
+
+    return extend(0, head.rank)
+
+
+# -- builds -------------------------------------------------------------------------------------
+class Build:
+    """A build on the layout: its value, owner, whether augmented, and its cards in the order
+    they were put in."""
+
+    __slots__ = ("augmented", "cards", "owner", "value")
+
+    def __init__(self, value: int, owner: int, augmented: bool, cards: list[Card]) -> None:
+        self.value = value
+        self.owner = owner
+        self.augmented = augmented
+        self.cards = cards
+
+    def to_json(self) -> dict[str, Any]:
+        """The build as JSON-ready data (also its public view)."""
+        return {
+            "value": self.value,
+            "owner": self.owner,
+            "augmented": self.augmented,
+            "cards": cards_json(self.cards),
+        }
+
+
+# -- the state ----------------------------------------------------------------------------------
+class SwaziState(TotalsState):
+    """A swazi game at a decision."""
+
+    game: SwaziGame
+
+    def __init__(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan
+    ) -> None:
+        super().__init__(players, seed, options, deck_plan)
+        self.deal_number = 0
+        self.dealer = 0 if deck_plan.is_stacked else make_rng(seed, "dealer").randrange(2)
+        self.turn = 0
+        self.half = 1
+        self.hands: list[list[Card]] = [[], []]
+        self.piles: list[list[Card]] = [[], []]
+        self.loose: list[Card] = []
+        self.builds: dict[int, Build] = {}
+        self.stock: list[Card] = []
+        self.last_capturer: int | None = None
+        self.totals = [0, 0]
+        self.history: list[list[int]] = []
+        self.over = False
+
+    # -- dealing -----------------------------------------------------------------------------
+    def start_deal(self) -> list[Event]:
+        """Deal: the layout's 4 cards first, then 12 to each player; the rest is the stock."""
+        deck = self.deck_plan.deck(self.deal_number)
+        self.loose = sorted(deck[:LAYOUT_SIZE])
+        self.stock = deck[LAYOUT_SIZE:]
+        self.builds = {}
+        self.piles = [[], []]
+        self.hands = [[], []]
+        self.last_capturer = None
+        self.half = 1
+        self.deal_hands()
+        self.turn = 1 - self.dealer
+        return [
+            Event(
+                f"Deal {self.deal_number + 1}: {{s{self.dealer}}} deals. "
+                f"Layout: {cards_pretty(self.loose)}",
+                kind="deal",
+            )
+        ]
+
+    def deal_hands(self) -> None:
+        """12 cards each, one at a time, starting with the dealer's left (the non-dealer)."""
+        first = 1 - self.dealer
+        for index in range(2 * HAND_SIZE):
+            self.hands[(first + index) % 2].append(self.stock[index])
+        del self.stock[: 2 * HAND_SIZE]
+        for hand in self.hands:
+            hand.sort()
+
+    # -- decisions ---------------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.over else (self.turn,)
+
+    def pile_top(self, seat: int) -> Card | None:
+        """The top of the opponent's pile, the only pile card ``seat`` may use."""
+        pile = self.piles[1 - seat]
+        return pile[-1] if pile else None
+
+    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Every legal move, in a fixed order: card-less builds, augments, then each hand card's
+        captures, builds, changes and discard.
+
+        Rules checked here: build values 2–14 and never two builds of one value; the owner must
+        keep a card of each owned build's value (a card-less move needs one in hand, a hand
+        card may go only if another is left or it captures that build); first half: no discard
+        while owning a build, no turn ending with two builds, so a card-less move may make a
+        second build only (then a hand card must capture one) and never a third.
+
+        This is the hot loop of self-play: the layout's subsets come from a cache keyed by its
+        ranks, sets of values are bit masks, and the moves of a rank are worked out once for
+        all the cards of that rank.
+        """
+        hand = self.hands[seat]
+        loose = self.loose
+        builds = self.builds
+        layout = _layout(tuple([card.rank for card in loose]))
+        table = layout.table
+        first_half = self.half == 1
+        held = 0  # bit v: a card of value v is held (the hand is in card order: aces first)
+        hand_ranks = [card.rank for card in hand]
+        for rank in hand_ranks:
+            held |= 1 << rank
+        two_aces = len(hand) >= 2 and hand[1].rank == 1
+        if held & 2:
+            held |= 1 << TOP_BUILD
+        built = 0
+        owned: list[int] = []
+        changeable: list[int] = []  # the opponent's single builds
+        scarce: set[int] = set()  # owned values held once: that card must stay or capture
+        for value in sorted(builds):
+            built |= 1 << value
+            if builds[value].owner == seat:
+                owned.append(value)
+                if hand_ranks.count(1 if value == TOP_BUILD else value) < 2:
+                    scarce.add(value)
+            elif not builds[value].augmented:
+                changeable.append(value)
+        n_owned = len(owned)
+        # the values a new build may take: held and not built (for an ace, 14 needs another)
+        free_mask = held & ~built & ~3
+        ace_mask = free_mask if two_aces else free_mask & ~(1 << TOP_BUILD)
+        moves: list[Move] = []
+        append = moves.append
+
+        # Card-less builds: a set of two or more loose cards, of a value not yet built, which
+        # the player holds; in the first half at most a second build.
+        values = free_mask & layout.set_reach if not first_half or n_owned <= 1 else 0
+        while values:
+            lowest = values & -values
+            values ^= lowest
+            for subset in layout.sets[lowest.bit_length() - 1]:
+                append(Move(CARDLESS_BUILD, None, 0, 0, tuple([loose[i] for i in subset])))
+
+        # Augments of own builds (a hand card among them ends the turn).
+        if owned:
+            top = self.pile_top(seat)
+            for value in owned:
+                moves += self._augments(seat, value, top, layout, scarce, n_owned)
+
+        # The hand card, rank by rank.
+        ends_free = not first_half or not owned  # may end the turn owning a new build
+        plain_free = not first_half or n_owned <= 1  # may end the turn owning what it owns
+        captures = layout.captures
+        reach = layout.reach
+        capturable = layout.capturable
+        parts: dict[int, list[tuple[Card, ...]]] = {}
+        new = tuple.__new__  # Move(...) without the keyword-handling frame
+        last_rank = 0
+        first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
+        discard = False
+        for card in hand:
+            rank = card.rank
+            if rank == last_rank:
+                for move in moves[first:stop]:
+                    append(new(Move, (move[0], card, move[2], move[3], move[4], False)))
+                if discard:
+                    append(_DISCARD[card])
+                continue
+            last_rank = rank
+            first = len(moves)
+            lost = bool(scarce) and (rank in scarce or (rank == 1 and TOP_BUILD in scarce))
+            for ace in (1, TOP_BUILD) if rank == 1 else (0,):
+                value = ace or rank
+                taken: Sequence[tuple[Card, ...]] = ()
+                if capturable >> value & 1:
+                    found = captures[value]
+                    if found is None:
+                        found = captures[value] = _capture_sets(layout.ranks, value)
+                    taken = [tuple([loose[i] for i in union]) for union in found]
+                # capturing the build frees its value; in the first half one build at most
+                if built >> value & 1:
+                    build = builds[value]
+                    if (
+                        not scarce
+                        or not (
+                            (rank != value and rank in scarce)
+                            or (rank == 1 and value != TOP_BUILD and TOP_BUILD in scarce)
+                        )
+                    ) and (not first_half or n_owned - (build.owner == seat) <= 1):
+                        append(new(Move, (CAPTURE, card, ace, value, (), False)))
+                        for cards in taken:
+                            append(new(Move, (CAPTURE, card, ace, value, cards, False)))
+                if taken and not lost and plain_free:
+                    for cards in taken:
+                        # aces alone (the last card in card order is an ace) are taken as =1
+                        if ace != TOP_BUILD or cards[-1].rank != 1:
+                            append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
+            discard = not lost and ends_free
+            if discard:
+                ace = 1 if rank == 1 else 0
+                mask = ace_mask if ace else free_mask
+                # build on loose cards: the totals t some loose set reaches with rank + t free
+                totals = (mask >> rank) & reach
+                while totals:
+                    lowest = totals & -totals
+                    totals ^= lowest
+                    total = lowest.bit_length() - 1
+                    made = parts.get(total)
+                    if made is None:
+                        made = parts[total] = [
+                            tuple([loose[i] for i in subset]) for subset in table[total]
+                        ]
+                    for cards in made:
+                        append(new(Move, (BUILD, card, ace, 0, cards, False)))
+                # change an opponent's single build into a new value the player holds
+                for old in changeable:
+                    if mask >> (old + rank) & 1:
+                        append(new(Move, (CHANGE, card, ace, old, (), False)))
+                stop = len(moves)
+                append(_DISCARD[card])
+            else:
+                stop = len(moves)
+        return tuple(moves)
+
+    def _augments(
+        self,
+        seat: int,
+        value: int,
+        top: Card | None,
+        layout: _Layout,
+        scarce: set[int],
+        n_owned: int,
+    ) -> list[Move]:
+        """Every part that may join the player's own build of ``value``: a single card of
+        that value or a set adding up to it, of loose cards, at most one pile top and at most
+        one hand card (which ends the turn, so it must not be the last keeping an owned
+        build, and in the first half the player may own one build only)."""
+        loose = self.loose
+        table = layout.table
+        moves: list[Move] = []
+        append = moves.append
+        # card-less parts: loose cards, with or without the top
+        for card in loose:
+            if card.rank == value or (card.rank == 1 and value == TOP_BUILD):
+                append(Move(AUGMENT, None, 0, value, (card,), False))
+        for subset in layout.sets[value]:
+            append(Move(AUGMENT, None, 0, value, tuple([loose[i] for i in subset]), False))
+        top_rank = 99  # no top: every rest below is negative, so nothing uses it
+        if top is not None:
+            top_rank = top.rank
+            if serves(top, value):
+                append(Move(AUGMENT, None, 0, value, (), True))
+            rest = value - top_rank
+            for subset in table[rest] if rest > 0 else ():
+                append(Move(AUGMENT, None, 0, value, tuple([loose[i] for i in subset]), True))
+        # parts with a hand card
+        if self.half == 1 and n_owned > 1:
+            return moves
+        for card in self.hands[seat]:
+            rank = card.rank
+            if rank > value or (scarce and (rank in scarce or (rank == 1 and TOP_BUILD in scarce))):
+                continue  # too high for a part, or the last card keeping an owned build
+            if rank == 1:
+                if value == TOP_BUILD:
+                    append(Move(AUGMENT, card, TOP_BUILD, value, (), False))  # an ace alone
+                for subset in table[value - 1]:
+                    append(Move(AUGMENT, card, 1, value, tuple([loose[i] for i in subset]), False))
+                rest = value - 1 - top_rank
+                if rest == 0:
+                    append(Move(AUGMENT, card, 1, value, (), True))
+                for subset in table[rest] if 0 < rest <= TOP_BUILD else ():
+                    append(Move(AUGMENT, card, 1, value, tuple([loose[i] for i in subset]), True))
+                continue
+            if rank == value:
+                append(Move(AUGMENT, None, 0, value, (card,), False))
+            for subset in table[value - rank]:
+                part = [loose[i] for i in subset]
+                insort(part, card)
+                append(Move(AUGMENT, None, 0, value, tuple(part), False))
+            rest = value - rank - top_rank
+            if rest == 0:
+                append(Move(AUGMENT, None, 0, value, (card,), True))
+            for subset in table[rest] if 0 < rest <= TOP_BUILD else ():
+                part = [loose[i] for i in subset]
+                insort(part, card)
+                append(Move(AUGMENT, None, 0, value, tuple(part), True))
+        return moves
+
+    # -- carrying a move out -------------------------------------------------------------------
+    def hand_card_of(self, seat: int, move: Move) -> Card | None:
+        """The hand card a move plays (None for a card-less move)."""
+        if move.kind == CARDLESS_BUILD:
+            return None
+        if move.kind == AUGMENT and move.card is None:
+            hand = self.hands[seat]
+            held = [card for card in move.cards if card in hand]
+            return held[0] if held else None
+        return move.card
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        assert isinstance(action, Move)
+        move = action
+        kind = move.kind
+        name = f"{{s{seat}}}"
+        if kind == DISCARD:  # the commonest move, first
+            card = move.card
+            assert card is not None
+            self.hands[seat].remove(card)
+            insort(self.loose, card)
+            return [Event(f"{name} discarded {card.pretty}", "discard"), *self._finish_turn(seat)]
+        hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
+        loose_cards = list(move.cards)
+        if hand_card is not None:
+            self.hands[seat].remove(hand_card)
+            if hand_card in loose_cards:
+                loose_cards.remove(hand_card)
+        for card in loose_cards:
+            self.loose.remove(card)
+        if kind == CARDLESS_BUILD:
+            value = sum(card.rank for card in move.cards)
+            self.builds[value] = Build(value, seat, False, list(move.cards))
+            text = f"{name} built {cards_pretty(move.cards)} into a build of {value}"
+            return [Event(text, "build")]
+        if kind == AUGMENT:
+            build = self.builds[move.build]
+            part: list[Card] = []
+            source = ""
+            if move.top:
+                part.append(self.piles[1 - seat].pop())
+                source = f" (the top of {{s{1 - seat}}}'s pile)"
+            part += loose_cards
+            if hand_card is not None:
+                part.append(hand_card)
+            build.cards += part
+            build.augmented = True
+            text = f"{name} added {cards_pretty(part)}{source} to the build of {build.value}"
+            events = [Event(text, "build")]
+            return events if hand_card is None else events + self._finish_turn(seat)
+        assert hand_card is not None
+        if kind == CAPTURE:
+            taken: list[Card] = []
+            if move.build:
+                taken += self.builds.pop(move.build).cards
+            taken += loose_cards
+            self.piles[seat] += [*taken, hand_card]
+            self.last_capturer = seat
+            parts = [cards_pretty(loose_cards)] if loose_cards else []
+            if move.build:
+                build_cards = taken[: len(taken) - len(loose_cards)]
+                parts.insert(0, f"the build of {move.build} ({cards_pretty(build_cards)})")
+            joined = " and ".join(parts)
+            text = f"{name} captured {joined} with {_pretty_word(hand_card, move.ace)}"
+            return [Event(text, "capture"), *self._finish_turn(seat)]
+        if kind == BUILD:
+            value = sum(card.rank for card in move.cards) + hand_card.rank
+            self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])
+            text = (
+                f"{name} built {_pretty_word(hand_card, move.ace)} on "
+                f"{cards_pretty(loose_cards)}: a build of {value}"
+            )
+            return [Event(text, "build"), *self._finish_turn(seat)]
+        if kind == CHANGE:
+            build = self.builds.pop(move.build)
+            owner = build.owner
+            build.value = move.build + hand_card.rank
+            build.owner = seat
+            build.cards.append(hand_card)
+            self.builds[build.value] = build
+            text = (
+                f"{name} changed {{s{owner}}}'s build of {move.build} into {build.value} "
+                f"with {_pretty_word(hand_card, move.ace)}"
+            )
+            return [Event(text, "change"), *self._finish_turn(seat)]
+        raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
+
+    def _finish_turn(self, seat: int) -> list[Event]:
+        """The hand card ended the turn: pass it on, deal the second half, or end the deal."""
+        self.turn = 1 - seat
+        if self.hands[0] or self.hands[1]:
+            return []
+        if self.stock:
+            self.half = 2
+            self.deal_hands()
+            return [Event("Second half: 12 more cards to each player", "half")]
+        return self.end_deal()
+
+    # -- end of a deal and of the game -------------------------------------------------------
+    def end_deal(self) -> list[Event]:
+        """The last capturer sweeps the layout (builds too), the deal is scored, and the game
+        ends or the next deal starts with the other dealer."""
+        events: list[Event] = []
+        left = [card for value in sorted(self.builds) for card in self.builds[value].cards]
+        left += self.loose
+        if self.last_capturer is not None and left:
+            self.piles[self.last_capturer] += left
+            events.append(
+                Event(
+                    f"{{s{self.last_capturer}}} took the rest of the layout: {cards_pretty(left)}",
+                    kind="capture",
+                )
+            )
+            self.builds = {}
+            self.loose = []
+        points, reasons = score_piles(self.piles)
+        for seat in (0, 1):
+            self.totals[seat] += points[seat]
+        self.history.append(points)
+        events.append(
+            Event(
+                f"Deal {self.deal_number + 1} scores: "
+                + "; ".join(
+                    f"{{s{seat}}} {points[seat]}"
+                    + (f" ({', '.join(reasons[seat])})" if reasons[seat] else "")
+                    for seat in (0, 1)
+                )
+                + f" · totals: {{s0}} {self.totals[0]}, {{s1}} {self.totals[1]}",
+                kind="hand_end",
+            )
+        )
+        best = max(self.totals)
+        target = int(self.options["target"] or 0)
+        if best >= target and self.totals.count(best) == 1:
+            self.over = True
+            winner = self.totals.index(best)
+            events.append(Event(f"{{s{winner}}} wins with {best} points", "game_end"))
+            return events
+        self.deal_number += 1
+        self.dealer = 1 - self.dealer
+        events += self.start_deal()
+        return events
+
+    # -- explaining a refusal --------------------------------------------------------------------
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Listed moves are legal; on a layout large enough for the lists to be cut short (see
+        ``_subset_table``) any other move is checked rule by rule."""
+        if action in self.legal_actions(seat):
+            return True
+        return (
+            isinstance(action, Move)
+            and seat in self.to_act()
+            and len(self.loose) >= LARGE_LAYOUT
+            and self._why_not(seat, action) is None
+        )
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        if not isinstance(action, Move) or seat not in self.to_act():
+            return super().explain_illegal(seat, action)
+        return self._why_not(seat, action) or f"'{action.text}' is not a legal move now."
+
+    def _why_not(self, seat: int, move: Move) -> str | None:
+        """The first rule a move breaks, in plain words; None when it breaks none (the tests
+        hold this to the listed moves and to a brute-force reference)."""
+        hand, kind = self.hands[seat], move.kind
+        if move.card is not None and move.card not in hand:
+            return f"You do not hold {move.card.pretty}."
+        hand_cards = [card for card in move.cards if card in hand]
+        if kind != AUGMENT and hand_cards:
+            return f"{cards_pretty(hand_cards)} is in your hand, not on the layout."
+        if len(hand_cards) + (move.card is not None and kind == AUGMENT) > 1:
+            return "A part may hold at most one card from your hand."
+        missing = [card for card in move.cards if card not in hand and card not in self.loose]
+        if missing:
+            return f"{cards_pretty(missing)} is not loose on the layout."
+        hand_card = self.hand_card_of(seat, move)
+        if hand_card is not None and hand_card.rank == 1 and kind != DISCARD and move.ace == 0:
+            return "Say which value your ace has: AH=1 or AH=14."
+        if kind in (AUGMENT, CHANGE, CAPTURE) and move.build and move.build not in self.builds:
+            return f"There is no build of {move.build}."
+        if move.top and self.pile_top(seat) is None:
+            return "Your opponent's pile is empty: there is no top card to use."
+        owned = [v for v, b in self.builds.items() if b.owner == seat]
+        if kind == AUGMENT and self.builds[move.build].owner != seat:
+            return "You may augment only your own build (you may change a single one)."
+        if kind == CHANGE:
+            build = self.builds[move.build]
+            if build.owner == seat:
+                return "You may change only your opponent's build."
+            if build.augmented:
+                return "An augmented build cannot change its value."
+        if kind in (BUILD, CHANGE) and move.ace not in (0, 1):
+            return "An ace joined to other cards counts 1: write it =1."
+        if kind == AUGMENT:
+            top = self.pile_top(seat) if move.top else None
+            part = [*move.cards, *([move.card] if move.card else []), *([top] if top else [])]
+            single = len(part) == 1
+            if move.card is not None and move.ace != (TOP_BUILD if single else 1):
+                return (
+                    "An ace alone in a part is 14, with other cards 1: write "
+                    f"{move.card.text}={TOP_BUILD if single else 1}."
+                )
+            if not (
+                serves(part[0], move.build)
+                if single
+                else sum(card.rank for card in part) == move.build
+            ):
+                return (
+                    f"A part of the build of {move.build} is one card of that value or cards "
+                    f"adding up to {move.build}."
+                )
+        if kind == CAPTURE and move.card is not None:
+            value = move.ace or move.card.rank
+            if move.build and move.build != value:
+                return f"A card of value {value} cannot capture a build of {move.build}."
+            if not move.cards and not move.build:
+                return "Say what you capture."
+            if move.cards and not _splits(value, sorted(move.cards)):
+                return (
+                    f"{cards_pretty(move.cards)} do not split into cards of value {value} and "
+                    f"sets adding up to {value}."
+                )
+            if move.ace == TOP_BUILD and all(c.rank == 1 for c in move.cards) and not move.build:
+                return "Taking aces alone, an ace is written =1."
+        new_value = self._new_value(move)
+        if new_value is not None:
+            if new_value > TOP_BUILD:
+                return f"A build may be worth at most {TOP_BUILD}, not {new_value}."
+            if new_value in self.builds:
+                if self.builds[new_value].owner == seat:
+                    return (
+                        f"You already own a build of {new_value}: write it as an augment of "
+                        f"b{new_value}."
+                    )
+                return f"There is already a build of {new_value}: two builds never share a value."
+            kept = [card for card in hand if card != hand_card and serves(card, new_value)]
+            if not kept:
+                return f"You must keep a card of value {new_value} in hand to own that build."
+        if hand_card is not None:
+            if self.half == 1 and owned and kind == DISCARD:
+                return "In the first half you may not discard while you own a build."
+            left = [v for v in owned if not (kind == CAPTURE and move.build == v)]
+            if new_value is not None:
+                left.append(new_value)
+            for value in left:
+                if not any(card != hand_card and serves(card, value) for card in hand):
+                    return (
+                        f"You own the build of {value}: keep a card of value {value}, or use "
+                        "your last one to capture it."
+                    )
+            if self.half == 1 and len(left) > 1:
+                return "In the first half you may not end your turn owning two builds."
+        elif self.half == 1 and len(owned) >= 2 and kind == CARDLESS_BUILD:
+            return "In the first half you may own a second build only if you then capture one."
+        return None
+
+    @staticmethod
+    def _new_value(move: Move) -> int | None:
+        """The value of the build a build or change move would make (None for other moves)."""
+        if move.kind == CARDLESS_BUILD:
+            return sum(card.rank for card in move.cards)
+        if move.kind == BUILD and move.card is not None:
+            return sum(card.rank for card in move.cards) + move.card.rank
+        if move.kind == CHANGE and move.card is not None:
+            return move.build + move.card.rank
+        return None
+
+    # -- views -------------------------------------------------------------------------------
+    def public_view(self) -> View:
+        return {
+            "game": self.game.id,
+            "deal_number": self.deal_number + 1,
+            "dealer": self.dealer,
+            "half": "first" if self.half == 1 else "second",
+            "to_act": list(self.to_act()),
+            "turn": None if self.over else self.turn,
+            "layout": cards_json(self.loose),
+            "builds": [self.builds[value].to_json() for value in sorted(self.builds)],
+            "piles": [
+                {"size": len(pile), "top": pile[-1].text if pile else None} for pile in self.piles
+            ],
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "stock": len(self.stock),
+            "last_capturer": self.last_capturer,
+            "scores": list(self.totals),
+            "history": [list(points) for points in self.history],
+            "target": self.options["target"],
+            "over": self.over,
+            "winners": list(self.winners()),
+        }
+
+    def view(self, seat: int) -> View:
+        return {**self.public_view(), "seat": seat, "hand": cards_json(self.hands[seat])}
+
+    def zones(self) -> Iterable[Zone]:
+        for seat in (0, 1):
+            yield Zone(f"hand s{seat}", tuple(self.hands[seat]), frozenset((seat,)))
+            # Every captured card lay face up or was played face up: all have seen the pile.
+            yield Zone(f"pile s{seat}", tuple(self.piles[seat]), None)
+        yield Zone("layout", tuple(self.loose), None)
+        for value in sorted(self.builds):
+            yield Zone(f"build {value}", tuple(self.builds[value].cards), None)
+        yield Zone("stock", tuple(self.stock), frozenset())
+
+    # -- saving ------------------------------------------------------------------------------
+    def _to_json(self) -> dict[str, Any]:
+        return {
+            "deal_number": self.deal_number,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "half": self.half,
+            "hands": [cards_json(hand) for hand in self.hands],
+            "piles": [cards_json(pile) for pile in self.piles],
+            "layout": cards_json(self.loose),
+            "builds": [self.builds[value].to_json() for value in sorted(self.builds)],
+            "stock": cards_json(self.stock),
+            "last_capturer": self.last_capturer,
+            "totals": list(self.totals),
+            "history": [list(points) for points in self.history],
+            "over": self.over,
+        }
+
+
+def _pretty_word(card: Card, ace: int) -> str:
+    """A hand card for people: ``9♦``, or ``A♥ (worth 14)``."""
+    return f"{card.pretty} (worth {ace})" if ace else card.pretty
+
+
+def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[str]]]:
+    """Points per pile for one deal, with reasons: most cards 2 and most spades 2 (a tie: 1
+    each), 2♠ 1, 10♦ 2, each ace 1 — 11 points in all."""
+    points = [0, 0]
+    reasons: list[list[str]] = [[], []]
+
+    def most(counts: list[int], label: str) -> None:
+        if counts[0] == counts[1]:
+            for seat in (0, 1):
+                points[seat] += 1
+                reasons[seat].append(f"{label} tied 1")
+        else:
+            seat = 0 if counts[0] > counts[1] else 1
+            points[seat] += 2
+            reasons[seat].append(f"{label} 2")
+
+    most([len(pile) for pile in piles], "most cards")
+    most([sum(card.suit == SPADES for card in pile) for pile in piles], "most spades")
+    for seat, pile in enumerate(piles):
+        if TWO_OF_SPADES in pile:
+            points[seat] += 1
+            reasons[seat].append("2♠ 1")
+        if TEN_OF_DIAMONDS in pile:
+            points[seat] += 2
+            reasons[seat].append("10♦ 2")
+        aces = sum(card.rank == 1 for card in pile)
+        if aces:
+            points[seat] += aces
+            reasons[seat].append(f"{'ace' if aces == 1 else 'aces'} {aces}")
+    return points, reasons
+
+
+# -- the heuristic player ------------------------------------------------------------------------
+def worth(card: Card) -> float:
+    """What a captured card is worth, in units of one card toward "most cards"."""
+    return (
+        1.0
+        + 2.0 * (card.suit == SPADES)
+        + 6.5 * (card == TWO_OF_SPADES)
+        + 13.0 * (card == TEN_OF_DIAMONDS)
+        + 6.5 * (card.rank == 1)
+    )
+
+
+def best_groups(value: int, loose: Sequence[Card]) -> list[Card]:
+    """A greedy capture for a card of ``value``: every single card of that value, then the most
+    valuable sets adding up to it, one after another (never every combination)."""
+    taken = [c for c in loose if c.rank == value or (c.rank == 1 and value in (1, TOP_BUILD))]
+    rest = sorted(card for card in loose if card not in taken)
+    while value > 1 and len(rest) >= 2:
+        ranks = tuple(card.rank for card in rest)
+        subsets = [s for s in _subset_table(ranks)[value] if len(s) >= 2]
+        if not subsets:
+            break
+        best = max(subsets, key=lambda s: (sum(worth(rest[i]) for i in s), -len(s)))
+        taken += [rest[i] for i in best]
+        rest = [card for i, card in enumerate(rest) if i not in best]
+    return sorted(taken)
+
+
+class SwaziAgent:
+    """A greedy player. Before its hand card it steals the opponent's pile top into its own
+    builds (making a build from loose cards first when that lets it); then it plays the best
+    of: the most valuable greedy capture, a build or change it can take next turn, or the
+    cheapest discard. It makes a few candidate moves and keeps the legal ones, so it never
+    scores every combination."""
+
+    needs_view = True
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        """The best candidate that is legal (a legal hand-card move if none is)."""
+        assert view is not None
+        allowed = set(legal)
+        hand = cards_from_json(view["hand"])
+        loose = cards_from_json(view["layout"])
+        seat = view["seat"]
+        builds = {build["value"]: build for build in view["builds"]}
+        top_text = view["piles"][1 - seat]["top"]
+        top = Card.parse(top_text) if top_text else None
+        for move in self.free_moves(hand, loose, builds, seat, top):
+            if move in allowed:
+                return move
+        scored = [
+            (score, rng.random(), move)
+            for card in hand
+            for move, score in self.candidates(card, hand, loose, builds, seat)
+            if move in allowed
+        ]
+        if scored:
+            return max(scored)[2]
+        held = set(hand)
+        for action in legal:  # pragma: no cover - the candidates always hold a legal move
+            assert isinstance(action, Move)
+            if action.card is not None or held.intersection(action.cards):
+                return action
+        return legal[0]  # pragma: no cover
+
+    @staticmethod
+    def free_moves(
+        hand: list[Card], loose: list[Card], builds: dict[int, Any], seat: int, top: Card | None
+    ) -> list[Move]:
+        """Card-less moves that take the opponent's pile top into an own build, or a build
+        from loose cards that makes that possible (tried in this order)."""
+        if top is None:
+            return []
+        moves: list[Move] = []
+        table = _subset_table(tuple(card.rank for card in loose))
+        for value in sorted(builds):
+            if builds[value]["owner"] != seat:
+                continue
+            if serves(top, value):
+                moves.append(Move(AUGMENT, build=value, top=True))
+            rest = value - top.rank
+            for subset in table[rest] if rest >= 1 else ():
+                moves.append(Move(AUGMENT, build=value, cards=_pick(loose, subset), top=True))
+        value = TOP_BUILD if top.rank == 1 else top.rank
+        if value not in builds and any(serves(card, value) for card in hand):
+            moves += [
+                Move(CARDLESS_BUILD, cards=_pick(loose, subset))
+                for subset in table[value]
+                if len(subset) >= 2
+            ]
+        return moves
+
+    @staticmethod
+    def candidates(
+        card: Card, hand: list[Card], loose: list[Card], builds: dict[int, Any], seat: int
+    ) -> list[tuple[Move, float]]:
+        """The moves worth trying with ``card``, each with a score."""
+        found: list[tuple[Move, float]] = []
+        others = [c for c in hand if c != card]
+        for ace in (1, TOP_BUILD) if card.rank == 1 else (0,):
+            value = ace or card.rank
+            taken = tuple(best_groups(value, loose))
+            gain = sum(map(worth, taken)) + worth(card)
+            word_ace = 1 if ace and all(c.rank == 1 for c in taken) else ace
+            if taken:
+                found.append((Move(CAPTURE, card, word_ace, 0, taken), 10 + gain))
+            build = builds.get(value)
+            if build is not None:
+                cards = cards_from_json(build["cards"])
+                bonus = sum(map(worth, cards)) * (1.5 if build["owner"] != seat else 1.0)
+                found.append((Move(CAPTURE, card, ace, value, taken), 10 + gain + bonus))
+                found.append((Move(CAPTURE, card, ace, value), 9 + worth(card) + bonus))
+        ace = 1 if card.rank == 1 else 0
+        table = _subset_table(tuple(c.rank for c in loose))
+        for total in range(1, TOP_BUILD + 1 - card.rank):
+            value = card.rank + total
+            if not table[total] or not any(serves(c, value) for c in others):
+                continue
+            best = max(table[total], key=lambda s: sum(worth(loose[i]) for i in s))
+            part = _pick(loose, best)
+            score = 4 + 0.6 * (sum(map(worth, part)) + worth(card))
+            if value not in builds:
+                found.append((Move(BUILD, card, ace, cards=part), score))
+            elif ace:
+                found.append((Move(AUGMENT, card, 1, value, part), score))
+            else:
+                found.append(
+                    (Move(AUGMENT, build=value, cards=tuple(sorted((*part, card)))), score)
+                )
+        for old, build in builds.items():
+            value = old + card.rank
+            if build["owner"] != seat and any(serves(c, value) for c in others):
+                cards = cards_from_json(build["cards"])
+                found.append((Move(CHANGE, card, ace, old), 5 + 0.7 * sum(map(worth, cards))))
+        face = 0.3 if card.rank >= 11 else -0.02 * card.rank
+        found.append((Move(DISCARD, card), -worth(card) + face))
+        return found
+
+
+_DISCARD = {card: Move(DISCARD, card) for card in FULL_DECK}
+
+
+def _pick(cards: Sequence[Card], indices: Iterable[int]) -> tuple[Card, ...]:
+    """The cards at ``indices``."""
+    return tuple([cards[i] for i in indices])
+
+
+# -- the game -----------------------------------------------------------------------------------
+class SwaziGame(Game):
+    """The game type of swazi."""
+
+    id = "swazi"
+    name = "Swazi Casino"
+    player_counts = (2,)
+    options = (
+        Option(
+            "target",
+            21,
+            "points to reach to win (both reach it: the higher total; a tie plays on)",
+            minimum=1,
+            maximum=500,
+        ),
+    )
+    blurb = (
+        "Two-player casino with builds: capture by value (aces 1 or 14), build and change "
+        "builds, steal the top of your opponent's pile; 11 points a deal."
+    )
+
+    def _new_state(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
+    ) -> State:
+        state = SwaziState(players, seed, options, deck)
+        state.start_deal()
+        return state
+
+    def parse_action(self, text: str) -> Action:
+        words = text.split()
+        if not words:
+            raise parse_error(text, _EXPECTED)
+        verb = words[0].lower()
+        try:
+            if verb == "discard" and len(words) == 2:
+                card, ace = _hand_word(words[1], text, valued=False)
+                if ace:
+                    raise ActionParseError(f"cannot read {text!r}: a discarded ace has no value")
+                return Move(DISCARD, card)
+            if verb == "capture" and len(words) >= 4 and words[2].lower() == "take":
+                card, ace = _hand_word(words[1], text)
+                build, cards, top, marked = _items(words[3:], text, builds=True)
+                if top or marked is not None:
+                    raise parse_error(text, "capture CARD take [bN] CARD …")
+                _no_repeat(card, cards, text)
+                return Move(CAPTURE, card, ace, build, cards)
+            if verb == "change" and len(words) == 4 and words[2].lower() == "with":
+                card, ace = _hand_word(words[3], text)
+                return Move(CHANGE, card, ace, _build_word(words[1], text))
+            if verb == "build" and len(words) >= 4 and words[2].lower() == "on":
+                card, ace = _hand_word(words[1], text)
+                build, cards, top, marked = _items(words[3:], text, builds=False)
+                if top or marked is not None:
+                    raise parse_error(text, "build CARD on CARD …")
+                _no_repeat(card, cards, text)
+                return Move(BUILD, card, ace, cards=cards)
+            if verb == "build" and len(words) >= 3:
+                build, cards, top, marked = _items(words[1:], text, builds=False)
+                if top or marked is not None:
+                    raise parse_error(text, "build CARD CARD …")
+                return Move(CARDLESS_BUILD, cards=cards)
+            if verb == "augment" and len(words) >= 4 and words[2].lower() == "with":
+                value = _build_word(words[1], text)
+                build, cards, top, marked = _items(words[3:], text, builds=False)
+                if marked is None:
+                    return Move(AUGMENT, build=value, cards=cards, top=top)
+                card, ace = marked
+                _no_repeat(card, cards, text)
+                return Move(AUGMENT, card, ace, value, cards, top)
+        except CardError as error:
+            raise ActionParseError(f"cannot read {text!r}: {error}") from None
+        raise parse_error(text, _EXPECTED)
+
+    def _state_from_json(self, data: Mapping[str, Any]) -> State:
+        options = self.resolve_options(data["options"])
+        if int(data["players"]) != 2:
+            raise SavedStateError("a saved swazi game has exactly 2 players")
+        state = SwaziState(
+            2,
+            int(data["seed"]),
+            options,
+            DeckPlan.normalise(int(data["seed"]), data["deck"] or None),
+        )
+        state.deal_number = int(data["deal_number"])
+        state.dealer = int(data["dealer"])
+        state.turn = int(data["turn"])
+        state.half = int(data["half"])
+        state.hands = [sorted(cards_from_json(hand)) for hand in data["hands"]]
+        state.piles = [cards_from_json(pile) for pile in data["piles"]]
+        state.loose = sorted(cards_from_json(data["layout"]))
+        state.builds = {
+            int(build["value"]): Build(
+                int(build["value"]),
+                int(build["owner"]),
+                bool(build["augmented"]),
+                cards_from_json(build["cards"]),
+            )
+            for build in data["builds"]
+        }
+        state.stock = cards_from_json(data["stock"])
+        state.last_capturer = data["last_capturer"]
+        state.totals = [int(total) for total in data["totals"]]
+        state.history = [[int(points) for points in deal] for deal in data["history"]]
+        state.over = bool(data["over"])
+        return state
+
+    def heuristic_agent(self) -> SwaziAgent:
+        return SwaziAgent()
+
+    def describe(self, view: View) -> list[str]:
+        lines = [
+            f"Deal {view['deal_number']} ({view['half']} half) · dealer {{s{view['dealer']}}} · "
+            f"target {view['target']}",
+            f"Layout: {describe_cards(view['layout']) or '(empty)'}",
+        ]
+        for build in view["builds"]:
+            lines.append(
+                f"Build of {build['value']} ({{s{build['owner']}}}"
+                + (", augmented" if build["augmented"] else "")
+                + f"): {describe_cards(build['cards'])}"
+            )
+        for seat, pile in enumerate(view["piles"]):
+            top = describe_cards([pile["top"]]) if pile["top"] else "empty"
+            lines.append(f"Pile of {{s{seat}}}: {pile['size']} cards, top {top}")
+        lines.append(
+            "Scores: "
+            + ", ".join(f"{{s{seat}}} {score}" for seat, score in enumerate(view["scores"]))
+        )
+        if "hand" in view:
+            lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
+        if view["turn"] is not None:
+            lines.append(f"To play: {{s{view['turn']}}}")
+        return lines
+
+
+_EXPECTED = (
+    "a swazi move such as 'capture 9D take b9 4S 5H', 'build 3H on 2D 5C', 'build 2D 5C', "
+    "'augment b9 with top 4S', 'change b10 with 2C' or 'discard JC'"
+)
+
+
+def _hand_word(word: str, text: str, valued: bool = True) -> tuple[Card, int]:
+    """A hand card with its ace value when ``valued``: ``9D``, ``AH=14``."""
+    base, eq, value = word.partition("=")
+    card = Card.parse(base)
+    if not eq:
+        if card.rank == 1 and valued:
+            raise ActionParseError(
+                f"cannot read {text!r}: say which value the ace has ({card.text}=1 or "
+                f"{card.text}=14)"
+            )
+        return card, 0
+    if card.rank != 1 or value not in ("1", "14"):
+        raise ActionParseError(f"cannot read {text!r}: only an ace takes a value, =1 or =14")
+    return card, int(value)
+
+
+def _build_word(word: str, text: str) -> int:
+    """A build named by its value: ``b9``."""
+    digits = word[1:]
+    if word[:1].lower() != "b" or not digits.isdigit() or not 2 <= int(digits) <= TOP_BUILD:
+        raise ActionParseError(f"cannot read {text!r}: {word!r} is not a build (b2 … b14)")
+    return int(digits)
+
+
+def _items(
+    words: Sequence[str], text: str, builds: bool
+) -> tuple[int, tuple[Card, ...], bool, tuple[Card, int] | None]:
+    """A list of a move: at most one build ``bN`` (if ``builds``), ``top`` at most once, cards
+    in any order, at most one of them a hand ace with its value."""
+    build, top = 0, False
+    cards: list[Card] = []
+    marked: tuple[Card, int] | None = None
+    for word in words:
+        lower = word.lower()
+        if lower == "top" and not top:
+            top = True
+        elif builds and lower.startswith("b") and not build:
+            build = _build_word(word, text)
+        elif "=" in word:
+            if marked is not None:
+                raise ActionParseError(f"cannot read {text!r}: only one hand card per move")
+            marked = _hand_word(word, text)
+        else:
+            cards.append(Card.parse(word))
+    if len(set(cards)) != len(cards):
+        raise ActionParseError(f"cannot read {text!r}: a card is named twice")
+    if not cards and not build and not top and marked is None:
+        raise parse_error(text, _EXPECTED)
+    return build, tuple(sorted(cards)), top, marked
+
+
+def _no_repeat(card: Card, cards: Sequence[Card], text: str) -> None:
+    if card in cards:
+        raise ActionParseError(f"cannot read {text!r}: a card is named twice")
+
+
+GAME = SwaziGame()
+SwaziState.game = GAME

@@ -1,0 +1,950 @@
+"""twentytwo: Twenty-Two, a trick game where the last card you hold must not be the highest
+(seed 001; RULES.md "twentytwo"). Scores are penalties: lower is better.
+
+Where each rule lives:
+
+- Suits never matter, A is high: ``STRENGTH`` (A = 14) and ``rank_key``; actions compare by
+  ranks only (``Exchange``, ``Play``), so one legal action is offered per choice of ranks,
+  written with the lowest suits held (the front of each ``group_by_rank`` group); any held
+  cards of those ranks may be named (``TwentyTwoState.is_legal`` checks they are held).
+- First dealer by a high-card draw, tied highest redraw (shown as events):
+  ``draw_for_dealer``; with a given deck seat 0 deals and there is no draw.
+- The deal, one card at a time clockwise from the dealer's left, skipping eliminated players;
+  7 cards in hand 1, later the losing card's penalty, or floor(deck / players in) when the
+  deck is short: ``TwentyTwoState.start_hand`` and ``hand_size``.
+- The exchange, once each clockwise from the dealer's left (``keep`` or one ``exchange`` of
+  1..min(hand, stock) cards), skipped once the stock is empty: ``exchanges``,
+  ``TwentyTwoState.apply_exchange``.
+- Leads of k cards of one rank, keeping one card back: ``leads``.
+- Following with a beat (sorted high to low, each card ≥ the same place of the best play) or
+  with exactly one's k lowest cards (a beat if they pass the test): ``is_beat``, ``follows``.
+- The last beater (or the leader) wins the trick and leads next: ``TwentyTwoState.apply_play``.
+- The showdown when everyone holds one card, revealed clockwise from the last trick's winner;
+  the highest rank loses its penalty (A 11, K Q J 10, 2–10 face), ties all score, and the
+  penalty card stays face up in front of its owner, out of the deck: ``PENALTY``,
+  ``TwentyTwoState.showdown``.
+- Next dealer (the loser; tied losers: the last in reveal order), elimination at 22 (an
+  eliminated loser still deals but gets no cards), the end and the winners:
+  ``TwentyTwoState.showdown`` and ``TwentyTwoState.finish``.
+- The heuristic AI: ``TwentyTwoAgent``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache, partial
+from itertools import chain, product
+from operator import itemgetter
+from typing import Any, NamedTuple
+
+from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards
+from engine.core import (
+    Action,
+    DeckPlan,
+    Event,
+    Game,
+    OptionValue,
+    State,
+    View,
+    Word,
+    Zone,
+    cards_from_json,
+    cards_json,
+    make_rng,
+    parse_error,
+)
+from engine.errors import ActionParseError, CardError, SavedStateError
+
+FIRST_HAND_SIZE = 7
+ELIMINATED_AT = 22
+
+STRENGTH: dict[Card, int] = {card: 14 if card.rank == 1 else card.rank for card in FULL_DECK}
+"""A card's rank for this game: 2 … 10, J 11, Q 12, K 13, A 14 (aces are high)."""
+
+RANK_LABEL = {
+    **{value: str(value) for value in range(2, 11)},
+    11: "J",
+    12: "Q",
+    13: "K",
+    14: "A",
+}
+RANK_NAME = {
+    **{value: f"{value}s" for value in range(2, 11)},
+    11: "jacks",
+    12: "queens",
+    13: "kings",
+    14: "aces",
+}
+
+PENALTY = {**{value: value for value in range(2, 11)}, 11: 10, 12: 10, 13: 10, 14: 11}
+"""Penalty points of a losing last card, by strength: A 11, K Q J 10, 2–10 face value."""
+
+
+def rank_key(card: Card) -> tuple[int, int]:
+    """Order of cards in this game: by rank with aces high, then by suit (C D H S).
+
+    >>> sorted([Card.parse("AC"), Card.parse("2S"), Card.parse("2C")], key=rank_key)
+    [Card('2C'), Card('2S'), Card('AC')]
+    """
+    return STRENGTH[card], card.suit
+
+
+def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
+    """The strengths of ``cards``, low to high (how actions compare)."""
+    return tuple(sorted(STRENGTH[card] for card in cards))
+
+
+# -- actions ---------------------------------------------------------------------------------
+class Exchange(NamedTuple):
+    """Discard ``cards`` and draw as many from the stock.
+
+    Equal (and hashed) by ranks only, since suits never matter: ``exchange 7H`` equals the
+    legal ``exchange 7C``. The state still checks that the named cards are held. A NamedTuple
+    because an 11-card hand has 2,047 exchanges to build at every exchange decision.
+    """
+
+    ranks: tuple[int, ...]  # strengths, low to high
+    cards: tuple[Card, ...]  # the named cards, in rank_key order
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Exchange and self.ranks == other.ranks
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(("exchange", self.ranks))
+
+    @staticmethod
+    def of(cards: Iterable[Card]) -> Exchange:
+        """The exchange of these cards."""
+        ordered = tuple(sorted(cards, key=rank_key))
+        return Exchange(tuple(STRENGTH[card] for card in ordered), ordered)
+
+    @property
+    def text(self) -> str:
+        """``exchange 3C 7H``."""
+        return "exchange " + " ".join(card.text for card in self.cards)
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """``exchange``, then the cards low to high one a step, then ``done``."""
+        return ("exchange", *(card.text for card in self.cards), "done")
+
+
+class Play(NamedTuple):
+    """Play ``cards`` to the trick (a lead, a beat or one's lowest cards).
+
+    Equal (and hashed) by ranks only, like ``Exchange``; the state checks the cards are held.
+    """
+
+    ranks: tuple[int, ...]  # strengths, low to high
+    cards: tuple[Card, ...]  # the named cards, in rank_key order
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Play and self.ranks == other.ranks
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(("play", self.ranks))
+
+    @staticmethod
+    def of(cards: Iterable[Card]) -> Play:
+        """The play of these cards."""
+        ordered = tuple(sorted(cards, key=rank_key))
+        return Play(tuple(STRENGTH[card] for card in ordered), ordered)
+
+    @property
+    def text(self) -> str:
+        """``play 7C 7D``."""
+        return "play " + " ".join(card.text for card in self.cards)
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The cards high to low (suits low to high within a rank), one a step, then ``done``:
+        a lead picks its rank, then how many; a follow picks its cards one by one."""
+        ordered = sorted(self.cards, key=lambda card: (-STRENGTH[card], card.suit))
+        return (*(card.text for card in ordered), "done")
+
+
+KEEP = Word("keep")  # exchange nothing
+
+
+# -- the rules as functions --------------------------------------------------------------------
+def group_by_rank(hand: Sequence[Card]) -> list[list[Card]]:
+    """A hand sorted by ``rank_key`` cut into its ranks, low to high (suits ascending)."""
+    groups: list[list[Card]] = []
+    for card in hand:
+        if groups and STRENGTH[groups[-1][0]] == STRENGTH[card]:
+            groups[-1].append(card)
+        else:
+            groups.append([card])
+    return groups
+
+
+def is_beat(play_ranks: Sequence[int], best_ranks: Sequence[int]) -> bool:
+    """Whether a play beats the best play: same count and, both sorted high to low, every card
+    at least the card in the same place (equal counts as a beat).
+
+    >>> is_beat((9, 14), (7, 7)), is_beat((7, 7), (7, 7)), is_beat((3, 14), (7, 7))
+    (True, True, False)
+    """
+    if len(play_ranks) != len(best_ranks):
+        return False
+    mine, theirs = sorted(play_ranks, reverse=True), sorted(best_ranks, reverse=True)
+    return all(a >= b for a, b in zip(mine, theirs, strict=True))
+
+
+def leads(hand: Sequence[Card]) -> list[Play]:
+    """Every lead: k ≥ 1 cards of one rank, keeping at least one card back when holding two or
+    more. Ordered by rank, then count. ``hand`` is sorted by ``rank_key``."""
+    limit = len(hand) - 1 if len(hand) >= 2 else 1
+    return [
+        Play.of(group[:count])
+        for group in group_by_rank(hand)
+        for count in range(1, min(len(group), limit) + 1)
+    ]
+
+
+def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> list[Play]:
+    """Every legal follow to a best play of ``best_ranks``: each beat, and the k lowest cards
+    (one action whatever their suits). Ordered by ranks. ``hand`` is sorted by ``rank_key``."""
+    need = sorted(best_ranks, reverse=True)
+    count = len(need)
+    groups = group_by_rank(hand)
+    groups.reverse()
+    found: dict[tuple[int, ...], tuple[Card, ...]] = {}
+    chosen: list[Card] = []
+
+    def walk(group_index: int, place: int) -> None:
+        # Fill places high to low: the cards of a higher rank take the earlier places.
+        if place == count:
+            play = Play.of(chosen)
+            found[play.ranks] = play.cards
+            return
+        if group_index == len(groups):
+            return
+        group = groups[group_index]
+        if STRENGTH[group[0]] < need[place]:
+            return  # this rank, and every lower one, is too low for this place
+        for copies in range(min(len(group), count - place), -1, -1):
+            chosen.extend(group[:copies])
+            walk(group_index + 1, place + copies)
+            del chosen[len(chosen) - copies :]
+
+    walk(0, 0)
+    lowest = Play.of(hand[:count])
+    found.setdefault(lowest.ranks, lowest.cards)
+    return [Play(ranks, found[ranks]) for ranks in sorted(found)]
+
+
+def exchanges(hand: Sequence[Card], stock: int) -> list[Exchange]:
+    """Every exchange of 1..min(hand, stock) cards, one per choice of ranks, by size then
+    ranks. ``hand`` is sorted by ``rank_key``."""
+    ranks = tuple([STRENGTH[card] for card in hand])
+    sizes: list[int] = []
+    for index, rank in enumerate(ranks):
+        if index and ranks[index - 1] == rank:
+            sizes[-1] += 1
+        else:
+            sizes.append(1)
+    cards = tuple(hand)
+    picks, ends = _exchange_picks(tuple(sizes))
+    picks = picks[: ends[min(len(hand), stock)]]
+    # Built with map and tuple.__new__: this is the hot loop of self-play.
+    rank_lists = [pick(ranks) for pick in picks]
+    card_lists = [pick(cards) for pick in picks]
+    return list(map(_new_exchange, zip(rank_lists, card_lists, strict=True)))
+
+
+_new_exchange: Callable[[tuple[tuple[int, ...], tuple[Card, ...]]], Exchange] = partial(
+    tuple.__new__, Exchange
+)
+
+
+@lru_cache(maxsize=1 << 12)
+def _exchange_picks(
+    sizes: tuple[int, ...],
+) -> tuple[tuple[Callable[[Any], Any], ...], tuple[int, ...]]:
+    """For a hand whose ranks come in groups of ``sizes`` (low to high), getters of the
+    positions of each exchange's cards (the lowest suits of each rank), by size then ranks,
+    and for each size n how many exchanges have at most n cards. Cached: the shapes of hands
+    repeat far more often than hands, and an 11-card hand has up to 2,047 exchanges."""
+    choices = []  # per rank: the positions of taking 0, 1, … of its cards (lowest suits)
+    start = 0
+    for size in sizes:
+        choices.append(tuple(tuple(range(start, start + taken)) for taken in range(size + 1)))
+        start += size
+    by_size: list[list[tuple[int, ...]]] = [[] for _ in range(start + 1)]
+    for combination in product(*choices):
+        positions = tuple(chain.from_iterable(combination))
+        by_size[len(positions)].append(positions)
+    picks: list[tuple[int, ...]] = []
+    ends = [0]
+    for size_picks in by_size[1:]:
+        # Positions grow with rank, so ordering positions orders the exchanges by ranks.
+        picks += sorted(size_picks)
+        ends.append(len(picks))
+    return tuple(_getter(positions) for positions in picks), tuple(ends)
+
+
+def _getter(positions: tuple[int, ...]) -> Callable[[Any], Any]:
+    """A getter of a tuple of the items at ``positions`` (a tuple even for one position)."""
+    if len(positions) == 1:
+        (only,) = positions
+        return lambda items: (items[only],)
+    return itemgetter(*positions)
+
+
+def hand_size(wanted: int, deck: int, players_in: int) -> int:
+    """Cards each for the next hand: the penalty (``wanted``), or floor(deck / players) if the
+    deck is short.
+
+    >>> hand_size(10, 50, 4), hand_size(11, 49, 5)
+    (10, 9)
+    """
+    return min(wanted, deck // players_in)
+
+
+def draw_for_dealer(seed: int, players: int) -> list[list[tuple[int, Card]]]:
+    """The high-card draw for the first dealer: everyone draws from a deck shuffled from the
+    seed; those tied for the highest rank draw again until one is alone. Returns the rounds of
+    (seat, card); the first dealer is the highest of the last round."""
+    rounds: list[list[tuple[int, Card]]] = []
+    deck: list[Card] = []
+    drawers = list(range(players))
+    while True:
+        if len(deck) < len(drawers):  # only after many ties: draw from a fresh shuffle
+            deck = sorted(FULL_DECK)
+            make_rng(seed, "dealer draw", len(rounds)).shuffle(deck)
+        drawn = [(seat, deck.pop(0)) for seat in drawers]
+        rounds.append(drawn)
+        top = max(STRENGTH[card] for _, card in drawn)
+        drawers = [seat for seat, card in drawn if STRENGTH[card] == top]
+        if len(drawers) == 1:
+            return rounds
+
+
+# -- the state ---------------------------------------------------------------------------------
+class TwentyTwoState(State):
+    """A twentytwo game at a decision."""
+
+    game: TwentyTwoGame
+
+    def __init__(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan
+    ) -> None:
+        super().__init__(players, seed, options, deck_plan)
+        self.hand_number = 0  # 0-based; hand ``hand_number`` uses deck_plan.deck(hand_number)
+        self.dealer = 0
+        self.dealer_draw: list[list[tuple[int, Card]]] = []
+        self.phase = "exchange"  # exchange, play or over
+        self.dealt = 0  # cards each in this hand
+        self.in_hand: list[int] = []  # seats still in at the start of this hand
+        self.hands: list[list[Card]] = [[] for _ in range(players)]  # sorted by rank_key
+        self.discards: list[list[Card]] = [[] for _ in range(players)]
+        self.stock: list[Card] = []
+        self.trick: list[tuple[int, tuple[Card, ...]]] = []  # (seat, cards) in play order
+        self.best_seat: int | None = None  # who made the best play of the trick so far
+        self.played: list[Card] = []  # earlier tricks of this hand, face up, out of play
+        self.revealed: list[Card] = []  # the showdown's non-losing cards (kept at the end only)
+        self.pending: list[int] = []  # seats still to act in this exchange round or trick
+        self.penalties: list[list[Card]] = [[] for _ in range(players)]  # face up, out of deck
+        self.totals = [0] * players
+        self.last_hand: dict[str, Any] | None = None  # the previous showdown, for the views
+        self.winner_seats: list[int] = []
+
+    # -- seats -------------------------------------------------------------------------------
+    def is_in(self, seat: int) -> bool:
+        """Whether ``seat`` is still in the game (below 22)."""
+        return self.totals[seat] < ELIMINATED_AT
+
+    def seats_in_from(self, first: int) -> list[int]:
+        """The seats still in, clockwise starting at ``first``."""
+        order = ((first + offset) % self.players for offset in range(self.players))
+        return [seat for seat in order if self.is_in(seat)]
+
+    # -- dealing -----------------------------------------------------------------------------
+    def start_game(self) -> list[Event]:
+        """Choose the first dealer (a draw, unless the deck was given) and deal hand 1."""
+        events: list[Event] = []
+        if not self.deck_plan.is_stacked:
+            self.dealer_draw = draw_for_dealer(self.seed, self.players)
+            events.extend(draw_events(self.dealer_draw))
+            self.dealer = max(self.dealer_draw[-1], key=lambda pair: STRENGTH[pair[1]])[0]
+        events.extend(self.start_hand(FIRST_HAND_SIZE))
+        return events
+
+    def opening_events(self) -> list[Event]:
+        """The draw for the first dealer as table-log lines (``new_state`` returns no events,
+        so a UI shows these when the game starts); empty when the deck was given."""
+        return draw_events(self.dealer_draw) if self.dealer_draw else []
+
+    def in_play(self) -> list[Card]:
+        """The cards of the deck this hand: all but the penalty cards out so far."""
+        out = {card for pile in self.penalties for card in pile}
+        return [card for card in FULL_DECK if card not in out]
+
+    def start_hand(self, wanted: int) -> list[Event]:
+        """Deal hand ``hand_number`` one card at a time clockwise from the dealer's left to the
+        seats still in; the rest is the stock. Then the exchange (or play, if no stock)."""
+        deck = self.deck_plan.deck(self.hand_number, self.in_play())
+        order = self.seats_in_from(self.dealer + 1)
+        self.in_hand = sorted(order)
+        self.dealt = hand_size(wanted, len(deck), len(order))
+        self.hands = [[] for _ in range(self.players)]
+        for index in range(self.dealt * len(order)):
+            self.hands[order[index % len(order)]].append(deck[index])
+        for hand in self.hands:
+            hand.sort(key=rank_key)
+        self.stock = deck[self.dealt * len(order) :]
+        self.discards = [[] for _ in range(self.players)]
+        self.trick, self.best_seat, self.played, self.revealed = [], None, [], []
+        short = (
+            f" (the deck of {len(deck)} is short for {wanted} each)" if self.dealt < wanted else ""
+        )
+        events = [
+            Event(
+                f"Hand {self.hand_number + 1}: {{s{self.dealer}}} deals {self.dealt} cards each"
+                f"{short}; {len(self.stock)} left in the stock",
+                kind="deal",
+            )
+        ]
+        for seat in order:
+            events.append(
+                Event(
+                    f"{{s{seat}}} is dealt {cards_pretty(self.hands[seat])}",
+                    "hand",
+                    frozenset({seat}),
+                )
+            )
+        if self.stock:
+            self.phase = "exchange"
+            self.pending = order
+            return events
+        events.append(Event("The stock is empty: nobody exchanges", "exchange"))
+        return events + self.start_play()
+
+    def start_play(self) -> list[Event]:
+        """After the exchange: the first player still in to the dealer's left leads."""
+        self.phase = "play"
+        leader = self.seats_in_from(self.dealer + 1)[0]
+        if all(len(self.hands[seat]) == 1 for seat in self.in_hand):
+            return self.showdown(leader)  # only possible with one card each: no tricks
+        self.pending = [leader]
+        return []
+
+    # -- decisions ---------------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        return (self.pending[0],) if self.phase != "over" and self.pending else ()
+
+    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
+        hand = self.hands[seat]
+        if self.phase == "exchange":
+            return (KEEP, *exchanges(hand, len(self.stock)))
+        if not self.trick:
+            return tuple(leads(hand))
+        return tuple(follows(hand, self.best_ranks()))
+
+    def best_ranks(self) -> tuple[int, ...]:
+        """The ranks of the best play of the current trick so far."""
+        return next(ranks_of(cards) for seat, cards in self.trick if seat == self.best_seat)
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Legal by ranks (suits never matter), and the named cards are really held."""
+        if not super().is_legal(seat, action):
+            return False
+        if isinstance(action, (Exchange, Play)):
+            hand = self.hands[seat]
+            return len(set(action.cards)) == len(action.cards) and all(
+                card in hand for card in action.cards
+            )
+        return True
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        if self.phase == "over" or seat not in self.to_act():
+            return super().explain_illegal(seat, action)
+        hand = self.hands[seat]
+        if isinstance(action, (Exchange, Play)):
+            missing = [card for card in action.cards if card not in hand]
+            if missing:
+                return f"You do not hold {cards_pretty(missing)}."
+        if self.phase == "exchange":
+            if isinstance(action, Play):
+                return "First comes the exchange: keep your cards or exchange some."
+            if isinstance(action, Exchange) and len(action.cards) > len(self.stock):
+                left = len(self.stock)
+                return f"The stock has only {left} card{'s' if left != 1 else ''} to exchange."
+            return super().explain_illegal(seat, action)
+        if not isinstance(action, Play):
+            return "The exchange is over: play to the trick."
+        if not self.trick:
+            if len(set(action.ranks)) != 1:
+                return "A lead is one or more cards of the same rank."
+            return "You must keep at least one card in your hand when you lead."
+        count = len(self.trick[0][1])
+        if len(action.cards) != count:
+            return f"Play exactly {count} card{'s' if count > 1 else ''}, as many as were led."
+        lowest = cards_pretty(hand[:count])
+        return (
+            f"{cards_pretty(action.cards)} does not beat the best play: beat it (each card at "
+            f"least as high as the best play's card in the same place) or play your lowest: "
+            f"{lowest}."
+        )
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        if isinstance(action, (Word, Exchange)):
+            return self.apply_exchange(seat, action)
+        assert isinstance(action, Play)
+        return self.apply_play(seat, action)
+
+    def apply_exchange(self, seat: int, action: Word | Exchange) -> list[Event]:
+        """One player's exchange; the round ends when all had theirs or the stock is empty."""
+        self.pending.pop(0)
+        if isinstance(action, Word):
+            events = [Event(f"{{s{seat}}} keeps their cards", "exchange")]
+        else:
+            hand = self.hands[seat]
+            for card in action.cards:
+                hand.remove(card)
+            self.discards[seat].extend(action.cards)
+            count = len(action.cards)
+            drawn = self.stock[:count]
+            del self.stock[:count]
+            hand.extend(drawn)
+            hand.sort(key=rank_key)
+            events = [
+                Event(
+                    f"{{s{seat}}} exchanges {count} card{'s' if count > 1 else ''}; "
+                    f"{len(self.stock)} left in the stock",
+                    "exchange",
+                ),
+                Event(
+                    f"{{s{seat}}} discards {cards_pretty(action.cards)} and draws "
+                    f"{cards_pretty(sorted(drawn, key=rank_key))}",
+                    "exchange",
+                    frozenset({seat}),
+                ),
+            ]
+        if not self.stock and self.pending:
+            skipped = ", ".join(f"{{s{other}}}" for other in self.pending)
+            events.append(Event(f"The stock is empty: {skipped} keep their cards", "exchange"))
+            self.pending = []
+        if not self.pending:
+            events.extend(self.start_play())
+        return events
+
+    def apply_play(self, seat: int, action: Play) -> list[Event]:
+        """A lead or a follow; the last beater (or the leader) wins the trick and leads next."""
+        hand = self.hands[seat]
+        for card in action.cards:
+            hand.remove(card)
+        shown = cards_pretty(action.cards)
+        self.pending.pop(0)
+        if not self.trick:
+            self.trick = [(seat, action.cards)]
+            self.best_seat = seat
+            self.pending = self.seats_in_from(seat)[1:]
+            events = [Event(f"{{s{seat}}} leads {shown}", "play")]
+        else:
+            beat = is_beat(action.ranks, self.best_ranks())
+            self.trick.append((seat, action.cards))
+            if beat:
+                self.best_seat = seat
+                events = [Event(f"{{s{seat}}} beats with {shown}", "play")]
+            else:
+                events = [Event(f"{{s{seat}}} plays their lowest: {shown}", "play")]
+        if self.pending:
+            return events
+        winner = self.best_seat
+        assert winner is not None
+        self.played.extend(card for _, cards in self.trick for card in cards)
+        self.trick, self.best_seat = [], None
+        events.append(Event(f"{{s{winner}}} wins the trick", "trick"))
+        if all(len(self.hands[other]) == 1 for other in self.in_hand):
+            events.extend(self.showdown(winner))
+        else:
+            self.pending = [winner]
+        return events
+
+    # -- the showdown, the next hand and the end -------------------------------------------------
+    def showdown(self, first: int) -> list[Event]:
+        """Everyone reveals their last card clockwise from ``first``; the highest rank loses
+        its penalty (ties all score) and that card stays face up in front of its owner."""
+        reveals = [(seat, self.hands[seat][0]) for seat in self.seats_in_from(first)]
+        events = [Event(f"{{s{seat}}} shows {card.pretty}", "reveal") for seat, card in reveals]
+        top = max(STRENGTH[card] for _, card in reveals)
+        penalty = PENALTY[top]
+        losers = [seat for seat, card in reveals if STRENGTH[card] == top]
+        for seat, card in reveals:
+            self.hands[seat] = []
+            if seat in losers:
+                self.totals[seat] += penalty
+                self.penalties[seat].append(card)
+            else:
+                self.revealed.append(card)
+        self.last_hand = {
+            "hand": self.hand_number + 1,
+            "reveals": [[seat, card.text] for seat, card in reveals],
+            "losers": losers,
+            "penalty": penalty,
+        }
+        names = seat_names(losers)
+        loss = (
+            f"{names} loses with {RANK_LABEL[top]} and scores {penalty}"
+            if len(losers) == 1
+            else f"{names} tie with {RANK_NAME[top]} and score {penalty} each"
+        )
+        out = [seat for seat in losers if not self.is_in(seat)]
+        eliminated = " · out: " + ", ".join(f"{{s{seat}}}" for seat in out) if out else ""
+        totals = ", ".join(f"{{s{seat}}} {self.totals[seat]}" for seat in range(self.players))
+        events.append(
+            Event(
+                f"Hand {self.hand_number + 1}: {loss} · totals: {totals}{eliminated}",
+                "hand_end",
+            )
+        )
+        still_in = [seat for seat in range(self.players) if self.is_in(seat)]
+        if len(still_in) <= 1:
+            events.extend(self.finish(still_in))
+            return events
+        self.dealer = losers[-1]  # tied losers: the last of them in reveal order deals
+        self.hand_number += 1
+        events.extend(self.start_hand(penalty))
+        return events
+
+    def finish(self, still_in: list[int]) -> list[Event]:
+        """The end: the one player left wins; if everyone still in was eliminated in this
+        hand, the lowest total among them wins (equal lowest: shared)."""
+        if still_in:
+            self.winner_seats = still_in
+        else:
+            low = min(self.totals[seat] for seat in self.in_hand)
+            self.winner_seats = [seat for seat in self.in_hand if self.totals[seat] == low]
+        self.phase, self.pending = "over", []
+        names = seat_names(self.winner_seats)
+        verb = "wins" if len(self.winner_seats) == 1 else "share the win"
+        return [Event(f"{names} {verb}", "game_end")]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def scores(self) -> tuple[int, ...]:
+        """Running penalty totals (lower is better)."""
+        return tuple(self.totals)
+
+    def winners(self) -> tuple[int, ...]:
+        return tuple(self.winner_seats)
+
+    # -- views -----------------------------------------------------------------------------------
+    def public_view(self) -> View:
+        # Rank labels only where cards went back into the deck (the draw, the last showdown):
+        # suits never matter here, and the cards have been shuffled back.
+        last = self.last_hand
+        return {
+            "game": self.game.id,
+            "hand_number": self.hand_number + 1,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "to_act": list(self.to_act()),
+            "dealt": self.dealt,
+            "in": [seat for seat in range(self.players) if self.is_in(seat)],
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "stock": len(self.stock),
+            "discard_counts": [len(pile) for pile in self.discards],
+            "trick": [{"seat": seat, "cards": cards_json(cards)} for seat, cards in self.trick],
+            "best_seat": self.best_seat,
+            "played": cards_json(self.played),
+            "revealed": cards_json(self.revealed),
+            "penalties": [cards_json(pile) for pile in self.penalties],
+            "dealer_draw": [
+                [[seat, RANK_LABEL[STRENGTH[card]]] for seat, card in draw]
+                for draw in self.dealer_draw
+            ],
+            "last_hand": None
+            if last is None
+            else {
+                "hand": last["hand"],
+                "reveals": [
+                    [seat, RANK_LABEL[STRENGTH[Card.parse(text)]]] for seat, text in last["reveals"]
+                ],
+                "losers": list(last["losers"]),
+                "penalty": last["penalty"],
+            },
+            "scores": list(self.totals),
+            "eliminated_at": ELIMINATED_AT,
+            "over": self.is_over,
+            "winners": list(self.winner_seats),
+        }
+
+    def view(self, seat: int) -> View:
+        return {
+            **self.public_view(),
+            "seat": seat,
+            "hand": cards_json(self.hands[seat]),
+            "discards": cards_json(self.discards[seat]),
+        }
+
+    def zones(self) -> Iterable[Zone]:
+        for seat in range(self.players):
+            yield Zone(f"hand s{seat}", tuple(self.hands[seat]), frozenset((seat,)))
+            # Discards go face down: only the discarder saw them.
+            yield Zone(f"discards s{seat}", tuple(self.discards[seat]), frozenset((seat,)))
+            yield Zone(f"penalties s{seat}", tuple(self.penalties[seat]), None)
+        yield Zone("stock", tuple(self.stock), frozenset())
+        yield Zone("trick", tuple(card for _, cards in self.trick for card in cards), None)
+        yield Zone("played", tuple(self.played), None)
+        yield Zone("revealed", tuple(self.revealed), None)
+
+    # -- saving ----------------------------------------------------------------------------------
+    def _to_json(self) -> dict[str, Any]:
+        return {
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "dealer_draw": [
+                [[seat, card.text] for seat, card in draw] for draw in self.dealer_draw
+            ],
+            "phase": self.phase,
+            "dealt": self.dealt,
+            "in_hand": list(self.in_hand),
+            "hands": [cards_json(hand) for hand in self.hands],
+            "discards": [cards_json(pile) for pile in self.discards],
+            "stock": cards_json(self.stock),
+            "trick": [[seat, cards_json(cards)] for seat, cards in self.trick],
+            "best_seat": self.best_seat,
+            "played": cards_json(self.played),
+            "revealed": cards_json(self.revealed),
+            "pending": list(self.pending),
+            "penalties": [cards_json(pile) for pile in self.penalties],
+            "totals": list(self.totals),
+            "last_hand": self.last_hand,
+            "winners": list(self.winner_seats),
+        }
+
+
+def seat_names(seats: Sequence[int]) -> str:
+    """Seats for people: ``{s0}``, ``{s0} and {s1}``, ``{s0}, {s1} and {s2}``."""
+    names = [f"{{s{seat}}}" for seat in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def draw_events(rounds: Sequence[Sequence[tuple[int, Card]]]) -> list[Event]:
+    """The high-card draw as table-log lines (ranks only: suits never matter, and the cards go
+    back into the deck before the shuffle)."""
+    events = []
+    for index, drawn in enumerate(rounds):
+        what = ", ".join(f"{{s{seat}}} {RANK_LABEL[STRENGTH[card]]}" for seat, card in drawn)
+        label = "Draw for the first dealer" if index == 0 else "Tied players draw again"
+        events.append(Event(f"{label}: {what}", "draw"))
+    dealer = max(rounds[-1], key=lambda pair: STRENGTH[pair[1]])[0]
+    events.append(Event(f"{{s{dealer}}} drew highest and deals first", "draw"))
+    return events
+
+
+# -- the heuristic AI ----------------------------------------------------------------------------
+class TwentyTwoAgent:
+    """Keeps a low card for the showdown and sheds the rest while it still can.
+
+    Exchange: throw away the middling cards (too high to keep for the end, too low to beat
+    with). Lead: the highest rank, all copies (keeping the lowest card back). Follow: keep the
+    lowest card possible; then prefer a beat (the lead is worth having), the cheapest one.
+    """
+
+    needs_view = True
+    keep_low = 5  # cards up to this rank are worth keeping for the showdown
+    keep_high = 12  # cards from this rank up win tricks
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        """The heuristic choice among ``legal``."""
+        assert view is not None
+        hand = sorted(cards_from_json(view["hand"]), key=rank_key)
+        first = legal[0]
+        if first == KEEP:
+            return self.exchange(hand, legal)
+        plays = [action for action in legal if isinstance(action, Play)]
+        if not view["trick"]:
+            return self.lead(hand, plays)
+        return self.follow(hand, plays, view)
+
+    def exchange(self, hand: list[Card], legal: Sequence[Action]) -> Action:
+        """Discard the middling cards (as many as the stock allows), or keep."""
+        lowest = STRENGTH[hand[0]]
+        # The lowest card stays if it is fairly low: it may be the card kept for the end.
+        middling = [
+            card
+            for card in hand
+            if self.keep_low < STRENGTH[card] < self.keep_high
+            and not (STRENGTH[card] == lowest and lowest <= 7)
+        ]
+        # With a short stock, the highest middling cards go first: the worst to be left with.
+        middling.sort(key=rank_key, reverse=True)
+        options = {action.ranks: action for action in legal if isinstance(action, Exchange)}
+        limit = max((len(ranks) for ranks in options), default=0)
+        wanted = ranks_of(middling[:limit])
+        return options.get(wanted, legal[0])
+
+    def lead(self, hand: list[Card], plays: list[Play]) -> Action:
+        """Lead the highest rank, as many copies as allowed."""
+        # The highest rank, as many copies as allowed: it sheds the most and is hard to beat.
+        return max(plays, key=lambda play: (play.ranks[0], len(play.ranks)))
+
+    def follow(self, hand: list[Card], plays: list[Play], view: View) -> Action:
+        """Keep the lowest card possible; then beat if possible, as cheaply as possible."""
+        best = next(
+            ranks_of(cards_from_json(entry["cards"]))
+            for entry in view["trick"]
+            if entry["seat"] == view["best_seat"]
+        )
+
+        def worth(play: Play) -> tuple[int, bool, int]:
+            remaining = list(STRENGTH[card] for card in hand)
+            for rank in play.ranks:
+                remaining.remove(rank)
+            low = min(remaining) if remaining else 0
+            # A beat as cheap as possible keeps the high cards for later beats.
+            return (-low, is_beat(play.ranks, best), -sum(play.ranks))
+
+        return max(plays, key=worth)
+
+
+# -- the game type -------------------------------------------------------------------------------
+class TwentyTwoGame(Game):
+    """The game type of twentytwo."""
+
+    lowest_wins = True
+
+    id = "twentytwo"
+    name = "Twenty-Two"
+    player_counts = (2, 3, 4, 5, 6)
+    options = ()
+    blurb = (
+        "Don't be left holding the highest last card: its penalty counts against you, "
+        "and 22 points puts you out."
+    )
+
+    def _new_state(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
+    ) -> State:
+        state = TwentyTwoState(players, seed, options, deck)
+        state.start_game()
+        return state
+
+    def parse_action(self, text: str) -> Action:
+        words = text.split()
+        expected = "'keep', 'exchange CARD …' or 'play CARD …' (e.g. play 7C 7D)"
+        if not words:
+            raise parse_error(text, expected)
+        verb = words[0].lower()
+        if verb == "keep" and len(words) == 1:
+            return KEEP
+        if verb not in ("exchange", "play") or len(words) < 2:
+            raise parse_error(text, expected)
+        try:
+            cards = [Card.parse(word) for word in words[1:]]
+        except CardError as error:
+            raise ActionParseError(f"cannot read {text!r}: {error}") from None
+        if len(set(cards)) != len(cards):
+            raise ActionParseError(f"cannot read {text!r}: a card is named twice")
+        return Exchange.of(cards) if verb == "exchange" else Play.of(cards)
+
+    def _state_from_json(self, data: Mapping[str, Any]) -> State:
+        seed = int(data["seed"])
+        state = TwentyTwoState(
+            int(data["players"]),
+            seed,
+            self.resolve_options(data["options"]),
+            DeckPlan.normalise(seed, data["deck"] or None),
+        )
+        players = state.players
+        state.hand_number = int(data["hand_number"])
+        state.dealer = int(data["dealer"])
+        state.dealer_draw = [
+            [(int(seat), Card.parse(text)) for seat, text in draw] for draw in data["dealer_draw"]
+        ]
+        state.phase = str(data["phase"])
+        if state.phase not in ("exchange", "play", "over"):
+            raise SavedStateError(f"unknown twentytwo phase {state.phase!r}")
+        state.dealt = int(data["dealt"])
+        state.in_hand = [int(seat) for seat in data["in_hand"]]
+        state.hands = [sorted(cards_from_json(hand), key=rank_key) for hand in data["hands"]]
+        state.discards = [cards_from_json(pile) for pile in data["discards"]]
+        state.stock = cards_from_json(data["stock"])
+        state.trick = [(int(seat), tuple(cards_from_json(cards))) for seat, cards in data["trick"]]
+        best = data["best_seat"]
+        state.best_seat = None if best is None else int(best)
+        state.played = cards_from_json(data["played"])
+        state.revealed = cards_from_json(data["revealed"])
+        state.pending = [int(seat) for seat in data["pending"]]
+        state.penalties = [cards_from_json(pile) for pile in data["penalties"]]
+        state.totals = [int(total) for total in data["totals"]]
+        last = data["last_hand"]
+        state.last_hand = (
+            None
+            if last is None
+            else {
+                "hand": int(last["hand"]),
+                "reveals": [[int(seat), str(text)] for seat, text in last["reveals"]],
+                "losers": [int(seat) for seat in last["losers"]],
+                "penalty": int(last["penalty"]),
+            }
+        )
+        state.winner_seats = [int(seat) for seat in data["winners"]]
+        if not (
+            len(state.hands) == len(state.discards) == len(state.penalties) == players
+            and len(state.totals) == players
+        ):
+            raise SavedStateError("saved twentytwo state does not match its player count")
+        return state
+
+    def heuristic_agent(self) -> TwentyTwoAgent:
+        return TwentyTwoAgent()
+
+    def describe(self, view: View) -> list[str]:
+        lines = []
+        if view["hand_number"] == 1 and view["phase"] == "exchange" and view["dealer_draw"]:
+            draws = " · then ".join(
+                ", ".join(f"{{s{seat}}} {rank}" for seat, rank in draw)
+                for draw in view["dealer_draw"]
+            )
+            lines.append(f"Draw for the first dealer: {draws}")
+        last = view["last_hand"]
+        if last is not None:
+            shown = ", ".join(f"{{s{seat}}} {rank}" for seat, rank in last["reveals"])
+            losers = seat_names(last["losers"])
+            lines.append(f"Last hand: {shown} → {losers} +{last['penalty']}")
+        lines.append(
+            f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
+            f"{view['dealt']} cards each · stock {view['stock']}"
+        )
+        if view["phase"] == "exchange" and view["to_act"]:
+            lines.append(f"Exchange: {{s{view['to_act'][0]}}} to choose")
+        if view["trick"]:
+            plays = "; ".join(
+                f"{{s{entry['seat']}}} {describe_cards(entry['cards'])}"
+                + (" (best)" if entry["seat"] == view["best_seat"] else "")
+                for entry in view["trick"]
+            )
+            lines.append(f"Trick: {plays}")
+        elif view["phase"] == "play" and view["to_act"]:
+            lines.append(f"{{s{view['to_act'][0]}}} leads")
+        scores = []
+        for seat, total in enumerate(view["scores"]):
+            pile = describe_cards(view["penalties"][seat])
+            out = " out" if seat not in view["in"] else ""
+            scores.append(f"{{s{seat}}} {total}" + (f" ({pile})" if pile else "") + out)
+        lines.append("Penalties: " + ", ".join(scores))
+        if "hand" in view:
+            lines.append(f"Your hand: {describe_cards(view['hand']) or '(none)'}")
+        if view["over"]:
+            lines.append("Winner: " + seat_names(view["winners"]))
+        return lines
+
+
+GAME = TwentyTwoGame()
+TwentyTwoState.game = GAME
