@@ -9,6 +9,7 @@ import pytest
 import simcord
 
 from bot.app import CardroomBot
+from bot.services.tables import Table
 from engine.registry import games
 from tests.bot.helpers import (
     Player,
@@ -42,11 +43,16 @@ async def play_to_the_end(
     table = await open_table(bot, channel, players, game_id, ai_seats, short_options(game))
     rng = random.Random(f"test/{game_id}")
     human_moves = 0
+    # Cards each seat (None: the channel) was allowed to see at some point: an old hand DM
+    # keeps showing the cards of its hand.
+    ever: dict[int | None, set[str]] = {}
     by_user = {player.id: player for player in players}
     for _ in range(MAX_ROUNDS):
         if table.ended:
             break
         revision = table.revision
+        if check_leaks:
+            remember(ever, table)
         waiting = [seat for seat in table.state.waiting_for() if table.seats[seat].is_human]
         optional = [seat for seat in table.optional_seats() if table.seats[seat].is_human]
         movers = waiting or ([rng.choice(optional)] if optional and rng.random() < 0.3 else [])
@@ -63,11 +69,13 @@ async def play_to_the_end(
                 moved = await move_by_hand(player, channel, table, rng)
             human_moves += moved
             if check_leaks:
+                remember(ever, table)
                 for message in player.seen_private[seen_before:]:
-                    leaked = cards_in(text_of(message)) - allowed_cards(table, seat)
-                    assert not leaked, f"{player.member.name} saw hidden {leaked}"
+                    leaked = cards_in(text_of(message)) - ever[seat]
+                    assert not leaked, f"{player.member.name} saw hidden {leaked} in {text_of(message)}"
         if check_leaks:
-            assert_no_leaks(channel, players, table)
+            remember(ever, table)
+            assert_no_leaks(channel, players, table, ever)
         if table.revision == revision and not table.ended:
             await env.advance_time(6)
     else:
@@ -75,16 +83,22 @@ async def play_to_the_end(
     return human_moves
 
 
-def assert_no_leaks(channel: simcord.ChannelHandle, players: list[Player], table: object) -> None:
-    """Nobody sees a card their seat may not see (checked against the engine's views)."""
-    from bot.services.tables import Table
+def remember(ever: dict[int | None, set[str]], table: Table) -> None:
+    """Add what each seat (and the channel) may see now (at the end: the final reveal)."""
+    for seat in [None, *range(len(table.seats))]:
+        ever.setdefault(seat, set()).update(allowed_cards(table, seat))
 
-    assert isinstance(table, Table)
-    if table.ended:
-        return
+
+def assert_no_leaks(
+    channel: simcord.ChannelHandle,
+    players: list[Player],
+    table: Table,
+    ever: dict[int | None, set[str]],
+) -> None:
+    """Nobody sees a card their seat was never allowed to see (per the engine's views)."""
     for who, text in all_seen(channel, players):
         seat = None if who is None else table.seat_of(who.id)
-        leaked = cards_in(text) - allowed_cards(table, seat)
+        leaked = cards_in(text) - ever[seat]
         assert not leaked, f"{'the channel' if who is None else who.member.name} sees {leaked}"
 
 
