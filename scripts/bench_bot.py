@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import simcord  # noqa: E402
+import simcord
 
-from bot.app import create_bot  # noqa: E402
-from bot.settings import Settings  # noqa: E402
-from tests.bot.helpers import add_player, move_by_hand, open_table  # noqa: E402
+from bot.app import create_bot
+from bot.settings import Settings
+from tests.bot.helpers import add_player, move_by_hand, open_table
 
 
 async def bench(games: int, rounds: int, game_id: str) -> dict[str, object]:

@@ -72,7 +72,8 @@ async def play_to_the_end(
                 remember(ever, table)
                 for message in player.seen_private[seen_before:]:
                     leaked = cards_in(text_of(message)) - ever[seat]
-                    assert not leaked, f"{player.member.name} saw hidden {leaked} in {text_of(message)}"
+                    shown = text_of(message)
+                    assert not leaked, f"{player.member.name} saw hidden {leaked} in {shown}"
         if check_leaks:
             remember(ever, table)
             assert_no_leaks(channel, players, table, ever)
