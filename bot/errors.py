@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import ParamSpec
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec
 
 import discord
 from discord import app_commands
@@ -67,8 +67,8 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 
 
 def answers_user_errors(
-    func: Callable[P, Awaitable[None]],
-) -> Callable[P, Awaitable[None]]:
+    func: Callable[P, Coroutine[Any, Any, None]],
+) -> Callable[P, Coroutine[Any, Any, None]]:
     """Wrap a command or component callback: user-caused errors get their private answer
     here; anything else goes on to the central handler (logged, apology)."""
 

@@ -117,15 +117,24 @@ class GameCog(commands.Cog):
         async def rules(interaction: discord.Interaction, game: str) -> None:
             await cog.rules(interaction, game)
 
-        for name, description, callback in (
-            ("hand", "See your hand and move (only you see it)", hand),
-            ("leave", "Leave the game in this channel (the AI takes your seat)", leave),
-            ("stop", "Stop the game in this channel (host or Manage Server)", stop),
-            ("rules", "How to play a game", rules),
-        ):
-            group.add_command(
-                app_commands.Command(name=name, description=description, callback=callback)
-            )
+        commands_: list[app_commands.Command[Any, ..., None]] = [
+            app_commands.Command(
+                name="hand", description="See your hand and move (only you see it)", callback=hand
+            ),
+            app_commands.Command(
+                name="leave",
+                description="Leave the game in this channel (the AI takes your seat)",
+                callback=leave,
+            ),
+            app_commands.Command(
+                name="stop",
+                description="Stop the game in this channel (host or Manage Server)",
+                callback=stop,
+            ),
+            app_commands.Command(name="rules", description="How to play a game", callback=rules),
+        ]
+        for command in commands_:
+            group.add_command(command)
         return group
 
     def _start_command(self) -> app_commands.Command[Any, ..., None]:

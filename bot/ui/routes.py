@@ -66,7 +66,7 @@ class RoutedButton(
     ) -> RoutedButton:
         return cls(cast("discord.ui.Button[discord.ui.View]", item), match["kind"], match["args"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction) -> None:
         """Route the click; errors become private answers."""
         try:
             await HANDLERS[self.kind](interaction, self.args.split(":"))
@@ -96,7 +96,7 @@ class RoutedSelect(
     ) -> RoutedSelect:
         return cls(cast("discord.ui.Select[discord.ui.View]", item), match["args"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction) -> None:
         """Apply the chosen option as the next step."""
         try:
             table_id, revision, prefix, _page = self.args.split(":")
