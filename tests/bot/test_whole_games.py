@@ -84,6 +84,11 @@ async def play_to_the_end(
     return human_moves
 
 
+def table_seats(bot: CardroomBot) -> list[object]:
+    """The seats of the (only) finished game."""
+    return list(next(iter(bot.tables.rematches.values())).seats)
+
+
 def remember(ever: dict[int | None, set[str]], table: Table) -> None:
     """Add what each seat (and the channel) may see now (at the end: the final reveal)."""
     for seat in [None, *range(len(table.seats))]:
@@ -128,6 +133,15 @@ async def test_whole_game(
     assert channel.id not in bot.tables.by_channel
     finished = await bot.storage.finished_record(next(iter(bot.tables.rematches)))
     assert finished is not None and finished["game"] == game_id
+    # the scoreboard and stats count the game; Rematch opens a lobby with the same seats
+    board = await players[0].member.slash(channel, "scoreboard", game=game_id)
+    assert board.response is not None and "player0" in text_of(board.response)
+    stats = await players[1].member.slash(channel, "stats")
+    assert stats.ephemeral and game_id in text_of(stats.response)
+    await players[1].member.click(results, label="Rematch")
+    lobby = bot.tables.lobby(bot.tables.by_channel[channel.id])
+    assert lobby.host_id == players[1].id
+    assert sorted(s.name for s in lobby.seats) == sorted(s.name for s in table_seats(bot))
 
 
 @pytest.mark.parametrize(
