@@ -61,7 +61,8 @@ class CardroomBot(commands.Bot):
         self.settings = settings
         self.presenter = DiscordPresenter(self)
         self.interaction_started: dict[int, float] = {}
-        self.move_times: list[float] = []
+        # (seconds from an interaction's arrival to the answer, of which saving took) per move
+        self.move_times: list[tuple[float, float]] = []
         self.restore_problems: list[str] = []
 
     async def setup_hook(self) -> None:

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -234,6 +235,7 @@ class TableService:
         self.rematches: dict[str, Rematch] = {}
         self._flushers: dict[str, _Flusher] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self.last_save_seconds = 0.0  # the last accepted move's database time (benchmarks)
 
     # -- small helpers -------------------------------------------------------------------------
     def _new_id(self) -> str:
@@ -459,11 +461,13 @@ class TableService:
             elif event.kind == "hand_end":
                 table.summaries.append(fill_names(event.text, table.names))
         self._after_change(table, acted=(seat,))
+        saving = time.perf_counter()
         if table.state.is_over:
             await self._finish(table)
         else:
             await self.storage.save_game(table.saved())
             self._drive(table)
+        self.last_save_seconds = time.perf_counter() - saving
         self._flusher(table).changed()
         return events
 

@@ -228,7 +228,8 @@ async def on_step(interaction: discord.Interaction, args: list[str]) -> None:
         await _show(interaction, table, seat, note=error.message)
         return
     await _show(interaction, table, seat)
-    _bot(interaction).move_times.append(time.perf_counter() - started)
+    total = time.perf_counter() - started
+    _bot(interaction).move_times.append((total, service.last_save_seconds))
 
 
 async def on_rematch(interaction: discord.Interaction, args: list[str]) -> None:
