@@ -393,8 +393,7 @@ class State(ABC):
 
         Raises IllegalActionError, changing nothing, when the action is not legal now.
         """
-        listed = self._legal_cache.get(seat)  # usually just listed for this very choice
-        if (listed is None or action not in listed) and not self.is_legal(seat, action):
+        if not self.is_legal(seat, action):
             raise IllegalActionError(self.explain_illegal(seat, action))
         events = self._apply(seat, action)
         self._legal_cache.clear()

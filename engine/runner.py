@@ -34,9 +34,11 @@ def step(
     chance before the game moves on; then the seats the game waits for.
     """
     seats = state.to_act()
-    if len(seats) == 1:  # the common case: one seat, which the game waits for
+    if len(seats) == 1:  # the common case (and self-play's hot loop): one seat, waited for
         seat = seats[0]
-        action = agent_move(state, seat, agents[seat], rngs[seat], optional=False)
+        agent = agents[seat]
+        view = state.agent_view(seat) if agent.needs_view else None
+        action = agent.choose(view, state.legal_actions(seat), rngs[seat], False)
         if action is not None:
             state.apply(seat, action)
             return seat, action

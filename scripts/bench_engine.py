@@ -3,8 +3,9 @@ acting seat's legal actions listed), measured in CPU time of this one process (o
 
     ./run engine-bench            or    .venv/bin/python scripts/bench_engine.py [--games N]
 
-Prints one JSON line per game and player count (best of 3 runs, each on new seeds). Not a
-test: figures vary with the machine and with what else runs on it.
+Prints one JSON line per game and player count: the best of 3 timed runs, each on new seeds,
+after an untimed warm-up run (steady-state self-play, caches filled). Not a test: figures vary
+with the machine and with what else runs on it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ def measure(game_id: str, players: int, count: int, repeats: int = 3) -> dict[st
     game = games()[game_id]
     agents = [game.agent("random")] * players
     best_seconds, steps = float("inf"), 0
+    for seed in range(-count, 0):  # warm-up, untimed: fills the games' caches as long play does
+        play_out(game.new_state(players, seed), agents, seed)
     for repeat in range(repeats):
         steps = 0
         started = time.process_time()
@@ -44,11 +47,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
+    parser.add_argument("--players", type=int, action="append", help="only these counts")
     args = parser.parse_args()
     for game_id, game in games().items():
         if args.game and game_id not in args.game:
             continue
         for players in game.player_counts:
+            if args.players and players not in args.players:
+                continue
             print(json.dumps(measure(game_id, players, args.games)), flush=True)
 
 
