@@ -1,0 +1,103 @@
+"""``create_bot(settings)``: the configured Cardroom bot (used by ``python -m bot`` and tests).
+
+setup_hook opens storage (SQLite, migrated), restores running games, adds the cogs, registers
+the routed buttons (so clicks on old messages still work after a restart) and syncs the slash
+commands to the dev guild when one is set. Without a dev guild, commands are published only by
+the owner's ``@Cardroom sync``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.game import GameCog
+from bot.cogs.owner import OwnerCog
+from bot.cogs.scores import ScoresCog
+from bot.errors import report_error
+from bot.services.tables import TableService
+from bot.settings import Settings
+from bot.storage import Storage
+from bot.ui.presenter import DiscordPresenter
+from bot.ui.routes import RoutedButton, RoutedSelect
+
+log = logging.getLogger(__name__)
+
+
+class CardroomTree(app_commands.CommandTree["CardroomBot"]):
+    """The command tree, with the central error answer."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """User-caused errors get a private answer; others are logged with an apology."""
+        await report_error(interaction, error)
+
+
+class CardroomBot(commands.Bot):
+    """The bot: settings, storage and the table service hang off it."""
+
+    storage: Storage
+    tables: TableService
+
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        intents.guild_messages = True  # only to hear the owner's "@Cardroom sync"
+        intents.dm_messages = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=CardroomTree,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+            chunk_guilds_at_startup=False,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.presenter = DiscordPresenter(self)
+        self.interaction_started: dict[int, float] = {}
+        # (seconds from an interaction's arrival to the answer, of which saving took) per move
+        self.move_times: list[tuple[float, float]] = []
+        self.restore_problems: list[str] = []
+
+    async def setup_hook(self) -> None:
+        """Open storage, restore games, add cogs and buttons, sync to the dev guild."""
+        self.storage = await Storage.open(self.settings.database_path)
+        self.tables = TableService(
+            self.settings, self.storage, self.presenter, clock=discord.utils.utcnow
+        )
+        await self.add_cog(GameCog(self))
+        await self.add_cog(ScoresCog(self))
+        await self.add_cog(OwnerCog(self))
+        self.add_dynamic_items(RoutedButton, RoutedSelect)
+        self.restore_problems = await self.tables.restore()
+        for problem in self.restore_problems:
+            log.warning("could not restore a saved game: %s", problem)
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Note when each interaction arrived (for the per-move timing)."""
+        if len(self.interaction_started) > 10_000:
+            self.interaction_started.clear()
+        self.interaction_started[interaction.id] = time.perf_counter()
+
+    async def close(self) -> None:
+        """Stop timers and close storage."""
+        if hasattr(self, "tables"):
+            await self.tables.close()
+        if hasattr(self, "storage"):
+            await self.storage.close()
+        await super().close()
+
+
+def create_bot(settings: Settings) -> CardroomBot:
+    """The configured bot; call ``start``/``run`` with the token, or hand it to simcord."""
+    return CardroomBot(settings)

@@ -1,0 +1,33 @@
+"""Owner-only maintenance: ``@Cardroom sync`` publishes the slash commands.
+
+Commands are synced to the dev guild at every start when one is set; in production they are
+synced only when the owner asks (never globally at every start).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.app import CardroomBot
+
+
+class OwnerCog(commands.Cog):
+    """Mention commands for the bot's owner."""
+
+    def __init__(self, bot: CardroomBot) -> None:
+        self.bot = bot
+
+    @commands.command(name="sync")
+    @commands.is_owner()
+    async def sync(self, ctx: commands.Context[CardroomBot], scope: str = "global") -> None:
+        """``@Cardroom sync`` (everywhere) or ``@Cardroom sync here`` (this server only)."""
+        if scope == "here" and ctx.guild is not None:
+            self.bot.tree.copy_global_to(guild=ctx.guild)
+            synced = await self.bot.tree.sync(guild=ctx.guild)
+            await ctx.reply(f"Synced {len(synced)} commands to this server.")
+            return
+        synced = await self.bot.tree.sync()
+        await ctx.reply(f"Synced {len(synced)} commands globally (they may take a while).")

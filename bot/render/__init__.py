@@ -1,0 +1,1 @@
+"""Turning engine views, events and actions into text people read on Discord."""

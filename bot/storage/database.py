@@ -1,0 +1,555 @@
+"""The one place with SQL: running games, finished games, scoreboards, stats and history.
+
+One aiosqlite connection per Storage, in WAL mode with foreign keys on and synchronous=NORMAL
+(a committed transaction survives the bot being killed; WAL keeps readers off the writer's
+way). The schema is built by the numbered scripts in ``data/migrations/``, each applied once,
+in order, in its own transaction, and recorded in ``schema_migrations``. A lock serialises the
+connection's users so that no statement of one task lands inside another task's transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import aiosqlite
+
+from bot.services.ratings import lowest_score_wins, rate_games
+from bot.storage.models import (
+    BrokenGame,
+    FinishedGame,
+    FinishedSeat,
+    HistoryRow,
+    SavedGame,
+    ScoreRow,
+    SeatRecord,
+    StatsRow,
+    as_utc,
+)
+from engine.registry import games, get_game
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "data" / "migrations"
+MIGRATION_NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
+
+
+class StorageError(Exception):
+    """Something the storage layer refuses or cannot do."""
+
+
+class StaleRevisionError(StorageError):
+    """A save of a game older than the one already stored (a late or repeated save)."""
+
+
+class Migration(NamedTuple):
+    """One numbered schema script."""
+
+    version: int
+    name: str
+    sql: str
+
+
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """The scripts ``NNN_name.sql`` of ``directory`` in version order; versions run 1, 2, 3 …"""
+    found = []
+    for path in directory.iterdir():
+        match = MIGRATION_NAME.match(path.name)
+        if match:
+            found.append(Migration(int(match[1]), match[2], path.read_text(encoding="utf-8")))
+    found.sort()
+    versions = [migration.version for migration in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise StorageError(f"migrations in {directory} must be numbered 1, 2, 3 …: {versions}")
+    return found
+
+
+def to_text(moment: datetime | None) -> str | None:
+    """A time as stored: ISO 8601 in UTC with microseconds (so text order is time order)."""
+    return None if moment is None else as_utc(moment).isoformat(timespec="microseconds")
+
+
+def from_text(text: str) -> datetime:
+    """A stored time back."""
+    return datetime.fromisoformat(text)
+
+
+def dump(value: object) -> str:
+    """Compact JSON."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+class Storage:
+    """Cardroom's database. Open with ``await Storage.open(path)``; close with ``close()``."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._lock = asyncio.Lock()
+
+    # -- opening -------------------------------------------------------------------------------
+    @classmethod
+    async def open(
+        cls,
+        path: Path | str,
+        *,
+        migrations: Path = MIGRATIONS_DIR,
+        up_to: int | None = None,
+    ) -> Storage:
+        """Open (creating the directory and file) and migrate to the latest, or ``up_to``."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            connection.row_factory = aiosqlite.Row
+            await (await connection.execute("PRAGMA journal_mode = WAL")).close()
+            await connection.execute("PRAGMA synchronous = NORMAL")
+            await connection.execute("PRAGMA foreign_keys = ON")
+            await (await connection.execute("PRAGMA busy_timeout = 5000")).close()
+            storage = cls(connection)
+            await storage.migrate(load_migrations(migrations), up_to)
+        except BaseException:
+            await connection.close()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        """Close the connection (saved work is already committed)."""
+        async with self._lock:
+            await self._db.close()
+
+    async def migrate(self, migrations: Sequence[Migration], up_to: int | None = None) -> None:
+        """Apply the migrations not yet recorded, each in one transaction."""
+        async with self._lock:
+            await self._db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            done = {row[0] for row in await self._fetchall("SELECT version FROM schema_migrations")}
+            for migration in migrations:
+                if migration.version in done or (up_to is not None and migration.version > up_to):
+                    continue
+                # executescript runs the whole script; BEGIN/COMMIT make it all or nothing.
+                script = (
+                    f"BEGIN IMMEDIATE;\n{migration.sql}\n;"
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES "
+                    f"({migration.version}, '{migration.name}', '{to_text(datetime.now(UTC))}');"
+                    f"\nPRAGMA user_version = {migration.version};\nCOMMIT;"
+                )
+                try:
+                    await self._db.executescript(script)
+                except BaseException:
+                    if self._db.in_transaction:
+                        await self._db.execute("ROLLBACK")
+                    raise
+
+    async def schema_version(self) -> int:
+        """The highest migration applied."""
+        async with self._lock:
+            row = await self._fetchone("SELECT MAX(version) FROM schema_migrations")
+        return int(row[0] or 0) if row else 0
+
+    async def pragma(self, name: str) -> Any:
+        """A pragma's value (``journal_mode``, ``foreign_keys`` …), for checks."""
+        if not name.isidentifier():
+            raise StorageError(f"not a pragma name: {name!r}")
+        async with self._lock:
+            row = await self._fetchone(f"PRAGMA {name}")
+        return row[0] if row else None
+
+    # -- running games -------------------------------------------------------------------------
+    async def save_game(self, game: SavedGame) -> None:
+        """Insert or update a running game in one statement (its own transaction).
+
+        Raises StaleRevisionError, storing nothing, for a revision lower than the stored one.
+        """
+        async with self._lock:
+            cursor = await self._db.execute(
+                """
+                INSERT INTO running_games (table_id, guild_id, channel_id, host_id, game_id,
+                    options, seed, seats, state, revision, actions, table_message_id, deadline,
+                    started_at, saved_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (table_id) DO UPDATE SET
+                    guild_id = excluded.guild_id, channel_id = excluded.channel_id,
+                    host_id = excluded.host_id, game_id = excluded.game_id,
+                    options = excluded.options, seed = excluded.seed, seats = excluded.seats,
+                    state = excluded.state, revision = excluded.revision,
+                    actions = excluded.actions, table_message_id = excluded.table_message_id,
+                    deadline = excluded.deadline, started_at = excluded.started_at,
+                    saved_at = excluded.saved_at
+                WHERE excluded.revision >= running_games.revision
+                """,
+                (
+                    game.table_id,
+                    game.guild_id,
+                    game.channel_id,
+                    game.host_id,
+                    game.game_id,
+                    dump(game.options),
+                    game.seed,
+                    dump([seat.model_dump() for seat in game.seats]),
+                    dump(game.state),
+                    game.revision,
+                    dump(game.actions),
+                    game.table_message_id,
+                    to_text(game.deadline),
+                    to_text(game.started_at),
+                    to_text(datetime.now(UTC)),
+                ),
+            )
+            changed = cursor.rowcount
+            await cursor.close()
+        if changed != 1:
+            raise StaleRevisionError(
+                f"table {game.table_id}: revision {game.revision} is older than the saved one"
+            )
+
+    async def load_running_games(self) -> list[SavedGame | BrokenGame]:
+        """Every running game, oldest first; one that cannot be read back is a BrokenGame.
+
+        A game is broken when a column is not valid JSON or the wrong shape, its game id is
+        unknown, or the engine refuses its state (wrong schema, malformed, wrong seat count).
+        """
+        async with self._lock:
+            rows = await self._fetchall("SELECT * FROM running_games ORDER BY started_at, table_id")
+        return [self._read_running(row) for row in rows]
+
+    @staticmethod
+    def _read_running(row: aiosqlite.Row) -> SavedGame | BrokenGame:
+        table_id = str(row["table_id"])
+        try:
+            game = SavedGame(
+                table_id=table_id,
+                guild_id=row["guild_id"],
+                channel_id=row["channel_id"],
+                host_id=row["host_id"],
+                game_id=row["game_id"],
+                options=json.loads(row["options"]),
+                seed=row["seed"],
+                seats=[SeatRecord.model_validate(seat) for seat in json.loads(row["seats"])],
+                state=json.loads(row["state"]),
+                revision=row["revision"],
+                actions=json.loads(row["actions"]),
+                table_message_id=row["table_message_id"],
+                deadline=row["deadline"],
+                started_at=row["started_at"],
+            )
+            state = get_game(game.game_id).state_from_json(game.state)
+            if state.players != len(game.seats):
+                raise StorageError(
+                    f"the state has {state.players} seats but the table {len(game.seats)}"
+                )
+        except Exception as error:  # a bad row must never stop the others from loading
+            message = str(error).splitlines()[0] if str(error) else type(error).__name__
+            return BrokenGame(
+                table_id=table_id,
+                guild_id=_int_or_none(row["guild_id"]),
+                channel_id=_int_or_none(row["channel_id"]),
+                error=f"{type(error).__name__}: {message}",
+            )
+        return game
+
+    async def delete_game(self, table_id: str) -> None:
+        """Forget a running game stopped without a result (nothing if it is not there)."""
+        async with self._lock:
+            await self._db.execute("DELETE FROM running_games WHERE table_id = ?", (table_id,))
+
+    async def finish_game(self, game: FinishedGame) -> None:
+        """Write a finished game in ONE transaction, all or nothing.
+
+        Deletes the running row, inserts the game (in its server's current season), one row per
+        seat and the replay record. On any failure nothing is written and the running row stays.
+        """
+        async with self._lock, self._transaction():
+            await self._db.execute("DELETE FROM running_games WHERE table_id = ?", (game.table_id,))
+            await self._db.execute(
+                """
+                INSERT INTO finished_games (table_id, guild_id, channel_id, game_id, options,
+                    seed, started_at, ended_at, has_ai, summary, season)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (
+                    SELECT COALESCE(MAX(season), 1) FROM seasons
+                    WHERE guild_id = ? AND game_id = ?))
+                """,
+                (
+                    game.table_id,
+                    game.guild_id,
+                    game.channel_id,
+                    game.game_id,
+                    dump(game.options),
+                    game.seed,
+                    to_text(game.started_at),
+                    to_text(game.ended_at),
+                    game.has_ai,
+                    dump(game.summary),
+                    game.guild_id,
+                    game.game_id,
+                ),
+            )
+            await self._db.executemany(
+                "INSERT INTO finished_seats (table_id, seat, user_id, name, is_ai, score, place)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (game.table_id, s.seat, s.user_id, s.name, s.is_ai, s.score, s.place)
+                    for s in game.seats
+                ],
+            )
+            await self._db.execute(
+                "INSERT INTO replay_records (table_id, record) VALUES (?, ?)",
+                (game.table_id, dump(game.record)),
+            )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    async def finished_record(self, table_id: str) -> dict[str, Any] | None:
+        """The replay record of a finished game (for ``python -m engine replay``), or None."""
+        async with self._lock:
+            row = await self._fetchone(
+                "SELECT record FROM replay_records WHERE table_id = ?", (table_id,)
+            )
+        if row is None:
+            return None
+        record: dict[str, Any] = json.loads(row[0])
+        return record
+
+    # -- seasons -------------------------------------------------------------------------------
+    async def current_season(self, guild_id: int, game_id: str) -> int:
+        """The season new results of ``game_id`` on this server go to (1 until a reset)."""
+        async with self._lock:
+            return await self._current_season(guild_id, game_id)
+
+    async def _current_season(self, guild_id: int, game_id: str) -> int:
+        row = await self._fetchone(
+            "SELECT COALESCE(MAX(season), 1) FROM seasons WHERE guild_id = ? AND game_id = ?",
+            (guild_id, game_id),
+        )
+        return int(row[0]) if row else 1
+
+    async def reset_season(self, guild_id: int, game_id: str | None = None) -> int:
+        """Start a new season of ``game_id`` (None: of every game); returns its number.
+
+        Nothing is deleted: older seasons stay queryable with ``scoreboard(season=…)``. With
+        None every registered or recorded game moves on, and the highest new number is returned.
+        """
+        async with self._lock, self._transaction():
+            if game_id is None:
+                rows = await self._fetchall(
+                    "SELECT game_id FROM finished_games WHERE guild_id = ?"
+                    " UNION SELECT game_id FROM seasons WHERE guild_id = ?",
+                    (guild_id, guild_id),
+                )
+                game_ids = sorted({*games(), *(row[0] for row in rows)})
+            else:
+                game_ids = [game_id]
+            started = to_text(datetime.now(UTC))
+            newest = 1
+            for each in game_ids:
+                season = await self._current_season(guild_id, each) + 1
+                await self._db.execute(
+                    "INSERT INTO seasons (guild_id, game_id, season, started_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    (guild_id, each, season, started),
+                )
+                newest = max(newest, season)
+        return newest
+
+    # -- scoreboards, stats, history -------------------------------------------------------
+    async def scoreboard(
+        self, guild_id: int, game_id: str | None = None, season: int | None = None
+    ) -> list[ScoreRow]:
+        """This server's ranking for ``game_id`` (None: every game, by game id then rank).
+
+        ``season`` None is each game's current season. Players are ranked by rating, then wins,
+        then games; AI seats are not listed (see bot/services/ratings.py).
+        """
+        async with self._lock:
+            if game_id is None:
+                rows = await self._fetchall(
+                    "SELECT DISTINCT game_id FROM finished_games WHERE guild_id = ?"
+                    " ORDER BY game_id",
+                    (guild_id,),
+                )
+                game_ids = [row[0] for row in rows]
+            else:
+                game_ids = [game_id]
+            board: list[ScoreRow] = []
+            for each in game_ids:
+                chosen = (
+                    season if season is not None else await self._current_season(guild_id, each)
+                )
+                board.extend(await self._board(guild_id, each, chosen))
+        return board
+
+    async def _board(self, guild_id: int, game_id: str, season: int) -> list[ScoreRow]:
+        seats = await self._season_seats(guild_id, game_id, season)
+        ratings = rate_games(
+            [(seat.user_id, seat.place) for seat in game] for game in seats.values()
+        )
+        games_played: dict[int, int] = defaultdict(int)
+        wins: dict[int, int] = defaultdict(int)
+        names: dict[int, str] = {}
+        for game in seats.values():
+            for seat in game:
+                games_played[seat.user_id] += 1
+                wins[seat.user_id] += seat.place == 1
+                names[seat.user_id] = seat.name
+        order = sorted(
+            games_played,
+            key=lambda user: (-ratings[user].ordinal, -wins[user], -games_played[user], user),
+        )
+        return [
+            ScoreRow(
+                user_id=user,
+                name=names[user],
+                game_id=game_id,
+                season=season,
+                games=games_played[user],
+                wins=wins[user],
+                win_rate=wins[user] / games_played[user],
+                rating=round(ratings[user].ordinal, 3),
+                rank=rank,
+            )
+            for rank, user in enumerate(order, start=1)
+        ]
+
+    async def _season_seats(
+        self, guild_id: int, game_id: str, season: int
+    ) -> dict[str, list[_RatedSeat]]:
+        """The seats with a player of every game of a season, by table, in the order they ended."""
+        rows = await self._fetchall(
+            """
+            SELECT g.table_id, s.user_id, s.name, s.place
+            FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
+            WHERE g.guild_id = ? AND g.game_id = ? AND g.season = ? AND s.user_id IS NOT NULL
+            ORDER BY g.ended_at, g.table_id, s.seat
+            """,
+            (guild_id, game_id, season),
+        )
+        seats: dict[str, list[_RatedSeat]] = {}
+        for row in rows:
+            seats.setdefault(row[0], []).append(_RatedSeat(row[1], row[2], row[3]))
+        return seats
+
+    async def stats(self, guild_id: int, user_id: int) -> list[StatsRow]:
+        """A player's figures per game on this server: games, wins, best and average score over
+        all seasons, and the rating of the current season. One row per game played."""
+        async with self._lock:
+            rows = await self._fetchall(
+                """
+                SELECT g.game_id, COUNT(*), SUM(s.place = 1), MAX(s.score), MIN(s.score),
+                    AVG(s.score)
+                FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
+                WHERE g.guild_id = ? AND s.user_id = ?
+                GROUP BY g.game_id ORDER BY g.game_id
+                """,
+                (guild_id, user_id),
+            )
+            result = []
+            for game_id, played, won, highest, lowest, average in rows:
+                season = await self._current_season(guild_id, game_id)
+                seats = await self._season_seats(guild_id, game_id, season)
+                ratings = rate_games(
+                    [(s.user_id, s.place) for s in game] for game in seats.values()
+                )
+                rating = ratings.get(user_id)
+                low_wins = lowest_score_wins(await self._results(guild_id, game_id))
+                result.append(
+                    StatsRow(
+                        game_id=game_id,
+                        games=played,
+                        wins=won,
+                        rating=None if rating is None else round(rating.ordinal, 3),
+                        season=season,
+                        best_score=lowest if low_wins else highest,
+                        average_score=round(average, 3),
+                    )
+                )
+        return result
+
+    async def _results(self, guild_id: int, game_id: str) -> list[list[tuple[int, int]]]:
+        """(score, place) of every seat of this server's games of ``game_id``."""
+        rows = await self._fetchall(
+            """
+            SELECT s.table_id, s.score, s.place
+            FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
+            WHERE g.guild_id = ? AND g.game_id = ?
+            """,
+            (guild_id, game_id),
+        )
+        results: dict[str, list[tuple[int, int]]] = {}
+        for table_id, score, place in rows:
+            results.setdefault(table_id, []).append((score, place))
+        return list(results.values())
+
+    async def history(self, guild_id: int, limit: int = 10) -> list[HistoryRow]:
+        """This server's last ``limit`` finished games, newest first, with every seat."""
+        async with self._lock:
+            games_rows = await self._fetchall(
+                "SELECT table_id, game_id, season, ended_at, has_ai, summary FROM finished_games"
+                " WHERE guild_id = ? ORDER BY ended_at DESC, table_id DESC LIMIT ?",
+                (guild_id, limit),
+            )
+            ids = [row[0] for row in games_rows]
+            seat_rows = await self._fetchall(
+                "SELECT table_id, seat, user_id, name, is_ai, score, place FROM finished_seats"
+                f" WHERE table_id IN ({', '.join('?' * len(ids))}) ORDER BY table_id, seat",
+                ids,
+            )
+        seats: dict[str, list[FinishedSeat]] = defaultdict(list)
+        for table_id, seat, user_id, name, is_ai, score, place in seat_rows:
+            seats[table_id].append(
+                FinishedSeat(
+                    seat=seat, user_id=user_id, name=name, is_ai=is_ai, score=score, place=place
+                )
+            )
+        return [
+            HistoryRow(
+                table_id=table_id,
+                game_id=game_id,
+                season=season,
+                ended_at=from_text(ended_at),
+                seats=seats[table_id],
+                has_ai=bool(has_ai),
+                summary=json.loads(summary),
+            )
+            for table_id, game_id, season, ended_at, has_ai, summary in games_rows
+        ]
+
+    # -- helpers -----------------------------------------------------------------------------
+    async def _fetchall(self, sql: str, parameters: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._db.execute(sql, tuple(parameters)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _fetchone(self, sql: str, parameters: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        async with self._db.execute(sql, tuple(parameters)) as cursor:
+            return await cursor.fetchone()
+
+
+class _RatedSeat(NamedTuple):
+    user_id: int
+    name: str
+    place: int
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` when the block raises."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+
+    async def __aenter__(self) -> None:
+        await self._db.execute("BEGIN IMMEDIATE")
+
+    async def __aexit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            await self._db.execute("COMMIT")
+        else:
+            await self._db.execute("ROLLBACK")

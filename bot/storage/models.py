@@ -1,0 +1,131 @@
+"""What the storage layer takes and gives: pydantic models of saved games, results and rows.
+
+Times are UTC: a naive datetime is read as UTC, an aware one is converted to UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, Field
+
+
+def as_utc(moment: datetime) -> datetime:
+    """The same moment in UTC (naive datetimes are taken to be UTC already)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]
+OptionValues = dict[str, int | bool | None]
+
+
+class SeatRecord(BaseModel):
+    """One seat of a running table."""
+
+    user_id: int | None  # None for an AI seat
+    name: str  # display name at the time of joining
+    is_ai: bool  # True for Add-AI seats and seats handed to the AI
+    dm_message_id: int | None = None  # the seat's hand DM message (edited as it changes)
+    dm_failed: bool = False  # DMs closed: told once in the channel
+    timeouts_in_a_row: int = 0
+
+
+class SavedGame(BaseModel):
+    """A running game, saved with every accepted move."""
+
+    table_id: str  # short unique id (also in button custom_ids)
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game_id: str  # engine game id, e.g. "fishing"
+    options: OptionValues
+    seed: int
+    seats: list[SeatRecord]
+    state: dict[str, Any]  # engine State.to_json()
+    revision: int = Field(ge=0)  # increases by one with every accepted action
+    actions: list[tuple[int, str]]  # [seat, action text] since the start (replay record)
+    table_message_id: int | None
+    deadline: UtcDatetime | None  # the current decision's turn timer
+    started_at: UtcDatetime
+
+
+class BrokenGame(BaseModel):
+    """A saved game that could not be read back (reported, never restored)."""
+
+    table_id: str
+    guild_id: int | None
+    channel_id: int | None
+    error: str
+
+
+class FinishedSeat(BaseModel):
+    """One seat's result in a finished game."""
+
+    seat: int = Field(ge=0)
+    user_id: int | None
+    name: str
+    is_ai: bool
+    score: int
+    place: int = Field(ge=1)  # 1 = winner(s); equal places for ties
+
+
+class FinishedGame(BaseModel):
+    """A finished game, written once with its seats and its replay record."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    game_id: str
+    options: OptionValues
+    seed: int
+    started_at: UtcDatetime
+    ended_at: UtcDatetime
+    seats: list[FinishedSeat]
+    record: dict[str, Any]  # the replay record: {"game","players","seed","options","actions"}
+    summary: list[str]  # one line per hand/round (hand_end events), for history
+
+    @property
+    def has_ai(self) -> bool:
+        """Whether any seat was played by the AI."""
+        return any(seat.is_ai for seat in self.seats)
+
+
+class ScoreRow(BaseModel):
+    """One player's line on a server's scoreboard for one game and season."""
+
+    user_id: int
+    name: str  # the name used in the player's latest game
+    game_id: str
+    season: int
+    games: int
+    wins: int
+    win_rate: float  # wins / games, 0 to 1
+    rating: float  # openskill ordinal, mu - 3 sigma (0 for a new player)
+    rank: int  # 1 = top of this game's scoreboard
+
+
+class StatsRow(BaseModel):
+    """One player's figures for one game on a server (all seasons; rating: current season)."""
+
+    game_id: str
+    games: int
+    wins: int
+    rating: float | None  # current season's ordinal; None without a game this season
+    season: int  # the current season of this game on this server
+    best_score: int  # highest, or lowest where the lowest score wins
+    average_score: float
+
+
+class HistoryRow(BaseModel):
+    """A finished game as listed in a server's history."""
+
+    table_id: str
+    game_id: str
+    season: int
+    ended_at: UtcDatetime
+    seats: list[FinishedSeat]
+    has_ai: bool
+    summary: list[str]

@@ -1,0 +1,1 @@
+"""Discord-facing pieces: routed buttons and the presenter that posts and edits messages."""

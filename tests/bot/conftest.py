@@ -1,0 +1,72 @@
+"""Fixtures for driving the bot under simcord: a fast bot, a guild, a channel, people."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot.app import CardroomBot, create_bot
+from bot.settings import Settings
+
+
+def fast_settings(tmp_path: Path, **overrides: object) -> Settings:
+    """Settings for tests: a temporary database, no AI delay, no edit throttling."""
+    values: dict[str, object] = {
+        "discord_token": None,
+        "database_path": tmp_path / "cardroom.db",
+        "dev_guild_id": None,
+        "turn_seconds": 120,
+        "ai_delay_seconds": 0.0,
+        "table_edit_seconds": 0.0,
+        "optional_window_seconds": 0.0,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return fast_settings(tmp_path)
+
+
+@pytest.fixture
+def simcord_bot(settings: Settings) -> CardroomBot:
+    return create_bot(settings)
+
+
+@pytest.fixture
+async def env(simcord_env: simcord.Env) -> simcord.Env:
+    bot = simcord_env.bot
+    assert isinstance(bot, CardroomBot)
+    await bot.tree.sync()
+    return simcord_env
+
+
+@pytest.fixture
+def bot(env: simcord.Env) -> CardroomBot:
+    assert isinstance(env.bot, CardroomBot)
+    return env.bot
+
+
+@pytest.fixture
+def guild(env: simcord.Env) -> simcord.GuildHandle:
+    return env.create_guild(name="Cardroom test")
+
+
+@pytest.fixture
+def channel(guild: simcord.GuildHandle) -> simcord.ChannelHandle:
+    return guild.create_text_channel("games")
+
+
+def member(env: simcord.Env, guild: simcord.GuildHandle, name: str) -> simcord.MemberActor:
+    """A new member of the guild."""
+    return guild.add_member(env.create_user(name))
+
+
+def admin(env: simcord.Env, guild: simcord.GuildHandle, name: str) -> simcord.MemberActor:
+    """A new member with Manage Server."""
+    role = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return guild.add_member(env.create_user(name), roles=[role])

@@ -1,0 +1,216 @@
+"""Driving Cardroom like people do: slash commands, lobby buttons, Hand views, DMs."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import simcord
+
+from bot.app import CardroomBot
+from bot.services.tables import Table
+from engine.core import Game
+
+PRETTY = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
+SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def short_options(game: Game) -> dict[str, Any]:
+    """Options that keep a test game short (by option name; the rest stay at defaults)."""
+    chosen: dict[str, Any] = {}
+    for option in game.options:
+        if option.name in ("target", "rounds") and option.minimum is not None:
+            chosen[option.name] = option.minimum
+        if option.name == "snap_seconds":
+            chosen[option.name] = option.minimum or 0
+    return chosen
+
+
+def components(message: Any) -> list[dict[str, Any]]:
+    """Every button and select of a message (dicts, wire form)."""
+    rows = message.components if isinstance(message, simcord.ResponseMessage) else None
+    if rows is None:
+        rows = [component.to_dict() for component in message.components]
+    found = []
+    for row in rows:
+        for item in row.get("components", []):
+            found.append(item)
+    return found
+
+
+def text_of(message: Any) -> str:
+    """All text a person sees in a message: content, embeds, labels, select options."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or ""]
+        if embed.footer and embed.footer.text:
+            parts.append(embed.footer.text)
+        parts += [f"{f.name} {f.value}" for f in embed.fields]
+    for item in components(message):
+        parts.append(str(item.get("label") or ""))
+        parts.append(str(item.get("placeholder") or ""))
+        parts += [str(option.get("label")) for option in item.get("options", [])]
+    return "\n".join(parts)
+
+
+def cards_in(text: str) -> set[str]:
+    """Card texts (``10D``) of every card written in people form in ``text``."""
+    return {rank + SUITS[suit] for rank, suit in PRETTY.findall(text)}
+
+
+MACHINE_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
+
+
+def allowed_cards(table: Table, seat: int | None) -> set[str]:
+    """Cards a seat (None: onlookers) may see now: its view, and the events it may see."""
+    state = table.state
+    view = state.public_view() if seat is None else state.view(seat)
+    text = json.dumps(view, ensure_ascii=False)
+    allowed = {rank + suit for rank, suit in MACHINE_CARD.findall(text)}
+    allowed |= cards_in(text)
+    allowed |= cards_in("\n".join(table.game.describe(view)))
+    for logged in table.log:
+        if logged.event.visible(seat):
+            allowed |= cards_in(logged.event.text)
+    return allowed
+
+
+@dataclass
+class Player:
+    """A person at the table: the guild member and the same user for DMs."""
+
+    member: simcord.MemberActor
+    user: simcord.UserHandle
+    seen_private: list[Any] = field(default_factory=list)
+
+    @property
+    def id(self) -> int:
+        return self.member.id
+
+
+def add_player(env: simcord.Env, guild: simcord.GuildHandle, name: str) -> Player:
+    """A new member who can also be reached by DM."""
+    user = env.create_user(name)
+    return Player(guild.add_member(user), user)
+
+
+async def open_table(
+    bot: CardroomBot,
+    channel: simcord.ChannelHandle,
+    players: list[Player],
+    game_id: str,
+    ai_seats: int,
+    options: dict[str, Any] | None = None,
+) -> Table:
+    """Start a game: the first player hosts, the others join, AI seats are added, Start."""
+    host = players[0]
+    result = await host.member.slash(channel, "game start", game=game_id, **(options or {}))
+    assert result.response is not None, "the lobby was not posted"
+    lobby = result.response
+    for player in players[1:]:
+        await player.member.click(lobby, label="Join")
+    for _ in range(ai_seats):
+        await host.member.click(lobby, label="Add AI")
+    await host.member.click(lobby, label="Start")
+    table_id = bot.tables.by_channel[channel.id]
+    return bot.tables.tables[table_id]
+
+
+def table_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message:
+    """The table's current message in the channel."""
+    for message in reversed(channel.history()):
+        if message.id == table.table_message_id:
+            return message
+    raise AssertionError("the table message is missing")
+
+
+def move_buttons(message: Any) -> list[dict[str, Any]]:
+    """The buttons and selects that make or continue a move (not Back, Refresh, pages)."""
+    chosen = []
+    for item in components(message):
+        custom_id = str(item.get("custom_id", ""))
+        if item.get("disabled"):
+            continue
+        label = str(item.get("label") or "")
+        if custom_id.startswith("cs:") or (
+            custom_id.startswith("cr:a:") and label not in ("◀ Back", "◀ Previous", "More ▶")
+        ):
+            chosen.append(item)
+    return chosen
+
+
+async def click_through(
+    actor: simcord.MemberActor | simcord.UserHandle,
+    message: Any,
+    table: Table,
+    rng: random.Random,
+    seen: list[Any],
+) -> bool:
+    """Click random options of a private hand until a move is made; False if none was offered."""
+    revision = table.revision
+    for _ in range(12):
+        options = move_buttons(message)
+        if not options:
+            return False
+        item = rng.choice(options)
+        if str(item["custom_id"]).startswith("cs:"):
+            value = rng.choice(item["options"])["value"]
+            result = await actor.select(message, [value], custom_id=item["custom_id"])
+        else:
+            result = await actor.click(message, custom_id=item["custom_id"])
+        assert result.acknowledged
+        if result.response is not None:
+            message = result.response
+            seen.append(message)
+        for followup in result.followups:
+            seen.append(followup)
+        if table.revision != revision or table.ended:
+            return True
+        if result.response is not None and "⚠️" in text_of(result.response):
+            return False  # refused (e.g. snaps still open): try again later
+    return False
+
+
+async def move_by_hand(
+    player: Player, channel: simcord.ChannelHandle, table: Table, rng: random.Random
+) -> bool:
+    """Open the Hand view from the table message and make a move there."""
+    result = await player.member.click(table_message(channel, table), label="Hand")
+    assert result.ephemeral and result.response is not None
+    player.seen_private.append(result.response)
+    return await click_through(player.member, result.response, table, rng, player.seen_private)
+
+
+async def move_by_dm(player: Player, table: Table, rng: random.Random) -> bool:
+    """Make a move with the controls of the hand DM."""
+    seat = table.seat_of(player.id)
+    assert seat is not None
+    message_id = table.seats[seat].dm_message_id
+    assert message_id is not None, "no hand DM was sent"
+    message = next(m for m in player.user.dm_channel.history() if m.id == message_id)
+    return await click_through(player.user, message, table, rng, player.seen_private)
+
+
+def results_message(channel: simcord.ChannelHandle) -> discord.Message | None:
+    """The results message, once posted."""
+    for message in reversed(channel.history()):
+        if message.embeds and "results" in (message.embeds[0].title or ""):
+            return message
+    return None
+
+
+def all_seen(
+    channel: simcord.ChannelHandle, players: Iterable[Player]
+) -> list[tuple[Player | None, str]]:
+    """(who, text) of every message someone can see now (None: everyone in the channel)."""
+    seen: list[tuple[Player | None, str]] = [
+        (None, text_of(m)) for m in channel.history() if not m.flags.ephemeral
+    ]
+    for player in players:
+        seen += [(player, text_of(m)) for m in player.user.dm_channel.history()]
+    return seen

@@ -1,0 +1,667 @@
+"""Storage on real SQLite files: migrations, running games across a crash, finishing
+transactions, broken rows, scoreboards, stats, ratings and seasons."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import Collection
+from contextlib import redirect_stdout
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot.services.ratings import lowest_score_wins, rate_games
+from bot.storage import (
+    BrokenGame,
+    FinishedGame,
+    FinishedSeat,
+    SavedGame,
+    SeatRecord,
+    StaleRevisionError,
+    Storage,
+)
+from bot.storage.database import MIGRATIONS_DIR
+from engine.cli import main as engine_main
+from engine.core import Game, State, make_rng
+from engine.registry import games
+from engine.runner import step
+
+GUILD = 100
+OTHER_GUILD = 200
+START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def seats_for(players: int, ai: Collection[int] = ()) -> list[SeatRecord]:
+    return [
+        SeatRecord(user_id=None, name=f"AI {seat}", is_ai=True)
+        if seat in ai
+        else SeatRecord(user_id=1000 + seat, name=f"player {seat}", is_ai=False)
+        for seat in range(players)
+    ]
+
+
+def saved(
+    state: State,
+    table_id: str = "t1",
+    revision: int = 0,
+    actions: list[tuple[int, str]] | None = None,
+    **changes: Any,
+) -> SavedGame:
+    game = SavedGame(
+        table_id=table_id,
+        guild_id=GUILD,
+        channel_id=10,
+        host_id=1000,
+        game_id=state.game.id,
+        options=dict(state.options),
+        seed=state.seed,
+        seats=seats_for(state.players),
+        state=state.to_json(),
+        revision=revision,
+        actions=actions or [],
+        table_message_id=555,
+        deadline=START + timedelta(minutes=2),
+        started_at=START,
+    )
+    return game.model_copy(update=changes)
+
+
+def finished(
+    table_id: str,
+    places: dict[int | None, int],
+    *,
+    game_id: str = "fishing",
+    guild_id: int = GUILD,
+    scores: dict[int | None, int] | None = None,
+    minute: int = 0,
+) -> FinishedGame:
+    """A finished game; ``places`` maps user id (None: an AI seat) to place, in seat order."""
+    seats = [
+        FinishedSeat(
+            seat=seat,
+            user_id=user,
+            name="AI" if user is None else f"user {user}",
+            is_ai=user is None,
+            score=(scores or {}).get(user, 10 - place),
+            place=place,
+        )
+        for seat, (user, place) in enumerate(places.items())
+    ]
+    return FinishedGame(
+        table_id=table_id,
+        guild_id=guild_id,
+        channel_id=10,
+        game_id=game_id,
+        options={},
+        seed=1,
+        started_at=START + timedelta(minutes=minute),
+        ended_at=START + timedelta(minutes=minute, seconds=30),
+        seats=seats,
+        record={"game": game_id, "players": len(seats), "seed": 1, "options": {}, "actions": []},
+        summary=[f"hand 1 of {table_id}"],
+    )
+
+
+def count(path: Path, sql: str, *parameters: object) -> int:
+    """A figure read with plain sqlite3, from outside the Storage under test."""
+    with sqlite3.connect(path) as connection:
+        return int(connection.execute(sql, parameters).fetchone()[0])
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> Any:
+    opened = await Storage.open(tmp_path / "cardroom.db")
+    yield opened
+    await opened.close()
+
+
+# -- opening and migrations ------------------------------------------------------------------
+async def test_open_sets_wal_and_foreign_keys(tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "deep" / "dir" / "cardroom.db")
+    try:
+        assert (tmp_path / "deep" / "dir" / "cardroom.db").exists()
+        assert await storage.pragma("journal_mode") == "wal"
+        assert await storage.pragma("foreign_keys") == 1
+    finally:
+        await storage.close()
+
+
+async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    path.touch()
+    storage = await Storage.open(path)
+    latest = len(list(MIGRATIONS_DIR.glob("[0-9][0-9][0-9]_*.sql")))
+    assert await storage.schema_version() == latest >= 2
+    await storage.close()
+    with sqlite3.connect(path) as connection:
+        versions = [row[0] for row in connection.execute("SELECT version FROM schema_migrations")]
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == latest
+    assert versions == list(range(1, latest + 1))
+    assert {"running_games", "finished_games", "finished_seats", "replay_records", "seasons"} <= (
+        tables
+    )
+    again = await Storage.open(path)  # opening a migrated file changes nothing
+    assert await again.schema_version() == latest
+    await again.close()
+    assert count(path, "SELECT COUNT(*) FROM schema_migrations") == latest
+
+
+async def test_migration_from_version_1_keeps_results_in_season_1(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    old = await Storage.open(path, up_to=1)
+    assert await old.schema_version() == 1
+    await old.close()
+    with sqlite3.connect(path) as connection:  # a game written by the version-1 bot
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute(
+            "INSERT INTO finished_games (table_id, guild_id, channel_id, game_id, options, seed,"
+            " started_at, ended_at, has_ai, summary) VALUES ('old', ?, 10, 'fishing', '{}', 3,"
+            " '2025-12-01T10:00:00.000000+00:00', '2025-12-01T10:30:00.000000+00:00', 0, '[]')",
+            (GUILD,),
+        )
+        connection.executemany(
+            "INSERT INTO finished_seats VALUES ('old', ?, ?, ?, 0, ?, ?)",
+            [(0, 1, "ann", 21, 1), (1, 2, "bob", 12, 2)],
+        )
+        connection.execute("INSERT INTO replay_records VALUES ('old', '{\"game\": \"fishing\"}')")
+        assert "season" not in {
+            row[1] for row in connection.execute("PRAGMA table_info(finished_games)")
+        }
+
+    storage = await Storage.open(path)
+    try:
+        assert await storage.schema_version() == 2
+        board = await storage.scoreboard(GUILD, "fishing")
+        assert [(row.user_id, row.season, row.games, row.wins) for row in board] == [
+            (1, 1, 1, 1),
+            (2, 1, 1, 0),
+        ]
+        assert (await storage.history(GUILD))[0].season == 1
+        assert await storage.finished_record("old") == {"game": "fishing"}
+        await storage.finish_game(finished("new", {1: 2, 2: 1}, minute=60 * 24 * 400))
+        assert [row.games for row in await storage.scoreboard(GUILD, "fishing")] == [2, 2]
+    finally:
+        await storage.close()
+
+
+async def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    for script in MIGRATIONS_DIR.glob("*.sql"):
+        (migrations / script.name).write_text(script.read_text())
+    latest = len(list(migrations.glob("*.sql")))
+    (migrations / f"{latest + 1:03d}_broken.sql").write_text(
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
+    )
+    path = tmp_path / "cardroom.db"
+    with pytest.raises(sqlite3.OperationalError):
+        await Storage.open(path, migrations=migrations)
+    with sqlite3.connect(path) as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    assert "half_done" not in tables and "seasons" in tables
+    assert count(path, "SELECT MAX(version) FROM schema_migrations") == latest
+
+
+# -- running games ---------------------------------------------------------------------------
+async def test_save_and_load_round_trip(storage: Storage) -> None:
+    state = games()["fishing"].new_state(2, 7)
+    game = saved(state, actions=[], seats=seats_for(2, ai={1}))
+    await storage.save_game(game)
+    assert await storage.load_running_games() == [game]
+    state.apply(state.to_act()[0], state.legal_actions(state.to_act()[0])[0])
+    moved = saved(state, revision=1, actions=[(0, "x")], deadline=None, table_message_id=None)
+    await storage.save_game(moved)
+    assert await storage.load_running_games() == [moved]
+
+
+async def test_a_lower_revision_is_refused(storage: Storage) -> None:
+    state = games()["fishing"].new_state(2, 7)
+    await storage.save_game(saved(state, revision=5))
+    with pytest.raises(StaleRevisionError):
+        await storage.save_game(saved(state, revision=4, table_message_id=1))
+    await storage.save_game(saved(state, revision=5, table_message_id=2))  # same revision: ok
+    (loaded,) = await storage.load_running_games()
+    assert isinstance(loaded, SavedGame)
+    assert (loaded.revision, loaded.table_message_id) == (5, 2)
+
+
+async def test_delete_game(storage: Storage) -> None:
+    state = games()["fishing"].new_state(2, 7)
+    await storage.save_game(saved(state, table_id="a"))
+    await storage.save_game(saved(state, table_id="b"))
+    await storage.delete_game("a")
+    await storage.delete_game("nothing")
+    assert [game.table_id for game in await storage.load_running_games()] == ["b"]
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "error"),
+    [
+        ("state", "{not json", "JSONDecodeError"),
+        ("state", '{"game": "fishing", "schema": 999}', "schema"),
+        ("game_id", "no_such_game", "no_such_game"),
+        ("seats", '[{"name": "x"}]', "ValidationError"),
+        ("seats", "7", "TypeError"),
+        ("options", '"text"', "ValidationError"),
+        ("deadline", "yesterday", "ValidationError"),
+        ("seats", '[{"user_id": 1, "name": "only one", "is_ai": false}]', "seats"),
+    ],
+)
+async def test_a_corrupt_game_comes_back_broken(
+    tmp_path: Path, column: str, value: str, error: str
+) -> None:
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    state = games()["fishing"].new_state(2, 7)
+    await storage.save_game(saved(state, table_id="bad"))
+    good = saved(state, table_id="good", started_at=START + timedelta(seconds=1))
+    await storage.save_game(good)
+    await storage.close()
+    with sqlite3.connect(path) as connection:
+        connection.execute(
+            f"UPDATE running_games SET {column} = ? WHERE table_id = 'bad'", (value,)
+        )
+
+    storage = await Storage.open(path)
+    try:
+        broken, loaded = await storage.load_running_games()
+    finally:
+        await storage.close()
+    assert loaded == good
+    assert isinstance(broken, BrokenGame)
+    assert (broken.table_id, broken.guild_id, broken.channel_id) == ("bad", GUILD, 10)
+    assert error in broken.error
+
+
+async def test_a_row_with_unreadable_ids_is_still_reported(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    await storage.save_game(saved(games()["fishing"].new_state(2, 7), table_id="bad"))
+    await storage.close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE running_games SET guild_id = 'x', channel_id = X'00'")
+    storage = await Storage.open(path)
+    (broken,) = await storage.load_running_games()
+    await storage.close()
+    assert isinstance(broken, BrokenGame)
+    assert (broken.table_id, broken.guild_id, broken.channel_id) == ("bad", None, None)
+
+
+# -- a game stopped in the middle resumes to the same end ------------------------------------
+def agent_rngs(seed: int, revision: int, players: int) -> tuple[list[random.Random], random.Random]:
+    """Agent generators derived from the seed and the revision, as the bot's AI seats use:
+    they need no saved state, so a restart cannot change the moves."""
+    return (
+        [make_rng(seed, "agent", seat, revision) for seat in range(players)],
+        make_rng(seed, "order", revision),
+    )
+
+
+def play(game: Game, state: State, actions: list[tuple[int, str]], stop_at: int | None) -> None:
+    """Play on with fresh AI agents until the end or until ``stop_at`` actions in all."""
+    agents = [game.agent("ai") for _ in range(state.players)]
+    while not state.is_over and (stop_at is None or len(actions) < stop_at):
+        rngs, order = agent_rngs(state.seed, len(actions), state.players)
+        seat, action = step(state, agents, rngs, order)
+        actions.append((seat, action.text))
+
+
+def finished_from(saved_game: SavedGame, state: State, ended_at: datetime) -> FinishedGame:
+    winners = state.winners()
+    return FinishedGame(
+        table_id=saved_game.table_id,
+        guild_id=saved_game.guild_id,
+        channel_id=saved_game.channel_id,
+        game_id=saved_game.game_id,
+        options=saved_game.options,
+        seed=saved_game.seed,
+        started_at=saved_game.started_at,
+        ended_at=ended_at,
+        seats=[
+            FinishedSeat(
+                seat=seat,
+                user_id=record.user_id,
+                name=record.name,
+                is_ai=record.is_ai,
+                score=score,
+                place=1 if seat in winners else 2,
+            )
+            for seat, (record, score) in enumerate(
+                zip(saved_game.seats, state.scores(), strict=True)
+            )
+        ],
+        record={
+            "game": saved_game.game_id,
+            "players": state.players,
+            "seed": saved_game.seed,
+            "options": saved_game.options,
+            "actions": [list(action) for action in saved_game.actions],
+        },
+        summary=[],
+    )
+
+
+GAME_CASES = [
+    (game_id, players)
+    for game_id, game in games().items()
+    for players in sorted({game.player_counts[0], game.player_counts[-1]})
+]
+
+
+@pytest.mark.parametrize(("game_id", "players"), GAME_CASES)
+async def test_a_game_interrupted_by_a_crash_ends_as_without_it(
+    tmp_path: Path, game_id: str, players: int
+) -> None:
+    game, seed = games()[game_id], 4242 + players
+    whole = game.new_state(players, seed)
+    whole_actions: list[tuple[int, str]] = []
+    play(game, whole, whole_actions, stop_at=None)
+    assert len(whole_actions) >= 2
+
+    # The same game, saved after every move, until the bot dies halfway without any shutdown.
+    path = tmp_path / "cardroom.db"
+    first = await Storage.open(path)
+    state = game.new_state(players, seed)
+    actions: list[tuple[int, str]] = []
+    record = saved(state, seats=seats_for(players, ai={players - 1}))
+    while len(actions) < len(whole_actions) // 2:
+        play(game, state, actions, stop_at=len(actions) + 1)
+        record = record.model_copy(
+            update={"state": state.to_json(), "revision": len(actions), "actions": list(actions)}
+        )
+        await first.save_game(record)
+
+    second = await Storage.open(path)  # a new bot on the same file; the first never closed
+    (restored,) = await second.load_running_games()
+    assert restored == record
+    assert isinstance(restored, SavedGame)
+    resumed = game.state_from_json(restored.state)
+    resumed_actions = list(restored.actions)
+    play(game, resumed, resumed_actions, stop_at=None)
+
+    assert resumed_actions == whole_actions
+    assert resumed.to_json() == whole.to_json()
+    assert resumed.result() == whole.result()
+
+    done = restored.model_copy(update={"actions": resumed_actions})
+    await second.finish_game(finished_from(done, resumed, START + timedelta(hours=1)))
+    assert await second.load_running_games() == []
+    replay_file = tmp_path / "record.json"
+    replay_file.write_text(json.dumps(await second.finished_record(record.table_id)))
+    await second.close()
+    await first.close()
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert engine_main(["replay", str(replay_file)]) == 0
+    replayed = json.loads(out.getvalue())
+    assert replayed["over"] is True
+    assert replayed["scores"] == list(whole.scores())
+    assert replayed["winners"] == list(whole.winners())
+
+
+async def test_a_killed_process_leaves_its_last_save(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    script = textwrap.dedent(
+        f"""
+        import asyncio, os
+        from datetime import datetime, UTC
+        from bot.storage import SavedGame, SeatRecord, Storage
+        from engine.registry import games
+
+        async def main():
+            storage = await Storage.open({str(path)!r})
+            state = games()["fishing"].new_state(2, 9)
+            actions = []
+            for revision in range(1, 6):
+                seat = state.to_act()[0]
+                action = state.legal_actions(seat)[0]
+                state.apply(seat, action)
+                actions.append((seat, action.text))
+                await storage.save_game(SavedGame(
+                    table_id="k", guild_id=1, channel_id=2, host_id=3, game_id="fishing",
+                    options=dict(state.options), seed=9,
+                    seats=[SeatRecord(user_id=3, name="a", is_ai=False),
+                           SeatRecord(user_id=None, name="AI", is_ai=True)],
+                    state=state.to_json(), revision=revision, actions=actions,
+                    table_message_id=7, deadline=None, started_at=datetime.now(UTC)))
+            print(state.to_json()["turn"], flush=True)
+            os._exit(0)  # no close, no checkpoint: as if the process were killed
+
+        asyncio.run(main())
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    storage = await Storage.open(path)
+    try:
+        (game,) = await storage.load_running_games()
+    finally:
+        await storage.close()
+    assert isinstance(game, SavedGame)
+    assert game.revision == len(game.actions) == 5
+    assert game.state["turn"] == int(done.stdout.strip())
+    replayed = games()["fishing"].new_state(2, 9)
+    for seat, text in game.actions:
+        replayed.apply_text(seat, text)
+    assert replayed.to_json() == game.state
+
+
+# -- finishing -------------------------------------------------------------------------------
+async def test_finish_game_writes_everything_and_removes_the_running_game(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    await storage.save_game(saved(games()["fishing"].new_state(2, 7), table_id="f"))
+    await storage.finish_game(finished("f", {1: 1, None: 2}))
+    await storage.close()
+    assert count(path, "SELECT COUNT(*) FROM running_games") == 0
+    assert count(path, "SELECT COUNT(*) FROM finished_games WHERE table_id = 'f'") == 1
+    assert count(path, "SELECT COUNT(*) FROM finished_seats WHERE table_id = 'f'") == 2
+    assert count(path, "SELECT COUNT(*) FROM replay_records WHERE table_id = 'f'") == 1
+    assert count(path, "SELECT has_ai FROM finished_games") == 1
+
+
+@pytest.mark.parametrize("fault", ["repeated seat", "player seat without user", "same table twice"])
+async def test_a_failure_inside_finish_game_writes_nothing(tmp_path: Path, fault: str) -> None:
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    running = saved(games()["fishing"].new_state(2, 7), table_id="f")
+    await storage.save_game(running)
+    game = finished("f", {1: 1, 2: 2})
+    if fault == "repeated seat":  # the second seat row violates the primary key
+        game.seats[1].seat = 0
+    elif fault == "player seat without user":  # the seat row violates a CHECK
+        game.seats[1].user_id = None
+    else:  # the game row itself already exists (written under another running row)
+        await storage.finish_game(finished("f", {1: 1, 2: 2}))
+        await storage.save_game(running)
+    before = count(path, "SELECT COUNT(*) FROM finished_seats")
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.finish_game(game)
+    assert await storage.load_running_games() == [running]  # the running row is still there
+    await storage.finish_game(finished("g", {1: 1, 2: 2}))  # and the connection still works
+    await storage.close()
+    assert count(path, "SELECT COUNT(*) FROM running_games") == 1
+    assert count(path, "SELECT COUNT(*) FROM finished_seats") == before + 2
+    assert count(path, "SELECT COUNT(*) FROM finished_games") == 1 + (fault == "same table twice")
+    assert count(path, "SELECT COUNT(*) FROM replay_records") == 1 + (fault == "same table twice")
+
+
+async def test_concurrent_saves_and_finishes_do_not_mix(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    state = games()["fishing"].new_state(2, 7)
+    bad = finished("bad", {1: 1, 2: 2})
+    bad.seats[1].seat = 0
+
+    async def failing() -> None:
+        with pytest.raises(sqlite3.IntegrityError):
+            await storage.finish_game(bad)
+
+    await asyncio.gather(
+        *(storage.save_game(saved(state, table_id=f"r{n}", revision=n)) for n in range(30)),
+        *(failing() for _ in range(5)),
+        *(storage.finish_game(finished(f"f{n}", {1: 1, 2: 2}, minute=n)) for n in range(30)),
+    )
+    await storage.close()
+    assert count(path, "SELECT COUNT(*) FROM running_games") == 30
+    assert count(path, "SELECT COUNT(*) FROM finished_games") == 30
+    assert count(path, "SELECT COUNT(*) FROM finished_seats") == 60
+
+
+# -- scoreboards, stats, ratings, seasons ----------------------------------------------------
+KNOWN_GAMES: list[
+    tuple[str, dict[int | None, int]]
+] = [  # (table, {user (None: AI): place}) in the order they ended
+    ("g1", {1: 1, 2: 2, 3: 3}),
+    ("g2", {2: 1, 1: 2}),
+    ("g3", {1: 1, 3: 1, 2: 3}),  # a shared win
+    ("g4", {3: 1, None: 2}),  # one player against the AI: recorded, rates nobody
+    ("g5", {1: 2, 2: 1, None: 3}),
+]
+
+
+async def add_known(storage: Storage) -> None:
+    for minute, (table_id, places) in enumerate(KNOWN_GAMES):
+        await storage.finish_game(finished(table_id, places, minute=minute))
+
+
+def expected_ordinals() -> dict[int, float]:
+    """The same games rated straight with openskill (players only, in order)."""
+    model = PlackettLuce()
+    ratings = {user: model.rating() for user in (1, 2, 3)}
+    for _, places in KNOWN_GAMES:
+        users = [user for user in places if user is not None]
+        if len(users) < 2:
+            continue
+        rated = model.rate([[ratings[u]] for u in users], ranks=[places[u] for u in users])
+        for user, (new,) in zip(users, rated, strict=True):
+            ratings[user] = new
+    return {user: rating.ordinal() for user, rating in ratings.items()}
+
+
+async def test_scoreboard_on_known_games(storage: Storage) -> None:
+    await add_known(storage)
+    await storage.finish_game(finished("elsewhere", {1: 2, 9: 1}, guild_id=OTHER_GUILD))
+    board = await storage.scoreboard(GUILD, "fishing")
+    ordinals = expected_ordinals()
+    figures = {row.user_id: (row.games, row.wins) for row in board}
+    assert figures == {1: (4, 2), 2: (4, 2), 3: (3, 2)}
+    assert [row.user_id for row in board] == sorted(ordinals, key=lambda u: -ordinals[u])
+    assert [row.rank for row in board] == [1, 2, 3]
+    for row in board:
+        assert row.rating == pytest.approx(ordinals[row.user_id], abs=1e-3)
+        assert row.win_rate == pytest.approx(row.wins / row.games)
+        assert (row.season, row.game_id, row.name) == (1, "fishing", f"user {row.user_id}")
+    assert await storage.scoreboard(GUILD) == board  # every game: only fishing was played
+    assert await storage.scoreboard(GUILD, "twentytwo") == []
+
+
+async def test_many_games_against_the_ai_do_not_top_the_ranking(storage: Storage) -> None:
+    await add_known(storage)
+    for n in range(40):
+        await storage.finish_game(finished(f"farm{n}", {7: 1, None: 2}, minute=100 + n))
+    board = await storage.scoreboard(GUILD, "fishing")
+    farmer = next(row for row in board if row.user_id == 7)
+    assert (farmer.games, farmer.wins, farmer.rating) == (40, 40, 0.0)
+    assert board[0].user_id != 7 and board[0].rating > 0
+
+
+async def test_stats_per_game(storage: Storage) -> None:
+    await add_known(storage)
+    # cambio-like results: the lowest score wins (and best means lowest)
+    await storage.finish_game(
+        finished("c1", {1: 1, 2: 2}, game_id="cambio", scores={1: 3, 2: 20}, minute=10)
+    )
+    await storage.finish_game(
+        finished("c2", {1: 2, 2: 1}, game_id="cambio", scores={1: 9, 2: 5}, minute=11)
+    )
+    stats = {row.game_id: row for row in await storage.stats(GUILD, 1)}
+    assert set(stats) == {"cambio", "fishing"}
+    fishing = stats["fishing"]
+    assert (fishing.games, fishing.wins, fishing.season) == (4, 2, 1)
+    assert fishing.rating == pytest.approx(expected_ordinals()[1], abs=1e-3)
+    assert fishing.best_score == 9  # scores are 10 - place: places 1, 2, 1, 2
+    assert fishing.average_score == pytest.approx(8.5)
+    cambio = stats["cambio"]
+    assert (cambio.games, cambio.wins, cambio.best_score, cambio.average_score) == (2, 1, 3, 6)
+    assert await storage.stats(GUILD, 12345) == []
+    assert await storage.stats(OTHER_GUILD, 1) == []
+
+
+async def test_history_lists_the_last_games_with_results(storage: Storage) -> None:
+    await add_known(storage)
+    history = await storage.history(GUILD, limit=3)
+    assert [row.table_id for row in history] == ["g5", "g4", "g3"]
+    assert [row.has_ai for row in history] == [True, True, False]
+    g4 = history[1]
+    assert [(s.user_id, s.is_ai, s.place) for s in g4.seats] == [(3, False, 1), (None, True, 2)]
+    assert g4.summary == ["hand 1 of g4"]
+    assert g4.ended_at == START + timedelta(minutes=3, seconds=30)
+    assert len(await storage.history(GUILD)) == 5
+    assert await storage.history(OTHER_GUILD) == []
+
+
+async def test_a_reset_starts_a_new_season_and_keeps_history(storage: Storage) -> None:
+    await add_known(storage)
+    await storage.finish_game(finished("t1", {1: 1, 2: 2}, game_id="twentytwo"))
+    old_board = await storage.scoreboard(GUILD, "fishing")
+    assert await storage.current_season(GUILD, "fishing") == 1
+
+    assert await storage.reset_season(GUILD, "fishing") == 2
+    assert await storage.current_season(GUILD, "fishing") == 2
+    assert await storage.current_season(GUILD, "twentytwo") == 1  # other games go on
+    assert await storage.current_season(OTHER_GUILD, "fishing") == 1  # other servers too
+    assert await storage.scoreboard(GUILD, "fishing") == []
+    assert await storage.scoreboard(GUILD, "fishing", season=1) == old_board
+    assert len(await storage.history(GUILD)) == 6
+    assert [row.games for row in await storage.scoreboard(GUILD, "twentytwo")] == [1, 1]
+
+    await storage.finish_game(finished("s2", {2: 1, 1: 2}, minute=50))
+    board = await storage.scoreboard(GUILD, "fishing")
+    assert [(row.user_id, row.games, row.wins, row.season) for row in board] == [
+        (2, 1, 1, 2),
+        (1, 1, 0, 2),
+    ]
+    stats = {row.game_id: row for row in await storage.stats(GUILD, 3)}
+    assert stats["fishing"].games == 3 and stats["fishing"].rating is None  # not this season
+
+    assert await storage.reset_season(GUILD) == 3  # every game: fishing 3, the others 2
+    assert await storage.current_season(GUILD, "twentytwo") == 2
+    assert await storage.scoreboard(GUILD) == []
+    assert len(await storage.scoreboard(GUILD, "fishing", season=2)) == 2
+    assert len(await storage.history(GUILD, limit=100)) == 7
+
+
+def test_rate_games_matches_openskill_and_skips_lone_players() -> None:
+    ratings = rate_games([[(1, 1), (2, 2)], [(1, 1)], [(2, 1), (1, 2), (3, 2)]])
+    model = PlackettLuce()
+    a, b, c = model.rating(), model.rating(), model.rating()
+    [[a], [b]] = model.rate([[a], [b]], ranks=[1, 2])
+    [[b], [a], [c]] = model.rate([[b], [a], [c]], ranks=[1, 2, 2])
+    assert ratings[1].ordinal == pytest.approx(a.ordinal())
+    assert ratings[2].ordinal == pytest.approx(b.ordinal())
+    assert ratings[3].ordinal == pytest.approx(c.ordinal())
+    assert [ratings[user].rated_games for user in (1, 2, 3)] == [2, 2, 1]
+    assert rate_games([[(5, 1)]])[5].ordinal == pytest.approx(0.0)
+
+
+def test_lowest_score_wins_goes_by_the_results() -> None:
+    assert lowest_score_wins([[(3, 1), (9, 2)], [(2, 1), (5, 2), (8, 3)]])
+    assert not lowest_score_wins([[(21, 1), (9, 2)]])
+    assert not lowest_score_wins([])

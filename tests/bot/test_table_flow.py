@@ -1,0 +1,289 @@
+"""Lobby permissions, stale and double clicks, strangers, closed DMs, timers, rules."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.app import CardroomBot
+from bot.services.tables import MAX_TIMEOUTS
+from tests.bot.conftest import admin, fast_settings
+from tests.bot.helpers import (
+    add_player,
+    components,
+    move_buttons,
+    open_table,
+    table_message,
+    text_of,
+)
+
+
+async def open_lobby(
+    player: simcord.MemberActor, channel: simcord.ChannelHandle, **options: object
+) -> simcord.ResponseMessage:
+    result = await player.slash(channel, "game start", game="fishing", **options)
+    assert result.response is not None
+    return result.response
+
+
+async def test_lobby_shows_options_seats_and_host(
+    env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    lobby = await open_lobby(ann.member, channel, target=30)
+    text = text_of(lobby)
+    assert "Host:** ann" in text
+    assert "`target` = **30**" in text and "`multi_capture` = **off**" in text
+    labels = [item["label"] for item in components(lobby)]
+    assert labels == ["Join", "Leave", "Add AI", "Start", "Cancel"]
+
+
+async def test_an_option_the_game_does_not_have_is_refused(
+    env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    if "cambio" not in __import__("engine.registry").registry.games():
+        pytest.skip("needs a game with other options")
+    ann = add_player(env, guild, "ann")
+    result = await ann.member.slash(channel, "game start", game="fishing", memory_aid=True)
+    assert result.ephemeral
+    assert "no option memory_aid" in result.response.content  # type: ignore[union-attr]
+
+
+async def test_only_the_host_starts_or_cancels(
+    env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    lobby = await open_lobby(ann.member, channel)
+    await bob.member.click(lobby, label="Join")
+    for label in ("Start", "Cancel"):
+        result = await bob.member.click(lobby, label=label)
+        assert result.ephemeral
+        assert f"Only the host can {label.lower()}" in result.response.content  # type: ignore[union-attr]
+    result = await ann.member.click(lobby, label="Cancel")
+    assert "cancelled" in text_of(channel.history()[-1])
+
+
+async def test_start_outside_the_player_range_is_refused(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    lobby = await open_lobby(ann.member, channel)
+    result = await ann.member.click(lobby, label="Start")
+    assert result.ephemeral
+    assert "2, 3, 4 or 6 players, not 1" in result.response.content  # type: ignore[union-attr]
+    for _ in range(4):
+        await ann.member.click(lobby, label="Add AI")
+    result = await ann.member.click(lobby, label="Start")
+    assert "cannot be played by 5" in result.response.content  # type: ignore[union-attr]
+    assert bot.tables.lobbies, "a refused start keeps the lobby"
+
+
+async def test_one_game_per_channel_and_lobby_expiry(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    await open_lobby(ann.member, channel)
+    result = await bob.member.slash(channel, "game start", game="fishing")
+    assert result.ephemeral and "already has a game" in result.response.content  # type: ignore[union-attr]
+    await env.advance_time(601)
+    assert not bot.tables.lobbies
+    assert "expired after 10 idle minutes" in text_of(channel.history()[0])
+    await open_lobby(bob.member, channel)  # the channel is free again
+
+
+async def test_stop_needs_host_or_manage_server(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+    result = await bob.member.slash(channel, "game stop")
+    assert result.ephemeral and "Only the host" in result.response.content  # type: ignore[union-attr]
+    assert not table.ended
+    boss = admin(env, guild, "boss")
+    result = await boss.slash(channel, "game stop")
+    assert result.ephemeral
+    assert table.ended
+    assert "boss stopped the game" in channel.history()[-1].content
+    assert await bot.storage.load_running_games() == []
+
+
+async def test_host_stops(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+    await ann.member.slash(channel, "game stop")
+    assert table.ended
+
+
+async def test_stale_and_double_clicks_apply_one_move_and_answer_privately(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+    mover = [ann, bob][table.state.waiting_for()[0]]
+    first_view = (await mover.member.click(table_message(channel, table), label="Hand")).response
+    second_view = (await mover.member.slash(channel, "game hand")).response
+    assert first_view is not None and second_view is not None
+    button = next(b for b in move_buttons(first_view) if "leave it" in str(b["label"]))
+    revision = table.revision
+    result = await mover.member.click(first_view, custom_id=button["custom_id"])
+    assert table.revision == revision + 1 and len(table.actions) == 1
+    assert result.response is not None and f"move {revision + 1}" in text_of(result.response)
+    # the same button once more, on the other copy of the view: a double click
+    result = await mover.member.click(second_view, custom_id=button["custom_id"])
+    assert result.response is not None and result.response.ephemeral
+    assert "no longer possible" in text_of(result.response)
+    assert len(table.actions) == 1
+    # a stale click after another move: the other player's view, then their turn times out
+    other = bob if mover is ann else ann
+    other_view = (await other.member.slash(channel, "game hand")).response
+    assert other_view is not None
+    other_button = move_buttons(other_view)[0]
+    await env.advance_time(bot.settings.turn_seconds + 1)
+    moves = len(table.actions)
+    assert moves == 2, "the AI played the timed-out turn"
+    again = await other.member.click(other_view, custom_id=other_button["custom_id"])
+    assert len(table.actions) == moves
+    assert again.response is not None and again.response.ephemeral
+    assert "no longer possible" in text_of(again.response)
+
+
+async def test_a_stranger_gets_a_private_answer(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+    eve = add_player(env, guild, "eve")
+    result = await eve.member.click(table_message(channel, table), label="Hand")
+    assert result.ephemeral
+    assert "not seated" in result.response.content  # type: ignore[union-attr]
+    result = await eve.member.slash(channel, "game hand")
+    assert result.ephemeral and "not seated" in result.response.content  # type: ignore[union-attr]
+
+
+async def test_closed_dms_one_notice_and_the_game_goes_on(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    env.inject_error(
+        "POST",
+        f"/channels/{bob.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+    rng = random.Random(3)
+    from tests.bot.helpers import move_by_hand
+
+    for _ in range(6):
+        seat = table.state.waiting_for()[0]
+        await move_by_hand([ann, bob][seat], channel, table, rng)
+    notices = [m for m in channel.history() if "cannot send you direct messages" in m.content]
+    assert len(notices) == 1 and f"<@{bob.id}>" in notices[0].content
+    assert table.seats[1].dm_failed and not table.seats[0].dm_failed
+    assert len(table.actions) == 6
+    assert ann.user.dm_channel.history(), "ann still gets her hand by DM"
+
+
+async def test_timer_ai_moves_three_timeouts_hand_over_and_no_humans_end(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    turn = bot.settings.turn_seconds
+    for timeout in range(1, MAX_TIMEOUTS + 1):
+        if table.state.waiting_for() != (0,):
+            await env.advance_time(1)  # the AI moves first
+        assert table.state.waiting_for() == (0,)
+        revision = table.revision
+        left = (table.deadlines[0] - env.now()).total_seconds()
+        assert turn - 1 <= left <= turn
+        await env.advance_time(left - 1)
+        assert table.revision == revision, "no move before the deadline"
+        await env.advance_time(2)
+        assert table.revision > revision, "the AI played for the timed-out seat"
+        if timeout < MAX_TIMEOUTS:
+            assert table.seats[0].timeouts_in_a_row == timeout
+            assert not table.seats[0].is_ai
+    assert table.seats[0].is_ai
+    texts = [m.content for m in channel.history()]
+    assert any("ran out of time 3 times" in t for t in texts)
+    assert table.ended
+    assert any("No players are left" in t for t in texts)
+
+
+async def test_a_move_resets_the_timeout_count(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    await env.advance_time(bot.settings.turn_seconds + 1)
+    assert table.seats[0].timeouts_in_a_row == 1
+    if table.state.waiting_for() != (0,):
+        await env.advance_time(1)
+    from tests.bot.helpers import move_by_hand
+
+    assert await move_by_hand(ann, channel, table, random.Random(1))
+    assert table.seats[0].timeouts_in_a_row == 0
+
+
+async def test_leaving_hands_the_seat_to_the_ai(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+    result = await bob.member.slash(channel, "game leave")
+    assert result.ephemeral
+    assert table.seats[1].is_ai and not table.ended
+    result = await ann.member.slash(channel, "game leave")
+    assert table.ended
+    assert "No players are left" in channel.history()[-1].content
+
+
+async def test_rules_command_shows_the_rules_privately(
+    env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    result = await ann.member.slash(channel, "game rules", game="fishing")
+    assert result.ephemeral
+    text = text_of(result.response)
+    assert "Fishing" in text and "Example" in text
+
+
+async def test_table_edits_are_coalesced(tmp_path: Path) -> None:
+    settings = fast_settings(tmp_path, table_edit_seconds=1.0, ai_delay_seconds=0.0)
+    from bot.app import create_bot
+
+    bot = create_bot(settings)
+    async with simcord.run(bot) as env:
+        await bot.tree.sync()
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        ann = add_player(env, guild, "ann")
+        table = await open_table(bot, channel, [ann], "fishing", 1)
+        await env.advance_time(2)
+        edits = [
+            r
+            for r in env.http_requests
+            if r.method == "PATCH" and f"/messages/{table.table_message_id}" in r.path
+        ]
+        before = len(edits)
+        rng = random.Random(5)
+        from tests.bot.helpers import move_by_hand
+
+        # ann moves and the AI answers at once: two changes within a second, one edit
+        assert await move_by_hand(ann, channel, table, rng)
+        assert len(table.actions) >= 2
+        await env.advance_time(1.5)
+        edits = [
+            r
+            for r in env.http_requests
+            if r.method == "PATCH" and f"/messages/{table.table_message_id}" in r.path
+        ]
+        assert 1 <= len(edits) - before <= 2

@@ -1,0 +1,156 @@
+"""A whole game of every registered game through the bot: lobby, start, moves through the Hand
+view and through DMs, AI seats, the end and the results message; and no hidden card leaks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import simcord
+
+from bot.app import CardroomBot
+from bot.services.tables import Table
+from engine.registry import games
+from tests.bot.helpers import (
+    Player,
+    add_player,
+    all_seen,
+    allowed_cards,
+    cards_in,
+    move_by_dm,
+    move_by_hand,
+    open_table,
+    results_message,
+    short_options,
+    text_of,
+)
+
+MAX_ROUNDS = 4000
+
+
+async def play_to_the_end(
+    env: simcord.Env,
+    bot: CardroomBot,
+    channel: simcord.ChannelHandle,
+    players: list[Player],
+    game_id: str,
+    ai_seats: int,
+    *,
+    check_leaks: bool = False,
+) -> int:
+    """Play a whole game; returns the number of human moves."""
+    game = games()[game_id]
+    table = await open_table(bot, channel, players, game_id, ai_seats, short_options(game))
+    rng = random.Random(f"test/{game_id}")
+    human_moves = 0
+    # Cards each seat (None: the channel) was allowed to see at some point: an old hand DM
+    # keeps showing the cards of its hand.
+    ever: dict[int | None, set[str]] = {}
+    by_user = {player.id: player for player in players}
+    for _ in range(MAX_ROUNDS):
+        if table.ended:
+            break
+        revision = table.revision
+        if check_leaks:
+            remember(ever, table)
+        waiting = [seat for seat in table.state.waiting_for() if table.seats[seat].is_human]
+        optional = [seat for seat in table.optional_seats() if table.seats[seat].is_human]
+        movers = waiting or ([rng.choice(optional)] if optional and rng.random() < 0.3 else [])
+        if movers:
+            seat = movers[0]
+            user_id = table.seats[seat].user_id
+            assert user_id is not None
+            player = by_user[user_id]
+            seen_before = len(player.seen_private)
+            use_dm = human_moves % 2 == 1 and not table.seats[seat].dm_failed
+            if use_dm:
+                moved = await move_by_dm(player, table, rng)
+            else:
+                moved = await move_by_hand(player, channel, table, rng)
+            human_moves += moved
+            if check_leaks:
+                remember(ever, table)
+                for message in player.seen_private[seen_before:]:
+                    leaked = cards_in(text_of(message)) - ever[seat]
+                    shown = text_of(message)
+                    assert not leaked, f"{player.member.name} saw hidden {leaked} in {shown}"
+        if check_leaks:
+            remember(ever, table)
+            assert_no_leaks(channel, players, table, ever)
+        if table.revision == revision and not table.ended:
+            await env.advance_time(6)
+    else:
+        pytest.fail(f"{game_id} did not end within {MAX_ROUNDS} steps")
+    return human_moves
+
+
+def table_seats(bot: CardroomBot) -> list[object]:
+    """The seats of the (only) finished game."""
+    return list(next(iter(bot.tables.rematches.values())).seats)
+
+
+def remember(ever: dict[int | None, set[str]], table: Table) -> None:
+    """Add what each seat (and the channel) may see now (at the end: the final reveal)."""
+    for seat in [None, *range(len(table.seats))]:
+        ever.setdefault(seat, set()).update(allowed_cards(table, seat))
+
+
+def assert_no_leaks(
+    channel: simcord.ChannelHandle,
+    players: list[Player],
+    table: Table,
+    ever: dict[int | None, set[str]],
+) -> None:
+    """Nobody sees a card their seat was never allowed to see (per the engine's views)."""
+    for who, text in all_seen(channel, players):
+        seat = None if who is None else table.seat_of(who.id)
+        leaked = cards_in(text) - ever[seat]
+        assert not leaked, f"{'the channel' if who is None else who.member.name} sees {leaked}"
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+async def test_whole_game(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, game_id: str
+) -> None:
+    game = games()[game_id]
+    channel = guild.create_text_channel(f"play-{game_id}")
+    seats = min(game.player_counts)
+    humans = 2 if seats >= 2 else 1
+    players = [add_player(env, guild, f"player{i}") for i in range(humans)]
+    moves = await play_to_the_end(
+        env, bot, channel, players, game_id, ai_seats=max(0, seats - humans)
+    )
+    assert moves > 0
+    results = results_message(channel)
+    assert results is not None, "no results message"
+    text = text_of(results)
+    assert "Final scores" in text and "Rematch" in text
+    for player in players:
+        assert player.member.name in text
+    # the hand by hand summary lists each hand's scores
+    assert "Hand by hand" in text
+    # nothing is left running
+    assert channel.id not in bot.tables.by_channel
+    finished = await bot.storage.finished_record(next(iter(bot.tables.rematches)))
+    assert finished is not None and finished["game"] == game_id
+    # the scoreboard and stats count the game; Rematch opens a lobby with the same seats
+    board = await players[0].member.slash(channel, "scoreboard", game=game_id)
+    assert board.response is not None and "player0" in text_of(board.response)
+    stats = await players[1].member.slash(channel, "stats")
+    assert stats.ephemeral and game_id in text_of(stats.response)
+    await players[1].member.click(results, label="Rematch")
+    lobby = bot.tables.lobby(bot.tables.by_channel[channel.id])
+    assert lobby.host_id == players[1].id
+    assert sorted(s.name for s in lobby.seats) == sorted(s.name for s in table_seats(bot))
+
+
+@pytest.mark.parametrize(
+    "game_id", [g for g in ("cambio", "twentytwo") if g in games()] or ["fishing"]
+)
+async def test_no_hidden_card_leaks(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, game_id: str
+) -> None:
+    channel = guild.create_text_channel(f"leaks-{game_id}")
+    players = [add_player(env, guild, f"p{i}") for i in range(3)]
+    await play_to_the_end(env, bot, channel, players, game_id, ai_seats=1, check_leaks=True)
+    assert results_message(channel) is not None
