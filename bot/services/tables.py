@@ -405,6 +405,7 @@ class TableService:
             self.clock(),
         )
         table.log.append(LoggedEvent(Event(f"{lobby.game.name} begins.", "deal"), 0))
+        table.log.extend(LoggedEvent(event, 0) for event in state.opening_events())
         self.tables[table.table_id] = table
         self.by_channel[table.channel_id] = table.table_id
         self._after_change(table, acted=())
