@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import aiosqlite
+from pydantic_core import to_json
 
 from bot.services.ratings import lowest_score_wins, rate_games
 from bot.storage.models import (
@@ -79,8 +80,8 @@ def from_text(text: str) -> datetime:
 
 
 def dump(value: object) -> str:
-    """Compact JSON."""
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON text (pydantic's fast encoder; models become objects, tuples arrays)."""
+    return to_json(value).decode()
 
 
 def _int_or_none(value: object) -> int | None:
@@ -93,6 +94,7 @@ class Storage:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._lock = asyncio.Lock()
+        self._saved_actions: dict[str, int] = {}  # table id: actions known to be stored
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod
@@ -169,48 +171,74 @@ class Storage:
         """Insert or update a running game in one statement (its own transaction).
 
         Raises StaleRevisionError, storing nothing, for a revision lower than the stored one.
+        Only the actions not yet saved by this Storage are sent; SQLite appends them to the
+        stored list, which keeps a save's cost flat however long the game.
         """
         async with self._lock:
-            cursor = await self._db.execute(
-                """
-                INSERT INTO running_games (table_id, guild_id, channel_id, host_id, game_id,
-                    options, seed, seats, state, revision, actions, table_message_id, deadline,
-                    started_at, saved_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (table_id) DO UPDATE SET
-                    guild_id = excluded.guild_id, channel_id = excluded.channel_id,
-                    host_id = excluded.host_id, game_id = excluded.game_id,
-                    options = excluded.options, seed = excluded.seed, seats = excluded.seats,
-                    state = excluded.state, revision = excluded.revision,
-                    actions = excluded.actions, table_message_id = excluded.table_message_id,
-                    deadline = excluded.deadline, started_at = excluded.started_at,
-                    saved_at = excluded.saved_at
-                WHERE excluded.revision >= running_games.revision
-                """,
-                (
-                    game.table_id,
-                    game.guild_id,
-                    game.channel_id,
-                    game.host_id,
-                    game.game_id,
-                    dump(game.options),
-                    game.seed,
-                    dump([seat.model_dump() for seat in game.seats]),
-                    dump(game.state),
-                    game.revision,
-                    dump(game.actions),
-                    game.table_message_id,
-                    to_text(game.deadline),
-                    to_text(game.started_at),
-                    to_text(datetime.now(UTC)),
-                ),
-            )
-            changed = cursor.rowcount
-            await cursor.close()
-        if changed != 1:
-            raise StaleRevisionError(
-                f"table {game.table_id}: revision {game.revision} is older than the saved one"
-            )
+            known = self._saved_actions.get(game.table_id, 0)
+            if not 0 <= known <= len(game.actions):
+                known = 0
+            stored = await self._upsert_running(game, known)
+            if stored != len(game.actions) and known:
+                stored = await self._upsert_running(game, 0)  # the row was not as remembered
+            if stored is None:
+                self._saved_actions.pop(game.table_id, None)
+                raise StaleRevisionError(
+                    f"table {game.table_id}: revision {game.revision} is older than the saved one"
+                )
+            self._saved_actions[game.table_id] = stored
+
+    async def _upsert_running(self, game: SavedGame, known: int) -> int | None:
+        """Write ``game`` sending its actions from index ``known`` on (0: all of them).
+
+        Returns the number of actions stored, or None when nothing was written (an older
+        revision, or a stored action list that is not ``known`` long).
+        """
+        rows = await self._db.execute_fetchall(
+            """
+            INSERT INTO running_games (table_id, guild_id, channel_id, host_id, game_id,
+                options, seed, seats, state, revision, actions, table_message_id, deadline,
+                started_at, saved_at)
+            VALUES (:table_id, :guild_id, :channel_id, :host_id, :game_id, :options, :seed,
+                :seats, :state, :revision, :actions, :table_message_id, :deadline, :started_at,
+                :saved_at)
+            ON CONFLICT (table_id) DO UPDATE SET
+                guild_id = excluded.guild_id, channel_id = excluded.channel_id,
+                host_id = excluded.host_id, game_id = excluded.game_id,
+                options = excluded.options, seed = excluded.seed, seats = excluded.seats,
+                state = excluded.state, revision = excluded.revision,
+                actions = CASE
+                    WHEN :known = 0 OR running_games.actions = '[]' THEN excluded.actions
+                    WHEN excluded.actions = '[]' THEN running_games.actions
+                    ELSE substr(running_games.actions, 1, length(running_games.actions) - 1)
+                        || ',' || substr(excluded.actions, 2)
+                END,
+                table_message_id = excluded.table_message_id, deadline = excluded.deadline,
+                started_at = excluded.started_at, saved_at = excluded.saved_at
+            WHERE excluded.revision >= running_games.revision
+                AND (:known = 0 OR json_array_length(running_games.actions) = :known)
+            RETURNING json_array_length(actions)
+            """,
+            {
+                "table_id": game.table_id,
+                "guild_id": game.guild_id,
+                "channel_id": game.channel_id,
+                "host_id": game.host_id,
+                "game_id": game.game_id,
+                "options": dump(game.options),
+                "seed": game.seed,
+                "seats": dump(game.seats),
+                "state": dump(game.state),
+                "revision": game.revision,
+                "actions": dump(game.actions[known:]),
+                "known": known,
+                "table_message_id": game.table_message_id,
+                "deadline": to_text(game.deadline),
+                "started_at": to_text(game.started_at),
+                "saved_at": to_text(datetime.now(UTC)),
+            },
+        )
+        return next((int(row[0]) for row in rows), None)
 
     async def load_running_games(self) -> list[SavedGame | BrokenGame]:
         """Every running game, oldest first; one that cannot be read back is a BrokenGame.
@@ -260,6 +288,7 @@ class Storage:
     async def delete_game(self, table_id: str) -> None:
         """Forget a running game stopped without a result (nothing if it is not there)."""
         async with self._lock:
+            self._saved_actions.pop(table_id, None)
             await self._db.execute("DELETE FROM running_games WHERE table_id = ?", (table_id,))
 
     async def finish_game(self, game: FinishedGame) -> None:
@@ -269,6 +298,7 @@ class Storage:
         seat and the replay record. On any failure nothing is written and the running row stays.
         """
         async with self._lock, self._transaction():
+            self._saved_actions.pop(game.table_id, None)
             await self._db.execute("DELETE FROM running_games WHERE table_id = ?", (game.table_id,))
             await self._db.execute(
                 """
