@@ -295,18 +295,17 @@ class Storage:
         """Write a finished game in ONE transaction, all or nothing.
 
         Deletes the running row, inserts the game (in its server's current season), one row per
-        seat and the replay record. On any failure nothing is written and the running row stays.
+        seat and the replay record: one INSERT into the view ``finish_game``, whose trigger
+        (migration 003) writes the rows. On any failure nothing is written and the running row
+        stays.
         """
-        async with self._lock, self._transaction():
+        async with self._lock:
             self._saved_actions.pop(game.table_id, None)
-            await self._db.execute("DELETE FROM running_games WHERE table_id = ?", (game.table_id,))
             await self._db.execute(
                 """
-                INSERT INTO finished_games (table_id, guild_id, channel_id, game_id, options,
-                    seed, started_at, ended_at, has_ai, summary, season)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (
-                    SELECT COALESCE(MAX(season), 1) FROM seasons
-                    WHERE guild_id = ? AND game_id = ?))
+                INSERT INTO finish_game (table_id, guild_id, channel_id, game_id, options, seed,
+                    started_at, ended_at, has_ai, summary, seats, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 (
                     game.table_id,
@@ -319,21 +318,9 @@ class Storage:
                     to_text(game.ended_at),
                     game.has_ai,
                     dump(game.summary),
-                    game.guild_id,
-                    game.game_id,
+                    dump(game.seats),
+                    dump(game.record),
                 ),
-            )
-            await self._db.executemany(
-                "INSERT INTO finished_seats (table_id, seat, user_id, name, is_ai, score, place)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (game.table_id, s.seat, s.user_id, s.name, s.is_ai, s.score, s.place)
-                    for s in game.seats
-                ],
-            )
-            await self._db.execute(
-                "INSERT INTO replay_records (table_id, record) VALUES (?, ?)",
-                (game.table_id, dump(game.record)),
             )
 
     def _transaction(self) -> _Transaction:

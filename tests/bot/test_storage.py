@@ -182,7 +182,7 @@ async def test_migration_from_version_1_keeps_results_in_season_1(tmp_path: Path
 
     storage = await Storage.open(path)
     try:
-        assert await storage.schema_version() == 2
+        assert await storage.schema_version() >= 2
         board = await storage.scoreboard(GUILD, "fishing")
         assert [(row.user_id, row.season, row.games, row.wins) for row in board] == [
             (1, 1, 1, 1),
@@ -244,6 +244,29 @@ async def test_delete_game(storage: Storage) -> None:
     await storage.delete_game("a")
     await storage.delete_game("nothing")
     assert [game.table_id for game in await storage.load_running_games()] == ["b"]
+
+
+async def test_only_new_actions_are_sent_and_the_list_stays_whole(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    state = games()["fishing"].new_state(2, 7)
+    actions: list[tuple[int, str]] = []
+    for revision in range(1, 4):
+        actions.append((revision % 2, f"move {revision}"))
+        await storage.save_game(saved(state, revision=revision, actions=list(actions)))
+    with sqlite3.connect(path) as connection:  # someone else removes the row meanwhile
+        connection.execute("DELETE FROM running_games")
+    actions.append((0, "move 4"))
+    await storage.save_game(saved(state, revision=4, actions=list(actions)))
+    (loaded,) = await storage.load_running_games()
+    assert isinstance(loaded, SavedGame)
+    assert loaded.actions == actions
+    await storage.save_game(saved(state, revision=5, actions=[(1, "a new list")]))
+    await storage.save_game(saved(state, revision=6, actions=[(1, "a new list"), (0, "x")]))
+    await storage.close()
+    with sqlite3.connect(path) as connection:
+        stored = connection.execute("SELECT actions FROM running_games").fetchone()[0]
+    assert json.loads(stored) == [[1, "a new list"], [0, "x"]]
 
 
 @pytest.mark.parametrize(
@@ -474,6 +497,17 @@ async def test_finish_game_writes_everything_and_removes_the_running_game(
     assert count(path, "SELECT COUNT(*) FROM finished_seats WHERE table_id = 'f'") == 2
     assert count(path, "SELECT COUNT(*) FROM replay_records WHERE table_id = 'f'") == 1
     assert count(path, "SELECT has_ai FROM finished_games") == 1
+
+
+async def test_discord_sized_ids_and_names_survive_finishing(storage: Storage) -> None:
+    snowflake = 2**63 - 7
+    game = finished("big", {snowflake: 1, None: 2})
+    game.seats[0].name = 'Zoë "the shark" 🦈'
+    await storage.finish_game(game)
+    (row,) = await storage.history(GUILD)
+    assert row.seats == game.seats
+    (score,) = await storage.scoreboard(GUILD, "fishing")
+    assert (score.user_id, score.name) == (snowflake, game.seats[0].name)
 
 
 @pytest.mark.parametrize("fault", ["repeated seat", "player seat without user", "same table twice"])
