@@ -128,13 +128,23 @@ class Storage:
             await self._db.close()
 
     async def migrate(self, migrations: Sequence[Migration], up_to: int | None = None) -> None:
-        """Apply the migrations not yet recorded, each in one transaction."""
+        """Apply the migrations not yet recorded, each in one transaction.
+
+        Raises StorageError for a database migrated by newer code (a version not in
+        ``migrations``) rather than run an old schema's queries on it.
+        """
         async with self._lock:
             await self._db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
             done = {row[0] for row in await self._fetchall("SELECT version FROM schema_migrations")}
+            unknown = done - {migration.version for migration in migrations}
+            if unknown:
+                raise StorageError(
+                    f"the database has schema version {max(unknown)}, newer than this code knows"
+                    f" ({len(migrations)}): run a newer Cardroom or use another file"
+                )
             for migration in migrations:
                 if migration.version in done or (up_to is not None and migration.version > up_to):
                     continue

@@ -29,6 +29,7 @@ from bot.storage import (
     SeatRecord,
     StaleRevisionError,
     Storage,
+    StorageError,
 )
 from bot.storage.database import MIGRATIONS_DIR
 from engine.cli import main as engine_main
@@ -212,6 +213,16 @@ async def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert "half_done" not in tables and "seasons" in tables
     assert count(path, "SELECT MAX(version) FROM schema_migrations") == latest
+
+
+async def test_a_database_from_newer_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    await (await Storage.open(path)).close()
+    older = tmp_path / "older"
+    older.mkdir()
+    (older / "001_initial.sql").write_text((MIGRATIONS_DIR / "001_initial.sql").read_text())
+    with pytest.raises(StorageError, match="newer than this code"):
+        await Storage.open(path, migrations=older)
 
 
 # -- running games ---------------------------------------------------------------------------
