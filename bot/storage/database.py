@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import aiosqlite
+from pydantic import ValidationError
 from pydantic_core import to_json
 
 from bot.services.ratings import lowest_score_wins, rate_games
@@ -82,6 +83,16 @@ def from_text(text: str) -> datetime:
 def dump(value: object) -> str:
     """Compact JSON text (pydantic's fast encoder; models become objects, tuples arrays)."""
     return to_json(value).decode()
+
+
+def describe_error(error: Exception) -> str:
+    """One line saying what is wrong (for a validation error: where, and what)."""
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(map(str, first["loc"])) or error.title
+        return f"{where}: {first['msg']} ({error.error_count()} error(s))"
+    text = str(error).strip()
+    return text.splitlines()[0] if text else "no details"
 
 
 def _int_or_none(value: object) -> int | None:
@@ -226,7 +237,8 @@ class Storage:
                 table_message_id = excluded.table_message_id, deadline = excluded.deadline,
                 started_at = excluded.started_at, saved_at = excluded.saved_at
             WHERE excluded.revision >= running_games.revision
-                AND (:known = 0 OR json_array_length(running_games.actions) = :known)
+                AND (:known = 0 OR (json_valid(running_games.actions)
+                    AND json_array_length(running_games.actions) = :known))
             RETURNING json_array_length(actions)
             """,
             {
@@ -286,7 +298,7 @@ class Storage:
                     f"the state has {state.players} seats but the table {len(game.seats)}"
                 )
         except Exception as error:  # a bad row must never stop the others from loading
-            message = str(error).splitlines()[0] if str(error) else type(error).__name__
+            message = describe_error(error)
             return BrokenGame(
                 table_id=table_id,
                 guild_id=_int_or_none(row["guild_id"]),
