@@ -22,7 +22,7 @@ import aiosqlite
 from pydantic import ValidationError
 from pydantic_core import to_json
 
-from bot.services.ratings import lowest_score_wins, rate_games
+from bot.services.ratings import DEFAULT, lowest_score_wins, rate_games
 from bot.storage.models import (
     BrokenGame,
     FinishedGame,
@@ -498,15 +498,19 @@ class Storage:
                 ratings = rate_games(
                     [(s.user_id, s.place) for s in game] for game in seats.values()
                 )
-                rating = ratings.get(user_id)
+                rating = ratings.get(user_id, DEFAULT)
+                season_games = sum(
+                    any(seat.user_id == user_id for seat in game) for game in seats.values()
+                )
                 low_wins = lowest_score_wins(await self._results(guild_id, game_id))
                 result.append(
                     StatsRow(
                         game_id=game_id,
                         games=played,
                         wins=won,
-                        rating=None if rating is None else round(rating.ordinal, 3),
+                        rating=round(rating.ordinal, 3),
                         season=season,
+                        season_games=season_games,
                         best_score=lowest if low_wins else highest,
                         average_score=round(average, 3),
                     )

@@ -639,7 +639,7 @@ async def test_stats_per_game(storage: Storage) -> None:
     stats = {row.game_id: row for row in await storage.stats(GUILD, 1)}
     assert set(stats) == {"cambio", "fishing"}
     fishing = stats["fishing"]
-    assert (fishing.games, fishing.wins, fishing.season) == (4, 2, 1)
+    assert (fishing.games, fishing.wins, fishing.season, fishing.season_games) == (4, 2, 1, 4)
     assert fishing.rating == pytest.approx(expected_ordinals()[1], abs=1e-3)
     assert fishing.best_score == 9  # scores are 10 - place: places 1, 2, 1, 2
     assert fishing.average_score == pytest.approx(8.5)
@@ -684,7 +684,8 @@ async def test_a_reset_starts_a_new_season_and_keeps_history(storage: Storage) -
         (1, 1, 0, 2),
     ]
     stats = {row.game_id: row for row in await storage.stats(GUILD, 3)}
-    assert stats["fishing"].games == 3 and stats["fishing"].rating is None  # not this season
+    fishing = stats["fishing"]  # user 3 has not played this season: a new player's figures
+    assert (fishing.games, fishing.season, fishing.season_games, fishing.rating) == (3, 2, 0, 0)
 
     assert await storage.reset_season(GUILD) == 3  # every game: fishing 3, the others 2
     assert await storage.current_season(GUILD, "twentytwo") == 2
