@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import aiosqlite
+from pydantic import ValidationError
+from pydantic_core import to_json
 
-from bot.services.ratings import lowest_score_wins, rate_games
+from bot.services.ratings import DEFAULT, lowest_score_wins, rate_games
 from bot.storage.models import (
     BrokenGame,
     FinishedGame,
@@ -79,8 +81,18 @@ def from_text(text: str) -> datetime:
 
 
 def dump(value: object) -> str:
-    """Compact JSON."""
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON text (pydantic's fast encoder; models become objects, tuples arrays)."""
+    return to_json(value).decode()
+
+
+def describe_error(error: Exception) -> str:
+    """One line saying what is wrong (for a validation error: where, and what)."""
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(map(str, first["loc"])) or error.title
+        return f"{where}: {first['msg']} ({error.error_count()} error(s))"
+    text = str(error).strip()
+    return text.splitlines()[0] if text else "no details"
 
 
 def _int_or_none(value: object) -> int | None:
@@ -93,6 +105,7 @@ class Storage:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._lock = asyncio.Lock()
+        self._saved_actions: dict[str, int] = {}  # table id: actions known to be stored
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod
@@ -126,13 +139,23 @@ class Storage:
             await self._db.close()
 
     async def migrate(self, migrations: Sequence[Migration], up_to: int | None = None) -> None:
-        """Apply the migrations not yet recorded, each in one transaction."""
+        """Apply the migrations not yet recorded, each in one transaction.
+
+        Raises StorageError for a database migrated by newer code (a version not in
+        ``migrations``) rather than run an old schema's queries on it.
+        """
         async with self._lock:
             await self._db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
             done = {row[0] for row in await self._fetchall("SELECT version FROM schema_migrations")}
+            unknown = done - {migration.version for migration in migrations}
+            if unknown:
+                raise StorageError(
+                    f"the database has schema version {max(unknown)}, newer than this code knows"
+                    f" ({len(migrations)}): run a newer Cardroom or use another file"
+                )
             for migration in migrations:
                 if migration.version in done or (up_to is not None and migration.version > up_to):
                     continue
@@ -169,48 +192,75 @@ class Storage:
         """Insert or update a running game in one statement (its own transaction).
 
         Raises StaleRevisionError, storing nothing, for a revision lower than the stored one.
+        Only the actions not yet saved by this Storage are sent; SQLite appends them to the
+        stored list, which keeps a save's cost flat however long the game.
         """
         async with self._lock:
-            cursor = await self._db.execute(
-                """
-                INSERT INTO running_games (table_id, guild_id, channel_id, host_id, game_id,
-                    options, seed, seats, state, revision, actions, table_message_id, deadline,
-                    started_at, saved_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (table_id) DO UPDATE SET
-                    guild_id = excluded.guild_id, channel_id = excluded.channel_id,
-                    host_id = excluded.host_id, game_id = excluded.game_id,
-                    options = excluded.options, seed = excluded.seed, seats = excluded.seats,
-                    state = excluded.state, revision = excluded.revision,
-                    actions = excluded.actions, table_message_id = excluded.table_message_id,
-                    deadline = excluded.deadline, started_at = excluded.started_at,
-                    saved_at = excluded.saved_at
-                WHERE excluded.revision >= running_games.revision
-                """,
-                (
-                    game.table_id,
-                    game.guild_id,
-                    game.channel_id,
-                    game.host_id,
-                    game.game_id,
-                    dump(game.options),
-                    game.seed,
-                    dump([seat.model_dump() for seat in game.seats]),
-                    dump(game.state),
-                    game.revision,
-                    dump(game.actions),
-                    game.table_message_id,
-                    to_text(game.deadline),
-                    to_text(game.started_at),
-                    to_text(datetime.now(UTC)),
-                ),
-            )
-            changed = cursor.rowcount
-            await cursor.close()
-        if changed != 1:
-            raise StaleRevisionError(
-                f"table {game.table_id}: revision {game.revision} is older than the saved one"
-            )
+            known = self._saved_actions.get(game.table_id, 0)
+            if not 0 <= known <= len(game.actions):
+                known = 0
+            stored = await self._upsert_running(game, known)
+            if stored != len(game.actions) and known:
+                stored = await self._upsert_running(game, 0)  # the row was not as remembered
+            if stored is None:
+                self._saved_actions.pop(game.table_id, None)
+                raise StaleRevisionError(
+                    f"table {game.table_id}: revision {game.revision} is older than the saved one"
+                )
+            self._saved_actions[game.table_id] = stored
+
+    async def _upsert_running(self, game: SavedGame, known: int) -> int | None:
+        """Write ``game`` sending its actions from index ``known`` on (0: all of them).
+
+        Returns the number of actions stored, or None when nothing was written (an older
+        revision, or a stored action list that is not ``known`` long).
+        """
+        rows = await self._db.execute_fetchall(
+            """
+            INSERT INTO running_games (table_id, guild_id, channel_id, host_id, game_id,
+                options, seed, seats, state, revision, actions, table_message_id, deadline,
+                started_at, saved_at)
+            VALUES (:table_id, :guild_id, :channel_id, :host_id, :game_id, :options, :seed,
+                :seats, :state, :revision, :actions, :table_message_id, :deadline, :started_at,
+                :saved_at)
+            ON CONFLICT (table_id) DO UPDATE SET
+                guild_id = excluded.guild_id, channel_id = excluded.channel_id,
+                host_id = excluded.host_id, game_id = excluded.game_id,
+                options = excluded.options, seed = excluded.seed, seats = excluded.seats,
+                state = excluded.state, revision = excluded.revision,
+                actions = CASE
+                    WHEN :known = 0 OR running_games.actions = '[]' THEN excluded.actions
+                    WHEN excluded.actions = '[]' THEN running_games.actions
+                    ELSE substr(running_games.actions, 1, length(running_games.actions) - 1)
+                        || ',' || substr(excluded.actions, 2)
+                END,
+                table_message_id = excluded.table_message_id, deadline = excluded.deadline,
+                started_at = excluded.started_at, saved_at = excluded.saved_at
+            WHERE excluded.revision >= running_games.revision
+                AND (:known = 0 OR (json_valid(running_games.actions)
+                    AND json_array_length(running_games.actions) = :known))
+            RETURNING json_array_length(actions)
+            """,
+            {
+                "table_id": game.table_id,
+                "guild_id": game.guild_id,
+                "channel_id": game.channel_id,
+                "host_id": game.host_id,
+                "game_id": game.game_id,
+                "options": dump(game.options),
+                "seed": game.seed,
+                "seats": dump(game.seats),
+                "state": dump(game.state),
+                "revision": game.revision,
+                "actions": dump(game.actions[known:]),
+                "known": known,
+                "table_message_id": game.table_message_id,
+                "deadline": to_text(game.deadline),
+                "started_at": to_text(game.started_at),
+                "saved_at": to_text(datetime.now(UTC)),
+            },
+        )
+        return next((int(row[0]) for row in rows), None)
 
     async def load_running_games(self) -> list[SavedGame | BrokenGame]:
         """Every running game, oldest first; one that cannot be read back is a BrokenGame.
@@ -248,7 +298,7 @@ class Storage:
                     f"the state has {state.players} seats but the table {len(game.seats)}"
                 )
         except Exception as error:  # a bad row must never stop the others from loading
-            message = str(error).splitlines()[0] if str(error) else type(error).__name__
+            message = describe_error(error)
             return BrokenGame(
                 table_id=table_id,
                 guild_id=_int_or_none(row["guild_id"]),
@@ -260,23 +310,24 @@ class Storage:
     async def delete_game(self, table_id: str) -> None:
         """Forget a running game stopped without a result (nothing if it is not there)."""
         async with self._lock:
+            self._saved_actions.pop(table_id, None)
             await self._db.execute("DELETE FROM running_games WHERE table_id = ?", (table_id,))
 
     async def finish_game(self, game: FinishedGame) -> None:
         """Write a finished game in ONE transaction, all or nothing.
 
         Deletes the running row, inserts the game (in its server's current season), one row per
-        seat and the replay record. On any failure nothing is written and the running row stays.
+        seat and the replay record: one INSERT into the view ``finish_game``, whose trigger
+        (migration 003) writes the rows. On any failure nothing is written and the running row
+        stays.
         """
-        async with self._lock, self._transaction():
-            await self._db.execute("DELETE FROM running_games WHERE table_id = ?", (game.table_id,))
+        async with self._lock:
+            self._saved_actions.pop(game.table_id, None)
             await self._db.execute(
                 """
-                INSERT INTO finished_games (table_id, guild_id, channel_id, game_id, options,
-                    seed, started_at, ended_at, has_ai, summary, season)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (
-                    SELECT COALESCE(MAX(season), 1) FROM seasons
-                    WHERE guild_id = ? AND game_id = ?))
+                INSERT INTO finish_game (table_id, guild_id, channel_id, game_id, options, seed,
+                    started_at, ended_at, has_ai, summary, seats, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 (
                     game.table_id,
@@ -289,21 +340,9 @@ class Storage:
                     to_text(game.ended_at),
                     game.has_ai,
                     dump(game.summary),
-                    game.guild_id,
-                    game.game_id,
+                    dump(game.seats),
+                    dump(game.record),
                 ),
-            )
-            await self._db.executemany(
-                "INSERT INTO finished_seats (table_id, seat, user_id, name, is_ai, score, place)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (game.table_id, s.seat, s.user_id, s.name, s.is_ai, s.score, s.place)
-                    for s in game.seats
-                ],
-            )
-            await self._db.execute(
-                "INSERT INTO replay_records (table_id, record) VALUES (?, ?)",
-                (game.table_id, dump(game.record)),
             )
 
     def _transaction(self) -> _Transaction:
@@ -459,15 +498,19 @@ class Storage:
                 ratings = rate_games(
                     [(s.user_id, s.place) for s in game] for game in seats.values()
                 )
-                rating = ratings.get(user_id)
+                rating = ratings.get(user_id, DEFAULT)
+                season_games = sum(
+                    any(seat.user_id == user_id for seat in game) for game in seats.values()
+                )
                 low_wins = lowest_score_wins(await self._results(guild_id, game_id))
                 result.append(
                     StatsRow(
                         game_id=game_id,
                         games=played,
                         wins=won,
-                        rating=None if rating is None else round(rating.ordinal, 3),
+                        rating=round(rating.ordinal, 3),
                         season=season,
+                        season_games=season_games,
                         best_score=lowest if low_wins else highest,
                         average_score=round(average, 3),
                     )

@@ -113,8 +113,9 @@ class StatsRow(BaseModel):
     game_id: str
     games: int
     wins: int
-    rating: float | None  # current season's ordinal; None without a game this season
+    rating: float  # the current season's ordinal (0, a new player's, without a game in it)
     season: int  # the current season of this game on this server
+    season_games: int  # games in the current season
     best_score: int  # highest, or lowest where the lowest score wins
     average_score: float
 

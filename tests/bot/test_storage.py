@@ -29,6 +29,7 @@ from bot.storage import (
     SeatRecord,
     StaleRevisionError,
     Storage,
+    StorageError,
 )
 from bot.storage.database import MIGRATIONS_DIR
 from engine.cli import main as engine_main
@@ -182,7 +183,7 @@ async def test_migration_from_version_1_keeps_results_in_season_1(tmp_path: Path
 
     storage = await Storage.open(path)
     try:
-        assert await storage.schema_version() == 2
+        assert await storage.schema_version() >= 2
         board = await storage.scoreboard(GUILD, "fishing")
         assert [(row.user_id, row.season, row.games, row.wins) for row in board] == [
             (1, 1, 1, 1),
@@ -212,6 +213,16 @@ async def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert "half_done" not in tables and "seasons" in tables
     assert count(path, "SELECT MAX(version) FROM schema_migrations") == latest
+
+
+async def test_a_database_from_newer_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    await (await Storage.open(path)).close()
+    older = tmp_path / "older"
+    older.mkdir()
+    (older / "001_initial.sql").write_text((MIGRATIONS_DIR / "001_initial.sql").read_text())
+    with pytest.raises(StorageError, match="newer than this code"):
+        await Storage.open(path, migrations=older)
 
 
 # -- running games ---------------------------------------------------------------------------
@@ -244,6 +255,29 @@ async def test_delete_game(storage: Storage) -> None:
     await storage.delete_game("a")
     await storage.delete_game("nothing")
     assert [game.table_id for game in await storage.load_running_games()] == ["b"]
+
+
+async def test_only_new_actions_are_sent_and_the_list_stays_whole(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    state = games()["fishing"].new_state(2, 7)
+    actions: list[tuple[int, str]] = []
+    for revision in range(1, 4):
+        actions.append((revision % 2, f"move {revision}"))
+        await storage.save_game(saved(state, revision=revision, actions=list(actions)))
+    with sqlite3.connect(path) as connection:  # someone else removes the row meanwhile
+        connection.execute("DELETE FROM running_games")
+    actions.append((0, "move 4"))
+    await storage.save_game(saved(state, revision=4, actions=list(actions)))
+    (loaded,) = await storage.load_running_games()
+    assert isinstance(loaded, SavedGame)
+    assert loaded.actions == actions
+    await storage.save_game(saved(state, revision=5, actions=[(1, "a new list")]))
+    await storage.save_game(saved(state, revision=6, actions=[(1, "a new list"), (0, "x")]))
+    await storage.close()
+    with sqlite3.connect(path) as connection:
+        stored = connection.execute("SELECT actions FROM running_games").fetchone()[0]
+    assert json.loads(stored) == [[1, "a new list"], [0, "x"]]
 
 
 @pytest.mark.parametrize(
@@ -476,6 +510,17 @@ async def test_finish_game_writes_everything_and_removes_the_running_game(
     assert count(path, "SELECT has_ai FROM finished_games") == 1
 
 
+async def test_discord_sized_ids_and_names_survive_finishing(storage: Storage) -> None:
+    snowflake = 2**63 - 7
+    game = finished("big", {snowflake: 1, None: 2})
+    game.seats[0].name = 'Zoë "the shark" 🦈'
+    await storage.finish_game(game)
+    (row,) = await storage.history(GUILD)
+    assert row.seats == game.seats
+    (score,) = await storage.scoreboard(GUILD, "fishing")
+    assert (score.user_id, score.name) == (snowflake, game.seats[0].name)
+
+
 @pytest.mark.parametrize("fault", ["repeated seat", "player seat without user", "same table twice"])
 async def test_a_failure_inside_finish_game_writes_nothing(tmp_path: Path, fault: str) -> None:
     path = tmp_path / "cardroom.db"
@@ -594,7 +639,7 @@ async def test_stats_per_game(storage: Storage) -> None:
     stats = {row.game_id: row for row in await storage.stats(GUILD, 1)}
     assert set(stats) == {"cambio", "fishing"}
     fishing = stats["fishing"]
-    assert (fishing.games, fishing.wins, fishing.season) == (4, 2, 1)
+    assert (fishing.games, fishing.wins, fishing.season, fishing.season_games) == (4, 2, 1, 4)
     assert fishing.rating == pytest.approx(expected_ordinals()[1], abs=1e-3)
     assert fishing.best_score == 9  # scores are 10 - place: places 1, 2, 1, 2
     assert fishing.average_score == pytest.approx(8.5)
@@ -639,7 +684,8 @@ async def test_a_reset_starts_a_new_season_and_keeps_history(storage: Storage) -
         (1, 1, 0, 2),
     ]
     stats = {row.game_id: row for row in await storage.stats(GUILD, 3)}
-    assert stats["fishing"].games == 3 and stats["fishing"].rating is None  # not this season
+    fishing = stats["fishing"]  # user 3 has not played this season: a new player's figures
+    assert (fishing.games, fishing.season, fishing.season_games, fishing.rating) == (3, 2, 0, 0)
 
     assert await storage.reset_season(GUILD) == 3  # every game: fishing 3, the others 2
     assert await storage.current_season(GUILD, "twentytwo") == 2
