@@ -1,4 +1,4 @@
-"""``/game``: start (a lobby with the game's options), hand, leave, stop, rules.
+"""``/game``: start (a lobby with the game's options), hand, leave, stop, rules, history.
 
 ``/game start`` gets one optional parameter per game option found in the registry (target,
 multi_capture, rounds, …), built when the bot starts, so a new game's options appear without
@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.errors import UserError, answers_user_errors
 from bot.render.messages import hand_message, lobby_message
 from bot.render.text import clip, red_suits
+from bot.ui.boards import history_page
 from bot.ui.routes import display_name
 from engine.core import Option
 from engine.registry import games
@@ -117,6 +118,15 @@ class GameCog(commands.Cog):
         async def rules(interaction: discord.Interaction, game: str) -> None:
             await cog.rules(interaction, game)
 
+        @app_commands.describe(game="only this game")
+        @app_commands.choices(game=game_choices())
+        @answers_user_errors
+        async def history(interaction: discord.Interaction, game: str | None = None) -> None:
+            message = await history_page(interaction, game, 0)
+            await interaction.response.send_message(
+                allowed_mentions=discord.AllowedMentions.none(), **message.send_kwargs()
+            )
+
         commands_: list[app_commands.Command[Any, ..., None]] = [
             app_commands.Command(
                 name="hand", description="See your hand and move (only you see it)", callback=hand
@@ -132,6 +142,9 @@ class GameCog(commands.Cog):
                 callback=stop,
             ),
             app_commands.Command(name="rules", description="How to play a game", callback=rules),
+            app_commands.Command(
+                name="history", description="This server's last games and results", callback=history
+            ),
         ]
         for command in commands_:
             group.add_command(command)

@@ -37,8 +37,15 @@ class Message:
     content: str | None = None
 
     def kwargs(self) -> dict[str, Any]:
-        """Arguments for send / edit."""
+        """Arguments for an edit (no view: the components are removed)."""
         return {"content": self.content, "embed": self.embed, "view": self.view}
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """Arguments for a new message (discord.py refuses ``view=None`` there)."""
+        kwargs = self.kwargs()
+        if self.view is None:
+            del kwargs["view"]
+        return kwargs
 
 
 def timestamp(when: datetime) -> str:

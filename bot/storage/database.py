@@ -532,13 +532,17 @@ class Storage:
             results.setdefault(table_id, []).append((score, place))
         return list(results.values())
 
-    async def history(self, guild_id: int, limit: int = 10) -> list[HistoryRow]:
-        """This server's last ``limit`` finished games, newest first, with every seat."""
+    async def history(
+        self, guild_id: int, limit: int = 10, offset: int = 0, game_id: str | None = None
+    ) -> list[HistoryRow]:
+        """This server's finished games (of ``game_id``; None: all), newest first, with every
+        seat: ``limit`` of them after skipping the ``offset`` newest."""
         async with self._lock:
             games_rows = await self._fetchall(
                 "SELECT table_id, game_id, season, ended_at, has_ai, summary FROM finished_games"
-                " WHERE guild_id = ? ORDER BY ended_at DESC, table_id DESC LIMIT ?",
-                (guild_id, limit),
+                " WHERE guild_id = ? AND (? IS NULL OR game_id = ?)"
+                " ORDER BY ended_at DESC, table_id DESC LIMIT ? OFFSET ?",
+                (guild_id, game_id, game_id, limit, offset),
             )
             ids = [row[0] for row in games_rows]
             seat_rows = await self._fetchall(

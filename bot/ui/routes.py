@@ -7,6 +7,8 @@ custom_ids (all well under Discord's 100 characters):
 - ``cr:a:<table>:<revision>:<indices>:<page>`` a step of a move (see bot/services/steps.py)
 - ``cs:<table>:<revision>:<indices>:<page>`` the same step as a select (value: the index)
 - ``cr:r:<table>`` Rematch
+- ``cr:b:…`` scoreboard and history pages, ``cr:c:…`` the reset confirmation
+  (bot/render/boards.py)
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from bot.render.messages import (
 )
 from bot.services.steps import Node, StaleChoice, resolve
 from bot.services.tables import StaleMove, Table
+from bot.ui.boards import on_page, on_reset
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -47,7 +50,7 @@ def display_name(user: discord.abc.User) -> str:
 
 class RoutedButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"cr:(?P<kind>[lhvar]):(?P<args>[\w.:]+)",
+    template=r"cr:(?P<kind>[lhvarbc]):(?P<args>[\w.:]+)",
 ):
     """Every Cardroom button; ``kind`` picks the handler."""
 
@@ -246,4 +249,6 @@ HANDLERS = {
     "v": on_refresh,
     "a": on_step,
     "r": on_rematch,
+    "b": on_page,
+    "c": on_reset,
 }

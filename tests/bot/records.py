@@ -1,0 +1,46 @@
+"""Finished games made up for scoreboard, stats and history tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.storage import FinishedGame, FinishedSeat
+
+GUILD = 100
+START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def finished(
+    table_id: str,
+    places: dict[int | None, int],
+    *,
+    game_id: str = "fishing",
+    guild_id: int = GUILD,
+    scores: dict[int | None, int] | None = None,
+    minute: int = 0,
+) -> FinishedGame:
+    """A finished game; ``places`` maps user id (None: an AI seat) to place, in seat order."""
+    seats = [
+        FinishedSeat(
+            seat=seat,
+            user_id=user,
+            name="AI" if user is None else f"user {user}",
+            is_ai=user is None,
+            score=(scores or {}).get(user, 10 - place),
+            place=place,
+        )
+        for seat, (user, place) in enumerate(places.items())
+    ]
+    return FinishedGame(
+        table_id=table_id,
+        guild_id=guild_id,
+        channel_id=10,
+        game_id=game_id,
+        options={},
+        seed=1,
+        started_at=START + timedelta(minutes=minute),
+        ended_at=START + timedelta(minutes=minute, seconds=30),
+        seats=seats,
+        record={"game": game_id, "players": len(seats), "seed": 1, "options": {}, "actions": []},
+        summary=[f"hand 1 of {table_id}"],
+    )
