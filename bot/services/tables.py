@@ -23,6 +23,7 @@ from bot.errors import UserError
 from bot.render.text import fill_names
 from bot.settings import Settings
 from bot.storage import (
+    BrokenGame,
     FinishedGame,
     FinishedSeat,
     SavedGame,
@@ -210,6 +211,9 @@ class Presenter(Protocol):
 
     async def table_ended(self, table: Table) -> None:
         """The game ended: post the results (over) or why it stopped."""
+
+    async def restore_failed(self, broken: BrokenGame) -> None:
+        """Tell the channel its game could not be restored (the reason goes to the log only)."""
 
 
 class TableService:
@@ -704,18 +708,27 @@ class TableService:
         """Load the running games saved in storage and resume them; returns problems found."""
         problems: list[str] = []
         for saved in await self.storage.load_running_games():
-            if not isinstance(saved, SavedGame):
-                problems.append(f"table {saved.table_id}: {saved.error}")
-                continue
-            try:
-                table = self._table_from_saved(saved)
-            except (SetupError, SavedStateError) as error:
-                problems.append(f"table {saved.table_id}: {error}")
-                continue
-            self.tables[table.table_id] = table
-            self.by_channel[table.channel_id] = table.table_id
-            self._drive(table)
-            self._flusher(table).changed()
+            if isinstance(saved, SavedGame):
+                try:
+                    table = self._table_from_saved(saved)
+                except (SetupError, SavedStateError) as error:
+                    saved = BrokenGame(
+                        table_id=saved.table_id,
+                        guild_id=saved.guild_id,
+                        channel_id=saved.channel_id,
+                        error=f"{type(error).__name__}: {error}",
+                    )
+                else:
+                    self.tables[table.table_id] = table
+                    self.by_channel[table.channel_id] = table.table_id
+                    self._drive(table)
+                    self._flusher(table).changed()
+                    continue
+            problems.append(f"table {saved.table_id}: {saved.error}")
+            # set aside, so the next start does not report it again and nothing is lost
+            await self.storage.set_aside(saved)
+            if saved.channel_id is not None:
+                self.spawn(self.presenter.restore_failed(saved), f"broken-{saved.table_id}")
         return problems
 
     def _table_from_saved(self, saved: SavedGame) -> Table:

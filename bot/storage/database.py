@@ -40,6 +40,12 @@ MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "data" / "migrations"
 MIGRATION_NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
 
 
+RUNNING_COLUMNS = (
+    "table_id, guild_id, channel_id, host_id, game_id, options, seed, seats, state, revision,"
+    " actions, table_message_id, deadline, started_at, saved_at"
+)
+
+
 class StorageError(Exception):
     """Something the storage layer refuses or cannot do."""
 
@@ -306,6 +312,19 @@ class Storage:
                 error=f"{type(error).__name__}: {message}",
             )
         return game
+
+    async def set_aside(self, broken: BrokenGame) -> None:
+        """Move a running game that cannot be read back to ``set_aside_games``, unchanged."""
+        async with self._lock, self._transaction():
+            self._saved_actions.pop(broken.table_id, None)
+            await self._db.execute(
+                f"INSERT INTO set_aside_games ({RUNNING_COLUMNS}, error, set_aside_at)"
+                f" SELECT {RUNNING_COLUMNS}, ?, ? FROM running_games WHERE table_id = ?",
+                (broken.error, to_text(datetime.now(UTC)), broken.table_id),
+            )
+            await self._db.execute(
+                "DELETE FROM running_games WHERE table_id = ?", (broken.table_id,)
+            )
 
     async def delete_game(self, table_id: str) -> None:
         """Forget a running game stopped without a result (nothing if it is not there)."""

@@ -19,6 +19,7 @@ from bot.render.messages import (
     table_message,
 )
 from bot.services.tables import Lobby, Table, places_of
+from bot.storage import BrokenGame
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -28,6 +29,12 @@ log = logging.getLogger(__name__)
 DM_FAILED = (
     "{mention}, I cannot send you direct messages (they are closed for this server), so use "
     "the **Hand** button on the table to see your cards and move."
+)
+
+RESTORE_FAILED = (
+    "⚠️ The game at this table (table {table}) could not be restored after the bot restarted: "
+    "its saved data is damaged. It has been set aside for the bot's admins, and nothing was "
+    "recorded for it. Start a new game with `/game start`."
 )
 
 
@@ -122,6 +129,16 @@ class DiscordPresenter:
         """Say something in the table's channel."""
         await self._channel(table.channel_id).send(
             text, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def restore_failed(self, broken: BrokenGame) -> None:
+        """Tell the channel its game could not be restored (the reason goes to the log only:
+        it may quote the saved state, hidden cards included)."""
+        if broken.channel_id is None:
+            return
+        await self._channel(broken.channel_id).send(
+            RESTORE_FAILED.format(table=broken.table_id),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     async def table_ended(self, table: Table) -> None:

@@ -296,6 +296,30 @@ async def test_a_row_with_unreadable_ids_is_still_reported(tmp_path: Path) -> No
     assert (broken.table_id, broken.guild_id, broken.channel_id) == ("bad", None, None)
 
 
+async def test_a_broken_game_is_set_aside_unchanged_and_not_loaded_again(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    await storage.save_game(saved(games()["fishing"].new_state(2, 7), table_id="bad"))
+    await storage.close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE running_games SET channel_id = X'00', state = '{oops'")
+        (before,) = connection.execute("SELECT * FROM running_games").fetchall()
+
+    storage = await Storage.open(path)
+    try:
+        (broken,) = await storage.load_running_games()
+        assert isinstance(broken, BrokenGame)
+        await storage.set_aside(broken)
+        assert await storage.load_running_games() == []
+    finally:
+        await storage.close()
+    with sqlite3.connect(path) as connection:
+        (after,) = connection.execute("SELECT * FROM set_aside_games").fetchall()
+        assert connection.execute("SELECT COUNT(*) FROM running_games").fetchone() == (0,)
+    assert after[: len(before)] == before  # byte for byte, unreadable id included
+    assert after[len(before)] == broken.error
+
+
 # -- a game stopped in the middle resumes to the same end ------------------------------------
 def agent_rngs(seed: int, revision: int, players: int) -> tuple[list[random.Random], random.Random]:
     """Agent generators derived from the seed and the revision, as the bot's AI seats use:
