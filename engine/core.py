@@ -11,7 +11,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
 from engine.cards import FULL_DECK, Card, parse_cards
 from engine.errors import (
@@ -288,11 +288,15 @@ class Game(ABC):
             resolved[name] = known[name].coerce(value)
         return resolved
 
-    @abstractmethod
+    state_class: ClassVar[type[State]]
+
     def _new_state(
         self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
     ) -> State:
         """Make the state, already dealt and at its first decision."""
+        state = self.state_class(players, seed, options, deck)
+        state.start()
+        return state
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:
@@ -353,6 +357,22 @@ class State(ABC):
         self.options = options
         self.deck_plan = deck_plan
         self._legal_cache: dict[int, tuple[Action, ...]] = {}
+
+    @classmethod
+    def from_saved_header(cls, data: Mapping[str, Any]) -> Self:
+        """A state with the saved players, seed, options and deck, for a game's
+        ``_state_from_json`` to fill in its own fields."""
+        seed = int(data["seed"])
+        return cls(
+            int(data["players"]),
+            seed,
+            cls.game.resolve_options(data["options"]),
+            DeckPlan.normalise(seed, data["deck"] or None),
+        )
+
+    @abstractmethod
+    def start(self) -> None:
+        """Deal the first hand (or draw for the dealer first): called once by ``new_state``."""
 
     # -- who acts and what they may do ---------------------------------------------------------
     @abstractmethod
@@ -479,8 +499,27 @@ class TotalsState(State):
     """A state scored by running totals per seat, won by the best total(s) once it is over
     (the highest, or the lowest when ``game.lowest_wins``; equal best totals share the win)."""
 
-    totals: list[int]
-    over: bool
+    def __init__(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan
+    ) -> None:
+        super().__init__(players, seed, options, deck_plan)
+        self.totals = [0] * players
+        self.history: list[list[int]] = []  # each seat's points of every hand, round or deal
+        self.over = False
+
+    def totals_json(self) -> dict[str, Any]:
+        """The running totals, the points history and whether it is over, for ``_to_json``."""
+        return {
+            "totals": list(self.totals),
+            "history": [list(points) for points in self.history],
+            "over": self.over,
+        }
+
+    def read_totals(self, data: Mapping[str, Any]) -> None:
+        """Read back what ``totals_json`` wrote."""
+        self.totals = [int(total) for total in data["totals"]]
+        self.history = [[int(points) for points in scored] for scored in data["history"]]
+        self.over = bool(data["over"])
 
     @property
     def is_over(self) -> bool:

@@ -337,11 +337,11 @@ class CambioState(TotalsState):
         self.giver: int | None = None
         self.reshuffles = 0
         self.recent: list[list[tuple[int, str, str]]] = [[] for _ in range(players)]
-        self.totals = [0] * players
-        self.history: list[list[int]] = []
-        self.over = False
 
     # -- dealing -------------------------------------------------------------------------------
+    def start(self) -> None:
+        self.start_round()
+
     def start_round(self) -> list[Event]:
         """Deal 4 cards each from the dealer's left to A B C D; the rest is the stock."""
         deck = self.deck_plan.deck(self.round_index)
@@ -920,9 +920,7 @@ class CambioState(TotalsState):
             "giver": self.giver,
             "reshuffles": self.reshuffles,
             "recent": [[list(entry) for entry in entries] for entries in self.recent],
-            "totals": list(self.totals),
-            "history": [list(points) for points in self.history],
-            "over": self.over,
+            **self.totals_json(),
         }
 
 
@@ -1099,6 +1097,8 @@ _SEAT_POS = re.compile(r"^s(\d+)\.(\w+)$", re.IGNORECASE)
 class CambioGame(Game):
     """The game type of cambio."""
 
+    state_class = CambioState
+
     lowest_wins = True
 
     id = "cambio"
@@ -1134,13 +1134,6 @@ class CambioGame(Game):
         "Remember your face-down cards, swap and peek with powers, snap matches out of turn; "
         "call Cambio when your total is lowest."
     )
-
-    def _new_state(
-        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
-    ) -> State:
-        state = CambioState(players, seed, options, deck)
-        state.start_round()
-        return state
 
     def parse_action(self, text: str) -> Action:
         expected = (
@@ -1182,11 +1175,7 @@ class CambioGame(Game):
         raise parse_error(text, expected)
 
     def _state_from_json(self, data: Mapping[str, Any]) -> State:
-        options = self.resolve_options(data["options"])
-        seed = int(data["seed"])
-        state = CambioState(
-            int(data["players"]), seed, options, DeckPlan.normalise(seed, data["deck"] or None)
-        )
+        state = CambioState.from_saved_header(data)
         state.round_index = int(data["round_index"])
         state.dealer = int(data["dealer"])
         state.phase = str(data["phase"])
@@ -1222,9 +1211,7 @@ class CambioGame(Game):
             [(int(owner), str(label), str(card)) for owner, label, card in entries]
             for entries in data["recent"]
         ]
-        state.totals = [int(total) for total in data["totals"]]
-        state.history = [[int(p) for p in scored] for scored in data["history"]]
-        state.over = bool(data["over"])
+        state.read_totals(data)
         return state
 
     def heuristic_agent(self) -> CambioAgent:

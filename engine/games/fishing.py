@@ -165,15 +165,15 @@ class FishingState(TotalsState):
         self.table: list[Card] = []
         self.stock: list[Card] = []
         self.last_capturer: int | None = None
-        self.totals = [0] * players
-        self.history: list[list[int]] = []
-        self.over = False
         self.first_deal: list[Event] = []  # not saved: only shown when the game starts
         self.multi_capture = bool(options["multi_capture"])
 
     game: FishingGame
 
     # -- dealing -------------------------------------------------------------------------------
+    def start(self) -> None:
+        self.first_deal = self.start_hand()
+
     def start_hand(self) -> list[Event]:
         """Deal the current hand from its deck: hands, then the table, the rest is the stock."""
         self.stock = self.deck_plan.deck(self.hand_number)
@@ -334,9 +334,7 @@ class FishingState(TotalsState):
             "table": cards_json(self.table),
             "stock": cards_json(self.stock),
             "last_capturer": self.last_capturer,
-            "totals": list(self.totals),
-            "history": [list(points) for points in self.history],
-            "over": self.over,
+            **self.totals_json(),
         }
 
 
@@ -400,6 +398,8 @@ class FishingAgent:
 class FishingGame(Game):
     """The game type of fishing."""
 
+    state_class = FishingState
+
     id = "fishing"
     name = "Fishing"
     player_counts = (2, 3, 4, 6)
@@ -424,13 +424,6 @@ class FishingGame(Game):
             )
         return super().player_count_message(players)
 
-    def _new_state(
-        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
-    ) -> State:
-        state = FishingState(players, seed, options, deck)
-        state.first_deal = state.start_hand()
-        return state
-
     def parse_action(self, text: str) -> Action:
         words = text.split()
         expected = "'play CARD' or 'play CARD take CARD …' (e.g. play 6D take 2H 4S)"
@@ -448,13 +441,7 @@ class FishingGame(Game):
         return Play(card, take)
 
     def _state_from_json(self, data: Mapping[str, Any]) -> State:
-        options = self.resolve_options(data["options"])
-        state = FishingState(
-            int(data["players"]),
-            int(data["seed"]),
-            options,
-            DeckPlan.normalise(int(data["seed"]), data["deck"] or None),
-        )
+        state = FishingState.from_saved_header(data)
         state.hand_number = int(data["hand_number"])
         state.dealer = int(data["dealer"])
         state.turn = int(data["turn"])
@@ -463,9 +450,7 @@ class FishingGame(Game):
         state.table = sorted(cards_from_json(data["table"]))
         state.stock = cards_from_json(data["stock"])
         state.last_capturer = data["last_capturer"]
-        state.totals = [int(total) for total in data["totals"]]
-        state.history = [[int(points) for points in hand] for hand in data["history"]]
-        state.over = bool(data["over"])
+        state.read_totals(data)
         return state
 
     def heuristic_agent(self) -> FishingAgent:

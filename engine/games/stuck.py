@@ -176,15 +176,15 @@ class StuckState(TotalsState):
         self.run: list[Card] = []  # the cards played so far this turn, in order
         self.idle = 0  # turns in a row without a card played (the stall count)
         self.reshuffles = 0  # in this round: labels each reshuffle's generator
-        self.totals = [0] * players
-        self.history: list[list[int]] = []  # each round's points
         self.went_out: list[int | None] = []  # each round: who went out (None: it stalled)
-        self.over = False
         # Public memory for the AI: the suits and ranks a seat was seen not to hold (it drew on
         # a card of that suit and rank), forgotten when unseen cards join its hand.
         self.lacks: list[tuple[set[int], set[int]]] = [(set(), set()) for _ in range(players)]
 
     # -- dealing -------------------------------------------------------------------------------
+    def start(self) -> None:
+        self.start_round()
+
     def start_round(self) -> list[Event]:
         """Deal the round: 7 each from the dealer's left, the up card, the rest is the pile."""
         deck = self.deck_plan.deck(self.round_index)
@@ -525,10 +525,8 @@ class StuckState(TotalsState):
             "run": cards_json(self.run),
             "idle": self.idle,
             "reshuffles": self.reshuffles,
-            "totals": list(self.totals),
-            "history": [list(points) for points in self.history],
+            **self.totals_json(),
             "went_out": list(self.went_out),
-            "over": self.over,
             "lacks": [[sorted(suits), sorted(ranks)] for suits, ranks in self.lacks],
         }
 
@@ -701,6 +699,8 @@ class Table:
 class StuckGame(Game):
     """The game type of stuck."""
 
+    state_class = StuckState
+
     lowest_wins = True
 
     id = "stuck"
@@ -710,13 +710,6 @@ class StuckGame(Game):
         "Shed your hand on the up card by rank or suit; rank plays stick a face-down card on "
         "an opponent. Fewest points after one round per player wins."
     )
-
-    def _new_state(
-        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
-    ) -> State:
-        state = StuckState(players, seed, options, deck)
-        state.start_round()
-        return state
 
     def parse_action(self, text: str) -> Action:
         words = text.lower().split()
@@ -737,13 +730,8 @@ class StuckGame(Game):
         raise parse_error(text, expected)
 
     def _state_from_json(self, data: Mapping[str, Any]) -> State:
-        players = int(data["players"])
-        state = StuckState(
-            players,
-            int(data["seed"]),
-            self.resolve_options(data["options"]),
-            DeckPlan.normalise(int(data["seed"]), data["deck"] or None),
-        )
+        state = StuckState.from_saved_header(data)
+        players = state.players
         state.round_index = int(data["round_index"])
         state.dealer = int(data["dealer"])
         state.turn = int(data["turn"])
@@ -755,10 +743,8 @@ class StuckGame(Game):
         state.run = cards_from_json(data["run"])
         state.idle = int(data["idle"])
         state.reshuffles = int(data["reshuffles"])
-        state.totals = [int(total) for total in data["totals"]]
-        state.history = [[int(points) for points in round_] for round_ in data["history"]]
+        state.read_totals(data)
         state.went_out = [None if seat is None else int(seat) for seat in data["went_out"]]
-        state.over = bool(data["over"])
         state.lacks = [
             ({int(suit) for suit in suits}, {int(rank) for rank in ranks})
             for suits, ranks in data["lacks"]

@@ -371,11 +371,11 @@ class SwaziState(TotalsState):
         self.builds: dict[int, Build] = {}
         self.stock: list[Card] = []
         self.last_capturer: int | None = None
-        self.totals = [0, 0]
-        self.history: list[list[int]] = []
-        self.over = False
 
     # -- dealing -----------------------------------------------------------------------------
+    def start(self) -> None:
+        self.start_deal()
+
     def start_deal(self) -> list[Event]:
         """Deal: the layout's 4 cards first, then 12 to each player; the rest is the stock."""
         deck = self.deck_plan.deck(self.deal_number)
@@ -931,9 +931,7 @@ class SwaziState(TotalsState):
             "builds": [self.builds[value].to_json() for value in sorted(self.builds)],
             "stock": cards_json(self.stock),
             "last_capturer": self.last_capturer,
-            "totals": list(self.totals),
-            "history": [list(points) for points in self.history],
-            "over": self.over,
+            **self.totals_json(),
         }
 
 
@@ -1127,6 +1125,8 @@ def _pick(cards: Sequence[Card], indices: Iterable[int]) -> tuple[Card, ...]:
 class SwaziGame(Game):
     """The game type of swazi."""
 
+    state_class = SwaziState
+
     id = "swazi"
     name = "Swazi Casino"
     player_counts = (2,)
@@ -1143,13 +1143,6 @@ class SwaziGame(Game):
         "Two-player casino with builds: capture by value (aces 1 or 14), build and change "
         "builds, steal the top of your opponent's pile; 11 points a deal."
     )
-
-    def _new_state(
-        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
-    ) -> State:
-        state = SwaziState(players, seed, options, deck)
-        state.start_deal()
-        return state
 
     def parse_action(self, text: str) -> Action:
         words = text.split()
@@ -1197,15 +1190,9 @@ class SwaziGame(Game):
         raise parse_error(text, _EXPECTED)
 
     def _state_from_json(self, data: Mapping[str, Any]) -> State:
-        options = self.resolve_options(data["options"])
         if int(data["players"]) != 2:
             raise SavedStateError("a saved swazi game has exactly 2 players")
-        state = SwaziState(
-            2,
-            int(data["seed"]),
-            options,
-            DeckPlan.normalise(int(data["seed"]), data["deck"] or None),
-        )
+        state = SwaziState.from_saved_header(data)
         state.deal_number = int(data["deal_number"])
         state.dealer = int(data["dealer"])
         state.turn = int(data["turn"])
@@ -1224,9 +1211,7 @@ class SwaziGame(Game):
         }
         state.stock = cards_from_json(data["stock"])
         state.last_capturer = data["last_capturer"]
-        state.totals = [int(total) for total in data["totals"]]
-        state.history = [[int(points) for points in deal] for deal in data["history"]]
-        state.over = bool(data["over"])
+        state.read_totals(data)
         return state
 
     def heuristic_agent(self) -> SwaziAgent:

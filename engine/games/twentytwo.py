@@ -368,6 +368,9 @@ class TwentyTwoState(State):
         return [seat for seat in order if self.is_in(seat)]
 
     # -- dealing -----------------------------------------------------------------------------
+    def start(self) -> None:
+        self.start_game()
+
     def start_game(self) -> list[Event]:
         """Choose the first dealer (a draw, unless the deck was given) and deal hand 1."""
         events: list[Event] = []
@@ -817,6 +820,8 @@ class TwentyTwoAgent:
 class TwentyTwoGame(Game):
     """The game type of twentytwo."""
 
+    state_class = TwentyTwoState
+
     lowest_wins = True
 
     id = "twentytwo"
@@ -827,13 +832,6 @@ class TwentyTwoGame(Game):
         "Don't be left holding the highest last card: its penalty counts against you, "
         "and 22 points puts you out."
     )
-
-    def _new_state(
-        self, players: int, seed: int, options: dict[str, OptionValue], deck: DeckPlan
-    ) -> State:
-        state = TwentyTwoState(players, seed, options, deck)
-        state.start_game()
-        return state
 
     def parse_action(self, text: str) -> Action:
         words = text.split()
@@ -854,13 +852,7 @@ class TwentyTwoGame(Game):
         return Exchange.of(cards) if verb == "exchange" else Play.of(cards)
 
     def _state_from_json(self, data: Mapping[str, Any]) -> State:
-        seed = int(data["seed"])
-        state = TwentyTwoState(
-            int(data["players"]),
-            seed,
-            self.resolve_options(data["options"]),
-            DeckPlan.normalise(seed, data["deck"] or None),
-        )
+        state = TwentyTwoState.from_saved_header(data)
         players = state.players
         state.hand_number = int(data["hand_number"])
         state.dealer = int(data["dealer"])
