@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.cogs.game import game_choices
 from bot.errors import answers_user_errors
 from bot.render.boards import game_name
-from bot.render.text import clip
+from bot.render.text import clip, plural
 from bot.ui.boards import ask_reset, scoreboard_page
 
 if TYPE_CHECKING:
@@ -58,10 +58,10 @@ class ScoresCog(commands.Cog):
             text = "No finished games on this server yet."
         else:
             text = "\n".join(
-                f"**{game_name(row.game_id)}** — {row.games} games, {row.wins} wins "
-                f"({row.wins / row.games:.0%}), best score {row.best_score}, average "
-                f"{row.average_score:.1f}; season {row.season}: rating {row.rating:.1f} "
-                f"after {row.season_games} games"
+                f"**{game_name(row.game_id)}** — {plural(row.games, 'game')}, "
+                f"{plural(row.wins, 'win')} ({row.wins / row.games:.0%}), best score "
+                f"{row.best_score}, average {row.average_score:.1f}; season {row.season}: "
+                f"rating {row.rating:.1f} after {plural(row.season_games, 'game')}"
                 for row in rows
             )
         name = getattr(who, "display_name", who.name)

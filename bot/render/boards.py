@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.messages import GREY, MEDALS, Message, button, new_view, timestamp
-from bot.render.text import clip
+from bot.render.text import clip, plural
 from bot.storage import HistoryRow, ScoreRow
 from engine.registry import games
 
@@ -76,7 +76,7 @@ def _score_line(row: ScoreRow, *, with_game: bool) -> str:
     game = f" · {game_name(row.game_id)}" if with_game else ""
     return (
         f"{row.rank}. **{row.name}**{game} — rating {row.rating:.1f} · "
-        f"{row.games} games, {row.wins} wins ({row.win_rate:.0%})"
+        f"{plural(row.games, 'game')}, {plural(row.wins, 'win')} ({row.win_rate:.0%})"
     )
 
 

@@ -10,6 +10,8 @@ dark mode and the two colours never look alike.
 'play 10♦️ take 2♥️ 4♠'
 >>> action_label("swap A s1.C", ["Ann", "Bob"])
 "swap A Bob's C"
+>>> plural(1, "game"), plural(3, "win")
+('1 game', '3 wins')
 """
 
 from __future__ import annotations
@@ -63,3 +65,8 @@ def action_label(text: str, names: Sequence[str]) -> str:
 def clip(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an s unless the count is one."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

@@ -31,7 +31,7 @@ from bot.storage import (
     Storage,
 )
 from engine.core import Action, Event, Game, OptionValue, State
-from engine.errors import SavedStateError, SetupError
+from engine.errors import EngineError, SavedStateError, SetupError
 from engine.registry import get_game
 from engine.runner import agent_move
 
@@ -408,8 +408,7 @@ class TableService:
             state,
             self.clock(),
         )
-        table.log.append(LoggedEvent(Event(f"{lobby.game.name} begins.", "deal"), 0))
-        table.log.extend(LoggedEvent(event, 0) for event in state.opening_events())
+        _log_opening(table, state)
         self.tables[table.table_id] = table
         self.by_channel[table.channel_id] = table.table_id
         self._after_change(table, acted=())
@@ -459,12 +458,7 @@ class TableService:
         events = table.state.apply(seat, action)
         table.revision += 1
         table.actions.append((seat, action.text))
-        for event in events:
-            table.log.append(LoggedEvent(event, table.revision))
-            if event.kind == "deal":
-                table.hand += 1
-            elif event.kind == "hand_end":
-                table.summaries.append(fill_names(event.text, table.names))
+        _log_events(table, events, table.revision)
         self._after_change(table, acted=(seat,))
         saving = time.perf_counter()
         if table.state.is_over:
@@ -741,7 +735,7 @@ class TableService:
                 s.is_ai,
                 s.dm_message_id,
                 s.dm_failed,
-                0 if s.dm_message_id else -1,
+                -1,
                 s.timeouts_in_a_row,
             )
             for s in saved.seats
@@ -761,7 +755,13 @@ class TableService:
             actions=[(int(seat), str(text)) for seat, text in saved.actions],
             table_message_id=saved.table_message_id,
         )
-        table.log.append(LoggedEvent(Event("The game resumes after a restart.", "info"), 0))
+        _replay_log(table)
+        for info in seats:
+            if info.dm_message_id is not None:
+                info.dm_hand = table.hand  # the DM shows this hand: edit it, do not send anew
+        table.log.append(
+            LoggedEvent(Event("The game resumes after a restart.", "info"), table.revision)
+        )
         self._after_change(table, acted=())
         if saved.deadline is not None:
             for seat in table.deadlines:
@@ -779,6 +779,39 @@ class TableService:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
+
+
+def _log_opening(table: Table, state: State) -> None:
+    table.log.append(LoggedEvent(Event(f"{table.game.name} begins.", "deal"), 0))
+    table.log.extend(LoggedEvent(event, 0) for event in state.opening_events())
+
+
+def _log_events(table: Table, events: Sequence[Event], revision: int) -> None:
+    """Add a move's events to the table log; count hands and keep each hand's summary."""
+    for event in events:
+        table.log.append(LoggedEvent(event, revision))
+        if event.kind == "deal":
+            table.hand += 1
+        elif event.kind == "hand_end":
+            table.summaries.append(fill_names(event.text, table.names))
+
+
+def _replay_log(table: Table) -> None:
+    """Rebuild a restored table's log, hand count and hand summaries, which are not saved, by
+    replaying its moves from the seed (the engine is deterministic). The saved state stays the
+    authority: should the replay not reach it (say, a game's code changed since), the table
+    goes on with what the replay gave up to there, and the mismatch is logged."""
+    deck = table.state.deck_plan.to_json()
+    try:
+        state = table.game.new_state(len(table.seats), table.seed, table.options, deck)
+        _log_opening(table, state)
+        for revision, (seat, text) in enumerate(table.actions, start=1):
+            _log_events(table, state.apply_text(seat, text), revision)
+    except EngineError as error:
+        log.warning("table %s: its moves do not replay (%s)", table.table_id, error)
+        return
+    if state.to_json() != table.state.to_json():
+        log.warning("table %s: its moves replay to another position", table.table_id)
 
 
 class _Flusher:

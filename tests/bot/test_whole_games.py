@@ -137,7 +137,8 @@ async def test_whole_game(
     board = await players[0].member.slash(channel, "scoreboard", game=game_id)
     assert board.response is not None and "player0" in text_of(board.response)
     stats = await players[1].member.slash(channel, "stats")
-    assert stats.ephemeral and game_id in text_of(stats.response)
+    assert stats.ephemeral and stats.response is not None
+    assert f"**{games()[game_id].name}** — 1 game, " in text_of(stats.response)
     await players[1].member.click(results, label="Rematch")
     lobby = bot.tables.lobby(bot.tables.by_channel[channel.id])
     assert lobby.host_id == players[1].id
