@@ -1,0 +1,124 @@
+"""Restoring at start, beyond the position itself: the table log and hand summaries come back,
+and a saved game that cannot be read back is reported in the log and its channel (once,
+without quoting the saved data), set aside, while the bot and other games go on."""
+
+from __future__ import annotations
+
+import logging
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.app import CardroomBot, create_bot
+from bot.render.text import fill_names
+from bot.storage import SeatRecord
+from engine.core import Event
+from engine.registry import games
+from tests.bot.conftest import fast_settings
+from tests.bot.helpers import add_player, move_by_hand, open_table, table_message, text_of
+from tests.bot.test_storage import play, saved
+
+
+async def test_a_restored_table_has_its_log_and_hand_summaries_back(tmp_path: Path) -> None:
+    """A game saved by an earlier run two hands in: its table must still show the last moves
+    and say it was restored, and its results must list every hand."""
+    settings = fast_settings(tmp_path)
+    first = create_bot(settings)
+    async with simcord.run(first) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        ann = add_player(env, guild, "ann")
+        game = games()["fishing"]
+        state = game.new_state(2, 11)
+        actions: list[tuple[int, str]] = []
+        events: list[Event] = []
+        # play on to a point two hands in where the person (seat 0) is to move
+        while sum(e.kind == "hand_end" for e in events) < 2 or state.to_act() != (0,):
+            assert not state.is_over
+            play(game, state, actions, stop_at=len(actions) + 1)
+            replay = game.new_state(2, 11)
+            events = [event for seat, text in actions for event in replay.apply_text(seat, text)]
+        seats = [
+            SeatRecord(user_id=ann.id, name="ann", is_ai=False),
+            SeatRecord(user_id=None, name="AI 1", is_ai=True),
+        ]
+        await first.storage.save_game(
+            saved(
+                state,
+                "t1",
+                revision=len(actions),
+                actions=actions,
+                seats=seats,
+                guild_id=guild.id,
+                channel_id=channel.id,
+                table_message_id=None,
+            )
+        )
+        await first.close()
+
+        bot = create_bot(settings)
+        await env.restart_bot(bot)
+        assert isinstance(bot, CardroomBot)
+        table = bot.tables.tables["t1"]
+        names = ["ann", "AI 1"]
+        summaries = [fill_names(e.text, names) for e in events if e.kind == "hand_end"]
+        assert table.summaries == summaries and len(summaries) >= 2
+        assert table.hand == sum(event.kind == "deal" for event in events)
+        logged = [entry.event.text for entry in table.log]
+        assert logged[-2:] == [events[-1].text, "The game resumes after a restart."]
+        assert "resumes after a restart" in text_of(table_message(channel, table))
+        await bot.close()
+
+
+async def test_a_corrupt_game_is_reported_in_its_channel_and_the_others_go_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = fast_settings(tmp_path)
+    old = create_bot(settings)
+    async with simcord.run(old) as env:
+        await old.tree.sync()
+        guild = env.create_guild()
+        broken_channel = guild.create_text_channel("broken")
+        good_channel = guild.create_text_channel("good")
+        ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+        broken = await open_table(old, broken_channel, [ann], "fishing", 1)
+        good = await open_table(old, good_channel, [bob], "fishing", 1)
+        await old.tables.close()
+        await old.storage.close()
+        with sqlite3.connect(settings.database_path) as connection:
+            connection.execute(
+                'UPDATE running_games SET state = \'{"secret": "QS"\' WHERE table_id = ?',
+                (broken.table_id,),
+            )
+
+        caplog.set_level(logging.WARNING, logger="bot.app")
+        new = create_bot(settings)
+        await env.restart_bot(new)
+        assert isinstance(new, CardroomBot)
+        assert [problem.split(":")[0] for problem in new.restore_problems] == [
+            f"table {broken.table_id}"
+        ]
+        assert broken.table_id in caplog.text
+        notices = [m for m in broken_channel.history() if "could not be restored" in text_of(m)]
+        assert len(notices) == 1
+        assert broken.table_id in text_of(notices[0]) and "QS" not in text_of(notices[0])
+        assert broken.table_id not in new.tables.tables
+        # the other game goes on, and the broken table's channel is free for a new game
+        restored = new.tables.tables[good.table_id]
+        assert await move_by_hand(bob, good_channel, restored, random.Random(3))
+        assert await open_table(new, broken_channel, [ann], "cambio", 1)
+        await new.tables.close()
+        await new.storage.close()
+
+        again = create_bot(settings)  # set aside: not reported a second time
+        await env.restart_bot(again)
+        assert isinstance(again, CardroomBot)
+        assert again.restore_problems == []
+        assert [
+            m.id for m in broken_channel.history() if "could not be restored" in text_of(m)
+        ] == [notices[0].id]
+        await again.tables.close()
+        await again.storage.close()
