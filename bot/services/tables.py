@@ -30,7 +30,7 @@ from bot.storage import (
     Storage,
 )
 from engine.core import Action, Event, Game, OptionValue, State
-from engine.errors import SavedStateError, SetupError
+from engine.errors import ActionParseError, IllegalActionError, SavedStateError, SetupError
 from engine.registry import get_game
 from engine.runner import agent_move
 
@@ -404,8 +404,7 @@ class TableService:
             state,
             self.clock(),
         )
-        table.log.append(LoggedEvent(Event(f"{lobby.game.name} begins.", "deal"), 0))
-        table.log.extend(LoggedEvent(event, 0) for event in state.opening_events())
+        _log_opening(table)
         self.tables[table.table_id] = table
         self.by_channel[table.channel_id] = table.table_id
         self._after_change(table, acted=())
@@ -453,14 +452,7 @@ class TableService:
     async def _apply(self, table: Table, seat: int, action: Action) -> list[Event]:
         """Apply under the lock: log, save (or finish) before returning, then schedule."""
         events = table.state.apply(seat, action)
-        table.revision += 1
-        table.actions.append((seat, action.text))
-        for event in events:
-            table.log.append(LoggedEvent(event, table.revision))
-            if event.kind == "deal":
-                table.hand += 1
-            elif event.kind == "hand_end":
-                table.summaries.append(fill_names(event.text, table.names))
+        _record(table, seat, action.text, events)
         self._after_change(table, acted=(seat,))
         saving = time.perf_counter()
         if table.state.is_over:
@@ -728,8 +720,7 @@ class TableService:
                 s.is_ai,
                 s.dm_message_id,
                 s.dm_failed,
-                0 if s.dm_message_id else -1,
-                s.timeouts_in_a_row,
+                timeouts_in_a_row=s.timeouts_in_a_row,
             )
             for s in saved.seats
         ]
@@ -748,7 +739,12 @@ class TableService:
             actions=[(int(seat), str(text)) for seat, text in saved.actions],
             table_message_id=saved.table_message_id,
         )
-        table.log.append(LoggedEvent(Event("The game resumes after a restart.", "info"), 0))
+        _replay_log(table)
+        for seat in seats:  # the hand DM shows the current hand: edit it, do not send anew
+            seat.dm_hand = table.hand if seat.dm_message_id else -1
+        table.log.append(
+            LoggedEvent(Event("The game resumes after a restart.", "info"), table.revision)
+        )
         self._after_change(table, acted=())
         if saved.deadline is not None:
             for seat in table.deadlines:
@@ -814,6 +810,45 @@ class _Flusher:
             self.table_dirty = False
             self.last_edit = self.service.clock()
             await self.service.presenter.table_changed(self.table)
+
+
+def _log_opening(table: Table) -> None:
+    """The log of a game just dealt: it begins, and what happened while it was set up."""
+    table.log.append(LoggedEvent(Event(f"{table.game.name} begins.", "deal"), 0))
+    table.log.extend(LoggedEvent(event, 0) for event in table.state.opening_events())
+
+
+def _record(table: Table, seat: int, text: str, events: Sequence[Event]) -> None:
+    """Note an applied action: the next revision, the replay record, the log, hands ended."""
+    table.revision += 1
+    table.actions.append((seat, text))
+    for event in events:
+        table.log.append(LoggedEvent(event, table.revision))
+        if event.kind == "deal":
+            table.hand += 1
+        elif event.kind == "hand_end":
+            table.summaries.append(fill_names(event.text, table.names))
+
+
+def _replay_log(table: Table) -> None:
+    """Rebuild a restored table's log, hand count and hand summaries by playing its actions
+    again from its seed (the engine is deterministic). If they do not lead to its saved state,
+    the saved state stays and the log and summaries start empty."""
+    state, revision, actions = table.state, table.revision, table.actions
+    try:
+        table.state = table.game.new_state(len(table.seats), table.seed, table.options)
+        table.revision, table.actions = 0, []
+        _log_opening(table)
+        for seat, text in actions:
+            _record(table, seat, text, table.state.apply_text(seat, text))
+        if table.revision == revision and table.state.to_json() == state.to_json():
+            return
+    except (SetupError, ActionParseError, IllegalActionError):
+        pass
+    log.warning("table %s: its actions do not replay to its saved state", table.table_id)
+    table.log.clear()
+    table.summaries.clear()
+    table.state, table.revision, table.actions, table.hand = state, revision, actions, 0
 
 
 def _fresh(seat: Seat) -> Seat:
