@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import simcord
 
-from bot.app import CardroomBot
+from bot.app import CardroomBot, create_bot
 from bot.services.tables import Table
 from engine.core import Game
 
@@ -210,6 +210,22 @@ async def release(*bots: CardroomBot) -> None:
     for bot in bots:
         if hasattr(bot, "storage"):
             await bot.storage.close()
+
+
+async def kill_and_restart(env: simcord.Env, old: CardroomBot) -> CardroomBot:
+    """Drop ``old`` as if its process were killed; a new bot starts on the same database file.
+
+    None of Cardroom's shutdown runs (``CardroomBot.close`` stops the timers and closes
+    storage): simcord's ``restart_bot`` cancels every task the old bot owns, its timers
+    included, as the process dying would, without calling into the bot, and attaches the new
+    one. The old SQLite connection is abandoned open, so the new bot reads the file as a killed
+    process leaves it. That loses nothing a person was told: every accepted move is committed
+    before its answer is sent (``TableService._apply``), and simcord operations return only
+    once the bot's work has settled, so no move is half done at the kill.
+    """
+    new = create_bot(old.settings)
+    await env.restart_bot(new)
+    return new
 
 
 # Called with the Hand view just opened, before a move is clicked in it.
