@@ -691,6 +691,13 @@ class TableService:
         """Note that the seat's DM hand was refreshed by an interaction answer."""
         self._flusher(table).dm_fresh[seat] = table.revision
 
+    async def save_seats(self, table: Table) -> None:
+        """Save a table whose seats changed between moves (a new hand DM, closed DMs), so that
+        a restart edits the DM people see last."""
+        async with table.lock:
+            if not table.ended:
+                await self.storage.save_game(table.saved())
+
     # -- restoring after a restart -----------------------------------------------------------------
     async def restore(self) -> list[str]:
         """Load the running games saved in storage and resume them; returns problems found."""
@@ -790,6 +797,7 @@ class _Flusher:
             self.dm_dirty = False
             if table.ended:
                 return
+            seats = [info.record() for info in table.seats]
             for seat, info in enumerate(table.seats):
                 if info.user_id is None or info.dm_failed:
                     continue
@@ -799,6 +807,8 @@ class _Flusher:
                     continue
                 await self.service.presenter.hand_changed(table, seat)
                 self.dm_fresh[seat] = table.revision
+            if [info.record() for info in table.seats] != seats:
+                await self.service.save_seats(table)
 
     async def _tables(self) -> None:
         interval = self.service.settings.table_edit_seconds
