@@ -144,6 +144,23 @@ async def test_a_killed_game_ends_as_if_never_interrupted(tmp_path: Path, game_i
     assert killed == whole
 
 
+@pytest.mark.skipif("twentytwo" not in games(), reason="needs a game of several hands")
+async def test_a_kill_just_after_a_new_hand_keeps_its_hand_dms(tmp_path: Path) -> None:
+    old = new = create_bot(fast_settings(tmp_path))
+    try:
+        async with simcord.run(old) as env:
+            play = await start(env, old, "twentytwo")
+            while play.table.hand == 0:  # the first hand ends: each person gets a new DM
+                await play.step()
+            dms = [seat.dm_message_id for seat in play.table.seats]
+            new = await kill_and_restart(env, old)
+            restored = new.tables.tables[play.table.table_id]
+            # the new bot edits the DMs of the hand being played, not the last hand's
+            assert [seat.dm_message_id for seat in restored.seats] == dms
+    finally:
+        await release(new, old)
+
+
 async def test_the_turn_timer_resumes_from_the_saved_deadline(tmp_path: Path) -> None:
     settings = fast_settings(tmp_path)
     old = new = create_bot(settings)
