@@ -54,9 +54,10 @@ async def start(env: simcord.Env, bot: CardroomBot, game_id: str) -> Playthrough
     guild = env.create_guild(name="Cardroom test")
     channel = guild.create_text_channel("games")
     game = games()[game_id]
-    humans = 2 if max(game.player_counts) > 2 else 1
-    players = [add_player(env, guild, f"player{i}") for i in range(humans)]
-    table = await open_table(bot, channel, players, game_id, 3 - humans, short_options(game))
+    # one person and AI seats: the person's moves cost the most time, the AI's must replay too
+    players = [add_player(env, guild, "ann")]
+    ai_seats = max(1, min(game.player_counts) - 1)
+    table = await open_table(bot, channel, players, game_id, ai_seats, short_options(game))
     return Playthrough(env, channel, players, table, random.Random(f"restart/{game_id}"))
 
 
