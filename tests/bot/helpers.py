@@ -216,12 +216,12 @@ async def kill_and_restart(env: simcord.Env, old: CardroomBot) -> CardroomBot:
     """Drop ``old`` as if its process were killed; a new bot starts on the same database file.
 
     None of Cardroom's shutdown runs (``CardroomBot.close`` stops the timers and closes
-    storage): simcord's ``restart_bot`` cancels every task the old bot owns, its timers
-    included, as the process dying would, without calling into the bot, and attaches the new
-    one. The old SQLite connection is abandoned open, so the new bot reads the file as a killed
-    process leaves it. That loses nothing a person was told: every accepted move is committed
-    before its answer is sent (``TableService._apply``), and simcord operations return only
-    once the bot's work has settled, so no move is half done at the kill.
+    storage): simcord's ``restart_bot`` never calls into the old bot; it cancels every task the
+    bot owns, its timers included, as the process dying would, and attaches the new one. The
+    old SQLite connection is left open, so the new bot reads the file as a killed process
+    leaves it. That is all a kill leaves: every accepted move is committed before its answer is
+    sent (``TableService._apply``), and a simcord operation returns only once the bot's work
+    has settled, so no move is half done when the bot is dropped between two operations.
     """
     new = create_bot(old.settings)
     await env.restart_bot(new)
