@@ -747,8 +747,8 @@ class TableService:
             table_message_id=saved.table_message_id,
         )
         _replay_log(table)
-        for seat in seats:  # the hand DM shows the current hand: edit it, do not send anew
-            seat.dm_hand = table.hand if seat.dm_message_id else -1
+        for info in seats:  # the hand DM shows the current hand: edit it, do not send anew
+            info.dm_hand = table.hand if info.dm_message_id else -1
         table.log.append(
             LoggedEvent(Event("The game resumes after a restart.", "info"), table.revision)
         )
