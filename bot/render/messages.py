@@ -82,6 +82,12 @@ class _RoutedView(discord.ui.View):
         # would only keep it in memory.
         return False
 
+    def is_finished(self) -> bool:
+        # discord.py's InteractionResponse.send_message stores any unfinished view, even one
+        # that is not dispatchable, and gives an ephemeral one a 15-minute timeout task: every
+        # Hand view opened would stay in memory for 15 minutes. Nothing waits on this view.
+        return True
+
 
 # -- lobby --------------------------------------------------------------------------------------
 def lobby_message(lobby: Lobby, note: str | None = None) -> Message:

@@ -408,7 +408,7 @@ class TableService:
             state,
             self.clock(),
         )
-        _log_opening(table, state)
+        _log_opening(table)
         self.tables[table.table_id] = table
         self.by_channel[table.channel_id] = table.table_id
         self._after_change(table, acted=())
@@ -456,9 +456,7 @@ class TableService:
     async def _apply(self, table: Table, seat: int, action: Action) -> list[Event]:
         """Apply under the lock: log, save (or finish) before returning, then schedule."""
         events = table.state.apply(seat, action)
-        table.revision += 1
-        table.actions.append((seat, action.text))
-        _log_events(table, events, table.revision)
+        _record(table, seat, action.text, events)
         self._after_change(table, acted=(seat,))
         saving = time.perf_counter()
         if table.state.is_over:
@@ -697,6 +695,13 @@ class TableService:
         """Note that the seat's DM hand was refreshed by an interaction answer."""
         self._flusher(table).dm_fresh[seat] = table.revision
 
+    async def save_seats(self, table: Table) -> None:
+        """Save a table whose seats changed between moves (a new hand DM, closed DMs), so that
+        a restart edits the DM people see last."""
+        async with table.lock:
+            if not table.ended:
+                await self.storage.save_game(table.saved())
+
     # -- restoring after a restart -----------------------------------------------------------------
     async def restore(self) -> list[str]:
         """Load the running games saved in storage and resume them; returns problems found."""
@@ -735,8 +740,7 @@ class TableService:
                 s.is_ai,
                 s.dm_message_id,
                 s.dm_failed,
-                -1,
-                s.timeouts_in_a_row,
+                timeouts_in_a_row=s.timeouts_in_a_row,
             )
             for s in saved.seats
         ]
@@ -756,9 +760,8 @@ class TableService:
             table_message_id=saved.table_message_id,
         )
         _replay_log(table)
-        for info in seats:
-            if info.dm_message_id is not None:
-                info.dm_hand = table.hand  # the DM shows this hand: edit it, do not send anew
+        for info in seats:  # the hand DM shows the current hand: edit it, do not send anew
+            info.dm_hand = table.hand if info.dm_message_id else -1
         table.log.append(
             LoggedEvent(Event("The game resumes after a restart.", "info"), table.revision)
         )
@@ -779,39 +782,6 @@ class TableService:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
-
-
-def _log_opening(table: Table, state: State) -> None:
-    table.log.append(LoggedEvent(Event(f"{table.game.name} begins.", "deal"), 0))
-    table.log.extend(LoggedEvent(event, 0) for event in state.opening_events())
-
-
-def _log_events(table: Table, events: Sequence[Event], revision: int) -> None:
-    """Add a move's events to the table log; count hands and keep each hand's summary."""
-    for event in events:
-        table.log.append(LoggedEvent(event, revision))
-        if event.kind == "deal":
-            table.hand += 1
-        elif event.kind == "hand_end":
-            table.summaries.append(fill_names(event.text, table.names))
-
-
-def _replay_log(table: Table) -> None:
-    """Rebuild a restored table's log, hand count and hand summaries, which are not saved, by
-    replaying its moves from the seed (the engine is deterministic). The saved state stays the
-    authority: should the replay not reach it (say, a game's code changed since), the table
-    goes on with what the replay gave up to there, and the mismatch is logged."""
-    deck = table.state.deck_plan.to_json()
-    try:
-        state = table.game.new_state(len(table.seats), table.seed, table.options, deck)
-        _log_opening(table, state)
-        for revision, (seat, text) in enumerate(table.actions, start=1):
-            _log_events(table, state.apply_text(seat, text), revision)
-    except EngineError as error:
-        log.warning("table %s: its moves do not replay (%s)", table.table_id, error)
-        return
-    if state.to_json() != table.state.to_json():
-        log.warning("table %s: its moves replay to another position", table.table_id)
 
 
 class _Flusher:
@@ -840,6 +810,7 @@ class _Flusher:
             self.dm_dirty = False
             if table.ended:
                 return
+            seats = [info.record() for info in table.seats]
             for seat, info in enumerate(table.seats):
                 if info.user_id is None or info.dm_failed:
                     continue
@@ -849,6 +820,8 @@ class _Flusher:
                     continue
                 await self.service.presenter.hand_changed(table, seat)
                 self.dm_fresh[seat] = table.revision
+            if [info.record() for info in table.seats] != seats:
+                await self.service.save_seats(table)
 
     async def _tables(self) -> None:
         interval = self.service.settings.table_edit_seconds
@@ -860,6 +833,46 @@ class _Flusher:
             self.table_dirty = False
             self.last_edit = self.service.clock()
             await self.service.presenter.table_changed(self.table)
+
+
+def _log_opening(table: Table) -> None:
+    """The log of a game just dealt: it begins, and what happened while it was set up."""
+    table.log.append(LoggedEvent(Event(f"{table.game.name} begins.", "deal"), 0))
+    table.log.extend(LoggedEvent(event, 0) for event in table.state.opening_events())
+
+
+def _record(table: Table, seat: int, text: str, events: Sequence[Event]) -> None:
+    """Note an applied action: the next revision, the replay record, the log, hands ended."""
+    table.revision += 1
+    table.actions.append((seat, text))
+    for event in events:
+        table.log.append(LoggedEvent(event, table.revision))
+        if event.kind == "deal":
+            table.hand += 1
+        elif event.kind == "hand_end":
+            table.summaries.append(fill_names(event.text, table.names))
+
+
+def _replay_log(table: Table) -> None:
+    """Rebuild a restored table's log, hand count and hand summaries by playing its actions
+    again from its seed (the engine is deterministic). If they do not lead to its saved state,
+    the saved state stays and the log and summaries start empty."""
+    state, revision, actions = table.state, table.revision, table.actions
+    try:
+        deck = state.deck_plan.to_json()  # a game dealt from a given deck replays from it
+        table.state = table.game.new_state(len(table.seats), table.seed, table.options, deck)
+        table.revision, table.actions = 0, []
+        _log_opening(table)
+        for seat, text in actions:
+            _record(table, seat, text, table.state.apply_text(seat, text))
+        if table.revision == revision and table.state.to_json() == state.to_json():
+            return
+    except EngineError:
+        pass
+    log.warning("table %s: its actions do not replay to its saved state", table.table_id)
+    table.log.clear()
+    table.summaries.clear()
+    table.state, table.revision, table.actions, table.hand = state, revision, actions, 0
 
 
 def _fresh(seat: Seat) -> Seat:

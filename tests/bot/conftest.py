@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
@@ -10,6 +11,7 @@ import simcord
 
 from bot.app import CardroomBot, create_bot
 from bot.settings import Settings
+from tests.bot.helpers import release
 
 
 def fast_settings(tmp_path: Path, **overrides: object) -> Settings:
@@ -33,8 +35,10 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def simcord_bot(settings: Settings) -> CardroomBot:
-    return create_bot(settings)
+async def simcord_bot(settings: Settings) -> AsyncIterator[CardroomBot]:
+    bot = create_bot(settings)
+    yield bot
+    await release(bot)
 
 
 @pytest.fixture

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 import simcord
 
-from bot.app import CardroomBot
+from bot.app import CardroomBot, create_bot
 from bot.services.tables import Table
 from engine.core import Game
 
@@ -176,14 +176,22 @@ async def click_through(
     return False
 
 
+async def open_hand(
+    player: Player, channel: simcord.ChannelHandle, table: Table
+) -> simcord.ResponseMessage:
+    """The private Hand view, opened with the table message's Hand button."""
+    result = await player.member.click(table_message(channel, table), label="Hand")
+    assert result.ephemeral and result.response is not None
+    player.seen_private.append(result.response)
+    return result.response
+
+
 async def move_by_hand(
     player: Player, channel: simcord.ChannelHandle, table: Table, rng: random.Random
 ) -> bool:
     """Open the Hand view from the table message and make a move there."""
-    result = await player.member.click(table_message(channel, table), label="Hand")
-    assert result.ephemeral and result.response is not None
-    player.seen_private.append(result.response)
-    return await click_through(player.member, result.response, table, rng, player.seen_private)
+    hand = await open_hand(player, channel, table)
+    return await click_through(player.member, hand, table, rng, player.seen_private)
 
 
 async def move_by_dm(player: Player, table: Table, rng: random.Random) -> bool:
@@ -194,6 +202,104 @@ async def move_by_dm(player: Player, table: Table, rng: random.Random) -> bool:
     assert message_id is not None, "no hand DM was sent"
     message = next(m for m in player.user.dm_channel.history() if m.id == message_id)
     return await click_through(player.user, message, table, rng, player.seen_private)
+
+
+async def release(*bots: CardroomBot) -> None:
+    """Close the bots' storage at the end of a test: simcord never calls ``bot.close()``, and
+    an open aiosqlite connection's thread would keep the test process from exiting."""
+    for bot in bots:
+        if hasattr(bot, "storage"):
+            await bot.storage.close()
+
+
+async def kill_and_restart(env: simcord.Env, old: CardroomBot) -> CardroomBot:
+    """Drop ``old`` as if its process were killed; a new bot starts on the same database file.
+
+    None of Cardroom's shutdown runs (``CardroomBot.close`` stops the timers and closes
+    storage): simcord's ``restart_bot`` never calls into the old bot; it cancels every task the
+    bot owns, its timers included, as the process dying would, and attaches the new one. The
+    old SQLite connection is left open, so the new bot reads the file as a killed process
+    leaves it. That is all a kill leaves: every accepted move is committed before its answer is
+    sent (``TableService._apply``), and a simcord operation returns only once the bot's work
+    has settled, so no move is half done when the bot is dropped between two operations.
+    """
+    new = create_bot(old.settings)
+    await env.restart_bot(new)
+    return new
+
+
+# Called with the Hand view just opened, before a move is clicked in it.
+BeforeClick = Callable[[Player, simcord.ResponseMessage], Awaitable[None]]
+# Called before each step (None, no messages) and after a person's move (who, what they saw).
+Watch = Callable[[Player | None, Sequence[Any]], None]
+
+
+@dataclass
+class Playthrough:
+    """People playing a table like the whole-game tests do, the same way for the same rng.
+
+    Waited-for people move at once; people who may only act out of turn (snaps) sometimes do;
+    moves alternate between the Hand view and the hand DM; when nobody moved, time passes so
+    AI seats, timers and windows go on. ``table`` may be replaced (by a restored one).
+    """
+
+    env: simcord.Env
+    channel: simcord.ChannelHandle
+    players: list[Player]
+    table: Table
+    rng: random.Random
+    before_click: BeforeClick | None = None
+    human_moves: int = 0
+
+    def next_player(self) -> Player | None:
+        """Who moves now, if anyone (uses the rng only when a snap is possible)."""
+        seats = self.table.seats
+        waiting = [seat for seat in self.table.state.waiting_for() if seats[seat].is_human]
+        optional = [seat for seat in self.table.optional_seats() if seats[seat].is_human]
+        if not waiting and optional and self.rng.random() < 0.3:
+            waiting = [self.rng.choice(optional)]
+        if not waiting:
+            return None
+        user_id = seats[waiting[0]].user_id
+        return next(player for player in self.players if player.id == user_id)
+
+    async def move(self, player: Player) -> bool:
+        """One move by ``player``: through the hand DM every other move, else the Hand view."""
+        seat = self.table.seat_of(player.id)
+        assert seat is not None
+        if self.human_moves % 2 == 1 and not self.table.seats[seat].dm_failed:
+            moved = await move_by_dm(player, self.table, self.rng)
+        else:
+            hand = await open_hand(player, self.channel, self.table)
+            if self.before_click is not None:
+                await self.before_click(player, hand)
+            moved = await click_through(
+                player.member, hand, self.table, self.rng, player.seen_private
+            )
+        self.human_moves += moved
+        return moved
+
+    async def step(self, watch: Watch | None = None) -> None:
+        """A person's move if one is due; time passes when nothing changed."""
+        revision = self.table.revision
+        if watch is not None:
+            watch(None, ())
+        player = self.next_player()
+        if player is not None:
+            seen_before = len(player.seen_private)
+            await self.move(player)
+            if watch is not None:
+                watch(player, player.seen_private[seen_before:])
+        if self.table.revision == revision and not self.table.ended:
+            await self.env.advance_time(6)
+
+    async def to_the_end(self, watch: Watch | None = None, max_steps: int = 4000) -> None:
+        """Step until the game is over (fails the test if it does not end)."""
+        for _ in range(max_steps):
+            if self.table.ended:
+                return
+            await self.step(watch)
+        raise AssertionError(f"{self.table.game.id} did not end within {max_steps} steps")
 
 
 def results_message(channel: simcord.ChannelHandle) -> discord.Message | None:

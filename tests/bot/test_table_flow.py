@@ -16,6 +16,7 @@ from tests.bot.helpers import (
     components,
     move_buttons,
     open_table,
+    release,
     table_message,
     text_of,
 )
@@ -261,29 +262,32 @@ async def test_table_edits_are_coalesced(tmp_path: Path) -> None:
     from bot.app import create_bot
 
     bot = create_bot(settings)
-    async with simcord.run(bot) as env:
-        await bot.tree.sync()
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        ann = add_player(env, guild, "ann")
-        table = await open_table(bot, channel, [ann], "fishing", 1)
-        await env.advance_time(2)
-        edits = [
-            r
-            for r in env.http_requests
-            if r.method == "PATCH" and f"/messages/{table.table_message_id}" in r.path
-        ]
-        before = len(edits)
-        rng = random.Random(5)
-        from tests.bot.helpers import move_by_hand
+    try:
+        async with simcord.run(bot) as env:
+            await bot.tree.sync()
+            guild = env.create_guild()
+            channel = guild.create_text_channel("games")
+            ann = add_player(env, guild, "ann")
+            table = await open_table(bot, channel, [ann], "fishing", 1)
+            await env.advance_time(2)
+            edits = [
+                r
+                for r in env.http_requests
+                if r.method == "PATCH" and f"/messages/{table.table_message_id}" in r.path
+            ]
+            before = len(edits)
+            rng = random.Random(5)
+            from tests.bot.helpers import move_by_hand
 
-        # ann moves and the AI answers at once: two changes within a second, one edit
-        assert await move_by_hand(ann, channel, table, rng)
-        assert len(table.actions) >= 2
-        await env.advance_time(1.5)
-        edits = [
-            r
-            for r in env.http_requests
-            if r.method == "PATCH" and f"/messages/{table.table_message_id}" in r.path
-        ]
-        assert 1 <= len(edits) - before <= 2
+            # ann moves and the AI answers at once: two changes within a second, one edit
+            assert await move_by_hand(ann, channel, table, rng)
+            assert len(table.actions) >= 2
+            await env.advance_time(1.5)
+            edits = [
+                r
+                for r in env.http_requests
+                if r.method == "PATCH" and f"/messages/{table.table_message_id}" in r.path
+            ]
+            assert 1 <= len(edits) - before <= 2
+    finally:
+        await release(bot)

@@ -4,6 +4,8 @@ view and through DMs, AI seats, the end and the results message; and no hidden c
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 import simcord
@@ -13,19 +15,16 @@ from bot.services.tables import Table
 from engine.registry import games
 from tests.bot.helpers import (
     Player,
+    Playthrough,
     add_player,
     all_seen,
     allowed_cards,
     cards_in,
-    move_by_dm,
-    move_by_hand,
     open_table,
     results_message,
     short_options,
     text_of,
 )
-
-MAX_ROUNDS = 4000
 
 
 async def play_to_the_end(
@@ -41,47 +40,22 @@ async def play_to_the_end(
     """Play a whole game; returns the number of human moves."""
     game = games()[game_id]
     table = await open_table(bot, channel, players, game_id, ai_seats, short_options(game))
-    rng = random.Random(f"test/{game_id}")
-    human_moves = 0
+    play = Playthrough(env, channel, players, table, random.Random(f"test/{game_id}"))
     # Cards each seat (None: the channel) was allowed to see at some point: an old hand DM
     # keeps showing the cards of its hand.
     ever: dict[int | None, set[str]] = {}
-    by_user = {player.id: player for player in players}
-    for _ in range(MAX_ROUNDS):
-        if table.ended:
-            break
-        revision = table.revision
-        if check_leaks:
-            remember(ever, table)
-        waiting = [seat for seat in table.state.waiting_for() if table.seats[seat].is_human]
-        optional = [seat for seat in table.optional_seats() if table.seats[seat].is_human]
-        movers = waiting or ([rng.choice(optional)] if optional and rng.random() < 0.3 else [])
-        if movers:
-            seat = movers[0]
-            user_id = table.seats[seat].user_id
-            assert user_id is not None
-            player = by_user[user_id]
-            seen_before = len(player.seen_private)
-            use_dm = human_moves % 2 == 1 and not table.seats[seat].dm_failed
-            if use_dm:
-                moved = await move_by_dm(player, table, rng)
-            else:
-                moved = await move_by_hand(player, channel, table, rng)
-            human_moves += moved
-            if check_leaks:
-                remember(ever, table)
-                for message in player.seen_private[seen_before:]:
-                    leaked = cards_in(text_of(message)) - ever[seat]
-                    shown = text_of(message)
-                    assert not leaked, f"{player.member.name} saw hidden {leaked} in {shown}"
-        if check_leaks:
-            remember(ever, table)
-            assert_no_leaks(channel, players, table, ever)
-        if table.revision == revision and not table.ended:
-            await env.advance_time(6)
-    else:
-        pytest.fail(f"{game_id} did not end within {MAX_ROUNDS} steps")
-    return human_moves
+
+    def watch(player: Player | None, seen: Sequence[Any]) -> None:
+        remember(ever, table)
+        if player is not None:
+            seat = table.seat_of(player.id)
+            for message in seen:
+                leaked = cards_in(text_of(message)) - ever[seat]
+                assert not leaked, f"{player.member.name} saw hidden {leaked} in {text_of(message)}"
+        assert_no_leaks(channel, players, table, ever)
+
+    await play.to_the_end(watch if check_leaks else None)
+    return play.human_moves
 
 
 def table_seats(bot: CardroomBot) -> list[object]:
