@@ -52,6 +52,8 @@ async def env(simcord_env: simcord.Env) -> simcord.Env:
 @pytest.fixture
 def bot(env: simcord.Env) -> CardroomBot:
     assert isinstance(env.bot, CardroomBot)
+    # table ids and seeds come from this generator: fixed, so every run deals the same cards
+    env.bot.tables.rng.seed("cardroom tests")
     return env.bot
 
 
