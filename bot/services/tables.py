@@ -695,9 +695,9 @@ class TableService:
         """Note that the seat's DM hand was refreshed by an interaction answer."""
         self._flusher(table).dm_fresh[seat] = table.revision
 
-    async def save_seats(self, table: Table) -> None:
-        """Save a table whose seats changed between moves (a new hand DM, closed DMs), so that
-        a restart edits the DM people see last."""
+    async def save_between_moves(self, table: Table) -> None:
+        """Save a table whose messages changed between moves (a new hand DM, closed DMs, the
+        table message posted anew), so that a restart edits the messages people see last."""
         async with table.lock:
             if not table.ended:
                 await self.storage.save_game(table.saved())
@@ -821,7 +821,7 @@ class _Flusher:
                 await self.service.presenter.hand_changed(table, seat)
                 self.dm_fresh[seat] = table.revision
             if [info.record() for info in table.seats] != seats:
-                await self.service.save_seats(table)
+                await self.service.save_between_moves(table)
 
     async def _tables(self) -> None:
         interval = self.service.settings.table_edit_seconds
@@ -832,7 +832,10 @@ class _Flusher:
                     await asyncio.sleep(wait)
             self.table_dirty = False
             self.last_edit = self.service.clock()
+            posted = self.table.table_message_id
             await self.service.presenter.table_changed(self.table)
+            if self.table.table_message_id != posted:
+                await self.service.save_between_moves(self.table)
 
 
 def _log_opening(table: Table) -> None:

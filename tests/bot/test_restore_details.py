@@ -18,7 +18,15 @@ from bot.storage import SeatRecord
 from engine.core import Event
 from engine.registry import games
 from tests.bot.conftest import fast_settings
-from tests.bot.helpers import add_player, move_by_hand, open_table, table_message, text_of
+from tests.bot.helpers import (
+    add_player,
+    kill_and_restart,
+    move_by_hand,
+    open_table,
+    release,
+    table_message,
+    text_of,
+)
 from tests.bot.test_storage import play, saved
 
 
@@ -122,3 +130,35 @@ async def test_a_corrupt_game_is_reported_in_its_channel_and_the_others_go_on(
         ] == [notices[0].id]
         await again.tables.close()
         await again.storage.close()
+
+
+async def test_an_old_table_message_is_posted_anew_and_a_restart_edits_the_new_one(
+    tmp_path: Path,
+) -> None:
+    settings = fast_settings(tmp_path, turn_seconds=3600, table_repost_seconds=3300)
+    old = create_bot(settings)
+    async with simcord.run(old) as env:
+        await old.tree.sync()
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+        table = await open_table(old, channel, [ann, bob], "fishing", 0)
+        first_id = table.table_message_id
+        rng = random.Random(4)
+        await env.advance_time(3000)  # not yet old: a move edits it in place
+        assert await move_by_hand([ann, bob][table.state.waiting_for()[0]], channel, table, rng)
+        assert table.table_message_id == first_id
+        await env.advance_time(400)  # 56 minutes old: the next change posts it anew
+        assert await move_by_hand([ann, bob][table.state.waiting_for()[0]], channel, table, rng)
+        reposted = table.table_message_id
+        assert reposted is not None and reposted != first_id
+        assert first_id not in [message.id for message in channel.history()]
+        assert channel.history()[-1].id == reposted  # at the bottom, where people look
+
+        new = await kill_and_restart(env, old)
+        restored = new.tables.tables[table.table_id]
+        assert restored.table_message_id == reposted
+        assert "resumes after a restart" in text_of(table_message(channel, restored))
+        mover = [ann, bob][restored.state.waiting_for()[0]]
+        assert await move_by_hand(mover, channel, restored, rng)
+        await release(old, new)
