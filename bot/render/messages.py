@@ -75,6 +75,12 @@ class _RoutedView(discord.ui.View):
         # would only keep it in memory.
         return False
 
+    def is_finished(self) -> bool:
+        # discord.py's InteractionResponse.send_message stores every unfinished view without
+        # asking is_dispatchable (an ephemeral one with a 15-minute expiry task): every Hand
+        # click and every lobby would stay in the view store. A finished view is never stored.
+        return True
+
 
 # -- lobby --------------------------------------------------------------------------------------
 def lobby_message(lobby: Lobby, note: str | None = None) -> Message:
