@@ -5,7 +5,7 @@ running at once under simcord (offline). Prints one JSON line; not a timed test.
 
 Every game has one simulated person and one AI seat. All games are opened first; then in each
 round every person whose turn it is makes one move through the Hand view (the AI answers at
-once), and no game ends while moves are measured. The stamps come from inside the bot
+once); ``games_running_at_the_end`` tells whether all were still on. The stamps come from the bot
 (``CardroomBot.move_times``): interaction arrival → validation, the engine move, the SQLite
 save, and the answer with the new private view. The answer goes to simcord's in-process
 Discord, so no network time is in it; the coalesced table and DM edits follow outside it.
@@ -14,7 +14,8 @@ simcord settles after every simulated click, in this script's task, and each pas
 every pending task against every timer: with 200 games that is 200 sleeping turn timers, tens
 of milliseconds a pass. It runs whenever the bot awaits (mostly while SQLite works in its
 thread), so the event loop's time in this script's task within a move is taken out
-(``SimulatorTime``); ``total_with_simcord_*`` keeps it in.
+(``SimulatorTime``); ``total_with_simcord_*`` keeps it in. Where a pass covered SQLite's work
+in its thread, that wait goes out with it, so the save may read low by up to one save.
 """
 
 from __future__ import annotations
