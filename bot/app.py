@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 
 import discord
 from discord import app_commands
@@ -23,7 +24,7 @@ from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.ui.presenter import DiscordPresenter
-from bot.ui.routes import RoutedButton, RoutedSelect
+from bot.ui.routes import MoveTiming, RoutedButton, RoutedSelect
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +62,8 @@ class CardroomBot(commands.Bot):
         self.settings = settings
         self.presenter = DiscordPresenter(self)
         self.interaction_started: dict[int, float] = {}
-        # (seconds from an interaction's arrival to the answer, of which saving took) per move
-        self.move_times: list[tuple[float, float]] = []
+        # the timing of recent accepted moves (bounded: a long-running bot must not grow)
+        self.move_times: deque[MoveTiming] = deque(maxlen=100_000)
         self.restore_problems: list[str] = []
 
     async def setup_hook(self) -> None:

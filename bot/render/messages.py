@@ -83,9 +83,9 @@ class _RoutedView(discord.ui.View):
         return False
 
     def is_finished(self) -> bool:
-        # discord.py's InteractionResponse.send_message stores any unfinished view, even one
-        # that is not dispatchable, and gives an ephemeral one a 15-minute timeout task: every
-        # Hand view opened would stay in memory for 15 minutes. Nothing waits on this view.
+        # discord.py's InteractionResponse.send_message stores every unfinished view without
+        # asking is_dispatchable (an ephemeral one with a 15-minute expiry task): every Hand
+        # click and every lobby would stay in the view store. A finished view is never stored.
         return True
 
 

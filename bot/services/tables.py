@@ -239,7 +239,9 @@ class TableService:
         self.rematches: dict[str, Rematch] = {}
         self._flushers: dict[str, _Flusher] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self.last_save_seconds = 0.0  # the last accepted move's database time (benchmarks)
+        # perf_counter() when the last accepted move's database work began and ended (for
+        # benchmarks); read it right after act() returns, before another move can replace it
+        self.last_save: tuple[float, float] = (0.0, 0.0)
 
     # -- small helpers -------------------------------------------------------------------------
     def _new_id(self) -> str:
@@ -464,7 +466,7 @@ class TableService:
         else:
             await self.storage.save_game(table.saved())
             self._drive(table)
-        self.last_save_seconds = time.perf_counter() - saving
+        self.last_save = (saving, time.perf_counter())
         self._flusher(table).changed()
         return events
 

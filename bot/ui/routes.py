@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import discord
 
@@ -37,6 +37,25 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STALE = "That move is no longer possible; here is the current position."
+
+
+class MoveTiming(NamedTuple):
+    """``time.perf_counter()`` stamps of one accepted move, for the bot benchmark."""
+
+    arrived: float  # the interaction reached the bot
+    save_started: float  # the database work of the move began
+    save_ended: float
+    answered: float  # the player has the answer (their new private view)
+
+    @property
+    def total(self) -> float:
+        """Seconds from arrival to answer."""
+        return self.answered - self.arrived
+
+    @property
+    def save(self) -> float:
+        """Seconds of database work."""
+        return self.save_ended - self.save_started
 
 
 def _bot(interaction: discord.Interaction) -> CardroomBot:
@@ -230,9 +249,12 @@ async def on_step(interaction: discord.Interaction, args: list[str]) -> None:
     except UserError as error:
         await _show(interaction, table, seat, note=error.message)
         return
+    # Read before awaiting: the AI's answering move (or another table's) replaces it.
+    save_started, save_ended = service.last_save
     await _show(interaction, table, seat)
-    total = time.perf_counter() - started
-    _bot(interaction).move_times.append((total, service.last_save_seconds))
+    _bot(interaction).move_times.append(
+        MoveTiming(started, save_started, save_ended, time.perf_counter())
+    )
 
 
 async def on_rematch(interaction: discord.Interaction, args: list[str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -151,6 +152,22 @@ async def test_stale_and_double_clicks_apply_one_move_and_answer_privately(
     assert len(table.actions) == moves
     assert again.response is not None and again.response.ephemeral
     assert "no longer possible" in text_of(again.response)
+
+
+async def test_sent_views_are_not_kept_in_memory(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    for _ in range(3):
+        result = await ann.member.click(table_message(channel, table), label="Hand")
+        assert result.ephemeral and move_buttons(result.response)
+    # Clicks are routed by custom_id: discord.py must not hold the lobby or the private hands
+    # (each with a 15-minute expiry task) in its view store.
+    store = bot._connection._view_store
+    assert not store._views and not store._synced_message_views
+    expiring = [t for t in asyncio.all_tasks() if "timeout_task" in repr(t.get_coro())]
+    assert not expiring
 
 
 async def test_a_stranger_gets_a_private_answer(
