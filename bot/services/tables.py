@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
 LOG_LENGTH = 40
+REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 Clock = Callable[[], datetime]
 
 
@@ -615,7 +616,7 @@ class TableService:
         self._release(table)
         await self.storage.delete_game(table.table_id)
         self._flusher(table).changed()
-        self.spawn(self.presenter.table_ended(table), f"ended-{table.table_id}")
+        self.spawn(self._ended(table), f"ended-{table.table_id}")
 
     def _release(self, table: Table) -> None:
         table.deadlines.clear()
@@ -633,7 +634,22 @@ class TableService:
         self.rematches[table.table_id] = Rematch(
             table.guild_id, table.channel_id, table.game, dict(table.options), tuple(table.seats)
         )
-        self.spawn(self.presenter.table_ended(table), f"ended-{table.table_id}")
+        while len(self.rematches) > REMATCHES_KEPT:  # the oldest offers go first
+            del self.rematches[next(iter(self.rematches))]
+        self.spawn(self._ended(table), f"ended-{table.table_id}")
+
+    async def _ended(self, table: Table) -> None:
+        """Show the end, then forget the table: a bot that runs for months must not keep every
+        game it ever hosted (a click on its buttons still gets "This game is over")."""
+        try:
+            await self.presenter.table_ended(table)
+        finally:
+            flusher = self._flushers.get(table.table_id)
+            if flusher is not None:
+                await flusher.idle()
+            self._flushers.pop(table.table_id, None)
+            if self.tables.get(table.table_id) is table:
+                del self.tables[table.table_id]
 
     def finished(self, table: Table) -> FinishedGame:
         """The stored result of a game that is over."""
@@ -798,6 +814,11 @@ class _Flusher:
         self.table_task: asyncio.Task[None] | None = None
         self.last_edit: datetime | None = None
         self.dm_fresh: dict[int, int] = {}
+
+    async def idle(self) -> None:
+        """Wait until the pending DM and table updates are done."""
+        pending = [task for task in (self.dm_task, self.table_task) if task is not None]
+        await asyncio.gather(*pending, return_exceptions=True)
 
     def changed(self) -> None:
         self.dm_dirty = self.table_dirty = True

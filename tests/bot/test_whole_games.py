@@ -11,6 +11,7 @@ import pytest
 import simcord
 
 from bot.app import CardroomBot
+from bot.errors import UserError
 from bot.services.tables import Table
 from engine.registry import games
 from tests.bot.helpers import (
@@ -103,8 +104,11 @@ async def test_whole_game(
         assert player.member.name in text
     # the hand by hand summary lists each hand's scores
     assert "Hand by hand" in text
-    # nothing is left running
+    # nothing is left running or kept in memory
     assert channel.id not in bot.tables.by_channel
+    assert not bot.tables.tables and not bot.tables._flushers
+    with pytest.raises(UserError, match="This game is over"):  # what a late click is told
+        bot.tables.table(next(iter(bot.tables.rematches)))
     finished = await bot.storage.finished_record(next(iter(bot.tables.rematches)))
     assert finished is not None and finished["game"] == game_id
     # the scoreboard and stats count the game; Rematch opens a lobby with the same seats
