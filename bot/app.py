@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
+from typing import cast
 
 import discord
 from discord import app_commands
@@ -24,7 +25,7 @@ from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.ui.presenter import DiscordPresenter
-from bot.ui.routes import MoveTiming, RoutedButton, RoutedSelect
+from bot.ui.routes import MOVE_STEP_PREFIXES, MoveTiming, RoutedButton, RoutedSelect
 
 log = logging.getLogger(__name__)
 
@@ -85,10 +86,12 @@ class CardroomBot(commands.Bot):
             await self.tree.sync(guild=guild)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Note when each interaction arrived (for the per-move timing)."""
-        if len(self.interaction_started) > 10_000:
-            self.interaction_started.clear()
-        self.interaction_started[interaction.id] = time.perf_counter()
+        """Note when a move's click arrived (for the per-move timing); the step handler that
+        every such click reaches takes the note out again."""
+        data = cast("dict[str, object]", interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if custom_id.startswith(MOVE_STEP_PREFIXES):
+            self.interaction_started[interaction.id] = time.perf_counter()
 
     async def close(self) -> None:
         """Stop timers and close storage."""

@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 STALE = "That move is no longer possible; here is the current position."
 
 
+MOVE_STEP_PREFIXES = ("cr:a:", "cs:")  # custom_ids of the steps of a move (see on_step)
+
+
 class MoveTiming(NamedTuple):
     """``time.perf_counter()`` stamps of one accepted move, for the bot benchmark."""
 
