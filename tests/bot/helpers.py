@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
+from unittest import mock
 
 import discord
 import simcord
 
 from bot.app import CardroomBot, create_bot
+from bot.render.text import action_label
 from bot.services.tables import Table
 from engine.core import Game
 
@@ -106,8 +109,12 @@ async def open_table(
     game_id: str,
     ai_seats: int,
     options: dict[str, Any] | None = None,
+    deck: Sequence[str] | None = None,
 ) -> Table:
-    """Start a game: the first player hosts, the others join, AI seats are added, Start."""
+    """Start a game: the first player hosts, the others join, AI seats are added, Start.
+
+    ``deck`` stacks the first hand (top card first; then seat 0 deals, as in engine tests).
+    """
     host = players[0]
     result = await host.member.slash(channel, "game start", game=game_id, **(options or {}))
     assert result.response is not None, "the lobby was not posted"
@@ -116,7 +123,11 @@ async def open_table(
         await player.member.click(lobby, label="Join")
     for _ in range(ai_seats):
         await host.member.click(lobby, label="Add AI")
-    await host.member.click(lobby, label="Start")
+    game = bot.tables.lobby(bot.tables.by_channel[channel.id]).game
+    # The bot has no deck hook (it deals from a fresh seed): the game gets the deck on Start.
+    stacked = partial(game.new_state, deck=deck) if deck is not None else game.new_state
+    with mock.patch.object(game, "new_state", stacked):
+        await host.member.click(lobby, label="Start")
     table_id = bot.tables.by_channel[channel.id]
     return bot.tables.tables[table_id]
 
@@ -129,6 +140,9 @@ def table_message(channel: simcord.ChannelHandle, table: Table) -> discord.Messa
     raise AssertionError("the table message is missing")
 
 
+BACK, PREVIOUS, MORE = "◀ Back", "◀ Previous", "More ▶"
+
+
 def move_buttons(message: Any) -> list[dict[str, Any]]:
     """The buttons and selects that make or continue a move (not Back, Refresh, pages)."""
     chosen = []
@@ -138,7 +152,7 @@ def move_buttons(message: Any) -> list[dict[str, Any]]:
             continue
         label = str(item.get("label") or "")
         if custom_id.startswith("cs:") or (
-            custom_id.startswith("cr:a:") and label not in ("◀ Back", "◀ Previous", "More ▶")
+            custom_id.startswith("cr:a:") and label not in (BACK, PREVIOUS, MORE)
         ):
             chosen.append(item)
     return chosen
@@ -194,13 +208,18 @@ async def move_by_hand(
     return await click_through(player.member, hand, table, rng, player.seen_private)
 
 
-async def move_by_dm(player: Player, table: Table, rng: random.Random) -> bool:
-    """Make a move with the controls of the hand DM."""
+def hand_dm(player: Player, table: Table) -> discord.Message:
+    """The player's current hand DM (as it reads now)."""
     seat = table.seat_of(player.id)
     assert seat is not None
     message_id = table.seats[seat].dm_message_id
     assert message_id is not None, "no hand DM was sent"
-    message = next(m for m in player.user.dm_channel.history() if m.id == message_id)
+    return next(m for m in player.user.dm_channel.history() if m.id == message_id)
+
+
+async def move_by_dm(player: Player, table: Table, rng: random.Random) -> bool:
+    """Make a move with the controls of the hand DM."""
+    message = hand_dm(player, table)
     return await click_through(player.user, message, table, rng, player.seen_private)
 
 
@@ -300,6 +319,66 @@ class Playthrough:
                 return
             await self.step(watch)
         raise AssertionError(f"{self.table.game.id} did not end within {max_steps} steps")
+
+
+MAX_PAGES = 20
+
+
+def answer(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+    """The message an interaction was answered with (the hand it showed next)."""
+    assert result.acknowledged and result.response is not None, "the click got no answer"
+    return result.response
+
+
+async def pick(
+    actor: simcord.MemberActor | simcord.UserHandle, message: Any, *labels: str
+) -> simcord.ResponseMessage:
+    """Choose the options labelled ``labels`` one step after another in a private hand (a
+    button, or a select's option, turning its pages); returns the message after the last."""
+    for label in labels:
+        message = await _pick_one(actor, message, {label})
+    assert isinstance(message, simcord.ResponseMessage), "no label was given"
+    return message
+
+
+async def _pick_one(
+    actor: simcord.MemberActor | simcord.UserHandle, message: Any, labels: Collection[str]
+) -> simcord.ResponseMessage:
+    for _ in range(MAX_PAGES):
+        for item in move_buttons(message):
+            if item.get("label") in labels:
+                return answer(await actor.click(message, custom_id=item["custom_id"]))
+            for option in item.get("options", []):
+                if option["label"] in labels:
+                    chosen = [option["value"]]
+                    return answer(await actor.select(message, chosen, custom_id=item["custom_id"]))
+        if not any(item.get("label") == MORE for item in components(message)):
+            break
+        message = answer(await actor.click(message, label=MORE))
+    raise AssertionError(f"no option {labels} in {text_of(message)}")
+
+
+async def play(player: Player, table: Table, *texts: str) -> None:
+    """Make the moves written ``texts`` (``look C D``) step by step in the player's hand DM."""
+    names = table.names
+    for text in texts:
+        action = table.game.parse_action(text)
+        steps = [action_label(step, names) for step in action.path]
+        revision = table.revision
+        message: Any = hand_dm(player, table)
+        for depth in range(len(steps) + 1):
+            if table.revision != revision:
+                break
+            # An option is labelled by its step, or by all the steps left when it is the
+            # only way on, or with ✔ when the move ends where others go on.
+            labels = (
+                {steps[depth], " · ".join(steps[depth:])}
+                if depth < len(steps)
+                else {"✔ " + action_label(text, names)}
+            )
+            message = await _pick_one(player.user, message, labels)
+        made = table.actions[revision : revision + 1]
+        assert made == [(table.seat_of(player.id), action.text)], f"{text!r}: {text_of(message)}"
 
 
 def results_message(channel: simcord.ChannelHandle) -> discord.Message | None:
