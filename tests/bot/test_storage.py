@@ -160,6 +160,22 @@ async def test_migration_from_version_1_keeps_results_in_season_1(tmp_path: Path
         await storage.close()
 
 
+async def test_migration_from_the_previous_version_keeps_running_games(tmp_path: Path) -> None:
+    path = tmp_path / "cardroom.db"
+    latest = len(list(MIGRATIONS_DIR.glob("[0-9][0-9][0-9]_*.sql")))
+    old = await Storage.open(path, up_to=latest - 1)
+    game = saved(games()["fishing"].new_state(2, 7), table_id="kept")
+    await old.save_game(game)
+    await old.close()
+
+    storage = await Storage.open(path)
+    try:
+        assert await storage.schema_version() == latest
+        assert await storage.load_running_games() == [game]
+    finally:
+        await storage.close()
+
+
 async def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
     migrations = tmp_path / "migrations"
     migrations.mkdir()
