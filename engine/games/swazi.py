@@ -11,11 +11,12 @@ Where each rule lives (all in this module):
 - The legal moves, in one place: ``SwaziState._legal_actions`` (card-less builds; augments via
   ``_augments``; per hand card captures, builds, changes, discard). It holds the build rules
   (values 2–14, never two builds of one value, a new part of your own value merges), the
-  owner-must-hold rule and the first-half limits. Captures of several groups at once:
+  owner-must-hold rule and the first-half limits; a change into the value of your own build
+  merges into it (``merge_mask``). Captures of several groups at once:
   ``_capture_sets``. ``SwaziState._why_not`` checks a move rule by rule (refusal reasons,
   and legality on huge layouts, see below).
 - Carrying a move out (build and pile card orders, the opponent's pile top, ownership, the
-  augmented flag): ``SwaziState._apply``.
+  augmented flag, a change's merge): ``SwaziState._apply``.
 - The last capturer's sweep, scoring (11 points a deal), game end and ties at the target:
   ``SwaziState.end_deal``, ``score_piles``.
 - Move text and choice paths: ``Move.text``, ``Move.path``; reading text:
@@ -457,6 +458,12 @@ class SwaziState(TotalsState):
         # the values a new build may take: held and not built (for an ace, 14 needs another)
         free_mask = held & ~built & ~3
         ace_mask = free_mask if two_aces else free_mask & ~(1 << TOP_BUILD)
+        # the values a change may merge into: own builds (first half: only the one owned)
+        merge_mask = 0
+        if not first_half or n_owned == 1:
+            for value in owned:
+                merge_mask |= held & (1 << value)
+        merge_ace_mask = merge_mask if two_aces else merge_mask & ~(1 << TOP_BUILD)
         moves: list[Move] = []
         append = moves.append
 
@@ -524,9 +531,9 @@ class SwaziState(TotalsState):
                         if ace != TOP_BUILD or cards[-1].rank != 1:
                             append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
             discard = not lost and ends_free
-            if discard:
+            if not lost:
                 ace = 1 if rank == 1 else 0
-                mask = ace_mask if ace else free_mask
+                mask = (ace_mask if ace else free_mask) if ends_free else 0
                 # build on loose cards: the totals t some loose set reaches with rank + t free
                 totals = (mask >> rank) & reach
                 while totals:
@@ -540,14 +547,15 @@ class SwaziState(TotalsState):
                         ]
                     for cards in made:
                         append(new(Move, (BUILD, card, ace, 0, cards, False)))
-                # change an opponent's single build into a new value the player holds
+                # change an opponent's single build into a new value the player holds, or
+                # into the value of their own build, which it then merges into
+                mask |= merge_ace_mask if ace else merge_mask
                 for old in changeable:
                     if mask >> (old + rank) & 1:
                         append(new(Move, (CHANGE, card, ace, old, (), False)))
-                stop = len(moves)
+            stop = len(moves)
+            if discard:
                 append(_DISCARD[card])
-            else:
-                stop = len(moves)
         return tuple(moves)
 
     def _augments(
@@ -690,14 +698,20 @@ class SwaziState(TotalsState):
         if kind == CHANGE:
             build = self.builds.pop(move.build)
             owner = build.owner
-            build.value = move.build + hand_card.rank
-            build.owner = seat
-            build.cards.append(hand_card)
-            self.builds[build.value] = build
+            value = move.build + hand_card.rank
             text = (
-                f"{name} changed {{s{owner}}}'s build of {move.build} into {build.value} "
+                f"{name} changed {{s{owner}}}'s build of {move.build} into {value} "
                 f"with {_pretty_word(hand_card, move.ace)}"
             )
+            build.cards.append(hand_card)
+            own = self.builds.get(value)
+            if own is None:
+                build.value, build.owner = value, seat
+                self.builds[value] = build
+            else:  # the player's own build of that value takes the cards in and is augmented
+                own.cards += build.cards
+                own.augmented = True
+                text += f", which joins their own build of {value}"
             return [Event(text, "change"), *self._finish_turn(seat)]
         raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
 
@@ -842,7 +856,8 @@ class SwaziState(TotalsState):
         if new_value is not None:
             if new_value > TOP_BUILD:
                 return f"A build may be worth at most {TOP_BUILD}, not {new_value}."
-            if new_value in self.builds:
+            merges = kind == CHANGE and new_value in owned
+            if new_value in self.builds and not merges:
                 if self.builds[new_value].owner == seat:
                     return (
                         f"You already own a build of {new_value}: write it as an augment of "
@@ -856,7 +871,7 @@ class SwaziState(TotalsState):
             if self.half == 1 and owned and kind == DISCARD:
                 return "In the first half you may not discard while you own a build."
             left = [v for v in owned if not (kind == CAPTURE and move.build == v)]
-            if new_value is not None:
+            if new_value is not None and new_value not in left:
                 left.append(new_value)
             for value in left:
                 if not any(card != hand_card and serves(card, value) for card in hand):
