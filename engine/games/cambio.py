@@ -9,9 +9,9 @@ and wants the lowest total. Where each rule lives:
   stock; the deal passes left): ``CambioState.start_round``.
 - the opening look at 2 own positions, simultaneous, default ``look C D``:
   ``CambioState._legal_actions`` (phase ``look``), ``_apply_look``, ``timeout_action``.
-- a turn: ``draw`` (stock only; ``take_card`` reshuffles the discard but its top card, and a
-  draw with nothing to take ends the round), then ``replace X`` or ``discard``: ``_apply_turn``,
-  ``_apply_drawn``.
+- a turn: ``draw`` (stock only; ``take_card`` reshuffles the discard but its top card, at
+  most ``RESHUFFLES`` times a round, and a draw with nothing to take ends the round), then
+  ``replace X`` or ``discard``: ``_apply_turn``, ``_apply_drawn``.
 - powers of a card discarded straight from the stock (7/8 ``peek``, 9/10 ``spy``, J/Q blind
   ``swap``, K♠/K♣ ``peek A s2.C`` then ``swap``/``keep``; red kings and A–6 none; a power with
   no target is not offered; ``skip`` declines): ``power_of``, ``_power_actions``,
@@ -67,6 +67,7 @@ from engine.errors import SavedStateError
 
 HAND_SIZE = 4
 LOOK_COUNT = 2
+RESHUFFLES = 2  # a round's limit: after that an empty stock has nothing to take
 
 
 def points(card: Card) -> int:
@@ -377,8 +378,9 @@ class CambioState(TotalsState):
 
     def take_card(self) -> Card | None:
         """The top stock card; an empty stock is first refilled with the discard pile but its
-        top card, shuffled. None when even that leaves nothing."""
-        if not self.stock and len(self.discard) > 1:
+        top card, shuffled, at most ``RESHUFFLES`` times a round (so no round goes on for
+        ever). None when that leaves nothing."""
+        if not self.stock and len(self.discard) > 1 and self.reshuffles < RESHUFFLES:
             self.stock = self.discard[:-1]
             del self.discard[:-1]
             make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles).shuffle(self.stock)
@@ -614,7 +616,12 @@ class CambioState(TotalsState):
             return events + self.end_turn(open_window=False)
         card = self.take_card()
         if card is None:
-            events = [Event(f"{{s{seat}}} cannot draw: no cards are left to take.", "draw")]
+            why = (
+                f"the stock is empty after the round's {RESHUFFLES} reshuffles"
+                if self.reshuffles == RESHUFFLES
+                else "no cards are left to take"
+            )
+            events = [Event(f"{{s{seat}}} cannot draw: {why}.", "draw")]
             return events + self.end_round()
         self.draws += 1
         self.drawn = card

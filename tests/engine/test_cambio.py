@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -645,6 +645,53 @@ def test_a_wrong_snap_costs_no_penalty_when_nothing_is_left() -> None:
     events = act(state, 1, "snap s0.A")
     assert public_texts(events)[-1] == "No card is left for a penalty."
     assert list(hand(state, 1)) == ["A", "B", "C", "D"]
+
+
+def play_without_cambio(state: CambioState, stop: Callable[[], bool]) -> list[list[Any]]:
+    """Draw-and-discard turns (powers skipped), nobody calling Cambio or snapping, until
+    ``stop()``; returns the actions taken as a replay record's ``[seat, text]`` pairs."""
+    taken: list[list[Any]] = []
+    while not stop():
+        seat = state.waiting_for()[0]
+        text = {"turn": "draw", "drawn": "discard"}.get(state.phase, "skip")
+        act(state, seat, text)
+        taken.append([seat, text])
+    return taken
+
+
+def test_a_round_has_at_most_two_reshuffles_then_the_third_empty_stock_ends_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = two()
+    actions: list[list[Any]] = [[0, "look A B"], [1, "look A B"]]
+    # 44 cards in the stock: the 45th draw reshuffles 43 discards, the 88th 43 again
+    actions += play_without_cambio(state, lambda: state.reshuffles == 2)
+    assert state.round_index == 0 and len(state.stock) == 42 and state.phase == "drawn"
+    actions += play_without_cambio(state, lambda: state.stock == [] and state.phase == "turn")
+    assert len(state.discard) == 44 and state.window  # plenty to shuffle, but not a third time
+    assert state.discard[-1] == C("2S")
+    events = act(state, 1, "snap s0.B")  # wrong (s0's B is 3♦): no penalty card to take
+    assert public_texts(events)[-1] == "No card is left for a penalty."
+    assert list(hand(state, 1)) == ["A", "B", "C", "D"]
+    hands = [hand(state, seat) for seat in (0, 1)]
+    drawer = state.turn
+    events = act(state, drawer, "draw")
+    assert public_texts(events)[0] == (
+        f"{{s{drawer}}} cannot draw: the stock is empty after the round's 2 reshuffles."
+    )
+    # the round is scored as usual and the next one starts, with its own two reshuffles
+    assert state.history == [[sum(points(C(t)) for t in h.values()) for h in hands]]
+    assert [event.kind for event in events][-2:] == ["hand_end", "deal"]
+    assert state.round_index == 1 and state.phase == "look" and state.reshuffles == 0
+    assert len(state.stock) == 44 and state.discard == []
+    # the replay command agrees
+    record = {"game": "cambio", "players": 2, "seed": 7, "deck": deck_for(TWO), "actions": []}
+    record["actions"] = [*actions, [1, "snap s0.B"], [drawer, "draw"]]
+    path = tmp_path / "cambio.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scores"] == list(state.scores()) and out["to_act"] == [0, 1]
 
 
 # -- scoring, rounds and the game's end -------------------------------------------------------
