@@ -1,4 +1,4 @@
-"""cambio: Cambio, a memory game (seed 003; RULES.md "cambio").
+"""cambio: Cambio, a memory game (rules: docs/rules/cambio.md).
 
 Each player has face-down cards in labelled positions (A B / C D, penalty cards add E, F, …)
 and wants the lowest total. Where each rule lives:

@@ -1,8 +1,20 @@
-"""fishing: Casino without building, scoring clubs (seed 000; RULES.md "fishing").
+"""fishing: Casino without building, scoring clubs (rules: docs/rules/fishing.md).
 
 Play one card a turn; it may capture one table card of its rank or one set of two or more
 numerals adding up to it (option ``multi_capture``: several disjoint sets plus one same-rank
 card). Piles score at the end of the hand: most cards 2, most clubs 1, 2♣ 1, 10♦ 1.
+
+Where each rule lives, in the order of the rules document:
+
+- players (2, 3, 4 or 6; five refused) and options: ``FishingGame``,
+  ``FishingGame.player_count_message``.
+- the deal (4 each from the dealer's left, 4 to the table, 4 more each when every hand is
+  empty): ``FishingState.start_hand``, ``deal_hands``, ``_apply``.
+- captures (one same-rank card or one sum set of numerals; ``multi_capture``): ``plays``,
+  ``sum_sets``, ``multi_captures``; refusals: ``FishingState.explain_illegal``.
+- the end of a hand (the last capturer takes the table), scoring and winning:
+  ``FishingState.end_hand``, ``score_piles``.
+- move text and choice path: ``Play``; reading text: ``FishingGame.parse_action``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""stuck: a shedding game with face-down "stuck" cards (seed 004; RULES.md "stuck").
+"""stuck: a shedding game with face-down "stuck" cards (rules: docs/rules/stuck.md).
 
 Rules, and where they live
 --------------------------

@@ -1,4 +1,4 @@
-"""swazi: Swazi Casino for two players (seed 002; RULES.md "swazi").
+"""swazi: Swazi Casino for two players (rules: docs/rules/swazi.md).
 
 Where each rule lives (all in this module):
 
@@ -112,7 +112,7 @@ class Move(NamedTuple):
 
     @property
     def text(self) -> str:
-        """The contract text (DESIGN.md "Action text")."""
+        """The move's text (docs/rules/swazi.md, "Move text")."""
         kind, card = self.kind, self.card
         if kind == CAPTURE:
             assert card is not None

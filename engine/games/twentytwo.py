@@ -1,7 +1,7 @@
 """twentytwo: Twenty-Two, a trick game where the last card you hold must not be the highest
-(seed 001; RULES.md "twentytwo"). Scores are penalties: lower is better.
+(rules: docs/rules/twentytwo.md). Scores are penalties: lower is better.
 
-Where each rule lives:
+Where each rule lives, in the order of the rules document:
 
 - Suits never matter, A is high: ``STRENGTH`` (A = 14) and ``rank_key``; actions compare by
   ranks only (``Exchange``, ``Play``), so one legal action is offered per choice of ranks,

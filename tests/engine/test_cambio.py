@@ -1,4 +1,4 @@
-"""Scripted stacked-deck tests of cambio: one or more per rule of RULES.md "cambio" and per case
+"""Scripted stacked-deck tests of cambio: one or more per rule of docs/rules/cambio.md and per case
 of its issue. Decks are built by ``deck_for``: seat 0 deals, so cards go to seats 1, 2, …, 0 in
 turn, position A first; the named stock cards follow, then the rest of the deck in card order.
 """

@@ -1,5 +1,5 @@
 """swazi (Swazi Casino): scripted stacked-deck and set-position tests, one or more per rule of
-RULES.md "swazi" and per case of the issue; parse/text round trips; the replay command; a
+docs/rules/swazi.md and per case of the issue; parse/text round trips; the replay command; a
 brute-force reference for the legal moves; the heuristic player against the random one."""
 
 from __future__ import annotations
@@ -702,7 +702,7 @@ def test_a_saved_state_that_does_not_fit_is_refused() -> None:
 # -- a brute-force reference for the legal moves ---------------------------------------------------
 def reference_moves(state: SwaziState, seat: int) -> set[str]:
     """Every legal move text, found the slow way: try every combination the move kinds allow
-    and keep those whose result obeys RULES.md (written independently of the engine)."""
+    and keep those whose result obeys docs/rules/swazi.md (written independently of the engine)."""
     hand, loose, builds = state.hands[seat], state.loose, state.builds
     pile = state.piles[1 - seat]
     top = pile[-1] if pile else None

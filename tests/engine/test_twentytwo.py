@@ -1,4 +1,4 @@
-"""Scripted stacked-deck tests of twentytwo, one (or more) per rule of RULES.md "twentytwo"."""
+"""Scripted stacked-deck tests of twentytwo, one (or more) per rule of docs/rules/twentytwo.md."""
 
 from __future__ import annotations
 
