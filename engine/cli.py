@@ -8,11 +8,11 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.cards import Card, is_card_text
+from engine.choices import Step, action_label, choice_label, descend, resolve, step_prompt
 from engine.core import Action, Agent, Event, Game, State
 from engine.errors import ActionParseError, IllegalActionError, SetupError
 from engine.registry import games, get_game
@@ -260,32 +260,43 @@ class TerminalGame:
 
     def ask(self, optional: bool) -> Action | None:
         """Ask the person for a move, step by step along the actions' choice paths (None: the
-        person lets an optional move pass)."""
-        legal = list(self.state.legal_actions(0))
+        person lets an optional move pass). ``b`` goes back a step."""
+        legal = self.state.legal_actions(0)
         self.say("")
         for line in self.game.describe(self.state.view(0)):
             self.say(line)
-        depth = 0
+        shown: list[tuple[int, ...]] = []  # the steps offered so far, for going back
+        prefix: tuple[int, ...] = ()
         while True:
-            groups = group_by_step(legal, depth)
-            if len(groups) == 1 and len(legal) > 1:
-                depth += 1
-                continue
-            labels = list(groups)
-            self.say("You may act now (0 to let it pass):" if optional else "Your move:")
-            for number, label in enumerate(labels, start=1):
-                shown = groups[label][0].text if len(groups[label]) == 1 else label + " …"
-                self.say(f"  {number:>2}. {prettify(shown)}")
+            # An optional move is never taken for the person, even when it is the only one.
+            if optional and not shown:
+                target: Action | Step = resolve(legal, prefix)
+            else:
+                prefix, target = descend(legal, prefix)
+            if not isinstance(target, Step):
+                if not shown:
+                    label = action_label(self.game, target, self.names)
+                    self.say(f"Your only move: {label} (made for you).")
+                return target
+            self.say(step_prompt(self.game, target.chosen, self.names))
+            for number, choice in enumerate(target.choices, start=1):
+                self.say(f"  {number:>2}. {choice_label(self.game, target, choice, self.names)}")
+            if shown:
+                self.say("   b. back")
+            if optional and not shown:
+                self.say("   0. let it pass")
             answer = self.read()
-            if optional and answer == "0":
-                return None
-            if not answer.isdigit() or not 1 <= int(answer) <= len(labels):
-                self.say(f"Type a number from 1 to {len(labels)}.")
+            if answer.lower() in ("b", "back") and shown:
+                prefix = shown.pop()
                 continue
-            legal = groups[labels[int(answer) - 1]]
-            if len(legal) == 1:
-                return legal[0]
-            depth += 1
+            if optional and not shown and answer == "0":
+                return None
+            number = int(answer) if answer.isascii() and answer.isdigit() else 0
+            if not 1 <= number <= len(target.choices):
+                self.say(f"Type a number from 1 to {len(target.choices)}.")
+                continue
+            shown.append(prefix)
+            prefix = (*prefix, target.choices[number - 1].index)
 
     def read(self) -> str:
         print("> ", end="", file=self.stdout, flush=True)
@@ -297,25 +308,6 @@ class TerminalGame:
 
 class QuitGame(Exception):
     """The person left the terminal game."""
-
-
-def group_by_step(legal: Sequence[Action], depth: int) -> dict[str, list[Action]]:
-    """Legal actions grouped by their choice path's step at ``depth`` (first-seen order)."""
-    groups: dict[str, list[Action]] = {}
-    for action in legal:
-        path = action.path
-        label = path[depth] if depth < len(path) else action.text
-        groups.setdefault(label, []).append(action)
-    return groups
-
-
-def prettify(text: str, card: Callable[[str], str] = lambda word: Card.parse(word).pretty) -> str:
-    """Action text with cards in people form: ``play 6D`` → ``play 6♦``."""
-    words = []
-    for word in text.split():
-        base, eq, value = word.partition("=")
-        words.append(card(base) + eq + value if is_card_text(base) else word)
-    return " ".join(words)
 
 
 if __name__ == "__main__":  # pragma: no cover

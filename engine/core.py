@@ -339,6 +339,19 @@ class Game(ABC):
     def describe(self, view: View) -> list[str]:
         """Lines of text showing a view to a person (cards with suit symbols)."""
 
+    # Wording hooks for engine/choices.py; None leaves a step to the generic words there.
+    def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
+        """This game's words for the path element ``step`` chosen after ``chosen``."""
+        return None
+
+    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+        """The question the step after ``chosen`` asks, in this game's words."""
+        return None
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        """This game's words for a whole action (``Play 7♣ to the table``)."""
+        return None
+
 
 class State(ABC):
     """One position of a game. Subclasses implement the underscored hooks."""

@@ -277,7 +277,7 @@ def indices_of(legal: tuple[Action, ...], action: Action) -> tuple[int, ...]:
     while isinstance(node := resolve(legal, prefix), Node):
         depth = len(prefix)
         wanted = action.path[depth] if depth < len(action.path) else None
-        options = [o for o in node.options if (o.index == HERE) == (wanted is None)]
+        options = [o for o in node.choices if (o.index == HERE) == (wanted is None)]
         chosen = [o.index for o in options if wanted is None or o.step == wanted]
         assert len(chosen) == 1, f"{action.text}: {wanted!r} is offered {len(chosen)} times"
         prefix = (*prefix, chosen[0])
@@ -326,7 +326,7 @@ def test_a_move_that_ends_where_others_go_on_is_offered_as_here() -> None:
     legal = (short, long, Choice("discard 9D", ("9D", "discard")))
     node = resolve(legal, (0, 0, 0))
     assert isinstance(node, Node) and node.chosen == ("9D", "capture", "b9")
-    assert [(o.index, o.step, o.only) for o in node.options] == [
+    assert [(o.index, o.step, o.only) for o in node.choices] == [
         (HERE, short.text, short),
         (0, "4S", long),
     ]

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import FULL_DECK, Card
-from engine.cli import group_by_step, main
+from engine.choices import Step, resolve
+from engine.cli import main
 from engine.core import RandomAgent
 from engine.errors import ActionParseError, IllegalActionError, SavedStateError, SetupError
 from engine.games.swazi import (
@@ -637,17 +638,15 @@ def test_every_step_of_a_large_choice_has_at_most_25_options() -> None:
     legal = state.legal_actions(1)
     assert len(legal) > 200  # far more moves than one step may show
 
-    def walk(actions: list[Any], depth: int) -> int:
-        groups = group_by_step(actions, depth)
-        assert len(groups) <= 25
-        deepest = depth
-        for group in groups.values():
-            if len(group) > 1:
-                deepest = max(deepest, walk(group, depth + 1))
-        return deepest
+    def walk(prefix: tuple[int, ...]) -> int:
+        step = resolve(legal, prefix)
+        if not isinstance(step, Step):
+            return len(prefix)
+        assert len(step.choices) <= 25
+        return max(walk((*prefix, choice.index)) for choice in step.choices)
 
     longest = max(len(action.path) for action in legal)
-    assert walk(list(legal), 0) <= longest
+    assert walk(()) <= longest + 1
     assert {action.path[0] for action in legal} <= {"AH", "9C", "8D", "7D", "6D", "KC", "build"}
 
 
