@@ -1,9 +1,10 @@
 """Storage throughput on one SQLite file: move saves per second and finished-game writes per
 second, through the bot's own Storage (aiosqlite, WAL, synchronous=NORMAL).
 
-A move save is ``save_game`` of a real fishing position (state, seats, action list so far);
-a finished-game write is ``finish_game`` (delete the running row, the game, four seat rows and
-the replay record, in one transaction). Prints one line per figure, then one JSON line.
+A move save is ``storage.running.save`` of a real fishing position (state, seats, action list
+so far); a finished-game write is ``storage.results.finish`` (delete the running row, the game,
+four seat rows and the replay record, in one transaction). Prints one line per figure, then
+one JSON line.
 """
 
 from __future__ import annotations
@@ -101,12 +102,12 @@ async def measure(path: Path, tables: int, finishes: int) -> dict[str, float]:
         for revision in range(max(len(saves) for saves in positions)):
             for saves in positions:  # tables take turns, as in a busy server
                 if revision < len(saves):
-                    await storage.save_game(saves[revision])
+                    await storage.running.save(saves[revision])
         move_seconds = time.perf_counter() - started
 
         started = time.perf_counter()
         for game in done:
-            await storage.finish_game(game)
+            await storage.results.finish(game)
         finish_seconds = time.perf_counter() - started
     finally:
         await storage.close()
