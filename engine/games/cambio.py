@@ -45,6 +45,7 @@ from engine.cards import (
     Card,
     describe_cards,
 )
+from engine.choices import readable
 from engine.core import (
     Action,
     DeckPlan,
@@ -1220,6 +1221,23 @@ class CambioGame(Game):
         ]
         state.read_totals(data)
         return state
+
+    def out_of_turn_seconds(self, options: Mapping[str, OptionValue]) -> float | None:
+        """The snap window is the ``snap_seconds`` option."""
+        seconds = options.get("snap_seconds")
+        return float(seconds) if isinstance(seconds, int) else None
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        """Another player's position reads as theirs (``snap s1.C``: Snap Bob's C)."""
+        words = []
+        for word in action.text.split():
+            seat, dot, pos = word.partition(".")
+            if dot and seat[:1] == "s" and seat[1:].isdigit():
+                index = int(seat[1:])
+                word = f"{names[index] if index < len(names) else f'seat {index}'}'s {pos}"
+            words.append(word)
+        text = readable(" ".join(words), names)
+        return text[:1].upper() + text[1:]
 
     def heuristic_agent(self) -> CambioAgent:
         return CambioAgent()
