@@ -376,15 +376,23 @@ class CambioState(TotalsState):
             )
         ]
 
-    def take_card(self) -> Card | None:
+    def take_card(self, events: list[Event]) -> Card | None:
         """The top stock card; an empty stock is first refilled with the discard pile but its
         top card, shuffled, at most ``RESHUFFLES`` times a round (so no round goes on for
-        ever). None when that leaves nothing."""
+        ever; ``events`` gets the reshuffle, which everyone sees). None when that leaves
+        nothing."""
         if not self.stock and len(self.discard) > 1 and self.reshuffles < RESHUFFLES:
             self.stock = self.discard[:-1]
             del self.discard[:-1]
             make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles).shuffle(self.stock)
             self.reshuffles += 1
+            events.append(
+                Event(
+                    f"The stock is empty: {len(self.stock)} discarded cards are shuffled into "
+                    f"a new stock (reshuffle {self.reshuffles} of {RESHUFFLES} this round)",
+                    "reshuffle",
+                )
+            )
         return self.stock.pop(0) if self.stock else None
 
     def new_label(self, seat: int) -> str:
@@ -612,21 +620,23 @@ class CambioState(TotalsState):
         self.snapped = set()
         if action == CAMBIO:
             self.caller = seat
-            events = [Event(f"{{s{seat}}} calls Cambio! Everyone else has one more turn.", "call")]
-            return events + self.end_turn(open_window=False)
-        card = self.take_card()
+            call = Event(f"{{s{seat}}} calls Cambio! Everyone else has one more turn.", "call")
+            return [call, *self.end_turn(open_window=False)]
+        events: list[Event] = []
+        card = self.take_card(events)
         if card is None:
             why = (
                 f"the stock is empty after the round's {RESHUFFLES} reshuffles"
                 if self.reshuffles == RESHUFFLES
                 else "no cards are left to take"
             )
-            events = [Event(f"{{s{seat}}} cannot draw: {why}.", "draw")]
+            events.append(Event(f"{{s{seat}}} cannot draw: {why}.", "draw"))
             return events + self.end_round()
         self.draws += 1
         self.drawn = card
         self.phase = "drawn"
         return [
+            *events,
             Event(f"{{s{seat}}} drew a card", "draw"),
             Event(f"You drew {card.pretty}", "draw", frozenset((seat,))),
         ]
@@ -767,7 +777,7 @@ class CambioState(TotalsState):
                 "snap",
             )
         ]
-        penalty = self.take_card()
+        penalty = self.take_card(events)
         if penalty is None:
             events.append(Event("No card is left for a penalty.", "snap"))
             return events

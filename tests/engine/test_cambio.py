@@ -618,7 +618,11 @@ def test_reshuffle_the_discard_but_its_top_card() -> None:
     act(state, 1, "discard")
     act(state, 1, "skip")
     assert state.stock == [] and state.discard == [C("2C"), C("2D"), C("9C")]
-    act(state, 0, "draw")
+    events = act(state, 0, "draw")
+    assert public_texts(events)[0] == (
+        "The stock is empty: 2 discarded cards are shuffled into a new stock "
+        "(reshuffle 1 of 2 this round)"
+    )
     expected = [C("2C"), C("2D")]
     make_rng(7, "reshuffle", 0, 0).shuffle(expected)
     assert state.drawn == expected[0] and state.stock == expected[1:]
@@ -666,6 +670,7 @@ def test_a_round_has_at_most_two_reshuffles_then_the_third_empty_stock_ends_it(
     actions: list[list[Any]] = [[0, "look A B"], [1, "look A B"]]
     # 44 cards in the stock: the 45th draw reshuffles 43 discards, the 88th 43 again
     actions += play_without_cambio(state, lambda: state.reshuffles == 2)
+    assert state.history == []  # the round goes on after its second reshuffle
     assert state.round_index == 0 and len(state.stock) == 42 and state.phase == "drawn"
     actions += play_without_cambio(state, lambda: state.stock == [] and state.phase == "turn")
     assert len(state.discard) == 44 and state.window  # plenty to shuffle, but not a third time
