@@ -5,7 +5,7 @@ Where each rule lives, in the order of the rules document:
 
 - Suits never matter, A is high: ``STRENGTH`` (A = 14) and ``rank_key``; actions compare by
   ranks only (``Exchange``, ``Play``), so one legal action is offered per choice of ranks,
-  written with the lowest suits held (the front of each ``group_by_rank`` group); any held
+  written with the lowest suits held (the front of each of ``rank_groups``); any held
   cards of those ranks may be named (``TwentyTwoState.is_legal`` checks they are held).
 - First dealer by a high-card draw, tied highest redraw (shown as events):
   ``draw_for_dealer``; with a given deck seat 0 deals and there is no draw.
@@ -15,9 +15,10 @@ Where each rule lives, in the order of the rules document:
 - The exchange, once each clockwise from the dealer's left (``keep`` or one ``exchange`` of
   1..min(hand, stock) cards), skipped once the stock is empty: ``exchanges``,
   ``TwentyTwoState.apply_exchange``.
-- Leads of k cards of one rank, keeping one card back: ``leads``.
+- Leads of k cards of one rank, keeping one card back: ``leads``, ``is_lead``.
 - Following with a beat (sorted high to low, each card ≥ the same place of the best play) or
-  with exactly one's k lowest cards (a beat if they pass the test): ``is_beat``, ``follows``.
+  with exactly one's k lowest cards (a beat if they pass the test): ``is_beat``, ``follows``,
+  ``is_follow``.
 - The last beater (or the leader) wins the trick and leads next: ``TwentyTwoState.apply_play``.
 - The showdown when everyone holds one card, revealed clockwise from the last trick's winner;
   the highest rank loses its penalty (A 11, K Q J 10, 2–10 face), ties all score, and the
@@ -32,11 +33,10 @@ Where each rule lives, in the order of the rules document:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import lru_cache, partial
-from itertools import chain, product
-from operator import itemgetter
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from itertools import chain, islice, product, repeat
+from typing import Any, Self
 
 from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards
 from engine.core import (
@@ -96,31 +96,61 @@ def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
 
 
 # -- actions ---------------------------------------------------------------------------------
-class Exchange(NamedTuple):
-    """Discard ``cards`` and draw as many from the stock.
+class CardChoice(tuple[tuple[int, ...], tuple[Card, ...]]):
+    """Some cards of a hand: the cards at positions ``picked`` of ``pool``, a hand sorted by
+    ``rank_key``; made from the pair ``(picked, pool)``. The base of ``Exchange`` and ``Play``.
 
-    Equal (and hashed) by ranks only, since suits never matter: ``exchange 7H`` equals the
-    legal ``exchange 7C``. The state still checks that the named cards are held. A NamedTuple
-    because an 11-card hand has 2,047 exchanges to build at every exchange decision.
+    The legal actions of one decision share the hand as their pool, and their positions come
+    from tables cached per shape of hand: listing the 2,047 exchanges of an 11-card hand builds
+    one small tuple each (a plain tuple subclass, so that ``map(Exchange, …)`` runs in C).
+    Equal (and hashed) by type and ranks only, since suits never matter: ``exchange 7H`` equals
+    the legal ``exchange 7C``; the state checks that the named cards are held.
     """
 
-    ranks: tuple[int, ...]  # strengths, low to high
-    cards: tuple[Card, ...]  # the named cards, in rank_key order
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, cards: Iterable[Card]) -> Self:
+        """The choice of exactly these cards."""
+        ordered = tuple(sorted(cards, key=rank_key))
+        return cls((tuple(range(len(ordered))), ordered))
+
+    @property
+    def picked(self) -> tuple[int, ...]:
+        """Positions in ``pool``, ascending."""
+        return self[0]
+
+    @property
+    def pool(self) -> tuple[Card, ...]:
+        """The hand the cards are chosen from, sorted by ``rank_key``."""
+        return self[1]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The named cards, in ``rank_key`` order."""
+        pool = self.pool
+        return tuple([pool[index] for index in self.picked])
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """Their strengths, low to high (how actions compare)."""
+        pool = self.pool
+        return tuple([STRENGTH[pool[index]] for index in self.picked])
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is Exchange and self.ranks == other.ranks
+        return type(other) is type(self) and self.ranks == other.ranks
 
     def __ne__(self, other: object) -> bool:
         return not self == other
 
     def __hash__(self) -> int:
-        return hash(("exchange", self.ranks))
+        return hash((type(self).__name__, self.ranks))
 
-    @staticmethod
-    def of(cards: Iterable[Card]) -> Exchange:
-        """The exchange of these cards."""
-        ordered = tuple(sorted(cards, key=rank_key))
-        return Exchange(tuple(STRENGTH[card] for card in ordered), ordered)
+
+class Exchange(CardChoice):
+    """Discard ``cards`` and draw as many from the stock."""
+
+    __slots__ = ()
 
     @property
     def text(self) -> str:
@@ -133,29 +163,10 @@ class Exchange(NamedTuple):
         return ("exchange", *(card.text for card in self.cards), "done")
 
 
-class Play(NamedTuple):
-    """Play ``cards`` to the trick (a lead, a beat or one's lowest cards).
+class Play(CardChoice):
+    """Play ``cards`` to the trick (a lead, a beat or one's lowest cards)."""
 
-    Equal (and hashed) by ranks only, like ``Exchange``; the state checks the cards are held.
-    """
-
-    ranks: tuple[int, ...]  # strengths, low to high
-    cards: tuple[Card, ...]  # the named cards, in rank_key order
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Play and self.ranks == other.ranks
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(("play", self.ranks))
-
-    @staticmethod
-    def of(cards: Iterable[Card]) -> Play:
-        """The play of these cards."""
-        ordered = tuple(sorted(cards, key=rank_key))
-        return Play(tuple(STRENGTH[card] for card in ordered), ordered)
+    __slots__ = ()
 
     @property
     def text(self) -> str:
@@ -174,15 +185,23 @@ KEEP = Word("keep")  # exchange nothing
 
 
 # -- the rules as functions --------------------------------------------------------------------
-def group_by_rank(hand: Sequence[Card]) -> list[list[Card]]:
-    """A hand sorted by ``rank_key`` cut into its ranks, low to high (suits ascending)."""
-    groups: list[list[Card]] = []
-    for card in hand:
-        if groups and STRENGTH[groups[-1][0]] == STRENGTH[card]:
-            groups[-1].append(card)
+def rank_groups(hand: Sequence[Card]) -> list[list[int]]:
+    """A hand sorted by ``rank_key`` cut into its ranks, low to high: of each rank its
+    strength, the position of its first card and how many cards it has (suits ascending)."""
+    groups: list[list[int]] = []
+    for position, card in enumerate(hand):
+        strength = STRENGTH[card]
+        if groups and groups[-1][0] == strength:
+            groups[-1][2] += 1
         else:
-            groups.append([card])
+            groups.append([strength, position, 1])
     return groups
+
+
+SPANS = tuple(
+    tuple(tuple(range(first, first + count)) for count in range(5)) for first in range(52)
+)
+"""``SPANS[first][count]``: the positions of ``count`` cards from ``first`` on (one rank's)."""
 
 
 def is_beat(play_ranks: Sequence[int], best_ranks: Sequence[int]) -> bool:
@@ -198,85 +217,86 @@ def is_beat(play_ranks: Sequence[int], best_ranks: Sequence[int]) -> bool:
     return all(a >= b for a, b in zip(mine, theirs, strict=True))
 
 
+def lead_limit(hand_size: int) -> int:
+    """The most cards a lead may have: all but one, or the only card held."""
+    return hand_size - 1 if hand_size >= 2 else 1
+
+
+def is_lead(play_ranks: Sequence[int], hand_size: int) -> bool:
+    """Whether a play of ``play_ranks`` (held) may lead: one rank, within ``lead_limit``."""
+    return len(set(play_ranks)) == 1 and len(play_ranks) <= lead_limit(hand_size)
+
+
+def is_follow(play_ranks: Sequence[int], hand: Sequence[Card], best_ranks: Sequence[int]) -> bool:
+    """Whether a play of ``play_ranks`` (held) may follow: a beat, or exactly one's lowest
+    cards. ``hand`` is sorted by ``rank_key``."""
+    lowest = ranks_of(hand[: len(best_ranks)])
+    return is_beat(play_ranks, best_ranks) or tuple(sorted(play_ranks)) == lowest
+
+
 def leads(hand: Sequence[Card]) -> list[Play]:
     """Every lead: k ≥ 1 cards of one rank, keeping at least one card back when holding two or
     more. Ordered by rank, then count. ``hand`` is sorted by ``rank_key``."""
-    limit = len(hand) - 1 if len(hand) >= 2 else 1
+    pool = tuple(hand)
+    limit = lead_limit(len(pool))
     return [
-        Play.of(group[:count])
-        for group in group_by_rank(hand)
-        for count in range(1, min(len(group), limit) + 1)
+        Play((SPANS[first][count], pool))
+        for _, first, size in rank_groups(pool)
+        for count in range(1, min(size, limit) + 1)
     ]
 
 
 def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> list[Play]:
     """Every legal follow to a best play of ``best_ranks``: each beat, and the k lowest cards
     (one action whatever their suits). Ordered by ranks. ``hand`` is sorted by ``rank_key``."""
+    pool = tuple(hand)
     need = sorted(best_ranks, reverse=True)
     count = len(need)
-    groups = group_by_rank(hand)
+    groups = rank_groups(pool)
     groups.reverse()
-    found: dict[tuple[int, ...], tuple[Card, ...]] = {}
-    chosen: list[Card] = []
+    found: dict[tuple[int, ...], tuple[int, ...]] = {}  # the ranks of each play: its positions
+    chosen: list[int] = []
 
     def walk(group_index: int, place: int) -> None:
         # Fill places high to low: the cards of a higher rank take the earlier places.
         if place == count:
-            play = Play.of(chosen)
-            found[play.ranks] = play.cards
+            positions = tuple(sorted(chosen))
+            found[tuple([STRENGTH[pool[position]] for position in positions])] = positions
             return
         if group_index == len(groups):
             return
-        group = groups[group_index]
-        if STRENGTH[group[0]] < need[place]:
+        strength, first, size = groups[group_index]
+        if strength < need[place]:
             return  # this rank, and every lower one, is too low for this place
-        for copies in range(min(len(group), count - place), -1, -1):
-            chosen.extend(group[:copies])
+        for copies in range(min(size, count - place), -1, -1):
+            chosen.extend(SPANS[first][copies])
             walk(group_index + 1, place + copies)
             del chosen[len(chosen) - copies :]
 
     walk(0, 0)
-    lowest = Play.of(hand[:count])
-    found.setdefault(lowest.ranks, lowest.cards)
-    return [Play(ranks, found[ranks]) for ranks in sorted(found)]
+    found.setdefault(ranks_of(pool[:count]), tuple(range(count)))
+    return [Play((found[ranks], pool)) for ranks in sorted(found)]
 
 
 def exchanges(hand: Sequence[Card], stock: int) -> list[Exchange]:
     """Every exchange of 1..min(hand, stock) cards, one per choice of ranks, by size then
     ranks. ``hand`` is sorted by ``rank_key``."""
-    ranks = tuple([STRENGTH[card] for card in hand])
-    sizes: list[int] = []
-    for index, rank in enumerate(ranks):
-        if index and ranks[index - 1] == rank:
-            sizes[-1] += 1
-        else:
-            sizes.append(1)
-    cards = tuple(hand)
-    picks, ends = _exchange_picks(tuple(sizes))
-    picks = picks[: ends[min(len(hand), stock)]]
-    # Built with map and tuple.__new__: this is the hot loop of self-play.
-    rank_lists = [pick(ranks) for pick in picks]
-    card_lists = [pick(cards) for pick in picks]
-    return list(map(_new_exchange, zip(rank_lists, card_lists, strict=True)))
-
-
-_new_exchange: Callable[[tuple[tuple[int, ...], tuple[Card, ...]]], Exchange] = partial(
-    tuple.__new__, Exchange
-)
+    pool = tuple(hand)
+    picks, ends = _exchange_picks(tuple(size for _, _, size in rank_groups(pool)))
+    # All in C (map, zip, a tuple subclass): this is the hot loop of self-play.
+    return list(map(Exchange, zip(islice(picks, ends[min(len(pool), stock)]), repeat(pool))))
 
 
 @lru_cache(maxsize=1 << 12)
-def _exchange_picks(
-    sizes: tuple[int, ...],
-) -> tuple[tuple[Callable[[Any], Any], ...], tuple[int, ...]]:
-    """For a hand whose ranks come in groups of ``sizes`` (low to high), getters of the
-    positions of each exchange's cards (the lowest suits of each rank), by size then ranks,
-    and for each size n how many exchanges have at most n cards. Cached: the shapes of hands
-    repeat far more often than hands, and an 11-card hand has up to 2,047 exchanges."""
+def _exchange_picks(sizes: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """For a hand whose ranks come in groups of ``sizes`` (low to high), the positions of each
+    exchange's cards (the lowest suits of each rank), by size then ranks, and for each size n
+    how many exchanges have at most n cards. Cached: the shapes of hands repeat far more often
+    than hands, and an 11-card hand has up to 2,047 exchanges."""
     choices = []  # per rank: the positions of taking 0, 1, … of its cards (lowest suits)
     start = 0
     for size in sizes:
-        choices.append(tuple(tuple(range(start, start + taken)) for taken in range(size + 1)))
+        choices.append(SPANS[start][: size + 1])
         start += size
     by_size: list[list[tuple[int, ...]]] = [[] for _ in range(start + 1)]
     for combination in product(*choices):
@@ -288,15 +308,7 @@ def _exchange_picks(
         # Positions grow with rank, so ordering positions orders the exchanges by ranks.
         picks += sorted(size_picks)
         ends.append(len(picks))
-    return tuple(_getter(positions) for positions in picks), tuple(ends)
-
-
-def _getter(positions: tuple[int, ...]) -> Callable[[Any], Any]:
-    """A getter of a tuple of the items at ``positions`` (a tuple even for one position)."""
-    if len(positions) == 1:
-        (only,) = positions
-        return lambda items: (items[only],)
-    return itemgetter(*positions)
+    return tuple(picks), tuple(ends)
 
 
 def hand_size(wanted: int, deck: int, players_in: int) -> int:
@@ -457,15 +469,23 @@ class TwentyTwoState(State):
         return next(ranks_of(cards) for seat, cards in self.trick if seat == self.best_seat)
 
     def is_legal(self, seat: int, action: Action) -> bool:
-        """Legal by ranks (suits never matter), and the named cards are really held."""
-        if not super().is_legal(seat, action):
+        """Legal by ranks (suits never matter), and the named cards are really held. Checked
+        by the rules, as searching the listed actions (up to 2,048) would cost more."""
+        if seat not in self.to_act():
             return False
-        if isinstance(action, (Exchange, Play)):
-            hand = self.hands[seat]
-            return len(set(action.cards)) == len(action.cards) and all(
-                card in hand for card in action.cards
-            )
-        return True
+        if not isinstance(action, (Exchange, Play)):
+            return action == KEEP and self.phase == "exchange"
+        hand = self.hands[seat]
+        cards = action.cards
+        if not cards or len(set(cards)) != len(cards) or not all(card in hand for card in cards):
+            return False
+        if isinstance(action, Exchange):
+            return self.phase == "exchange" and len(cards) <= len(self.stock)
+        if self.phase != "play":
+            return False
+        if not self.trick:
+            return is_lead(action.ranks, len(hand))
+        return is_follow(action.ranks, hand, self.best_ranks())
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         if self.phase == "over" or seat not in self.to_act():
