@@ -33,9 +33,11 @@ Where each rule lives, in the order of the rules document:
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from itertools import chain, islice, product, repeat
+from itertools import accumulate, chain, combinations, compress, islice, repeat
+from operator import and_, not_, rshift
 from typing import Any, Self
 
 from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards
@@ -293,22 +295,31 @@ def _exchange_picks(sizes: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...]
     exchange's cards (the lowest suits of each rank), by size then ranks, and for each size n
     how many exchanges have at most n cards. Cached: the shapes of hands repeat far more often
     than hands, and an 11-card hand has up to 2,047 exchanges."""
-    choices = []  # per rank: the positions of taking 0, 1, … of its cards (lowest suits)
-    start = 0
+    picks, masks, unpicked = _position_sets(sum(sizes))
+    # The positions holding a higher suit of the rank before them: picked only with that card.
+    followers, start = 0, 0
     for size in sizes:
-        choices.append(SPANS[start][: size + 1])
+        followers |= ((1 << size) - 2) << start
         start += size
-    by_size: list[list[tuple[int, ...]]] = [[] for _ in range(start + 1)]
-    for combination in product(*choices):
-        positions = tuple(chain.from_iterable(combination))
-        by_size[len(positions)].append(positions)
-    picks: list[tuple[int, ...]] = []
-    ends = [0]
-    for size_picks in by_size[1:]:
-        # Positions grow with rank, so ordering positions orders the exchanges by ranks.
-        picks += sorted(size_picks)
-        ends.append(len(picks))
-    return tuple(picks), tuple(ends)
+    # Keep the sets where no follower is picked without the card before it (filtered in C;
+    # positions grow with rank, so the order of positions stays the order of ranks).
+    lone_followers = map(
+        and_, map(rshift, map(and_, masks, repeat(followers)), repeat(1)), unpicked
+    )
+    kept = tuple(compress(picks, map(not_, lone_followers)))
+    per_size = Counter(map(len, kept))
+    return kept, tuple(accumulate(per_size[size] for size in range(start + 1)))
+
+
+@lru_cache(maxsize=16)
+def _position_sets(count: int) -> tuple[tuple[tuple[int, ...], ...], list[int], list[int]]:
+    """Every non-empty set of the positions 0 … count-1, by size then positions, with its bit
+    mask and the mask's complement."""
+    picks = tuple(
+        chain.from_iterable(combinations(range(count), size) for size in range(1, count + 1))
+    )
+    masks = [sum(1 << position for position in pick) for pick in picks]
+    return picks, masks, [~mask for mask in masks]
 
 
 def hand_size(wanted: int, deck: int, players_in: int) -> int:
