@@ -5,7 +5,7 @@ Where each rule lives, in the order of the rules document:
 
 - Suits never matter, A is high: ``STRENGTH`` (A = 14) and ``rank_key``; actions compare by
   ranks only (``Exchange``, ``Play``), so one legal action is offered per choice of ranks,
-  written with the lowest suits held (the front of each of ``rank_groups``); any held
+  written with the lowest suits held (the front of each rank: ``rank_sizes``); any held
   cards of those ranks may be named (``TwentyTwoState.is_legal`` checks they are held).
 - First dealer by a high-card draw, tied highest redraw (shown as events):
   ``draw_for_dealer``; with a given deck seat 0 deals and there is no draw.
@@ -33,11 +33,12 @@ Where each rule lives, in the order of the rules document:
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate, chain, combinations, compress, islice, repeat
-from operator import and_, not_, rshift
+from operator import and_, ge, not_, rshift
 from typing import Any, Self
 
 from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards
@@ -187,17 +188,19 @@ KEEP = Word("keep")  # exchange nothing
 
 
 # -- the rules as functions --------------------------------------------------------------------
-def rank_groups(hand: Sequence[Card]) -> list[list[int]]:
-    """A hand sorted by ``rank_key`` cut into its ranks, low to high: of each rank its
-    strength, the position of its first card and how many cards it has (suits ascending)."""
-    groups: list[list[int]] = []
-    for position, card in enumerate(hand):
+def rank_sizes(hand: Sequence[Card]) -> tuple[int, ...]:
+    """How many cards of each rank a hand sorted by ``rank_key`` holds, low to high: the
+    hand's shape, which is all the lists of leads and exchanges depend on."""
+    sizes: list[int] = []
+    last = 0
+    for card in hand:
         strength = STRENGTH[card]
-        if groups and groups[-1][0] == strength:
-            groups[-1][2] += 1
+        if strength == last:
+            sizes[-1] += 1
         else:
-            groups.append([strength, position, 1])
-    return groups
+            sizes.append(1)
+            last = strength
+    return tuple(sizes)
 
 
 SPANS = tuple(
@@ -240,43 +243,43 @@ def leads(hand: Sequence[Card]) -> list[Play]:
     """Every lead: k ≥ 1 cards of one rank, keeping at least one card back when holding two or
     more. Ordered by rank, then count. ``hand`` is sorted by ``rank_key``."""
     pool = tuple(hand)
-    limit = lead_limit(len(pool))
-    return [
-        Play((SPANS[first][count], pool))
-        for _, first, size in rank_groups(pool)
-        for count in range(1, min(size, limit) + 1)
-    ]
+    return list(map(Play, zip(_lead_picks(rank_sizes(pool)), repeat(pool))))
+
+
+@lru_cache(maxsize=1 << 12)
+def _lead_picks(sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """For a hand whose ranks come in groups of ``sizes`` (low to high), the positions of each
+    lead's cards (the lowest suits of its rank), by rank then count. Cached per shape."""
+    limit = lead_limit(sum(sizes))
+    picks: list[tuple[int, ...]] = []
+    first = 0
+    for size in sizes:
+        picks += SPANS[first][1 : min(size, limit) + 1]
+        first += size
+    return tuple(picks)
 
 
 def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> list[Play]:
     """Every legal follow to a best play of ``best_ranks``: each beat, and the k lowest cards
     (one action whatever their suits). Ordered by ranks. ``hand`` is sorted by ``rank_key``."""
     pool = tuple(hand)
-    need = sorted(best_ranks, reverse=True)
+    strengths = [STRENGTH[card] for card in pool]
+    need = sorted(best_ranks)
     count = len(need)
-    groups = rank_groups(pool)
-    groups.reverse()
     found: dict[tuple[int, ...], tuple[int, ...]] = {}  # the ranks of each play: its positions
-    chosen: list[int] = []
-
-    def walk(group_index: int, place: int) -> None:
-        # Fill places high to low: the cards of a higher rank take the earlier places.
-        if place == count:
-            positions = tuple(sorted(chosen))
-            found[tuple([STRENGTH[pool[position]] for position in positions])] = positions
-            return
-        if group_index == len(groups):
-            return
-        strength, first, size = groups[group_index]
-        if strength < need[place]:
-            return  # this rank, and every lower one, is too low for this place
-        for copies in range(min(size, count - place), -1, -1):
-            chosen.extend(SPANS[first][copies])
-            walk(group_index + 1, place + copies)
-            del chosen[len(chosen) - copies :]
-
-    walk(0, 0)
-    found.setdefault(ranks_of(pool[:count]), tuple(range(count)))
+    # A beat holds only cards at least the best play's lowest. Both sorted low to high, each of
+    # its cards is at least the best play's card in the same place. Choices of the same ranks
+    # come lowest suits first, as combinations go in order of positions.
+    start = bisect_left(strengths, need[0])
+    choices = zip(
+        combinations(range(start, len(pool)), count),
+        combinations(strengths[start:], count),
+        strict=True,
+    )
+    for positions, ranks in choices:
+        if ranks not in found and all(map(ge, ranks, need)):
+            found[ranks] = positions
+    found.setdefault(tuple(strengths[:count]), SPANS[0][count])
     return [Play((found[ranks], pool)) for ranks in sorted(found)]
 
 
@@ -284,7 +287,7 @@ def exchanges(hand: Sequence[Card], stock: int) -> list[Exchange]:
     """Every exchange of 1..min(hand, stock) cards, one per choice of ranks, by size then
     ranks. ``hand`` is sorted by ``rank_key``."""
     pool = tuple(hand)
-    picks, ends = _exchange_picks(tuple(size for _, _, size in rank_groups(pool)))
+    picks, ends = _exchange_picks(rank_sizes(pool))
     # All in C (map, zip, a tuple subclass): this is the hot loop of self-play.
     return list(map(Exchange, zip(islice(picks, ends[min(len(pool), stock)]), repeat(pool))))
 
