@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate, chain, combinations, compress, islice, repeat
-from operator import and_, ge, not_, rshift
+from operator import and_, ge, is_, not_, rshift
 from typing import Any, Self
 
 from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards
@@ -483,9 +483,14 @@ class TwentyTwoState(State):
         return next(ranks_of(cards) for seat, cards in self.trick if seat == self.best_seat)
 
     def is_legal(self, seat: int, action: Action) -> bool:
-        """Legal by ranks (suits never matter), and the named cards are really held. Checked
-        by the rules, as searching the listed actions (up to 2,048) would cost more."""
-        if seat not in self.to_act():
+        """Legal by ranks (suits never matter), and the named cards are really held. One of the
+        listed actions itself (what agents and buttons give) is legal at once; any other is
+        checked by the rules, as comparing it with every listed action (up to 2,048) costs more.
+        """
+        legal = self.legal_actions(seat)
+        if any(map(is_, legal, repeat(action))):
+            return True
+        if not legal:
             return False
         if not isinstance(action, (Exchange, Play)):
             return action == KEEP and self.phase == "exchange"
@@ -544,11 +549,12 @@ class TwentyTwoState(State):
         if isinstance(action, Word):
             events = [Event(f"{{s{seat}}} keeps their cards", "exchange")]
         else:
+            cards = action.cards
             hand = self.hands[seat]
-            for card in action.cards:
+            for card in cards:
                 hand.remove(card)
-            self.discards[seat].extend(action.cards)
-            count = len(action.cards)
+            self.discards[seat].extend(cards)
+            count = len(cards)
             drawn = self.stock[:count]
             del self.stock[:count]
             hand.extend(drawn)
@@ -560,7 +566,7 @@ class TwentyTwoState(State):
                     "exchange",
                 ),
                 Event(
-                    f"{{s{seat}}} discards {cards_pretty(action.cards)} and draws "
+                    f"{{s{seat}}} discards {cards_pretty(cards)} and draws "
                     f"{cards_pretty(sorted(drawn, key=rank_key))}",
                     "exchange",
                     frozenset({seat}),
@@ -576,19 +582,20 @@ class TwentyTwoState(State):
 
     def apply_play(self, seat: int, action: Play) -> list[Event]:
         """A lead or a follow; the last beater (or the leader) wins the trick and leads next."""
+        cards = action.cards
         hand = self.hands[seat]
-        for card in action.cards:
+        for card in cards:
             hand.remove(card)
-        shown = cards_pretty(action.cards)
+        shown = cards_pretty(cards)
         self.pending.pop(0)
         if not self.trick:
-            self.trick = [(seat, action.cards)]
+            self.trick = [(seat, cards)]
             self.best_seat = seat
             self.pending = self.seats_in_from(seat)[1:]
             events = [Event(f"{{s{seat}}} leads {shown}", "play")]
         else:
             beat = is_beat(action.ranks, self.best_ranks())
-            self.trick.append((seat, action.cards))
+            self.trick.append((seat, cards))
             if beat:
                 self.best_seat = seat
                 events = [Event(f"{{s{seat}}} beats with {shown}", "play")]
@@ -598,7 +605,8 @@ class TwentyTwoState(State):
             return events
         winner = self.best_seat
         assert winner is not None
-        self.played.extend(card for _, cards in self.trick for card in cards)
+        for _, played in self.trick:
+            self.played.extend(played)
         self.trick, self.best_seat = [], None
         events.append(Event(f"{{s{winner}}} wins the trick", "trick"))
         if all(len(self.hands[other]) == 1 for other in self.in_hand):
