@@ -41,7 +41,7 @@ from itertools import accumulate, chain, combinations, compress, islice, repeat
 from operator import and_, ge, is_, not_, rshift
 from typing import Any, Self
 
-from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards
+from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards, shuffle
 from engine.core import (
     Action,
     DeckPlan,
@@ -345,7 +345,7 @@ def draw_for_dealer(seed: int, players: int) -> list[list[tuple[int, Card]]]:
     while True:
         if len(deck) < len(drawers):  # only after many ties: draw from a fresh shuffle
             deck = sorted(FULL_DECK)
-            make_rng(seed, "dealer draw", len(rounds)).shuffle(deck)
+            shuffle(deck, make_rng(seed, "dealer draw", len(rounds)))
         drawn = [(seat, deck.pop(0)) for seat in drawers]
         rounds.append(drawn)
         top = max(STRENGTH[card] for _, card in drawn)
