@@ -95,7 +95,7 @@ def rank_key(card: Card) -> tuple[int, int]:
 
 def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
     """The strengths of ``cards``, low to high (how actions compare)."""
-    return tuple(sorted(STRENGTH[card] for card in cards))
+    return tuple(sorted(map(STRENGTH.__getitem__, cards)))
 
 
 # -- actions ---------------------------------------------------------------------------------
@@ -131,14 +131,12 @@ class CardChoice(tuple[tuple[int, ...], tuple[Card, ...]]):
     @property
     def cards(self) -> tuple[Card, ...]:
         """The named cards, in ``rank_key`` order."""
-        pool = self.pool
-        return tuple([pool[index] for index in self.picked])
+        return tuple(map(self.pool.__getitem__, self.picked))
 
     @property
     def ranks(self) -> tuple[int, ...]:
         """Their strengths, low to high (how actions compare)."""
-        pool = self.pool
-        return tuple([STRENGTH[pool[index]] for index in self.picked])
+        return tuple(map(STRENGTH.__getitem__, map(self.pool.__getitem__, self.picked)))
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.ranks == other.ranks
@@ -390,8 +388,9 @@ class TwentyTwoState(State):
 
     def seats_in_from(self, first: int) -> list[int]:
         """The seats still in, clockwise starting at ``first``."""
-        order = ((first + offset) % self.players for offset in range(self.players))
-        return [seat for seat in order if self.is_in(seat)]
+        totals, players = self.totals, self.players
+        order = [*range(first % players, players), *range(first % players)]
+        return [seat for seat in order if totals[seat] < ELIMINATED_AT]  # is_in, inlined
 
     # -- dealing -----------------------------------------------------------------------------
     def start(self) -> None:
@@ -480,7 +479,8 @@ class TwentyTwoState(State):
 
     def best_ranks(self) -> tuple[int, ...]:
         """The ranks of the best play of the current trick so far."""
-        return next(ranks_of(cards) for seat, cards in self.trick if seat == self.best_seat)
+        assert self.best_seat is not None, "no trick is being played"
+        return ranks_of(dict(self.trick)[self.best_seat])
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Legal by ranks (suits never matter), and the named cards are really held. One of the
