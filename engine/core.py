@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
-from engine.cards import FULL_DECK, Card, parse_cards
+from engine.cards import FULL_DECK, Card, parse_cards, shuffle
 from engine.errors import (
     ActionParseError,
     CardError,
@@ -202,7 +202,7 @@ class DeckPlan:
                 )
             return list(given)
         deck = sorted(cards)
-        make_rng(self.seed, "deck", index).shuffle(deck)
+        shuffle(deck, make_rng(self.seed, "deck", index))
         return deck
 
     @property

@@ -81,6 +81,7 @@ from engine.cards import (
     Card,
     cards_pretty,
     describe_cards,
+    shuffle,
 )
 from engine.core import (
     Action,
@@ -403,7 +404,7 @@ class StuckState(TotalsState):
         """Shuffle the discard, except the current card, into a new draw pile."""
         rest = self.discard[:-1]
         del self.discard[:-1]
-        make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles).shuffle(rest)
+        shuffle(rest, make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles))
         self.reshuffles += 1
         self.pile = rest
         return [
