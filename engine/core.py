@@ -197,13 +197,23 @@ class DeckPlan:
         if index < len(self.stacked):
             given = self.stacked[index]
             if len(given) != len(cards) or set(given) != set(cards):
+                missing = sorted(set(cards) - set(given))
+                extra = sorted(set(given) - set(cards))
                 raise DeckError(
                     f"the deck given for hand {index + 1} is not the {len(cards)} cards in play"
+                    + (f"; missing: {' '.join(c.text for c in missing)}" if missing else "")
+                    + (f"; not in play: {' '.join(c.text for c in extra)}" if extra else "")
                 )
             return list(given)
         deck = sorted(cards)
         shuffle(deck, make_rng(self.seed, "deck", index))
         return deck
+
+    def check(self, hands: int | None = None) -> None:
+        """Check the first ``hands`` given decks (None: all) hold the full deck, so a bad one
+        is refused before play rather than when its hand is reached."""
+        for index in range(len(self.stacked) if hands is None else min(hands, len(self.stacked))):
+            self.deck(index)
 
     @property
     def is_stacked(self) -> bool:
@@ -246,6 +256,8 @@ class Game(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     blurb: ClassVar[str] = ""
     lowest_wins: ClassVar[bool] = False  # scores are penalties: the lowest total wins
+    full_deck_hands: ClassVar[int | None] = None
+    """How many hands are dealt from the whole deck (None: all; later hands may hold fewer)."""
 
     def new_state(
         self,
@@ -256,9 +268,10 @@ class Game(ABC):
     ) -> State:
         """A new game at its first decision; raises SetupError for a bad count, option or deck."""
         self.check_players(players)
-        return self._new_state(
-            players, seed, self.resolve_options(options), DeckPlan.normalise(seed, deck)
-        )
+        resolved = self.resolve_options(options)
+        plan = DeckPlan.normalise(seed, deck)
+        plan.check(self.full_deck_hands)
+        return self._new_state(players, seed, resolved, plan)
 
     def check_players(self, players: int) -> None:
         """Raise SetupError unless the game can be played by ``players``."""

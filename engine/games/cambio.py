@@ -267,6 +267,33 @@ class Snap:
         return ("snap", "you" if self.seat is None else f"s{self.seat}", self.pos)
 
 
+_STEP_WORDS = {
+    "draw": "Draw a card",
+    "cambio": "Call Cambio",
+    "discard": "Discard the drawn card",
+    "replace": "Keep the drawn card in place of one of yours",
+    "skip": "Do not use the power",
+    "swap": "Swap the two cards",
+    "keep": "Keep the cards where they are",
+    "look": "Look at two of your cards",
+    "peek": "Look at a card",
+    "spy": "Look at another player's card",
+    "snap": "Snap a card that matches the discard",
+    "give": "Give one of your cards",
+}
+
+
+def _position_words(owner: str, label: str, names: Sequence[str]) -> str:
+    """A position, never to be read as a rank: ``your card A``, ``AI 1's card C``.
+
+    >>> _position_words("s1", "C", ["Ann", "AI 1"]), _position_words("you", "A", [])
+    ("AI 1's card C", 'your card A')
+    """
+    if owner[:1] == "s" and owner[1:].isdigit():
+        return f"{names[int(owner[1:])]}'s card {label}"
+    return f"your card {label}"
+
+
 # -- state -----------------------------------------------------------------------------------------
 
 
@@ -603,9 +630,9 @@ class CambioState(TotalsState):
         second = self._see(seat, seat, action.second)
         self.looked.add(seat)
         events = [
-            Event(f"{{s{seat}}} looked at their {action.first} and {action.second}", "look"),
+            Event(f"{{s{seat}}} looked at their cards {action.first} and {action.second}", "look"),
             Event(
-                f"You see {action.first} {first} and {action.second} {second}",
+                f"You see card {action.first}: {first}, card {action.second}: {second}",
                 "look",
                 frozenset((seat,)),
             ),
@@ -651,7 +678,7 @@ class CambioState(TotalsState):
             self.discard.append(old.card)
             events = [
                 Event(
-                    f"{{s{seat}}} put the drawn card in {action.pos}; "
+                    f"{{s{seat}}} put the drawn card in place of their card {action.pos}; "
                     f"{old.card.pretty} goes to the discard",
                     "replace",
                 )
@@ -672,21 +699,21 @@ class CambioState(TotalsState):
         if isinstance(action, Peek):
             card = self._see(seat, seat, action.pos)
             events += [
-                Event(f"{{s{seat}}} looked at their {action.pos}", "power"),
-                Event(f"Your {action.pos} is {card}", "power", only_me),
+                Event(f"{{s{seat}}} looked at their card {action.pos}", "power"),
+                Event(f"Your card {action.pos} is {card}", "power", only_me),
             ]
         elif isinstance(action, Spy):
             card = self._see(seat, action.seat, action.pos)
             events += [
-                Event(f"{{s{seat}}} looked at {{s{action.seat}}}'s {action.pos}", "power"),
-                Event(f"{{s{action.seat}}}'s {action.pos} is {card}", "power", only_me),
+                Event(f"{{s{seat}}} looked at {{s{action.seat}}}'s card {action.pos}", "power"),
+                Event(f"{{s{action.seat}}}'s card {action.pos} is {card}", "power", only_me),
             ]
         elif isinstance(action, BlindSwap):
             self.swap(seat, action.own, action.seat, action.pos)
             events.append(
                 Event(
-                    f"{{s{seat}}} swapped their {action.own} with "
-                    f"{{s{action.seat}}}'s {action.pos}, unseen",
+                    f"{{s{seat}}} swapped their card {action.own} with "
+                    f"{{s{action.seat}}}'s card {action.pos}, unseen",
                     "power",
                 )
             )
@@ -697,12 +724,13 @@ class CambioState(TotalsState):
             self.phase = "decide"
             return [
                 Event(
-                    f"{{s{seat}}} looked at their {action.own} and "
-                    f"{{s{action.seat}}}'s {action.pos}",
+                    f"{{s{seat}}} looked at their card {action.own} and "
+                    f"{{s{action.seat}}}'s card {action.pos}",
                     "power",
                 ),
                 Event(
-                    f"Your {action.own} is {mine}; {{s{action.seat}}}'s {action.pos} is {theirs}",
+                    f"Your card {action.own} is {mine}; "
+                    f"{{s{action.seat}}}'s card {action.pos} is {theirs}",
                     "power",
                     only_me,
                 ),
@@ -714,7 +742,10 @@ class CambioState(TotalsState):
             if action == SWAP:
                 self.swap(seat, own, other, pos)
                 events.append(
-                    Event(f"{{s{seat}}} swapped their {own} with {{s{other}}}'s {pos}", "power")
+                    Event(
+                        f"{{s{seat}}} swapped their card {own} with {{s{other}}}'s card {pos}",
+                        "power",
+                    )
                 )
             else:
                 events.append(Event(f"{{s{seat}}} kept the cards where they were", "power"))
@@ -755,7 +786,7 @@ class CambioState(TotalsState):
             self.snapped = set()
             events = [
                 Event(
-                    f"{{s{seat}}} snapped {whose} {action.pos}: {slot.card.pretty} — correct!",
+                    f"{{s{seat}}} snapped {whose} card {action.pos}: {slot.card.pretty} — correct!",
                     "snap",
                 )
             ]
@@ -772,7 +803,7 @@ class CambioState(TotalsState):
                 entries.append((owner, action.pos, slot.card.text))
         events = [
             Event(
-                f"{{s{seat}}} snapped {whose} {action.pos}: {slot.card.pretty} does not match "
+                f"{{s{seat}}} snapped {whose} card {action.pos}: {slot.card.pretty} does not match "
                 f"{top.pretty} — wrong!",
                 "snap",
             )
@@ -783,7 +814,7 @@ class CambioState(TotalsState):
             return events
         label = self.new_label(seat)
         self.hands[seat][label] = Slot(penalty)
-        events.append(Event(f"{{s{seat}}} takes a penalty card into {label}, unseen", "snap"))
+        events.append(Event(f"{{s{seat}}} takes a penalty card, unseen, as card {label}", "snap"))
         return events
 
     def _apply_give(self, seat: int, action: Give) -> list[Event]:
@@ -794,7 +825,11 @@ class CambioState(TotalsState):
         self.phase = "turn"
         self.gap = None
         self.giver = None
-        return [Event(f"{{s{seat}}} gave their {action.pos} to {{s{owner}}}'s {pos}", "give")]
+        return [
+            Event(
+                f"{{s{seat}}} gave their card {action.pos} to {{s{owner}}}, as card {pos}", "give"
+            )
+        ]
 
     # -- end of a round and of the game --------------------------------------------------------
     def round_points(self) -> list[int]:
@@ -815,7 +850,7 @@ class CambioState(TotalsState):
         shown = "; ".join(
             f"{{s{seat}}} {scored[seat]} ("
             + (
-                " ".join(f"{label} {slot.card.pretty}" for label, slot in hand.items())
+                " ".join(f"[{label} {slot.card.pretty}]" for label, slot in hand.items())
                 or "no cards"
             )
             + ")"
@@ -1234,6 +1269,60 @@ class CambioGame(Game):
     def heuristic_agent(self) -> CambioAgent:
         return CambioAgent()
 
+    def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
+        if step in _STEP_WORDS:
+            return _STEP_WORDS[step]
+        if step == "you":
+            return "Your own cards"
+        if step[:1] == "s" and step[1:].isdigit():
+            return f"{names[int(step[1:])]}'s cards"
+        owner = chosen[-1] if chosen else ""
+        return _position_words(owner, step, names)
+
+    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+        if not chosen:
+            return None
+        last = chosen[-1]
+        if (last[:1] == "s" and last[1:].isdigit()) or last == "you":
+            return "Snap which card?" if chosen[0] == "snap" else "Which of their cards?"
+        prompts = {
+            "look": "Look at which two of your cards? The first:",
+            "replace": "Put the drawn card in place of which of your cards?",
+            "peek": "Look at which of your cards?",
+            "spy": "Look at whose card?",
+            "swap": "Swap which of your cards (unseen)?",
+            "snap": "Snap whose card?",
+            "give": "Give which of your cards?",
+        }
+        if len(chosen) == 1:
+            return prompts.get(last)
+        if chosen[0] == "look":
+            return f"Your card {last} and which other?"
+        return "With whose card?"
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        if isinstance(action, Word):
+            return _STEP_WORDS[action.word]
+        if isinstance(action, Look):
+            return f"Look at your cards {action.first} and {action.second}"
+        if isinstance(action, Replace):
+            return f"Put the drawn card in place of your card {action.pos}"
+        if isinstance(action, Peek):
+            return f"Look at your card {action.pos}"
+        if isinstance(action, Give):
+            return f"Give your card {action.pos}"
+        if isinstance(action, Spy):
+            return f"Look at {_position_words(f's{action.seat}', action.pos, names)}"
+        if isinstance(action, BlindSwap):
+            other = _position_words(f"s{action.seat}", action.pos, names)
+            return f"Swap your card {action.own} with {other}, unseen"
+        if isinstance(action, KingPeek):
+            other = _position_words(f"s{action.seat}", action.pos, names)
+            return f"Look at your card {action.own} and {other}"
+        assert isinstance(action, Snap)
+        owner = "you" if action.seat is None else f"s{action.seat}"
+        return f"Snap {_position_words(owner, action.pos, names)}"
+
     def describe(self, view: View) -> list[str]:
         rounds = f" of {view['rounds']}" if view["rounds"] else f" (to {view['limit']})"
         top = view["discard_top"]
@@ -1251,8 +1340,9 @@ class CambioGame(Game):
                 cards = revealed[owner]
             elif known:
                 cards = known[owner]
+            # "[B 3♦]" a known card, "[A ?]" an unknown one: a label never reads as a rank.
             shown = " ".join(
-                f"{label} {describe_cards([cards[label]])}" if label in cards else label
+                f"[{label} {describe_cards([cards[label]]) if label in cards else '?'}]"
                 for label in labels
             )
             tags = " (called Cambio: locked)" if view["caller"] == owner else ""
@@ -1266,7 +1356,7 @@ class CambioGame(Game):
                 "You just saw: "
                 + ", ".join(
                     ("your" if owner == seat else f"{{s{owner}}}'s")
-                    + f" {label} {describe_cards([card])}"
+                    + f" card {label}: {describe_cards([card])}"
                     for owner, label, card in seen
                 )
             )

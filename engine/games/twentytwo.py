@@ -865,6 +865,7 @@ class TwentyTwoGame(Game):
     state_class = TwentyTwoState
 
     lowest_wins = True
+    full_deck_hands = 1  # penalty cards leave the deck, so later hands hold fewer
 
     id = "twentytwo"
     name = "Twenty-Two"
@@ -938,6 +939,27 @@ class TwentyTwoGame(Game):
 
     def heuristic_agent(self) -> TwentyTwoAgent:
         return TwentyTwoAgent()
+
+    def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
+        return {"keep": "Keep your hand", "exchange": "Exchange cards"}.get(step)
+
+    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+        if chosen == ("exchange",):
+            return "Exchange which cards? Pick the lowest one first, then each next one up:"
+        if chosen[:1] == ("exchange",):
+            held = describe_cards(chosen[1:])
+            return f"Exchanging {held}: pick a higher card too, or take these?"
+        if chosen:
+            return f"Playing {describe_cards(chosen)}: add a card, or play these?"
+        return None
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        if isinstance(action, Exchange):
+            count = len(action.cards)
+            return f"Exchange {cards_pretty(action.cards)} (draw {count} new)"
+        if isinstance(action, Play):
+            return f"Play {cards_pretty(action.cards)}"
+        return self.step_label((), action.text, names)
 
     def describe(self, view: View) -> list[str]:
         lines = []
