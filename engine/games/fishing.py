@@ -45,6 +45,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError
+from engine.layout import Layout, face_up, rows, stack
 
 HAND_SIZE = 4
 TABLE_SIZE = 4
@@ -481,6 +482,14 @@ class FishingGame(Game):
         if "hand" in view:
             lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
         return lines
+
+    def layout(self, view: View) -> Layout:
+        piles = [stack(f"{{s{seat}}}'s pile", size) for seat, size in enumerate(view["pile_sizes"])]
+        return rows(
+            [face_up("Table", view["table"])],
+            [stack("Stock", view["stock"]), *piles],
+            [face_up("Your hand", view["hand"])] if "hand" in view else [],
+        )
 
 
 GAME = FishingGame()

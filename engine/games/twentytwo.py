@@ -55,6 +55,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
+from engine.layout import Layout, face_up, rows, stack
 
 FIRST_HAND_SIZE = 7
 ELIMINATED_AT = 22
@@ -936,6 +937,30 @@ class TwentyTwoGame(Game):
         if view["over"]:
             lines.append("Winner: " + seat_names(view["winners"]))
         return lines
+
+    def layout(self, view: View) -> Layout:
+        best = view["best_seat"]
+        trick = [
+            face_up(
+                f"{{s{play['seat']}}}" + (" · best" if play["seat"] == best else ""), play["cards"]
+            )
+            for play in view["trick"]
+        ]
+        hands = [
+            stack(f"{{s{seat}}}", size)
+            for seat, size in enumerate(view["hand_sizes"])
+            if seat in view["in"] and seat != view.get("seat")
+        ]
+        penalties = [
+            face_up(f"{{s{seat}}}'s penalties", pile)
+            for seat, pile in enumerate(view["penalties"])
+            if pile
+        ]
+        mine = [face_up("Your hand", view["hand"])] if "hand" in view else []
+        if view.get("discards"):
+            mine.append(face_up("Your discards", view["discards"]))
+        shown = [face_up("Shown at the end", view["revealed"])] if view["revealed"] else []
+        return rows([*trick, stack("Stock", view["stock"])], hands, [*shown, *penalties], mine)
 
 
 GAME = TwentyTwoGame()
