@@ -30,6 +30,10 @@ def card_words(card: Card) -> str:
     return f"{_RANK_WORD[card.rank]} of {_SUIT_WORD[card.suit]}"
 
 
+def _short(card: Card) -> str:
+    return card.pretty
+
+
 class Shown(NamedTuple):
     """One card in a picture: face up (``card``) or face down (None), with an optional caption
     under it (a position's name, "new" …)."""
@@ -49,17 +53,19 @@ class Group(NamedTuple):
     cards: tuple[Shown, ...] = ()
     size: int | None = None
 
-    def alt_text(self) -> str:
-        """The group for a screen reader; seats stay ``{sN}`` placeholders."""
+    def alt_text(self, words: bool = True) -> str:
+        """The group for a screen reader (cards in words, else in the short ``10♦`` form);
+        seats stay ``{sN}`` placeholders."""
+        name_of = card_words if words else _short
         if self.size is not None:
             top = [shown.card for shown in self.cards if shown.card is not None]
             cards = f"{self.size} card{'' if self.size == 1 else 's'}"
             if top:
-                return f"{self.label}: {cards}, top {card_words(top[0])}"
+                return f"{self.label}: {cards}, top {name_of(top[0])}"
             return f"{self.label}: {cards}" + (" face down" if self.size else "")
         parts = []
         for shown in self.cards:
-            name = "face down" if shown.card is None else card_words(shown.card)
+            name = "face down" if shown.card is None else name_of(shown.card)
             parts.append(f"{shown.caption} {name}" if shown.caption else name)
         return f"{self.label}: {', '.join(parts) or 'none'}"
 
@@ -86,10 +92,11 @@ class Layout(NamedTuple):
             shown.card for group in self.groups() for shown in group.cards if shown.card is not None
         ]
 
-    def alt_text(self, names: Sequence[str]) -> str:
-        """Every group and the cards it shows, in words, with seat names filled in."""
+    def alt_text(self, names: Sequence[str], words: bool = True) -> str:
+        """Every group and the cards it shows (in words, else in the short form), with seat
+        names filled in."""
         seats = {f"s{seat}": name for seat, name in enumerate(names)}
-        return " ".join(group.alt_text().format(**seats) + "." for group in self.groups())
+        return " ".join(group.alt_text(words).format(**seats) + "." for group in self.groups())
 
 
 def face_up(label: str, texts: Iterable[str]) -> Group:

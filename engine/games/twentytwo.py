@@ -942,7 +942,8 @@ class TwentyTwoGame(Game):
         best = view["best_seat"]
         trick = [
             face_up(
-                f"{{s{play['seat']}}}" + (" · best" if play["seat"] == best else ""), play["cards"]
+                f"{{s{play['seat']}}}'s play" + (" · best" if play["seat"] == best else ""),
+                play["cards"],
             )
             for play in view["trick"]
         ]
