@@ -29,14 +29,14 @@ GROUP_GAP = 20
 CARD_GAP = 5
 MIN_STEP = 24  # the narrowest overlap that still shows a card's corner index
 STACK_SHIFT = 3  # how far each card under a stack's top peeks out
-LABEL_SIZE, LABEL_HEIGHT = 17, 24
-CAPTION_SIZE, CAPTION_HEIGHT = 15, 20
+LABEL_SIZE, LABEL_HEIGHT = 18, 25
+CAPTION_SIZE, CAPTION_HEIGHT = 16, 21
 NAME_LENGTH = 16  # longer seat names are cut (with …) to keep labels on one line
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
 
 FELT = (26, 88, 58)
 LABEL_INK = (240, 244, 236)
-CAPTION_INK = (196, 224, 204)
+CAPTION_INK = (214, 234, 218)
 BADGE = (20, 30, 25)
 EMPTY_INK = (150, 190, 165)
 
@@ -127,6 +127,8 @@ def _draw_group(
         _draw_stack(canvas, group, x, top, style)
         drawn.extend(shown.card for shown in group.cards if shown.card is not None)
         return drawn
+    if not group.cards:  # an empty hand or table: its place, so the label is not left alone
+        canvas.paste(empty_place(), (x, top), empty_place())
     line_height = CARD_HEIGHT + (CAPTION_HEIGHT if captions else 0) + CARD_GAP
     for index, shown in enumerate(group.cards):
         left = x + (index % placed.per_line) * placed.step
@@ -168,7 +170,7 @@ def _draw_stack(canvas: Image.Image, group: Group, x: int, top: int, style: Deck
         return
     badge = font(16)
     width = math.ceil(badge.getlength(count)) + 12
-    left, badge_top = x + CARD_WIDTH - width - 2, top + CARD_HEIGHT - 24
+    left, badge_top = x + 3, top + CARD_HEIGHT - 24  # bottom left: clear of the corner index
     draw.rounded_rectangle([left, badge_top, left + width, badge_top + 20], radius=9, fill=BADGE)
     draw.text((left + width / 2, badge_top + 10), count, font=badge, fill=LABEL_INK, anchor="mm")
 
