@@ -95,8 +95,23 @@ class Layout(NamedTuple):
     def alt_text(self, names: Sequence[str], words: bool = True) -> str:
         """Every group and the cards it shows (in words, else in the short form), with seat
         names filled in."""
-        seats = {f"s{seat}": name for seat, name in enumerate(names)}
-        return " ".join(group.alt_text(words).format(**seats) + "." for group in self.groups())
+        return " ".join(fill_seats(group.alt_text(words), names) + "." for group in self.groups())
+
+
+class _Seats(dict[str, str]):
+    """Seat names by placeholder; a seat without a name is called by its number."""
+
+    def __missing__(self, key: str) -> str:
+        return f"seat {int(key[1:]) + 1}"
+
+
+def fill_seats(text: str, names: Sequence[str]) -> str:
+    """``text`` with ``{s0}``, ``{s1}`` … replaced by ``names`` (a missing name: "seat N").
+
+    >>> fill_seats("{s0}'s pile, {s2}'s pile", ["Ann", "Bob"])
+    "Ann's pile, seat 3's pile"
+    """
+    return text.format_map(_Seats({f"s{seat}": name for seat, name in enumerate(names)}))
 
 
 def face_up(label: str, texts: Iterable[str]) -> Group:

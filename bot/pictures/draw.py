@@ -21,7 +21,7 @@ from bot.pictures.faces import (
     font,
 )
 from engine.cards import Card
-from engine.layout import Group, Layout
+from engine.layout import Group, Layout, fill_seats
 
 MAX_WIDTH = 600  # shown 1:1 on a desktop, scaled to about two thirds on a phone
 PADDING = 12
@@ -97,13 +97,13 @@ def _has_captions(group: Group) -> bool:
 
 def _lines(layout: Layout, names: Sequence[str]) -> list[list[_Placed]]:
     """Groups placed in lines: each row starts a line, and wraps when it is too wide."""
-    seats = {f"s{seat}": seat_label(name) for seat, name in enumerate(names)}
+    labels = [seat_label(name) for name in names]
     lines: list[list[_Placed]] = []
     for row in layout.rows:
         line: list[_Placed] = []
         width = PADDING
         for group in row.groups:
-            placed = _measure(group, group.label.format(**seats))
+            placed = _measure(group, fill_seats(group.label, labels))
             if line and width + placed.width + PADDING > MAX_WIDTH:
                 lines.append(line)
                 line, width = [], PADDING
