@@ -164,6 +164,8 @@ def _draw_stack(canvas: Image.Image, group: Group, x: int, top: int, style: Deck
     image = card_back() if face is None else card_face(face, style)
     canvas.paste(image, (x, top), image)
     count = str(size)
+    if face is not None and size == 1:
+        return  # one face-up card needs no count
     if face is None:
         centre = (x + CARD_WIDTH // 2, top + CARD_HEIGHT // 2)
         draw.text(centre, count, font=font(26), fill=LABEL_INK, anchor="mm", stroke_width=1)

@@ -950,7 +950,7 @@ class TwentyTwoGame(Game):
         hands = [
             stack(f"{{s{seat}}}", size)
             for seat, size in enumerate(view["hand_sizes"])
-            if seat in view["in"] and seat != view.get("seat")
+            if size and seat != view.get("seat")
         ]
         penalties = [
             face_up(f"{{s{seat}}}'s penalties", pile)
