@@ -95,20 +95,27 @@ def _has_captions(group: Group) -> bool:
     return any(shown.caption for shown in group.cards)
 
 
+def _width(line: Sequence[_Placed]) -> int:
+    """The width a line of groups takes, with the padding on both sides."""
+    return 2 * PADDING + sum(placed.width for placed in line) + GROUP_GAP * (len(line) - 1)
+
+
 def _lines(layout: Layout, names: Sequence[str]) -> list[list[_Placed]]:
-    """Groups placed in lines: each row starts a line, and wraps when it is too wide."""
+    """Groups placed in lines: a row joins the line before when all of it fits there (a
+    shorter picture), else it starts a line, and wraps when it is too wide."""
     labels = [seat_label(name) for name in names]
     lines: list[list[_Placed]] = []
     for row in layout.rows:
+        placed_row = [_measure(group, fill_seats(group.label, labels)) for group in row.groups]
+        if lines and _width(lines[-1]) + GROUP_GAP + _width(placed_row) - 2 * PADDING <= MAX_WIDTH:
+            lines[-1] += placed_row
+            continue
         line: list[_Placed] = []
-        width = PADDING
-        for group in row.groups:
-            placed = _measure(group, fill_seats(group.label, labels))
-            if line and width + placed.width + PADDING > MAX_WIDTH:
+        for placed in placed_row:
+            if line and _width([*line, placed]) > MAX_WIDTH:
                 lines.append(line)
-                line, width = [], PADDING
+                line = []
             line.append(placed)
-            width += placed.width + GROUP_GAP
         lines.append(line)
     return lines
 
@@ -181,10 +188,7 @@ def render(layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.ST
     """Draw ``layout`` with seats named ``names``: one PNG, never wider than MAX_WIDTH."""
     lines = _lines(layout, names)
     heights = [max((placed.height for placed in line), default=0) for line in lines]
-    width = max(
-        PADDING + sum(placed.width + GROUP_GAP for placed in line) - GROUP_GAP + PADDING
-        for line in lines
-    )
+    width = max(_width(line) for line in lines)
     height = PADDING + sum(heights) + GROUP_GAP // 2 * (len(lines) - 1) + PADDING
     canvas = Image.new("RGB", (max(width, 2 * PADDING + CARD_WIDTH), height), FELT)
     drawn: list[Card] = []
