@@ -12,8 +12,8 @@ name seats as ``{s0}``, ``{s1}`` … like event text; the renderer fills in the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from engine.cards import Card
 
@@ -46,12 +46,14 @@ class Group(NamedTuple):
     """Cards shown together under one label: a hand, a trick, a build, a pile.
 
     With ``size`` set the group is a stack of that many cards of which ``cards`` (at most one)
-    is the visible top; the renderer writes the size on it.
+    is the visible top; the renderer writes the size on it. ``mine`` marks the seat's own
+    cards (its hand, what it drew): what ``Layout.own`` keeps for a picture of a hand alone.
     """
 
     label: str
     cards: tuple[Shown, ...] = ()
     size: int | None = None
+    mine: bool = False
 
     def alt_text(self, words: bool = True) -> str:
         """The group for a screen reader (cards in words, else in the short ``10♦`` form);
@@ -92,6 +94,11 @@ class Layout(NamedTuple):
             shown.card for group in self.groups() for shown in group.cards if shown.card is not None
         ]
 
+    def own(self) -> Layout:
+        """Only the seat's own groups (``Group.mine``), one line: a picture of a hand alone."""
+        mine = tuple(group for group in self.groups() if group.mine)
+        return Layout((Row(mine),) if mine else ())
+
     def alt_text(self, names: Sequence[str], words: bool = True) -> str:
         """Every group and the cards it shows (in words, else in the short form), with seat
         names filled in."""
@@ -114,14 +121,19 @@ def fill_seats(text: str, names: Sequence[str]) -> str:
     return text.format_map(_Seats({f"s{seat}": name for seat, name in enumerate(names)}))
 
 
-def face_up(label: str, texts: Iterable[str]) -> Group:
+def face_up(label: str, texts: Iterable[str], mine: bool = False) -> Group:
     """A group of face-up cards given as card texts (as views hold them)."""
-    return Group(label, tuple(Shown(Card.parse(text)) for text in texts))
+    return Group(label, tuple(Shown(Card.parse(text)) for text in texts), mine=mine)
 
 
-def face_down(label: str, count: int) -> Group:
+def face_down(label: str, count: int, mine: bool = False) -> Group:
     """A group of ``count`` face-down cards, drawn one by one."""
-    return Group(label, (Shown(None),) * count)
+    return Group(label, (Shown(None),) * count, mine=mine)
+
+
+def your_hand(view: Mapping[str, Any]) -> list[Group]:
+    """The seat's hand (a view's ``hand``) as its own group; nothing for the public view."""
+    return [face_up("Your hand", view["hand"], mine=True)] if "hand" in view else []
 
 
 def stack(label: str, count: int, top: str | None = None) -> Group:

@@ -188,8 +188,8 @@ def render(layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.ST
     """Draw ``layout`` with seats named ``names``: one PNG, never wider than MAX_WIDTH."""
     lines = _lines(layout, names)
     heights = [max((placed.height for placed in line), default=0) for line in lines]
-    width = max(_width(line) for line in lines)
-    height = PADDING + sum(heights) + GROUP_GAP // 2 * (len(lines) - 1) + PADDING
+    width = max((_width(line) for line in lines), default=0)
+    height = 2 * PADDING + sum(heights) + GROUP_GAP // 2 * max(len(lines) - 1, 0)
     canvas = Image.new("RGB", (max(width, 2 * PADDING + CARD_WIDTH), height), FELT)
     drawn: list[Card] = []
     y = PADDING

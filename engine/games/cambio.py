@@ -1304,6 +1304,7 @@ class CambioGame(Game):
                     for label in labels
                     for card in [faces[owner].get(label) or just_seen.get((owner, label))]
                 ),
+                mine=owner == view.get("seat"),
             )
             for owner, labels in enumerate(view["positions"])
         ]
@@ -1312,7 +1313,7 @@ class CambioGame(Game):
             stack("Discard", view["discard_size"], view["discard_top"]),
         ]
         if view.get("drawn"):
-            table.append(face_up("You drew", [view["drawn"]]))
+            table.append(face_up("You drew", [view["drawn"]], mine=True))
         return rows(table, hands)
 
 

@@ -45,7 +45,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError
-from engine.layout import Layout, face_up, rows, stack
+from engine.layout import Layout, face_up, rows, stack, your_hand
 
 HAND_SIZE = 4
 TABLE_SIZE = 4
@@ -488,7 +488,7 @@ class FishingGame(Game):
         return rows(
             [face_up("Table", view["table"])],
             [stack("Stock", view["stock"]), *piles],
-            [face_up("Your hand", view["hand"])] if "hand" in view else [],
+            your_hand(view),
         )
 
 

@@ -101,7 +101,7 @@ from engine.core import (
     seat_name,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
-from engine.layout import Group, Layout, face_down, face_up, rows, stack
+from engine.layout import Group, Layout, face_down, face_up, rows, stack, your_hand
 
 HAND_SIZE = 7
 MAX_STUCK = 3
@@ -795,8 +795,8 @@ class StuckGame(Game):
             if name != "You":
                 players.append(stack(name, size))
             if view["stuck"][seat]:
-                players.append(face_down(f"{name} · stuck", view["stuck"][seat]))
-        return rows(table, players, [face_up("Your hand", view["hand"])] if "hand" in view else [])
+                players.append(face_down(f"{name} · stuck", view["stuck"][seat], name == "You"))
+        return rows(table, players, your_hand(view))
 
 
 def follow_hint(run: Sequence[Card]) -> str:

@@ -61,7 +61,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
-from engine.layout import Layout, face_up, rows, stack
+from engine.layout import Layout, face_up, rows, stack, your_hand
 
 LAYOUT_SIZE = 4
 HAND_SIZE = 12
@@ -1270,7 +1270,7 @@ class SwaziGame(Game):
         return rows(
             [face_up("Layout", view["layout"]), *builds],
             [*piles, stack("Stock", view["stock"])],
-            [face_up("Your hand", view["hand"])] if "hand" in view else [],
+            your_hand(view),
         )
 
 

@@ -55,7 +55,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
-from engine.layout import Layout, face_up, rows, stack
+from engine.layout import Layout, face_up, rows, stack, your_hand
 
 FIRST_HAND_SIZE = 7
 ELIMINATED_AT = 22
@@ -957,9 +957,9 @@ class TwentyTwoGame(Game):
             for seat, pile in enumerate(view["penalties"])
             if pile
         ]
-        mine = [face_up("Your hand", view["hand"])] if "hand" in view else []
+        mine = your_hand(view)
         if view.get("discards"):
-            mine.append(face_up("Your discards", view["discards"]))
+            mine.append(face_up("Your discards", view["discards"], mine=True))
         shown = [face_up("Shown at the end", view["revealed"])] if view["revealed"] else []
         return rows([*trick, stack("Stock", view["stock"])], hands, [*shown, *penalties], mine)
 

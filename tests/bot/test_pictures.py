@@ -124,3 +124,14 @@ def test_the_cache_draws_an_unchanged_picture_once_and_stays_bounded() -> None:
 def test_a_file_name_comes_from_the_content() -> None:
     one, other = (render(rows([face_up("Table", [text])]), []) for text in ("2C", "3C"))
     assert one.filename != other.filename and one.filename.endswith(".png")
+
+
+def test_a_hand_alone_draws_only_the_seats_own_cards_and_nothing_draws_a_blank() -> None:
+    layout = rows(
+        [face_up("Table", ["2C"]), stack("Stock", 30)],
+        [face_up("Your hand", ["3D", "KS"], mine=True)],
+    )
+    assert render(layout.own(), ["Ann"]).cards == tuple(map(Card.parse, ["3D", "KS"]))
+    blank = render(Layout(()), ["Ann"])
+    assert blank.cards == () and blank.alt_text == ""
+    assert Image.open(io.BytesIO(blank.data)).width <= MAX_WIDTH

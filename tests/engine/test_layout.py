@@ -2,8 +2,9 @@
 
 Random play over every game and player count checks, at every step and for every seat, that
 the layout of the seat's view shows face up only cards of that view which the seat has seen
-(by the zones' ``seen_by``), every card of the seat's own hand, and that the public layout
-shows only public cards. Then one position per game is checked group by group.
+(by the zones' ``seen_by``), every card of the seat's own hand (also in its hand-alone part),
+and that the public layout shows only public cards and nobody's own part. Then one position
+per game is checked group by group.
 """
 
 from __future__ import annotations
@@ -36,9 +37,15 @@ def check_layout(layout: Layout, view: View, seen: set[Card]) -> None:
 def check_every_view(state: State, watcher: Watcher) -> None:
     game = state.game
     for seat in range(state.players):
-        check_layout(game.layout(state.view(seat)), state.view(seat), watcher.seen[seat])
+        view = state.view(seat)
+        layout = game.layout(view)
+        check_layout(layout, view, watcher.seen[seat])
+        own = layout.own()  # the hand alone: still all of the hand, and only the seat's groups
+        assert set(map(Card.parse, view.get("hand", []))) <= set(own.face_up())
+        assert all(group.mine for group in own.groups()) and len(own.rows) <= 1
     public = state.public_view()
     check_layout(game.layout(public), public, watcher.public_seen)
+    assert game.layout(public).own() == Layout(()), "the public picture has no seat's own cards"
 
 
 def play_to(state: State, rng: random.Random, steps: int) -> Watcher:
