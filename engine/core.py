@@ -22,6 +22,7 @@ from engine.errors import (
     SavedStateError,
     SetupError,
 )
+from engine.layout import Layout
 
 View = dict[str, Any]
 """A JSON-ready description of what one seat (or everyone) can see. Cards are in machine form."""
@@ -351,6 +352,10 @@ class Game(ABC):
     @abstractmethod
     def describe(self, view: View) -> list[str]:
         """Lines of text showing a view to a person (cards with suit symbols)."""
+
+    @abstractmethod
+    def layout(self, view: View) -> Layout:
+        """What a picture of ``view`` shows (see engine.layout), made from the view alone."""
 
     # Wording hooks for engine/choices.py; None leaves a step to the generic words there.
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:

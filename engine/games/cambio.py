@@ -64,6 +64,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import SavedStateError
+from engine.layout import Group, Layout, Shown, face_up, rows, stack
 
 HAND_SIZE = 4
 LOOK_COUNT = 2
@@ -1390,6 +1391,30 @@ class CambioGame(Game):
             + ", ".join(f"{{s{owner}}} {score}" for owner, score in enumerate(view["scores"]))
         )
         return lines
+
+    def layout(self, view: View) -> Layout:
+        # Positions are captioned "pos A" so that a position never reads as a rank.
+        faces = view.get("revealed") or view.get("known") or [{} for _ in view["positions"]]
+        just_seen = {(owner, label): card for owner, label, card in view.get("just_seen") or []}
+        hands = [
+            Group(
+                "You" if owner == view.get("seat") else f"{{s{owner}}}",
+                tuple(
+                    Shown(Card.parse(card) if card else None, f"pos {label}")
+                    for label in labels
+                    for card in [faces[owner].get(label) or just_seen.get((owner, label))]
+                ),
+                mine=owner == view.get("seat"),
+            )
+            for owner, labels in enumerate(view["positions"])
+        ]
+        table = [
+            stack("Stock", view["stock"]),
+            stack("Discard", view["discard_size"], view["discard_top"]),
+        ]
+        if view.get("drawn"):
+            table.append(face_up("You drew", [view["drawn"]], mine=True))
+        return rows(table, hands)
 
 
 def own_label(text: str) -> str:

@@ -54,6 +54,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError
+from engine.layout import Layout, face_up, rows, stack, your_hand
 
 HAND_SIZE = 4
 TABLE_SIZE = 4
@@ -539,6 +540,14 @@ class FishingGame(Game):
         if "hand" in view:
             lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
         return lines
+
+    def layout(self, view: View) -> Layout:
+        piles = [stack(f"{{s{seat}}}'s pile", size) for seat, size in enumerate(view["pile_sizes"])]
+        return rows(
+            [face_up("Table", view["table"])],
+            [stack("Stock", view["stock"]), *piles],
+            your_hand(view),
+        )
 
 
 GAME = FishingGame()

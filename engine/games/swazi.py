@@ -61,6 +61,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
+from engine.layout import Layout, face_up, rows, stack, your_hand
 
 LAYOUT_SIZE = 4
 HAND_SIZE = 12
@@ -1330,6 +1331,21 @@ class SwaziGame(Game):
         if view["turn"] is not None:
             lines.append(f"To play: {{s{view['turn']}}}")
         return lines
+
+    def layout(self, view: View) -> Layout:
+        builds = [
+            face_up(f"Build {build['value']} · {{s{build['owner']}}}", build["cards"])
+            for build in view["builds"]
+        ]
+        piles = [
+            stack(f"{{s{seat}}}'s pile", pile["size"], pile["top"])
+            for seat, pile in enumerate(view["piles"])
+        ]
+        return rows(
+            [face_up("Layout", view["layout"]), *builds],
+            [*piles, stack("Stock", view["stock"])],
+            your_hand(view),
+        )
 
 
 _EXPECTED = (

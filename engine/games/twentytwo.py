@@ -58,6 +58,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
+from engine.layout import Layout, face_up, rows, stack, your_hand
 
 FIRST_HAND_SIZE = 7
 ELIMINATED_AT = 22
@@ -1000,6 +1001,31 @@ class TwentyTwoGame(Game):
         if view["over"]:
             lines.append("Winner: " + seat_names(view["winners"]))
         return lines
+
+    def layout(self, view: View) -> Layout:
+        best = view["best_seat"]
+        trick = [
+            face_up(
+                f"{{s{play['seat']}}}'s play" + (" · best" if play["seat"] == best else ""),
+                play["cards"],
+            )
+            for play in view["trick"]
+        ]
+        hands = [
+            stack(f"{{s{seat}}}", size)
+            for seat, size in enumerate(view["hand_sizes"])
+            if size and seat != view.get("seat")
+        ]
+        penalties = [
+            face_up(f"{{s{seat}}}'s penalties", pile)
+            for seat, pile in enumerate(view["penalties"])
+            if pile
+        ]
+        mine = your_hand(view)
+        if view.get("discards"):
+            mine.append(face_up("Your discards", view["discards"], mine=True))
+        shown = [face_up("Shown at the end", view["revealed"])] if view["revealed"] else []
+        return rows([*trick, stack("Stock", view["stock"])], hands, [*shown, *penalties], mine)
 
 
 GAME = TwentyTwoGame()
