@@ -53,6 +53,7 @@ STALE = "no longer possible"
 # simcord lets a bot sleep that would end within its settle timeout (5 s) run in real time, so
 # a click then waits for it; a 20 s window is always longer than that here.
 SNAP_SECONDS = 20
+SNAP = "Snap a card that matches the discard …"
 # Seat 0 (ann) deals; bob (seat 1) plays first, then the AI (seat 2). ann's C is the 4♦ and
 # bob draws the 4♠: discarded, it gives ann a snap chance. The AI holds no 4 to snap with.
 CAMBIO_HANDS = ["9C 10C 4D 2C", "5C 6C 7C 8C", "JD QD 3D 5D"]
@@ -105,21 +106,23 @@ async def test_the_game_waits_while_snaps_are_open_and_a_snap_is_applied(
     # The snap controls reach everyone seated at once: ann's DM, bob's Hand view, the table.
     dm = hand_dm(ann, table)
     assert "You may act out of turn now" in text_of(dm)
-    assert [item["label"] for item in move_buttons(dm)] == ["snap …"]
+    assert [item["label"] for item in move_buttons(dm)] == [SNAP]
     bobs = answer(await bob.member.click(table_message(channel, table), label="Hand"))
-    assert bobs.ephemeral and [item["label"] for item in move_buttons(bobs)] == ["snap …"]
+    assert bobs.ephemeral and [item["label"] for item in move_buttons(bobs)] == [SNAP]
     assert "Out-of-turn moves are open" in text_of(table_message(channel, table))
     window_end = table.window_end
     # bob guesses ann's A: wrong, so he takes a penalty card; the window stays as it was.
     await env.advance_time(SNAP_SECONDS / 2)
-    answered = await pick(bob.member, bobs, "snap …", "ann …", "Snap ann's A")
-    assert "bob snapped ann's A: 9♣ does not match 4♠ — wrong!" in text_of(answered)
+    answered = await pick(bob.member, bobs, SNAP, "ann's cards …", "Snap ann's card A")
+    assert "bob snapped ann's card A: 9♣ does not match 4♠ — wrong!" in text_of(answered)
     assert list(cambio(table).hands[1]) == ["A", "B", "C", "D", "E"]
     assert table.window_end == window_end and table.optional_seats() == (0,)
     await env.advance_time(SNAP_SECONDS / 2 - 1)
     assert table.actions[snap_chance.revision :] == [(1, "snap s0.A")], "the AI waits"
-    answered = await pick(ann.user, hand_dm(ann, table), "snap …", "you …", "Snap C")
-    assert "ann snapped their C: 4♦️ — correct!" in text_of(answered)
+    answered = await pick(
+        ann.user, hand_dm(ann, table), SNAP, "Your own cards …", "Snap your card C"
+    )
+    assert "ann snapped their card C: 4♦️ — correct!" in text_of(answered)
     state = cambio(table)
     assert "C" not in state.hands[0] and len(state.hands[0]) == 3
     assert "4D" in [card.text for card in state.discard]
@@ -144,12 +147,12 @@ async def test_a_snap_after_the_window_closed_is_refused_privately(
 ) -> None:
     table, ann = snap_chance.table, snap_chance.ann
     view = answer(await ann.member.click(table_message(channel, table), label="Hand"))
-    view = await pick(ann.member, view, "snap …", "you …")
-    assert [item["label"] for item in move_buttons(view)] == [f"Snap {p}" for p in "ABCD"]
+    view = await pick(ann.member, view, SNAP, "Your own cards …")
+    assert [item["label"] for item in move_buttons(view)] == [f"Snap your card {p}" for p in "ABCD"]
     await env.advance_time(SNAP_SECONDS + 1)
     moves = list(table.actions)
     assert moves[snap_chance.revision] == (2, "draw"), "the window closed and the AI drew"
-    late = answer(await ann.member.click(view, label="Snap C"))
+    late = answer(await ann.member.click(view, label="Snap your card C"))
     assert late.ephemeral and STALE in text_of(late)
     assert table.actions == moves
     assert cambio(table).hands[0]["C"].card.text == "4D"
@@ -227,10 +230,10 @@ async def test_every_option_is_reachable_through_the_pages_and_back_returns(
     table, ann = many_options
     root = answer(await ann.member.click(table_message(channel, table), label="Hand"))
     cards = [item["label"] for item in move_buttons(root)]
-    assert cards == ["9♠ …", "Play J♥️", "Play Q♥️", "K♥️ …"]
+    assert cards == ["9♠ …", "Play J♥️ to the table", "Play Q♥️ to the table", "K♥️ …"]
     assert "cr:step-menu:" not in str(components(root)), "four options are buttons"
     page = await pick(ann.member, root, "9♠ …")
-    assert "**9♠ — then:**" in text_of(page)
+    assert "**Capture with 9♠, or leave it on the table?**" in text_of(page)
     pages = [labels(page)]
     assert select_of(page)["placeholder"] == "Choose (1/3)" and nav(page) == [MORE, BACK]
     page = answer(await ann.member.click(page, label=MORE))
