@@ -154,22 +154,29 @@ class Demo:
 
 
 async def start_demo(database: Path, friends: int, port: int) -> Demo:
-    """Start the bot under simcord with a server, a channel, you and ``friends`` friends."""
+    """Start the bot under simcord with a server, a channel, you and ``friends`` friends.
+
+    If a step fails (the port is taken…), what was started is stopped before the error goes on.
+    """
     bot = create_bot(demo_settings(database))
     env = simcord.Env(bot)
     env.backend.bot_user.name = "Cardroom"  # simcord's bot account is "TestBot" by default
     # simcord's clock starts on 2026-01-01: start it at today's date and time instead
     env.backend.advance_clock(max(0.0, (datetime.now(UTC) - env.now()).total_seconds()))
     await env.start()
-    await bot.tree.sync()  # what the owner's "@Cardroom sync" does on a real server
     guild = env.create_guild(name="Cardroom demo")
     channel = guild.create_text_channel("games", topic="Try /game start")
     people = [guild.add_member(env.create_user(name)) for name in ("ann", *FRIEND_NAMES[:friends])]
     demo = Demo(env, bot, channel, people)
-    await demo.open_page(channel, people, port)
-    for person in people:
-        user = person.user
-        demo.dm_pages[user.name] = await demo.open_page(user.dm_channel, [user])
+    try:
+        await bot.tree.sync()  # what the owner's "@Cardroom sync" does on a real server
+        await demo.open_page(channel, people, port)
+        for person in people:
+            user = person.user
+            demo.dm_pages[user.name] = await demo.open_page(user.dm_channel, [user])
+    except BaseException:
+        await stop_demo(demo)
+        raise
     demo.seen_events = len(env.backend.transcript)
     return demo
 
@@ -190,19 +197,20 @@ async def serve(database: Path, friends: int, port: int, announce: Callable[[str
         loop.add_signal_handler(signum, stop.set)
     demo = await start_demo(database, friends, port)
     clock = asyncio.create_task(demo.run_clock())
+    stopped = asyncio.create_task(stop.wait())
     try:
         announce("Cardroom demo: the real bot in a simulated Discord. Open in a browser:")
         for what, url in demo.urls():
             announce(f"  {what}:\n    {url}")
         announce("In #games, type /game start in the message box. Ctrl-C stops the demo.")
-        stopped = asyncio.create_task(stop.wait())
         await asyncio.wait({clock, stopped}, return_when=asyncio.FIRST_COMPLETED)
         if clock.done():
             clock.result()  # the clock failed: raise its error
     finally:
-        clock.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await clock
+        for task in (clock, stopped):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await stop_demo(demo)
 
 
@@ -233,8 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         database = Path(scratch) / "demo.db"
         try:
             asyncio.run(serve(database, args.friends, args.port, say))
-        except simcord.SetupError as error:
-            say(f"error: the demo could not start: {error}")
+        except simcord.SetupError as error:  # a taken port, most likely
+            print(f"error: the demo could not start: {error}", file=sys.stderr)
             return 1
     say("Cardroom demo stopped.")
     return 0

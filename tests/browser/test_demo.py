@@ -3,7 +3,9 @@
 The demo runs as a person starts it (``python -m bot.demo``, a process of its own); the test
 reads the addresses it prints, opens the #games page, starts a game from the message box, adds
 an AI seat, starts, makes moves by clicking through the Hand view, checks the table and the DM
-page, then stops the demo with Ctrl-C (SIGINT) and checks it says so and exits cleanly.
+page (open since before the game), then stops the demo with Ctrl-C (SIGINT) and checks it says
+so and exits cleanly. A closed terminal (SIGHUP), a kill (SIGTERM) and a taken port are checked
+on the process alone.
 
 Without /usr/bin/chromium the test fails in CI (CI=true) and is skipped elsewhere, with the
 command that installs it (``./run test`` installs it itself where it can).
@@ -16,11 +18,13 @@ import os
 import queue
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -54,41 +58,85 @@ def chromium() -> Path:
     pytest.skip(how)
 
 
-@pytest.fixture
-def demo() -> Iterator[tuple[list[str], queue.Queue[str]]]:
-    """The running demo's page addresses (#games first, then each person's DMs) and the rest
-    of its output; at the end it is stopped with Ctrl-C and must say so and exit 0."""
+@dataclass
+class DemoProcess:
+    """``python -m bot.demo`` running, with the addresses it printed and its output after."""
+
+    process: subprocess.Popen[str]
+    lines: queue.Queue[str]
+    reader: threading.Thread
+    urls: list[str]
+
+    def stop(self, signum: int) -> tuple[int, list[str]]:
+        """Send ``signum``; the exit code and the lines printed after the addresses."""
+        self.process.send_signal(signum)
+        code = self.process.wait(timeout=30)
+        self.reader.join()
+        rest = []
+        while not self.lines.empty():
+            rest.append(self.lines.get())
+        return code, rest
+
+
+def start_demo(*args: str) -> DemoProcess:
+    """Start the demo as a person does and wait (60 s at most) for its addresses."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot.demo", "--friends", "1"],
+        [sys.executable, "-m", "bot.demo", *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
     lines: queue.Queue[str] = queue.Queue()
-    assert process.stdout is not None
     reader = threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or ()])
     reader.start()
-    urls: list[str] = []
+    demo = DemoProcess(process, lines, reader, [])
     printed: list[str] = []
+    deadline = time.monotonic() + 60
+    while not printed or "Ctrl-C" not in printed[-1]:
+        try:
+            printed.append(lines.get(timeout=max(0.1, deadline - time.monotonic())))
+        except queue.Empty:
+            demo.stop(signal.SIGKILL)
+            pytest.fail("the demo printed no addresses in 60 s:\n" + "".join(printed))
+        demo.urls += URL.findall(printed[-1])
+    return demo
+
+
+@pytest.fixture
+def demo() -> Iterator[list[str]]:
+    """The running demo's page addresses (#games first, then each person's DMs); at the end
+    it is stopped with Ctrl-C (SIGINT) and must say so, alone, and exit 0."""
+    running = start_demo("--friends", "1")
     try:
-        deadline = time.monotonic() + 60
-        while not printed or "Ctrl-C" not in printed[-1]:
-            try:
-                printed.append(lines.get(timeout=max(0.1, deadline - time.monotonic())))
-            except queue.Empty:
-                pytest.fail("the demo printed no addresses in 60 s:\n" + "".join(printed))
-            urls += URL.findall(printed[-1])
-        yield urls, lines
+        yield running.urls
     finally:
-        process.send_signal(signal.SIGINT)
-        code = process.wait(timeout=30)
-        reader.join()
-    rest = []
-    while not lines.empty():
-        rest.append(lines.get())
-    assert code == 0, "".join(rest)
-    assert rest == [STOPPED + "\n"], "".join(rest)
+        code, rest = running.stop(signal.SIGINT)
+    assert (code, rest) == (0, [STOPPED + "\n"])
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
+def test_a_closed_terminal_or_a_kill_stops_the_demo_cleanly(signum: int) -> None:
+    running = start_demo("--friends", "0")
+    assert len(running.urls) == 2  # #games and ann's DMs
+    assert running.stop(signum) == (0, [STOPPED + "\n"])
+
+
+def test_a_taken_port_is_one_plain_error() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "bot.demo", "--port", str(port)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == f"error: the demo could not start: preview could not bind port {port}\n"
 
 
 def wait_ready(page: Page) -> None:
@@ -150,10 +198,8 @@ def play_a_move(page: Page, table: Locator, screenshot: str | None = None) -> st
     return made.pop()
 
 
-def test_demo_page_plays_fishing(
-    chromium: Path, demo: tuple[list[str], queue.Queue[str]], tmp_path: Path
-) -> None:
-    urls, _ = demo
+def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path) -> None:
+    urls = demo
     assert len(urls) == 3, urls  # #games, ann's DMs, bob's DMs
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch_persistent_context(
@@ -163,6 +209,9 @@ def test_demo_page_plays_fishing(
             viewport={"width": 1200, "height": 1000},
         )
         try:
+            dms = browser.new_page()  # ann's DMs, open before the game: the hand must arrive
+            dms.goto(urls[1])
+            wait_ready(dms)
             page = browser.new_page()
             page.goto(urls[0])
             wait_ready(page)
@@ -182,9 +231,6 @@ def test_demo_page_plays_fishing(
             first = play_a_move(page, table, os.environ.get("CARDROOM_DEMO_SCREENSHOT"))
             second = play_a_move(page, table)
             assert first != second
-            dms = browser.new_page()
-            dms.goto(urls[1])
-            wait_ready(dms)
             expect(dms.locator("article.channel-message").last).to_contain_text(
                 "Your hand — Fishing", timeout=WAIT_MS
             )
