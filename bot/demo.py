@@ -117,21 +117,33 @@ class Demo:
         async def act_in_turn(context_id: str | None, body: Mapping[str, Any]) -> dict[str, Any]:
             async with self.turn:
                 answer = await act(context_id, body)
-                await self.redraw(done=page)  # the acting page has drawn itself
+                await self.redraw(acted=(page, context_id))
                 return answer
 
         page._action = act_in_turn  # type: ignore[method-assign]
         self.pages.append(page)
         return page
 
-    async def redraw(self, done: Preview | None = None) -> None:
-        """Redraw the pages (but ``done``) whose channel the bot changed since the last call."""
+    async def redraw(self, acted: tuple[Preview, str | None] | None = None) -> None:
+        """Redraw the pages whose channel the bot changed since the last call.
+
+        ``acted``: a page and the browser tab (simcord's page context) that just acted. simcord
+        has drawn that tab, and only it: the other tabs of its page are drawn here (private
+        hooks), but not that tab again, or its next click would be refused as made on an old
+        drawing.
+        """
         transcript = self.env.backend.transcript
         changed = changed_channels(transcript[self.seen_events :])
         self.seen_events = len(transcript)
         for page in self.pages:
-            if page is not done and (changed is None or page.channel.id in changed):
+            if changed is not None and page.channel.id not in changed:
+                continue
+            if acted is None or acted[0] is not page:
                 await page.refresh()
+                continue
+            for context, tab in list(page._pages.items()):
+                if context != acted[1]:
+                    page._publish(tab, reason="refresh")
 
     async def catch_up(self, seconds: float) -> None:
         """Move the simulated clock on by ``seconds`` (turn timers, AI moves, throttled

@@ -2,10 +2,10 @@
 
 The demo runs as a person starts it (``python -m bot.demo``, a process of its own); the test
 reads the addresses it prints, opens the #games page, starts a game from the message box, adds
-an AI seat, starts, makes moves by clicking through the Hand view, checks the table and the DM
-page (open since before the game), then stops the demo with Ctrl-C (SIGINT) and checks it says
-so and exits cleanly. A closed terminal (SIGHUP), a kill (SIGTERM) and a taken port are checked
-on the process alone.
+an AI seat, starts, makes moves by clicking through the Hand view, checks the table, a friend's
+tab (bob's view of #games) and the DM page (open since before the game), then stops the demo
+with Ctrl-C (SIGINT) and checks it says so and exits cleanly. A closed terminal (SIGHUP), a
+kill (SIGTERM) and a taken port are checked on the process alone.
 
 Without /usr/bin/chromium the test fails in CI (CI=true) and is skipped elsewhere, with the
 command that installs it (``./run test`` installs it itself where it can).
@@ -115,7 +115,7 @@ def demo() -> Iterator[list[str]]:
     assert (code, rest) == (0, [STOPPED + "\n"])
 
 
-@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
 def test_a_closed_terminal_or_a_kill_stops_the_demo_cleanly(signum: int) -> None:
     running = start_demo("--friends", "0")
     assert len(running.urls) == 2  # #games and ann's DMs
@@ -215,11 +215,19 @@ def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path
             page = browser.new_page()
             page.goto(urls[0])
             wait_ready(page)
+            friend = browser.new_page()  # the friend's tab: the same address, viewing as bob
+            friend.goto(urls[0])
+            wait_ready(friend)
+            friend.get_by_label("Viewing as").select_option(label="bob")
+            wait_ready(friend)
             run_command(page, "game start", "Fishing")
             lobby = page.locator("article.channel-message").filter(has_text="Fishing").last
             lobby.get_by_role("button", name="Add AI").click()
             wait_ready(page)
             expect(lobby).to_contain_text("AI 1", timeout=WAIT_MS)
+            # ann's click is drawn in bob's tab too
+            bobs_lobby = friend.locator("article.channel-message").filter(has_text="Fishing").last
+            expect(bobs_lobby).to_contain_text("AI 1", timeout=WAIT_MS)
             lobby.get_by_role("button", name="Start").click()
             wait_ready(page)
             table = (
@@ -231,6 +239,9 @@ def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path
             first = play_a_move(page, table, os.environ.get("CARDROOM_DEMO_SCREENSHOT"))
             second = play_a_move(page, table)
             assert first != second
+            expect(friend.locator("article.channel-message").filter(has_text=second)).to_be_visible(
+                timeout=WAIT_MS
+            )
             expect(dms.locator("article.channel-message").last).to_contain_text(
                 "Your hand — Fishing", timeout=WAIT_MS
             )
