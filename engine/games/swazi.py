@@ -61,6 +61,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
+from engine.layout import Layout, face_up, rows, stack, your_hand
 
 LAYOUT_SIZE = 4
 HAND_SIZE = 12
@@ -669,7 +670,11 @@ class SwaziState(TotalsState):
                 part.append(hand_card)
             build.cards += part
             build.augmented = True
-            text = f"{name} added {cards_pretty(part)}{source} to the build of {build.value}"
+            added = cards_pretty(part)
+            if move.top:
+                rest = f" and {cards_pretty(part[1:])}" if part[1:] else ""
+                added = f"{part[0].pretty}{source}{rest}"
+            text = f"{name} added {added} to the build of {build.value}"
             events = [Event(text, "build")]
             return events if hand_card is None else events + self._finish_turn(seat)
         assert hand_card is not None
@@ -948,6 +953,36 @@ class SwaziState(TotalsState):
             "last_capturer": self.last_capturer,
             **self.totals_json(),
         }
+
+
+_STEP_WORDS = {
+    "build": "Build with table cards only",
+    "capture": "Capture",
+    "build on": "Build on table cards",
+    "discard": "Lay it on the table",
+    "top": "your opponent's pile top",
+}
+
+
+def _item_words(word: str) -> str:
+    """A path or text item for people: ``b9`` the build of 9, ``AH=14``, ``capture AH=14``,
+    ``augment b9``, ``change b9``, ``top``, or a card.
+
+    >>> [_item_words(w) for w in ["b9", "AH=14", "top", "5D"]]
+    ['the build of 9', 'A♥ (worth 14)', "your opponent's pile top", '5♦']
+    >>> [_item_words(w) for w in ["capture AH=1", "change b7", "augment b9"]]
+    ['Capture with A♥ (worth 1)', 'Change the build of 7', 'Add to the build of 9']
+    """
+    if word in _STEP_WORDS:
+        return _STEP_WORDS[word]
+    verb, _, rest = word.rpartition(" ")
+    if verb:
+        verbs = {"capture": "Capture with", "change": "Change", "augment": "Add to"}
+        return f"{verbs.get(verb, verb)} {_item_words(rest)}"
+    if word[:1] == "b" and word[1:].isdigit():
+        return f"the build of {word[1:]}"
+    text, _, ace = word.partition("=")
+    return _pretty_word(Card.parse(text), int(ace) if ace else 0)
 
 
 def _pretty_word(card: Card, ace: int) -> str:
@@ -1232,6 +1267,46 @@ class SwaziGame(Game):
     def heuristic_agent(self) -> SwaziAgent:
         return SwaziAgent()
 
+    def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
+        return _item_words(step)
+
+    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+        if not chosen:
+            return "Your move: which hand card (or a build with table cards only)?"
+        first = chosen[0]
+        if first == "build":
+            return "Build with which table cards? (one at a time)"
+        if first.startswith("augment"):
+            return f"Add what to {_item_words(first.split()[1])}? (one at a time)"
+        card = _item_words(first)
+        if len(chosen) == 1:
+            return f"What to do with {card}?"
+        if chosen[1] == "build on":
+            return f"Build {card} on which table cards? (one at a time)"
+        return f"Capture what with {card}? (one at a time)"
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        assert isinstance(action, Move)
+        kind, card = action.kind, action.card
+        loose = [c.pretty for c in action.cards]
+        if kind == CARDLESS_BUILD:
+            value = sum(c.rank for c in action.cards)
+            return f"Build {value} from {' + '.join(loose)}"
+        if kind == AUGMENT:
+            items = [_item_words(word) for word in action._augment_items()]
+            return f"Add {' + '.join(items)} to your build of {action.build}"
+        assert card is not None
+        word = _pretty_word(card, action.ace)
+        if kind == CAPTURE:
+            taken = ([f"the build of {action.build}"] if action.build else []) + loose
+            return f"Capture {' + '.join(taken)} with {word}"
+        if kind == BUILD:
+            value = sum(c.rank for c in action.cards) + card.rank
+            return f"Build {value}: {word} on {' + '.join(loose)}"
+        if kind == CHANGE:
+            return f"Change the build of {action.build} with {word}"
+        return f"Lay {card.pretty} on the table"
+
     def describe(self, view: View) -> list[str]:
         lines = [
             f"Deal {view['deal_number']} ({view['half']} half) · dealer {{s{view['dealer']}}} · "
@@ -1256,6 +1331,21 @@ class SwaziGame(Game):
         if view["turn"] is not None:
             lines.append(f"To play: {{s{view['turn']}}}")
         return lines
+
+    def layout(self, view: View) -> Layout:
+        builds = [
+            face_up(f"Build {build['value']} · {{s{build['owner']}}}", build["cards"])
+            for build in view["builds"]
+        ]
+        piles = [
+            stack(f"{{s{seat}}}'s pile", pile["size"], pile["top"])
+            for seat, pile in enumerate(view["piles"])
+        ]
+        return rows(
+            [face_up("Layout", view["layout"]), *builds],
+            [*piles, stack("Stock", view["stock"])],
+            your_hand(view),
+        )
 
 
 _EXPECTED = (
