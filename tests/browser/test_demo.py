@@ -183,16 +183,19 @@ def play_a_move(page: Page, table: Locator, screenshot: str | None = None) -> st
     expect(hand).to_contain_text("Your turn", timeout=WAIT_MS)
     if screenshot:
         page.screenshot(path=screenshot)
-    for _ in range(6):  # a move is a few steps at most: card, then what it takes
-        if moves_by(table, "ann") - before:
+    # green buttons finish a move, blue ones go on to its next step (card, then what it takes)
+    finishing = hand.locator(".component-button.button-style-3")
+    for _ in range(6):
+        if finishing.count():
             break
-        # green buttons finish a move, blue ones go on to its next step
-        finishing = hand.locator(".component-button.button-style-3")
-        step = finishing if finishing.count() else hand.locator(".component-button.button-style-1")
-        step.first.click()
+        hand.locator(".component-button.button-style-1").first.click()
         wait_ready(page)
-        time.sleep(0.3)  # the bot's throttled table edit follows the answer
-    expect(table).to_contain_text("• ann ", timeout=WAIT_MS)
+    finishing.first.click()
+    wait_ready(page)
+    # the bot edits the table message a moment after it answers (its edits are throttled)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not moves_by(table, "ann") - before and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
     made = moves_by(table, "ann") - before
     assert made, f"ann's move did not reach the table:\n{table.inner_text()}"
     return made.pop()
