@@ -324,16 +324,10 @@ class Game(ABC):
             raise SavedStateError(f"saved {self.id} state is malformed: {error!r}") from None
 
     def agent(self, kind: str) -> Agent:
-        """A player program: ``random`` or ``ai`` (the game's heuristic agent)."""
-        if kind == "random":
-            return RandomAgent()
-        if kind == "ai":
-            return self.heuristic_agent()
-        raise SetupError(f"unknown agent {kind!r} (choose random or ai)")
+        """A player program at an AI level (``random``, ``normal`` or ``ai`` …: see engine.ai)."""
+        from engine.ai import agent  # engine.ai builds on the games, which build on this module
 
-    @abstractmethod
-    def heuristic_agent(self) -> Agent:
-        """The game's stronger agent."""
+        return agent(self, kind)
 
     @abstractmethod
     def describe(self, view: View) -> list[str]:

@@ -548,7 +548,7 @@ class TableService:
         return random.Random(f"{table.seed}/ai/{seat}/{table.revision}")
 
     async def _ai_move(self, table: Table, seat: int) -> bool:
-        agent = table.game.heuristic_agent()
+        agent = table.game.agent("normal")
         action = agent_move(table.state, seat, agent, self.ai_rng(table, seat))
         if action is None:
             table.declined.add((table.revision, seat))
@@ -562,7 +562,7 @@ class TableService:
         action = table.state.timeout_action(seat)
         if action is None:
             action = agent_move(
-                table.state, seat, table.game.heuristic_agent(), self.ai_rng(table, seat)
+                table.state, seat, table.game.agent("normal"), self.ai_rng(table, seat)
             )
         handed = info.timeouts_in_a_row >= MAX_TIMEOUTS
         if handed:

@@ -7,7 +7,6 @@ card). Piles score at the end of the hand: most cards 2, most clubs 1, 2♣ 1, 1
 
 from __future__ import annotations
 
-import random
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
@@ -361,40 +360,6 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
     return points, reasons
 
 
-ONE_PER_RANK = tuple(Card(rank, CLUBS) for rank in range(1, 14))
-"""A card of every rank: what any opponent card could capture does not depend on its suit."""
-
-
-class FishingAgent:
-    """Captures the most valuable set (cards, clubs, 2♣, 10♦); otherwise gives away the least."""
-
-    needs_view = True
-
-    def choose(
-        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
-    ) -> Action | None:
-        """The best-scoring legal play, ties broken at random."""
-        assert view is not None
-        table = cards_from_json(view["table"])
-        plays = [action for action in legal if isinstance(action, Play)]
-        scored = [(self.worth(play, table), rng.random(), play) for play in plays]
-        return max(scored)[2]
-
-    @staticmethod
-    def card_worth(card: Card) -> float:
-        return 1 + (card.suit == CLUBS) * 0.6 + (card in (TWO_OF_CLUBS, TEN_OF_DIAMONDS)) * 3
-
-    def worth(self, play: Play, table: list[Card]) -> float:
-        if play.take:
-            return 10 + sum(map(self.card_worth, (*play.take, play.card)))
-        # Leaving a card: it may be taken by the next player, together with what it completes.
-        after = sorted([*table, play.card])
-        exposed = {card for reply in plays(ONE_PER_RANK, after, multi=False) for card in reply.take}
-        exposure = sum(map(self.card_worth, exposed))
-        low_value_bias = -0.05 * play.card.rank if play.card.rank <= 10 else 0.2
-        return -self.card_worth(play.card) - 0.3 * exposure + low_value_bias
-
-
 class FishingGame(Game):
     """The game type of fishing."""
 
@@ -452,9 +417,6 @@ class FishingGame(Game):
         state.last_capturer = data["last_capturer"]
         state.read_totals(data)
         return state
-
-    def heuristic_agent(self) -> FishingAgent:
-        return FishingAgent()
 
     def describe(self, view: View) -> list[str]:
         lines = [
