@@ -7,6 +7,7 @@ serialises to JSON exactly. Hidden information leaves a state only through its v
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -444,6 +445,25 @@ class State(ABC):
         """What an agent in ``seat`` is given: the seat's view (games with memory add to it)."""
         return self.view(seat)
 
+    # -- what a seat may believe ------------------------------------------------------------------
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A world ``seat`` cannot tell from this one: a copy in which everything the seat has
+        seen stays and the cards hidden from it are dealt again at random among the places
+        hidden from it, each keeping its count; later hands shuffle from a new seed.
+
+        Searching AIs look only at such worlds, so they are fair by construction.
+        """
+        world = copy.deepcopy(self)
+        world.seed = rng.getrandbits(48)
+        world.deck_plan = DeckPlan(world.seed)
+        world._legal_cache = {}
+        world._redeal_hidden(seat, rng)
+        return world
+
+    @abstractmethod
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """Deal again, in place, the cards hidden from ``seat`` (see ``determinize``)."""
+
     @abstractmethod
     def zones(self) -> Iterable[Zone]:
         """Every card of the game, each in exactly one zone, with who sees it there."""
@@ -540,6 +560,18 @@ def cards_from_json(texts: Iterable[str]) -> list[Card]:
         return list(parse_cards(texts))
     except CardError as error:
         raise SavedStateError(f"saved state is malformed: {error}") from None
+
+
+def redeal(places: Sequence[list[Card]], rng: random.Random) -> None:
+    """Shuffle the cards of ``places`` together and deal them back, each place keeping its
+    count (the card order within a place is the shuffled order)."""
+    cards = [card for place in places for card in place]
+    rng.shuffle(cards)
+    start = 0
+    for place in places:
+        end = start + len(place)
+        place[:] = cards[start:end]
+        start = end
 
 
 def parse_error(text: str, expected: str) -> ActionParseError:

@@ -28,6 +28,7 @@ and wants the lowest total. Where each rule lives:
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ from engine.core import (
     leader_order,
     make_rng,
     parse_error,
+    redeal,
 )
 from engine.errors import SavedStateError
 
@@ -883,6 +885,26 @@ class CambioState(TotalsState):
                 for hand in self.hands
             ]
         return view
+
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        # Knowledge stays with the position: a seat that knew a hidden card knows the new one.
+        hidden = [slot for hand in self.hands for slot in hand.values() if not slot.knows(seat)]
+        faces = [slot.card for slot in hidden]
+        drawn = [self.drawn] if self.drawn is not None and seat != self.turn else []
+        redeal([faces, drawn, self.stock], rng)
+        for slot, card in zip(hidden, faces, strict=True):
+            slot.card = card
+        if drawn:
+            self.drawn = drawn[0]
+        # What the others just looked at follows the cards now in those positions.
+        for other, entries in enumerate(self.recent):
+            if other != seat:
+                self.recent[other] = [
+                    (owner, label, self.hands[owner][label].card.text)
+                    if label in self.hands[owner]
+                    else (owner, label, card)
+                    for owner, label, card in entries
+                ]
 
     def zones(self) -> Iterable[Zone]:
         for seat, hand in enumerate(self.hands):

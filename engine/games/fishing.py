@@ -7,6 +7,7 @@ card). Piles score at the end of the hand: most cards 2, most clubs 1, 2♣ 1, 1
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
@@ -30,6 +31,7 @@ from engine.core import (
     leader_order,
     make_rng,
     parse_error,
+    redeal,
 )
 from engine.errors import ActionParseError, CardError
 
@@ -313,6 +315,12 @@ class FishingState(TotalsState):
 
     def view(self, seat: int) -> View:
         return {**self.public_view(), "seat": seat, "hand": cards_json(self.hands[seat])}
+
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        others = [hand for other, hand in enumerate(self.hands) if other != seat]
+        redeal([*others, self.stock], rng)
+        for hand in others:
+            hand.sort()
 
     def zones(self) -> Iterable[Zone]:
         for seat in range(self.players):

@@ -67,6 +67,7 @@ Rules, and where they live
 
 from __future__ import annotations
 
+import random
 from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -97,6 +98,7 @@ from engine.core import (
     leader_order,
     make_rng,
     parse_error,
+    redeal,
     seat_name,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
@@ -501,6 +503,41 @@ class StuckState(TotalsState):
                 {"suits": sorted(suits), "ranks": sorted(ranks)} for suits, ranks in self.lacks
             ],
         }
+
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        # Stuck cards are face down: hidden from their owner too.
+        hands = [hand for other, hand in enumerate(self.hands) if other != seat]
+        places = [*hands, *self.stuck, self.pile]
+        redeal(places, rng)
+        self._respect_lacks(seat, places, rng)
+        for hand in hands:
+            hand.sort()
+
+    def _respect_lacks(self, seat: int, places: list[list[Card]], rng: random.Random) -> None:
+        """Swap out of each other hand the dealt cards of a suit or rank it was seen to lack
+        (public knowledge), for allowed cards from the other hidden places where possible."""
+
+        def allowed(card: Card, place: list[Card]) -> bool:
+            owner = next((o for o, hand in enumerate(self.hands) if hand is place), None)
+            if owner is None or owner == seat:
+                return True
+            suits, ranks = self.lacks[owner]
+            return card.suit not in suits and card.rank not in ranks
+
+        for hand in places:
+            for index, card in enumerate(hand):
+                if allowed(card, hand):
+                    continue
+                swaps = [
+                    (other, spot)
+                    for other in places
+                    if other is not hand
+                    for spot, candidate in enumerate(other)
+                    if allowed(candidate, hand) and allowed(card, other)
+                ]
+                if swaps:
+                    other, spot = rng.choice(swaps)
+                    hand[index], other[spot] = other[spot], card
 
     def zones(self) -> Iterable[Zone]:
         for seat in range(self.players):

@@ -36,6 +36,7 @@ listed; one of 20 low cards has millions. The lists stop at ``SUBSET_LIMIT`` lay
 from __future__ import annotations
 
 import contextlib
+import random
 from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -57,6 +58,7 @@ from engine.core import (
     cards_json,
     make_rng,
     parse_error,
+    redeal,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
 
@@ -906,6 +908,11 @@ class SwaziState(TotalsState):
 
     def view(self, seat: int) -> View:
         return {**self.public_view(), "seat": seat, "hand": cards_json(self.hands[seat])}
+
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        other = self.hands[1 - seat]
+        redeal([other, self.stock], rng)
+        other.sort()
 
     def zones(self) -> Iterable[Zone]:
         for seat in (0, 1):

@@ -31,6 +31,7 @@ Where each rule lives:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache, partial
 from itertools import chain, product
@@ -52,6 +53,7 @@ from engine.core import (
     cards_json,
     make_rng,
     parse_error,
+    redeal,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
 
@@ -690,6 +692,14 @@ class TwentyTwoState(State):
             "hand": cards_json(self.hands[seat]),
             "discards": cards_json(self.discards[seat]),
         }
+
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        # Other seats' discards went face down: hidden too, like their hands and the stock.
+        others = [other for other in range(self.players) if other != seat]
+        hands = [self.hands[other] for other in others]
+        redeal([*hands, *(self.discards[other] for other in others), self.stock], rng)
+        for hand in hands:
+            hand.sort(key=rank_key)
 
     def zones(self) -> Iterable[Zone]:
         for seat in range(self.players):
