@@ -912,6 +912,20 @@ class SwaziState(TotalsState):
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         other = self.hands[1 - seat]
         redeal([other, self.stock], rng)
+        # The owner of a build holds a card of its value (public knowledge): deal one back.
+        theirs = [value for value, build in self.builds.items() if build.owner != seat]
+        for value in theirs:
+            if any(serves(card, value) for card in other):
+                continue
+            needed = [index for index, card in enumerate(self.stock) if serves(card, value)]
+            spare = [
+                index
+                for index, card in enumerate(other)
+                if not any(serves(card, owned) for owned in theirs)
+            ]
+            if needed and spare:
+                into, out = rng.choice(spare), rng.choice(needed)
+                other[into], self.stock[out] = self.stock[out], other[into]
         other.sort()
 
     def zones(self) -> Iterable[Zone]:

@@ -20,6 +20,7 @@ from engine.runner import play_out, step
 CASES = [(game_id, players) for game_id, game in games().items() for players in game.player_counts]
 SEEDS = 2
 STEPS_BETWEEN_CHECKS = 7
+PLAY_ON = 40
 
 
 def hidden_from(state: State, seat: int) -> dict[str, tuple[Card, ...]]:
@@ -38,6 +39,7 @@ def check_world(state: State, world: State, seat: int) -> None:
     assert world.public_view() == state.public_view()
     assert world.to_act() == state.to_act()
     assert world.legal_actions(seat) == state.legal_actions(seat)
+    assert all(world.legal_actions(other) for other in world.waiting_for()), "a stuck world"
     real = list(state.zones())
     imagined = list(world.zones())
     assert [(zone.name, len(zone.cards)) for zone in imagined] == [
@@ -71,6 +73,10 @@ def test_determinized_worlds_agree_with_the_seat_and_move_hidden_cards(
                     world = state.determinize(seat, sampler)
                     check_world(state, world, seat)
                     moved += hidden_from(world, seat) != hidden_from(state, seat)
+                    for _ in range(PLAY_ON):  # the world stays playable (no seat left stuck)
+                        if world.is_over:
+                            break
+                        step(world, agents, rngs, order_rng)
                 assert state.to_json() == saved, "determinize changed the real state"
             step(state, agents, rngs, order_rng)
             steps += 1
