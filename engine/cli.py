@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.cards import Card, is_card_text
-from engine.core import Action, Agent, Event, Game, State
+from engine.core import Action, Agent, Event, Game, State, StateAgent
 from engine.errors import ActionParseError, IllegalActionError, SetupError
 from engine.registry import games, get_game
 from engine.runner import agent_move, play_out
@@ -92,7 +92,7 @@ def simulate(
     players: int,
     count: int,
     seed: int,
-    agents: Sequence[Agent],
+    agents: Sequence[Agent | StateAgent],
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play ``count`` games (seeds ``seed``, ``seed + 1`` …) and measure them."""

@@ -88,6 +88,23 @@ class Agent(Protocol):
         ...
 
 
+class StateAgent(ABC):
+    """A player program that thinks about the game itself (a search). It is handed the real
+    state but may look at it only through ``State.determinize(seat, …)``: worlds the seat
+    cannot tell from the real one, so it stays fair."""
+
+    @abstractmethod
+    def choose_in(
+        self,
+        state: State,
+        seat: int,
+        legal: Sequence[Action],
+        rng: random.Random,
+        optional: bool,
+    ) -> Action | None:
+        """Pick one of ``legal`` (never empty) for ``seat``; None declines an optional one."""
+
+
 class RandomAgent:
     """Plays a uniformly random legal action; declines an optional one as often as any action."""
 
@@ -324,7 +341,7 @@ class Game(ABC):
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise SavedStateError(f"saved {self.id} state is malformed: {error!r}") from None
 
-    def agent(self, kind: str) -> Agent:
+    def agent(self, kind: str) -> Agent | StateAgent:
         """A player program at an AI level (``random``, ``normal`` or ``ai`` …: see engine.ai)."""
         from engine.ai import agent  # engine.ai builds on the games, which build on this module
 
@@ -564,8 +581,12 @@ def cards_from_json(texts: Iterable[str]) -> list[Card]:
 
 def redeal(places: Sequence[list[Card]], rng: random.Random) -> None:
     """Shuffle the cards of ``places`` together and deal them back, each place keeping its
-    count (the card order within a place is the shuffled order)."""
-    cards = [card for place in places for card in place]
+    count (the card order within a place is the shuffled order).
+
+    The cards are sorted first, so states that differ only in where these cards are give the
+    same deal for the same ``rng``: what a search sees cannot depend on them.
+    """
+    cards = sorted(card for place in places for card in place)
     rng.shuffle(cards)
     start = 0
     for place in places:

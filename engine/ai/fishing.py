@@ -45,3 +45,6 @@ class FishingAgent:
 
 NORMAL = FishingAgent
 """The normal level's agent class (found by ``engine.ai``)."""
+
+SCALE = 2.0
+"""Points of one hand that make a clear lead (the searching levels' yardstick)."""

@@ -175,3 +175,6 @@ class Table:
 
 NORMAL = StuckAgent
 """The normal level's agent class (found by ``engine.ai``)."""
+
+SCALE = 3.0
+"""Points of one hand that make a clear lead (the searching levels' yardstick)."""

@@ -171,3 +171,6 @@ def _pick(cards: Sequence[Card], indices: Iterable[int]) -> tuple[Card, ...]:
 
 NORMAL = SwaziAgent
 """The normal level's agent class (found by ``engine.ai``)."""
+
+SCALE = 3.0
+"""Points of one hand that make a clear lead (the searching levels' yardstick)."""

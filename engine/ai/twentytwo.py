@@ -79,3 +79,6 @@ class TwentyTwoAgent:
 
 NORMAL = TwentyTwoAgent
 """The normal level's agent class (found by ``engine.ai``)."""
+
+SCALE = 5.0
+"""Points of one hand that make a clear lead (the searching levels' yardstick)."""
