@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.ai import agent, level_name
+from engine.ai.search import DEFAULT_BUDGET, Budget
 from engine.cards import Card, is_card_text
 from engine.core import Action, Agent, Event, Game, State, StateAgent
 from engine.errors import ActionParseError, IllegalActionError, SetupError
@@ -34,7 +36,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     simulate.add_argument(
         "--agent",
         default="random",
-        help="random or ai, for every seat, or one per seat separated by commas (ai,random)",
+        help="an AI level (random, easy, normal or ai, hard) for every seat, or one per seat "
+        "separated by commas (hard,normal)",
+    )
+    simulate.add_argument(
+        "--rollouts", type=int, help="hard thinks for this many playouts a move, not 0.3 s"
     )
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
 
@@ -43,6 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--players", type=int)
     play.add_argument("--seed", type=int)
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    play.add_argument("--ai", default="normal", help="the AI seats' level: easy, normal, hard")
 
     replay = commands.add_parser("replay", help="replay a JSON record, print the position")
     replay.add_argument("file", type=Path)
@@ -81,7 +88,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         kinds *= players
     if len(kinds) != players:
         raise SetupError(f"give one agent for every seat ({players}), or one for all")
-    agents = [game.agent(kind.strip()) for kind in kinds]
+    budget = Budget(rollouts=args.rollouts) if args.rollouts else DEFAULT_BUDGET
+    agents = [agent(game, kind.strip(), budget) for kind in kinds]
     options = game.resolve_options(parse_options(args.option))
     print(json.dumps(simulate(game, players, args.games, args.seed, agents, options)))
     return 0
@@ -192,19 +200,28 @@ def run_play(
     game = get_game(args.game)
     players = args.players or game.player_counts[0]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    level = level_name(args.ai)
     state = game.new_state(players, seed, parse_options(args.option))
-    TerminalGame(game, state, seed, stdin, stdout).run()
+    TerminalGame(game, state, seed, stdin, stdout, level).run()
     return 0
 
 
 class TerminalGame:
     """A game between a person at the terminal (seat 0) and AI seats."""
 
-    def __init__(self, game: Game, state: State, seed: int, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(
+        self,
+        game: Game,
+        state: State,
+        seed: int,
+        stdin: TextIO,
+        stdout: TextIO,
+        level: str = "normal",
+    ) -> None:
         self.game, self.state, self.seed = game, state, seed
         self.stdin, self.stdout = stdin, stdout
         self.names = ["Player (you)"] + [f"AI {seat}" for seat in range(1, state.players)]
-        self.agent = game.agent("normal")
+        self.agent = game.agent(level)
         self.rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(state.players)]
         self.order_rng = random.Random(f"{seed}/order")
 

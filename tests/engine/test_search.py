@@ -3,12 +3,16 @@ budget, always legal; the level registry."""
 
 from __future__ import annotations
 
+import argparse
+import io
+import json
 import random
 
 import pytest
 
 from engine.ai import LEVELS, agent, level_name
 from engine.ai.search import Budget, SearchAgent
+from engine.cli import TerminalGame, main, run_play
 from engine.core import Action, RandomAgent, State, StateAgent
 from engine.errors import SetupError
 from engine.registry import games
@@ -104,3 +108,24 @@ def test_levels_by_name() -> None:
     assert isinstance(fishing.agent("random"), RandomAgent)
     assert type(fishing.agent("ai")) is type(fishing.agent("normal"))
     assert isinstance(fishing.agent("hard"), SearchAgent)
+
+
+def test_simulate_takes_a_level_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--game", "stuck", "--games", "2", "--agent", "hard,easy"]
+    assert main([*argv, "--rollouts", "4"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["games"] == 2 and sum(figures["wins"]) >= 2
+    assert main(["simulate", "--game", "stuck", "--agent", "expert"]) == 2
+    assert "unknown AI level 'expert'" in capsys.readouterr().err
+
+
+def test_play_seats_the_chosen_level(capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(game="twentytwo", players=None, seed=2, option=[], ai="hard")
+    out = io.StringIO()
+    assert run_play(args, io.StringIO("q\n"), out) == 0
+    assert "Bye." in out.getvalue()
+    game = games()["twentytwo"]
+    terminal = TerminalGame(game, game.new_state(2, 1), 1, io.StringIO(), io.StringIO(), "hard")
+    assert isinstance(terminal.agent, SearchAgent)
+    assert main(["play", "twentytwo", "--ai", "genius"]) == 2
+    assert "unknown AI level 'genius'" in capsys.readouterr().err
