@@ -3,20 +3,15 @@
 import logging
 import sys
 
-from pydantic import ValidationError
-
-from bot.settings import Settings
+from bot.settings import SettingsError, load_settings
 
 
 def main() -> int:
-    """Start the bot; without a token, say how to set one and exit non-zero."""
+    """Start the bot; with bad settings or without a token, say so in one line and exit 2."""
     try:
-        settings = Settings()
-    except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors()
-        )
-        print(f"error: bad setting ({problems}); see .env.example.", file=sys.stderr)
+        settings = load_settings()
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(

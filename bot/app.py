@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards.ratings import Ratings
 from bot.cogs.game import GameCog
 from bot.cogs.owner import OwnerCog
 from bot.cogs.scores import ScoresCog
@@ -44,6 +45,7 @@ class CardroomBot(commands.Bot):
     """The bot: settings, storage and the table service hang off it."""
 
     storage: Storage
+    ratings: Ratings
     tables: TableService
 
     def __init__(self, settings: Settings) -> None:
@@ -70,6 +72,7 @@ class CardroomBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open storage, restore games, add cogs and buttons, sync to the dev guild."""
         self.storage = await Storage.open(self.settings.database_path)
+        self.ratings = Ratings(self.storage.results)
         self.tables = TableService(
             self.settings, self.storage, self.presenter, clock=discord.utils.utcnow
         )

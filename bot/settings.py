@@ -1,17 +1,24 @@
-"""Settings from the environment and ``.env`` (pydantic-settings); see .env.example."""
+"""Settings from the environment and ``.env`` (pydantic-settings); see .env.example.
+
+An empty value (``DEV_GUILD_ID=``) means "not set": the default applies.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ENV_FILE = Path(".env")
 
 
 class Settings(BaseSettings):
     """Everything the bot can be configured with."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_file=ENV_FILE, env_file_encoding="utf-8", env_ignore_empty=True, extra="ignore"
+    )
 
     discord_token: SecretStr | None = Field(default=None, description="the bot's token")
     database_path: Path = Field(default=Path("data/cardroom.db"))
@@ -32,3 +39,34 @@ class Settings(BaseSettings):
         le=60,
         description="out-of-turn window (snaps) when the game has no snap_seconds option",
     )
+
+
+class SettingsError(Exception):
+    """Settings that cannot be read; the message is one line naming the setting."""
+
+
+def load_settings(env_file: Path | None = ENV_FILE) -> Settings:
+    """The settings from the environment and ``env_file``; SettingsError for bad ones."""
+    try:
+        return Settings(_env_file=env_file)  # type: ignore[call-arg]
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors()
+        )
+        raise SettingsError(f"bad setting ({problems}); see .env.example.") from None
+    except UnicodeDecodeError as error:
+        raise SettingsError(_not_utf8(env_file, error)) from None
+    except OSError as error:
+        raise SettingsError(f"cannot read {env_file}: {error.strerror or error}") from None
+
+
+def _not_utf8(env_file: Path | None, error: UnicodeDecodeError) -> str:
+    """Which line of ``env_file`` is not UTF-8, and the setting on it."""
+    content = error.object if isinstance(error.object, bytes) else b""
+    line = content[: error.start].count(b"\n") + 1
+    text = content.splitlines()[line - 1] if content else b""
+    if text.lstrip().startswith(b"#"):
+        what = "a comment"
+    else:
+        what = text.split(b"=", 1)[0].strip().decode("utf-8", "replace").upper() or "no name"
+    return f"{env_file} line {line} ({what}) is not UTF-8 text; save the file as UTF-8."

@@ -1,9 +1,10 @@
 """Storage throughput on one SQLite file: move saves per second and finished-game writes per
 second, through the bot's own Storage (aiosqlite, WAL, synchronous=NORMAL).
 
-A move save is ``save_game`` of a real fishing position (state, seats, action list so far);
-a finished-game write is ``finish_game`` (delete the running row, the game, four seat rows and
-the replay record, in one transaction). Prints one line per figure, then one JSON line.
+A move save is ``storage.running.save`` of a real fishing position (state, seats, action list
+so far); a finished-game write is ``storage.results.finish`` (delete the running row, the game,
+four seat rows and the replay record, in one transaction). Prints one line per figure, then
+one JSON line.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import argparse
 import asyncio
 import json
 import random
+import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
@@ -92,21 +94,24 @@ def finished_games(count: int) -> list[FinishedGame]:
 
 async def measure(path: Path, tables: int, finishes: int) -> dict[str, float]:
     """Run both measurements on the database at ``path``."""
+    progress(f"playing {tables} games and {finishes} finished games to save")
     positions = game_positions(tables, seed=1)
     done = finished_games(finishes)
     storage = await Storage.open(path)
     try:
         moves = sum(len(saves) for saves in positions)
+        progress(f"saving {moves} moves")
         started = time.perf_counter()
         for revision in range(max(len(saves) for saves in positions)):
             for saves in positions:  # tables take turns, as in a busy server
                 if revision < len(saves):
-                    await storage.save_game(saves[revision])
+                    await storage.running.save(saves[revision])
         move_seconds = time.perf_counter() - started
 
+        progress(f"writing {finishes} finished games")
         started = time.perf_counter()
         for game in done:
-            await storage.finish_game(game)
+            await storage.results.finish(game)
         finish_seconds = time.perf_counter() - started
     finally:
         await storage.close()
@@ -116,6 +121,11 @@ async def measure(path: Path, tables: int, finishes: int) -> dict[str, float]:
         "finished_writes": finishes,
         "finished_writes_per_s": round(finishes / finish_seconds),
     }
+
+
+def progress(text: str) -> None:
+    """A line on stderr saying which phase the benchmark is in (stdout keeps the figures)."""
+    print(f"bench_storage: {text}", file=sys.stderr, flush=True)
 
 
 def main() -> None:

@@ -53,7 +53,7 @@ class ScoresCog(commands.Cog):
         """One line per game the member played on this server."""
         assert interaction.guild_id is not None
         who = member or interaction.user
-        rows = await self.bot.storage.stats(interaction.guild_id, who.id)
+        rows = await self.bot.ratings.stats(interaction.guild_id, who.id)
         if not rows:
             text = "No finished games on this server yet."
         else:

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.boards.ratings import ScoreRow
 from bot.render.messages import GREY, MEDALS, Message, button, new_view, timestamp
 from bot.render.text import clip, plural
-from bot.storage import HistoryRow, ScoreRow
+from bot.storage import HistoryRow
 from engine.registry import games
 
 SCOREBOARD_PAGE = 10

@@ -1,1 +1,1 @@
-"""Services used by the bot: logic that is neither Discord nor SQL (ratings)."""
+"""Services used by the bot: logic that is neither Discord nor SQL."""

@@ -2,8 +2,8 @@
 
 Every change to a table happens under its ``asyncio.Lock`` and carries the revision it was
 decided at, so a stale or double click can never apply a second move. Each accepted action is
-saved (``Storage.save_game``) before the caller answers the player; the end of a game is one
-``Storage.finish_game``. The Discord side is told about changes through ``Presenter``.
+saved (``Storage.running.save``) before the caller answers the player; the end of a game is one
+``Storage.results.finish``. The Discord side is told about changes through ``Presenter``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bot.storage import (
     BrokenGame,
     FinishedGame,
     FinishedSeat,
+    LoadedGame,
     SavedGame,
     SeatRecord,
     Storage,
@@ -415,7 +416,7 @@ class TableService:
         self.tables[table.table_id] = table
         self.by_channel[table.channel_id] = table.table_id
         self._after_change(table, acted=())
-        await self.storage.save_game(table.saved())
+        await self.storage.running.save(table.saved())
         return table
 
     def begin(self, table: Table) -> None:
@@ -465,7 +466,7 @@ class TableService:
         if table.state.is_over:
             await self._finish(table)
         else:
-            await self.storage.save_game(table.saved())
+            await self.storage.running.save(table.saved())
             self._drive(table)
         self.last_save = (saving, time.perf_counter())
         self._flusher(table).changed()
@@ -597,7 +598,7 @@ class TableService:
             if not any(s.is_human for s in table.seats):
                 await self._end_if_no_humans(table)
                 return
-            await self.storage.save_game(table.saved())
+            await self.storage.running.save(table.saved())
             self._drive(table)
             self._flusher(table).changed()
 
@@ -614,7 +615,7 @@ class TableService:
         table.ended = True
         table.end_reason = reason
         self._release(table)
-        await self.storage.delete_game(table.table_id)
+        await self.storage.running.delete(table.table_id)
         self._flusher(table).changed()
         self.spawn(self._ended(table), f"ended-{table.table_id}")
 
@@ -630,7 +631,7 @@ class TableService:
         table.ended = True
         table.end_reason = "over"
         self._release(table)
-        await self.storage.finish_game(self.finished(table))
+        await self.storage.results.finish(self.finished(table))
         self.rematches[table.table_id] = Rematch(
             table.guild_id, table.channel_id, table.game, dict(table.options), tuple(table.seats)
         )
@@ -718,21 +719,21 @@ class TableService:
         table message posted anew), so that a restart edits the messages people see last."""
         async with table.lock:
             if not table.ended:
-                await self.storage.save_game(table.saved())
+                await self.storage.running.save(table.saved())
 
     # -- restoring after a restart -----------------------------------------------------------------
     async def restore(self) -> list[str]:
         """Load the running games saved in storage and resume them; returns problems found."""
         problems: list[str] = []
-        for saved in await self.storage.load_running_games():
-            if isinstance(saved, SavedGame):
+        for saved in await self.storage.running.load():
+            if isinstance(saved, LoadedGame):
                 try:
                     table = self._table_from_saved(saved)
                 except (SetupError, SavedStateError) as error:
                     saved = BrokenGame(
-                        table_id=saved.table_id,
-                        guild_id=saved.guild_id,
-                        channel_id=saved.channel_id,
+                        table_id=saved.saved.table_id,
+                        guild_id=saved.saved.guild_id,
+                        channel_id=saved.saved.channel_id,
                         error=f"{type(error).__name__}: {error}",
                     )
                 else:
@@ -743,14 +744,14 @@ class TableService:
                     continue
             problems.append(f"table {saved.table_id}: {saved.error}")
             # set aside, so the next start does not report it again and nothing is lost
-            await self.storage.set_aside(saved)
+            await self.storage.running.set_aside(saved)
             if saved.channel_id is not None:
                 self.spawn(self.presenter.restore_failed(saved), f"broken-{saved.table_id}")
         return problems
 
-    def _table_from_saved(self, saved: SavedGame) -> Table:
-        game = get_game(saved.game_id)
-        state = game.state_from_json(saved.state)
+    def _table_from_saved(self, loaded: LoadedGame) -> Table:
+        saved, state = loaded.saved, loaded.state
+        game = state.game
         seats = [
             Seat(
                 s.user_id,

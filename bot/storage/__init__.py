@@ -1,27 +1,38 @@
-"""Cardroom's storage: running games, finished games, scoreboards (SQLite via aiosqlite)."""
+"""Cardroom's storage: running games, finished games and seasons (SQLite via aiosqlite).
 
-from bot.storage.database import StaleRevisionError, Storage, StorageError
+``Storage`` composes one store per kind of thing kept (``running``, ``results``); the only SQL
+of the project is in this package.
+"""
+
+from bot.storage.database import Storage
+from bot.storage.errors import StaleRevisionError, StorageError
 from bot.storage.models import (
     BrokenGame,
     FinishedGame,
     FinishedSeat,
     HistoryRow,
+    LoadedGame,
+    PlacedSeat,
+    PlayerTotals,
     SavedGame,
-    ScoreRow,
     SeatRecord,
-    StatsRow,
 )
+from bot.storage.results import Results
+from bot.storage.running import RunningGames
 
 __all__ = [
     "BrokenGame",
     "FinishedGame",
     "FinishedSeat",
     "HistoryRow",
+    "LoadedGame",
+    "PlacedSeat",
+    "PlayerTotals",
+    "Results",
+    "RunningGames",
     "SavedGame",
-    "ScoreRow",
     "SeatRecord",
     "StaleRevisionError",
-    "StatsRow",
     "Storage",
     "StorageError",
 ]

@@ -5,10 +5,13 @@ Times are UTC: a naive datetime is read as UTC, an aware one is converted to UTC
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import AfterValidator, BaseModel, Field
+
+from engine.core import State
 
 
 def as_utc(moment: datetime) -> datetime:
@@ -52,6 +55,14 @@ class SavedGame(BaseModel):
     started_at: UtcDatetime
 
 
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    """A running game read back: its saved record and its state, parsed once by storage."""
+
+    saved: SavedGame
+    state: State  # the engine's state, read from ``saved.state``
+
+
 class BrokenGame(BaseModel):
     """A saved game that could not be read back (reported, never restored)."""
 
@@ -93,33 +104,6 @@ class FinishedGame(BaseModel):
         return any(seat.is_ai for seat in self.seats)
 
 
-class ScoreRow(BaseModel):
-    """One player's line on a server's scoreboard for one game and season."""
-
-    user_id: int
-    name: str  # the name used in the player's latest game
-    game_id: str
-    season: int
-    games: int
-    wins: int
-    win_rate: float  # wins / games, 0 to 1
-    rating: float  # openskill ordinal, mu - 3 sigma (0 for a new player)
-    rank: int  # 1 = top of this game's scoreboard
-
-
-class StatsRow(BaseModel):
-    """One player's figures for one game on a server (all seasons; rating: current season)."""
-
-    game_id: str
-    games: int
-    wins: int
-    rating: float  # the current season's ordinal (0, a new player's, without a game in it)
-    season: int  # the current season of this game on this server
-    season_games: int  # games in the current season
-    best_score: int  # highest, or lowest where the lowest score wins
-    average_score: float
-
-
 class HistoryRow(BaseModel):
     """A finished game as listed in a server's history."""
 
@@ -130,3 +114,22 @@ class HistoryRow(BaseModel):
     seats: list[FinishedSeat]
     has_ai: bool
     summary: list[str]
+
+
+class PlacedSeat(NamedTuple):
+    """A person's seat in a finished game, as ratings need it."""
+
+    user_id: int
+    name: str
+    place: int
+
+
+class PlayerTotals(NamedTuple):
+    """A player's totals over one game's finished games on a server (all seasons)."""
+
+    game_id: str
+    games: int
+    wins: int
+    highest_score: int
+    lowest_score: int
+    average_score: float

@@ -43,22 +43,22 @@ async def scoreboard_page(
     interaction: discord.Interaction, game_id: str | None, season: int | None, page: int
 ) -> Message:
     """A page of this server's scoreboard for ``game_id`` (None: all games)."""
-    storage = _bot(interaction).storage
+    bot = _bot(interaction)
     guild_id = _guild(interaction)
     if season is not None and game_id is not None:
-        current = await storage.current_season(guild_id, game_id)
+        current = await bot.storage.results.current_season(guild_id, game_id)
         if season > current:
             raise UserError(
                 f"{game_name(game_id)} is in season {current} here; season {season} has not begun."
             )
-    rows = await storage.scoreboard(guild_id, game_id, season)
+    rows = await bot.ratings.scoreboard(guild_id, game_id, season)
     return scoreboard_message(rows, interaction.user.id, game_id, season, page)
 
 
 async def history_page(interaction: discord.Interaction, game_id: str | None, page: int) -> Message:
     """A page of this server's finished games, newest first."""
     # one row more than a page says whether there is a next page without counting them all
-    rows = await _bot(interaction).storage.history(
+    rows = await _bot(interaction).storage.results.history(
         _guild(interaction), HISTORY_PAGE + 1, page * HISTORY_PAGE, game_id
     )
     has_next = len(rows) > HISTORY_PAGE
@@ -109,7 +109,7 @@ async def on_reset(interaction: discord.Interaction, args: list[str]) -> None:
     if not interaction.permissions.manage_guild:
         raise UserError("You need the Manage Server permission to reset the scoreboard.")
     game_id = _game(game)
-    season = await _bot(interaction).storage.reset_season(_guild(interaction), game_id)
+    season = await _bot(interaction).storage.results.reset_season(_guild(interaction), game_id)
     what = game_name(game_id) if game_id else "every game"
     await interaction.response.edit_message(
         content=(

@@ -29,7 +29,7 @@ def buttons(message: simcord.ResponseMessage) -> dict[str, bool]:
 async def finish_ladder(bot: CardroomBot, guild_id: int, players: int, game: str) -> None:
     """``players`` people in a chain of two-player games: user n beats user n+1."""
     for n in range(1, players):
-        await bot.storage.finish_game(
+        await bot.storage.results.finish(
             finished(f"{game}{n}", {n: 1, n + 1: 2}, game_id=game, guild_id=guild_id, minute=n)
         )
 
@@ -102,15 +102,15 @@ async def test_reset_asks_first_starts_a_season_and_old_seasons_stay_readable(
     assert "Nothing is deleted" in text_of(asked.response)
     kept = await boss.click(asked.response, label="Keep")
     assert kept.response is not None and "Nothing was reset" in text_of(kept.response)
-    assert await bot.storage.current_season(guild.id, "fishing") == 1
+    assert await bot.storage.results.current_season(guild.id, "fishing") == 1
 
     asked = await boss.slash(channel, "scoreboard-reset", game="fishing")
     assert asked.response is not None
     done = await boss.click(asked.response, label="Reset")
     assert done.response is not None and "season 2" in text_of(done.response)
     assert components(done.response) == []
-    assert await bot.storage.current_season(guild.id, "fishing") == 2
-    assert await bot.storage.current_season(guild.id, "cambio") == 1
+    assert await bot.storage.results.current_season(guild.id, "fishing") == 2
+    assert await bot.storage.results.current_season(guild.id, "cambio") == 1
 
     now = await ann.slash(channel, "scoreboard", game="fishing")
     assert now.response is not None and ranks(now.response) == []
@@ -130,14 +130,14 @@ async def test_a_reset_of_every_game_moves_each_to_its_next_season(
     bot: CardroomBot, env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
     await finish_ladder(bot, guild.id, 3, "cambio")
-    await bot.storage.reset_season(guild.id, "cambio")
+    await bot.storage.results.reset_season(guild.id, "cambio")
     boss = admin(env, guild, "boss")
     asked = await boss.slash(channel, "scoreboard-reset")
     assert asked.response is not None and "every game" in text_of(asked.response)
     done = await boss.click(asked.response, label="Reset")
     assert done.response is not None and "every game" in text_of(done.response)
-    assert await bot.storage.current_season(guild.id, "cambio") == 3
-    assert await bot.storage.current_season(guild.id, "fishing") == 2
+    assert await bot.storage.results.current_season(guild.id, "cambio") == 3
+    assert await bot.storage.results.current_season(guild.id, "fishing") == 2
     old = await boss.slash(channel, "scoreboard", game="cambio", season=1)
     assert old.response is not None and ranks(old.response) == [1, 2, 3]
 
@@ -153,13 +153,13 @@ async def test_history_lists_the_newest_games_with_results_a_page_at_a_time(
     total = HISTORY_PAGE + 2
     for n in range(total):
         places: dict[int | None, int] = {1: 1, None: 2} if n == total - 1 else {1: 2, 2: 1}
-        await bot.storage.finish_game(
+        await bot.storage.results.finish(
             finished(f"h{n}", places, guild_id=guild.id, minute=n, scores={1: n, 2: 50, None: 7})
         )
-    await bot.storage.finish_game(
+    await bot.storage.results.finish(
         finished("c0", {1: 1, 2: 2}, game_id="cambio", guild_id=guild.id, minute=-1)
     )
-    await bot.storage.finish_game(finished("elsewhere", {1: 1, 2: 2}, minute=200))
+    await bot.storage.results.finish(finished("elsewhere", {1: 1, 2: 2}, minute=200))
     ann = member(env, guild, "ann")
 
     options = {"game": "fishing"} if with_filter else {}

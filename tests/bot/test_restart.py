@@ -65,8 +65,8 @@ async def outcome(bot: CardroomBot, play: Playthrough) -> Outcome:
     """The finished game of ``play``."""
     message = results_message(play.channel)
     assert message is not None, "no results message"
-    [finished] = await bot.storage.history(play.table.guild_id)
-    record = await bot.storage.finished_record(play.table.table_id)
+    [finished] = await bot.storage.results.history(play.table.guild_id)
+    record = await bot.storage.results.replay_record(play.table.table_id)
     assert record is not None
     return Outcome(
         play.human_moves,

@@ -8,6 +8,7 @@ import logging
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
@@ -15,7 +16,7 @@ import simcord
 from bot.app import CardroomBot, create_bot
 from bot.render.text import fill_names
 from bot.storage import SeatRecord
-from engine.core import Event
+from engine.core import Event, Game, State
 from engine.registry import games
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
@@ -53,7 +54,7 @@ async def test_a_restored_table_has_its_log_and_hand_summaries_back(tmp_path: Pa
             SeatRecord(user_id=ann.id, name="ann", is_ai=False),
             SeatRecord(user_id=None, name="AI 1", is_ai=True),
         ]
-        await first.storage.save_game(
+        await first.storage.running.save(
             saved(
                 state,
                 "t1",
@@ -78,6 +79,38 @@ async def test_a_restored_table_has_its_log_and_hand_summaries_back(tmp_path: Pa
         logged = [entry.event.text for entry in table.log]
         assert logged[-2:] == [events[-1].text, "The game resumes after a restart."]
         assert "resumes after a restart" in text_of(table_message(channel, table))
+        await bot.close()
+
+
+async def test_a_saved_state_is_read_once_at_restore(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Storage parses a running game's state and hands it over; the tables do not parse it
+    again."""
+    settings = fast_settings(tmp_path)
+    first = create_bot(settings)
+    async with simcord.run(first) as env:
+        await first.tree.sync()
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        await open_table(first, channel, [add_player(env, guild, "ann")], "fishing", 1)
+        await first.tables.close()
+        await first.storage.close()
+
+        game_class = type(games()["fishing"])
+        reads: list[str] = []
+        read = game_class.state_from_json
+
+        def counted(self: Game, data: dict[str, Any]) -> State:
+            reads.append(self.id)
+            return read(self, data)
+
+        monkeypatch.setattr(game_class, "state_from_json", counted)
+        bot = create_bot(settings)
+        await env.restart_bot(bot)
+        assert isinstance(bot, CardroomBot)
+        assert len(bot.tables.tables) == 1
+        assert reads == ["fishing"]
         await bot.close()
 
 

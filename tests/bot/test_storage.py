@@ -20,18 +20,19 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.services.ratings import lowest_score_wins, rate_games
+from bot.boards.ratings import Ratings, lowest_score_wins, rate_games
 from bot.storage import (
     BrokenGame,
     FinishedGame,
     FinishedSeat,
+    LoadedGame,
     SavedGame,
     SeatRecord,
     StaleRevisionError,
     Storage,
     StorageError,
 )
-from bot.storage.database import MIGRATIONS_DIR
+from bot.storage.migrations import MIGRATIONS_DIR
 from engine.cli import main as engine_main
 from engine.core import Game, State, make_rng
 from engine.registry import games
@@ -75,6 +76,18 @@ def saved(
         started_at=START,
     )
     return game.model_copy(update=changes)
+
+
+async def running_games(storage: Storage) -> list[SavedGame | BrokenGame]:
+    """The running games as saved (each read-back state checked against its saved JSON)."""
+    games = []
+    for game in await storage.running.load():
+        if isinstance(game, LoadedGame):
+            assert game.state.to_json() == game.saved.state
+            games.append(game.saved)
+        else:
+            games.append(game)
+    return games
 
 
 def count(path: Path, sql: str, *parameters: object) -> int:
@@ -147,15 +160,17 @@ async def test_migration_from_version_1_keeps_results_in_season_1(tmp_path: Path
     storage = await Storage.open(path)
     try:
         assert await storage.schema_version() >= 2
-        board = await storage.scoreboard(GUILD, "fishing")
+        board = await Ratings(storage.results).scoreboard(GUILD, "fishing")
         assert [(row.user_id, row.season, row.games, row.wins) for row in board] == [
             (1, 1, 1, 1),
             (2, 1, 1, 0),
         ]
-        assert (await storage.history(GUILD))[0].season == 1
-        assert await storage.finished_record("old") == {"game": "fishing"}
-        await storage.finish_game(finished("new", {1: 2, 2: 1}, minute=60 * 24 * 400))
-        assert [row.games for row in await storage.scoreboard(GUILD, "fishing")] == [2, 2]
+        assert (await storage.results.history(GUILD))[0].season == 1
+        assert await storage.results.replay_record("old") == {"game": "fishing"}
+        await storage.results.finish(finished("new", {1: 2, 2: 1}, minute=60 * 24 * 400))
+        assert [
+            row.games for row in await Ratings(storage.results).scoreboard(GUILD, "fishing")
+        ] == [2, 2]
     finally:
         await storage.close()
 
@@ -165,13 +180,13 @@ async def test_migration_from_the_previous_version_keeps_running_games(tmp_path:
     latest = len(list(MIGRATIONS_DIR.glob("[0-9][0-9][0-9]_*.sql")))
     old = await Storage.open(path, up_to=latest - 1)
     game = saved(games()["fishing"].new_state(2, 7), table_id="kept")
-    await old.save_game(game)
+    await old.running.save(game)
     await old.close()
 
     storage = await Storage.open(path)
     try:
         assert await storage.schema_version() == latest
-        assert await storage.load_running_games() == [game]
+        assert await running_games(storage) == [game]
     finally:
         await storage.close()
 
@@ -208,32 +223,32 @@ async def test_a_database_from_newer_code_is_refused(tmp_path: Path) -> None:
 async def test_save_and_load_round_trip(storage: Storage) -> None:
     state = games()["fishing"].new_state(2, 7)
     game = saved(state, actions=[], seats=seats_for(2, ai={1}))
-    await storage.save_game(game)
-    assert await storage.load_running_games() == [game]
+    await storage.running.save(game)
+    assert await running_games(storage) == [game]
     state.apply(state.to_act()[0], state.legal_actions(state.to_act()[0])[0])
     moved = saved(state, revision=1, actions=[(0, "x")], deadline=None, table_message_id=None)
-    await storage.save_game(moved)
-    assert await storage.load_running_games() == [moved]
+    await storage.running.save(moved)
+    assert await running_games(storage) == [moved]
 
 
 async def test_a_lower_revision_is_refused(storage: Storage) -> None:
     state = games()["fishing"].new_state(2, 7)
-    await storage.save_game(saved(state, revision=5))
+    await storage.running.save(saved(state, revision=5))
     with pytest.raises(StaleRevisionError):
-        await storage.save_game(saved(state, revision=4, table_message_id=1))
-    await storage.save_game(saved(state, revision=5, table_message_id=2))  # same revision: ok
-    (loaded,) = await storage.load_running_games()
+        await storage.running.save(saved(state, revision=4, table_message_id=1))
+    await storage.running.save(saved(state, revision=5, table_message_id=2))  # same revision: ok
+    (loaded,) = await running_games(storage)
     assert isinstance(loaded, SavedGame)
     assert (loaded.revision, loaded.table_message_id) == (5, 2)
 
 
 async def test_delete_game(storage: Storage) -> None:
     state = games()["fishing"].new_state(2, 7)
-    await storage.save_game(saved(state, table_id="a"))
-    await storage.save_game(saved(state, table_id="b"))
-    await storage.delete_game("a")
-    await storage.delete_game("nothing")
-    assert [game.table_id for game in await storage.load_running_games()] == ["b"]
+    await storage.running.save(saved(state, table_id="a"))
+    await storage.running.save(saved(state, table_id="b"))
+    await storage.running.delete("a")
+    await storage.running.delete("nothing")
+    assert [game.table_id for game in await running_games(storage)] == ["b"]
 
 
 async def test_only_new_actions_are_sent_and_the_list_stays_whole(tmp_path: Path) -> None:
@@ -243,16 +258,16 @@ async def test_only_new_actions_are_sent_and_the_list_stays_whole(tmp_path: Path
     actions: list[tuple[int, str]] = []
     for revision in range(1, 4):
         actions.append((revision % 2, f"move {revision}"))
-        await storage.save_game(saved(state, revision=revision, actions=list(actions)))
+        await storage.running.save(saved(state, revision=revision, actions=list(actions)))
     with sqlite3.connect(path) as connection:  # someone else removes the row meanwhile
         connection.execute("DELETE FROM running_games")
     actions.append((0, "move 4"))
-    await storage.save_game(saved(state, revision=4, actions=list(actions)))
-    (loaded,) = await storage.load_running_games()
+    await storage.running.save(saved(state, revision=4, actions=list(actions)))
+    (loaded,) = await running_games(storage)
     assert isinstance(loaded, SavedGame)
     assert loaded.actions == actions
-    await storage.save_game(saved(state, revision=5, actions=[(1, "a new list")]))
-    await storage.save_game(saved(state, revision=6, actions=[(1, "a new list"), (0, "x")]))
+    await storage.running.save(saved(state, revision=5, actions=[(1, "a new list")]))
+    await storage.running.save(saved(state, revision=6, actions=[(1, "a new list"), (0, "x")]))
     await storage.close()
     with sqlite3.connect(path) as connection:
         stored = connection.execute("SELECT actions FROM running_games").fetchone()[0]
@@ -278,9 +293,9 @@ async def test_a_corrupt_game_comes_back_broken(
     path = tmp_path / "cardroom.db"
     storage = await Storage.open(path)
     state = games()["fishing"].new_state(2, 7)
-    await storage.save_game(saved(state, table_id="bad"))
+    await storage.running.save(saved(state, table_id="bad"))
     good = saved(state, table_id="good", started_at=START + timedelta(seconds=1))
-    await storage.save_game(good)
+    await storage.running.save(good)
     await storage.close()
     with sqlite3.connect(path) as connection:
         connection.execute(
@@ -289,7 +304,7 @@ async def test_a_corrupt_game_comes_back_broken(
 
     storage = await Storage.open(path)
     try:
-        broken, loaded = await storage.load_running_games()
+        broken, loaded = await running_games(storage)
     finally:
         await storage.close()
     assert loaded == good
@@ -301,12 +316,12 @@ async def test_a_corrupt_game_comes_back_broken(
 async def test_a_row_with_unreadable_ids_is_still_reported(tmp_path: Path) -> None:
     path = tmp_path / "cardroom.db"
     storage = await Storage.open(path)
-    await storage.save_game(saved(games()["fishing"].new_state(2, 7), table_id="bad"))
+    await storage.running.save(saved(games()["fishing"].new_state(2, 7), table_id="bad"))
     await storage.close()
     with sqlite3.connect(path) as connection:
         connection.execute("UPDATE running_games SET guild_id = 'x', channel_id = X'00'")
     storage = await Storage.open(path)
-    (broken,) = await storage.load_running_games()
+    (broken,) = await running_games(storage)
     await storage.close()
     assert isinstance(broken, BrokenGame)
     assert (broken.table_id, broken.guild_id, broken.channel_id) == ("bad", None, None)
@@ -315,7 +330,7 @@ async def test_a_row_with_unreadable_ids_is_still_reported(tmp_path: Path) -> No
 async def test_a_broken_game_is_set_aside_unchanged_and_not_loaded_again(tmp_path: Path) -> None:
     path = tmp_path / "cardroom.db"
     storage = await Storage.open(path)
-    await storage.save_game(saved(games()["fishing"].new_state(2, 7), table_id="bad"))
+    await storage.running.save(saved(games()["fishing"].new_state(2, 7), table_id="bad"))
     await storage.close()
     with sqlite3.connect(path) as connection:
         connection.execute("UPDATE running_games SET channel_id = X'00', state = '{oops'")
@@ -323,10 +338,10 @@ async def test_a_broken_game_is_set_aside_unchanged_and_not_loaded_again(tmp_pat
 
     storage = await Storage.open(path)
     try:
-        (broken,) = await storage.load_running_games()
+        (broken,) = await running_games(storage)
         assert isinstance(broken, BrokenGame)
-        await storage.set_aside(broken)
-        assert await storage.load_running_games() == []
+        await storage.running.set_aside(broken)
+        assert await running_games(storage) == []
     finally:
         await storage.close()
     with sqlite3.connect(path) as connection:
@@ -418,10 +433,10 @@ async def test_a_game_interrupted_by_a_crash_ends_as_without_it(
         record = record.model_copy(
             update={"state": state.to_json(), "revision": len(actions), "actions": list(actions)}
         )
-        await first.save_game(record)
+        await first.running.save(record)
 
     second = await Storage.open(path)  # a new bot on the same file; the first never closed
-    (restored,) = await second.load_running_games()
+    (restored,) = await running_games(second)
     assert restored == record
     assert isinstance(restored, SavedGame)
     resumed = game.state_from_json(restored.state)
@@ -433,10 +448,10 @@ async def test_a_game_interrupted_by_a_crash_ends_as_without_it(
     assert resumed.result() == whole.result()
 
     done = restored.model_copy(update={"actions": resumed_actions})
-    await second.finish_game(finished_from(done, resumed, START + timedelta(hours=1)))
-    assert await second.load_running_games() == []
+    await second.results.finish(finished_from(done, resumed, START + timedelta(hours=1)))
+    assert await running_games(second) == []
     replay_file = tmp_path / "record.json"
-    replay_file.write_text(json.dumps(await second.finished_record(record.table_id)))
+    replay_file.write_text(json.dumps(await second.results.replay_record(record.table_id)))
     await second.close()
     await first.close()
 
@@ -467,7 +482,7 @@ async def test_a_killed_process_leaves_its_last_save(tmp_path: Path) -> None:
                 action = state.legal_actions(seat)[0]
                 state.apply(seat, action)
                 actions.append((seat, action.text))
-                await storage.save_game(SavedGame(
+                await storage.running.save(SavedGame(
                     table_id="k", guild_id=1, channel_id=2, host_id=3, game_id="fishing",
                     options=dict(state.options), seed=9,
                     seats=[SeatRecord(user_id=3, name="a", is_ai=False),
@@ -485,7 +500,7 @@ async def test_a_killed_process_leaves_its_last_save(tmp_path: Path) -> None:
     )
     storage = await Storage.open(path)
     try:
-        (game,) = await storage.load_running_games()
+        (game,) = await running_games(storage)
     finally:
         await storage.close()
     assert isinstance(game, SavedGame)
@@ -503,8 +518,8 @@ async def test_finish_game_writes_everything_and_removes_the_running_game(
 ) -> None:
     path = tmp_path / "cardroom.db"
     storage = await Storage.open(path)
-    await storage.save_game(saved(games()["fishing"].new_state(2, 7), table_id="f"))
-    await storage.finish_game(finished("f", {1: 1, None: 2}))
+    await storage.running.save(saved(games()["fishing"].new_state(2, 7), table_id="f"))
+    await storage.results.finish(finished("f", {1: 1, None: 2}))
     await storage.close()
     assert count(path, "SELECT COUNT(*) FROM running_games") == 0
     assert count(path, "SELECT COUNT(*) FROM finished_games WHERE table_id = 'f'") == 1
@@ -517,10 +532,10 @@ async def test_discord_sized_ids_and_names_survive_finishing(storage: Storage) -
     snowflake = 2**63 - 7
     game = finished("big", {snowflake: 1, None: 2})
     game.seats[0].name = 'Zoë "the shark" 🦈'
-    await storage.finish_game(game)
-    (row,) = await storage.history(GUILD)
+    await storage.results.finish(game)
+    (row,) = await storage.results.history(GUILD)
     assert row.seats == game.seats
-    (score,) = await storage.scoreboard(GUILD, "fishing")
+    (score,) = await Ratings(storage.results).scoreboard(GUILD, "fishing")
     assert (score.user_id, score.name) == (snowflake, game.seats[0].name)
 
 
@@ -529,20 +544,20 @@ async def test_a_failure_inside_finish_game_writes_nothing(tmp_path: Path, fault
     path = tmp_path / "cardroom.db"
     storage = await Storage.open(path)
     running = saved(games()["fishing"].new_state(2, 7), table_id="f")
-    await storage.save_game(running)
+    await storage.running.save(running)
     game = finished("f", {1: 1, 2: 2})
     if fault == "repeated seat":  # the second seat row violates the primary key
         game.seats[1].seat = 0
     elif fault == "player seat without user":  # the seat row violates a CHECK
         game.seats[1].user_id = None
     else:  # the game row itself already exists (written under another running row)
-        await storage.finish_game(finished("f", {1: 1, 2: 2}))
-        await storage.save_game(running)
+        await storage.results.finish(finished("f", {1: 1, 2: 2}))
+        await storage.running.save(running)
     before = count(path, "SELECT COUNT(*) FROM finished_seats")
     with pytest.raises(sqlite3.IntegrityError):
-        await storage.finish_game(game)
-    assert await storage.load_running_games() == [running]  # the running row is still there
-    await storage.finish_game(finished("g", {1: 1, 2: 2}))  # and the connection still works
+        await storage.results.finish(game)
+    assert await running_games(storage) == [running]  # the running row is still there
+    await storage.results.finish(finished("g", {1: 1, 2: 2}))  # and the connection still works
     await storage.close()
     assert count(path, "SELECT COUNT(*) FROM running_games") == 1
     assert count(path, "SELECT COUNT(*) FROM finished_seats") == before + 2
@@ -559,12 +574,12 @@ async def test_concurrent_saves_and_finishes_do_not_mix(tmp_path: Path) -> None:
 
     async def failing() -> None:
         with pytest.raises(sqlite3.IntegrityError):
-            await storage.finish_game(bad)
+            await storage.results.finish(bad)
 
     await asyncio.gather(
-        *(storage.save_game(saved(state, table_id=f"r{n}", revision=n)) for n in range(30)),
+        *(storage.running.save(saved(state, table_id=f"r{n}", revision=n)) for n in range(30)),
         *(failing() for _ in range(5)),
-        *(storage.finish_game(finished(f"f{n}", {1: 1, 2: 2}, minute=n)) for n in range(30)),
+        *(storage.results.finish(finished(f"f{n}", {1: 1, 2: 2}, minute=n)) for n in range(30)),
     )
     await storage.close()
     assert count(path, "SELECT COUNT(*) FROM running_games") == 30
@@ -586,7 +601,7 @@ KNOWN_GAMES: list[
 
 async def add_known(storage: Storage) -> None:
     for minute, (table_id, places) in enumerate(KNOWN_GAMES):
-        await storage.finish_game(finished(table_id, places, minute=minute))
+        await storage.results.finish(finished(table_id, places, minute=minute))
 
 
 def expected_ordinals() -> dict[int, float]:
@@ -605,8 +620,8 @@ def expected_ordinals() -> dict[int, float]:
 
 async def test_scoreboard_on_known_games(storage: Storage) -> None:
     await add_known(storage)
-    await storage.finish_game(finished("elsewhere", {1: 2, 9: 1}, guild_id=OTHER_GUILD))
-    board = await storage.scoreboard(GUILD, "fishing")
+    await storage.results.finish(finished("elsewhere", {1: 2, 9: 1}, guild_id=OTHER_GUILD))
+    board = await Ratings(storage.results).scoreboard(GUILD, "fishing")
     ordinals = expected_ordinals()
     figures = {row.user_id: (row.games, row.wins) for row in board}
     assert figures == {1: (4, 2), 2: (4, 2), 3: (3, 2)}
@@ -616,15 +631,17 @@ async def test_scoreboard_on_known_games(storage: Storage) -> None:
         assert row.rating == pytest.approx(ordinals[row.user_id], abs=1e-3)
         assert row.win_rate == pytest.approx(row.wins / row.games)
         assert (row.season, row.game_id, row.name) == (1, "fishing", f"user {row.user_id}")
-    assert await storage.scoreboard(GUILD) == board  # every game: only fishing was played
-    assert await storage.scoreboard(GUILD, "twentytwo") == []
+    assert (
+        await Ratings(storage.results).scoreboard(GUILD) == board
+    )  # every game: only fishing was played
+    assert await Ratings(storage.results).scoreboard(GUILD, "twentytwo") == []
 
 
 async def test_many_games_against_the_ai_do_not_top_the_ranking(storage: Storage) -> None:
     await add_known(storage)
     for n in range(40):
-        await storage.finish_game(finished(f"farm{n}", {7: 1, None: 2}, minute=100 + n))
-    board = await storage.scoreboard(GUILD, "fishing")
+        await storage.results.finish(finished(f"farm{n}", {7: 1, None: 2}, minute=100 + n))
+    board = await Ratings(storage.results).scoreboard(GUILD, "fishing")
     farmer = next(row for row in board if row.user_id == 7)
     assert (farmer.games, farmer.wins, farmer.rating) == (40, 40, 0.0)
     assert board[0].user_id != 7 and board[0].rating > 0
@@ -633,13 +650,13 @@ async def test_many_games_against_the_ai_do_not_top_the_ranking(storage: Storage
 async def test_stats_per_game(storage: Storage) -> None:
     await add_known(storage)
     # cambio-like results: the lowest score wins (and best means lowest)
-    await storage.finish_game(
+    await storage.results.finish(
         finished("c1", {1: 1, 2: 2}, game_id="cambio", scores={1: 3, 2: 20}, minute=10)
     )
-    await storage.finish_game(
+    await storage.results.finish(
         finished("c2", {1: 2, 2: 1}, game_id="cambio", scores={1: 9, 2: 5}, minute=11)
     )
-    stats = {row.game_id: row for row in await storage.stats(GUILD, 1)}
+    stats = {row.game_id: row for row in await Ratings(storage.results).stats(GUILD, 1)}
     assert set(stats) == {"cambio", "fishing"}
     fishing = stats["fishing"]
     assert (fishing.games, fishing.wins, fishing.season, fishing.season_games) == (4, 2, 1, 4)
@@ -648,53 +665,56 @@ async def test_stats_per_game(storage: Storage) -> None:
     assert fishing.average_score == pytest.approx(8.5)
     cambio = stats["cambio"]
     assert (cambio.games, cambio.wins, cambio.best_score, cambio.average_score) == (2, 1, 3, 6)
-    assert await storage.stats(GUILD, 12345) == []
-    assert await storage.stats(OTHER_GUILD, 1) == []
+    assert await Ratings(storage.results).stats(GUILD, 12345) == []
+    assert await Ratings(storage.results).stats(OTHER_GUILD, 1) == []
 
 
 async def test_history_lists_the_last_games_with_results(storage: Storage) -> None:
     await add_known(storage)
-    history = await storage.history(GUILD, limit=3)
+    history = await storage.results.history(GUILD, limit=3)
     assert [row.table_id for row in history] == ["g5", "g4", "g3"]
     assert [row.has_ai for row in history] == [True, True, False]
     g4 = history[1]
     assert [(s.user_id, s.is_ai, s.place) for s in g4.seats] == [(3, False, 1), (None, True, 2)]
     assert g4.summary == ["hand 1 of g4"]
     assert g4.ended_at == START + timedelta(minutes=3, seconds=30)
-    assert len(await storage.history(GUILD)) == 5
-    assert await storage.history(OTHER_GUILD) == []
+    assert len(await storage.results.history(GUILD)) == 5
+    assert await storage.results.history(OTHER_GUILD) == []
 
 
 async def test_a_reset_starts_a_new_season_and_keeps_history(storage: Storage) -> None:
     await add_known(storage)
-    await storage.finish_game(finished("t1", {1: 1, 2: 2}, game_id="twentytwo"))
-    old_board = await storage.scoreboard(GUILD, "fishing")
-    assert await storage.current_season(GUILD, "fishing") == 1
+    await storage.results.finish(finished("t1", {1: 1, 2: 2}, game_id="twentytwo"))
+    old_board = await Ratings(storage.results).scoreboard(GUILD, "fishing")
+    assert await storage.results.current_season(GUILD, "fishing") == 1
 
-    assert await storage.reset_season(GUILD, "fishing") == 2
-    assert await storage.current_season(GUILD, "fishing") == 2
-    assert await storage.current_season(GUILD, "twentytwo") == 1  # other games go on
-    assert await storage.current_season(OTHER_GUILD, "fishing") == 1  # other servers too
-    assert await storage.scoreboard(GUILD, "fishing") == []
-    assert await storage.scoreboard(GUILD, "fishing", season=1) == old_board
-    assert len(await storage.history(GUILD)) == 6
-    assert [row.games for row in await storage.scoreboard(GUILD, "twentytwo")] == [1, 1]
+    assert await storage.results.reset_season(GUILD, "fishing") == 2
+    assert await storage.results.current_season(GUILD, "fishing") == 2
+    assert await storage.results.current_season(GUILD, "twentytwo") == 1  # other games go on
+    assert await storage.results.current_season(OTHER_GUILD, "fishing") == 1  # other servers too
+    assert await Ratings(storage.results).scoreboard(GUILD, "fishing") == []
+    assert await Ratings(storage.results).scoreboard(GUILD, "fishing", season=1) == old_board
+    assert len(await storage.results.history(GUILD)) == 6
+    assert [row.games for row in await Ratings(storage.results).scoreboard(GUILD, "twentytwo")] == [
+        1,
+        1,
+    ]
 
-    await storage.finish_game(finished("s2", {2: 1, 1: 2}, minute=50))
-    board = await storage.scoreboard(GUILD, "fishing")
+    await storage.results.finish(finished("s2", {2: 1, 1: 2}, minute=50))
+    board = await Ratings(storage.results).scoreboard(GUILD, "fishing")
     assert [(row.user_id, row.games, row.wins, row.season) for row in board] == [
         (2, 1, 1, 2),
         (1, 1, 0, 2),
     ]
-    stats = {row.game_id: row for row in await storage.stats(GUILD, 3)}
+    stats = {row.game_id: row for row in await Ratings(storage.results).stats(GUILD, 3)}
     fishing = stats["fishing"]  # user 3 has not played this season: a new player's figures
     assert (fishing.games, fishing.season, fishing.season_games, fishing.rating) == (3, 2, 0, 0)
 
-    assert await storage.reset_season(GUILD) == 3  # every game: fishing 3, the others 2
-    assert await storage.current_season(GUILD, "twentytwo") == 2
-    assert await storage.scoreboard(GUILD) == []
-    assert len(await storage.scoreboard(GUILD, "fishing", season=2)) == 2
-    assert len(await storage.history(GUILD, limit=100)) == 7
+    assert await storage.results.reset_season(GUILD) == 3  # every game: fishing 3, the others 2
+    assert await storage.results.current_season(GUILD, "twentytwo") == 2
+    assert await Ratings(storage.results).scoreboard(GUILD) == []
+    assert len(await Ratings(storage.results).scoreboard(GUILD, "fishing", season=2)) == 2
+    assert len(await storage.results.history(GUILD, limit=100)) == 7
 
 
 def test_rate_games_matches_openskill_and_skips_lone_players() -> None:

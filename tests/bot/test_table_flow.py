@@ -109,7 +109,7 @@ async def test_stop_needs_host_or_manage_server(
     assert result.ephemeral
     assert table.ended
     assert "boss stopped the game" in channel.history()[-1].content
-    assert await bot.storage.load_running_games() == []
+    assert await bot.storage.running.load() == []
 
 
 async def test_host_stops(

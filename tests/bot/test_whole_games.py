@@ -109,7 +109,7 @@ async def test_whole_game(
     assert not bot.tables.tables and not bot.tables._flushers
     with pytest.raises(UserError, match="This game is over"):  # what a late click is told
         bot.tables.table(next(iter(bot.tables.rematches)))
-    finished = await bot.storage.finished_record(next(iter(bot.tables.rematches)))
+    finished = await bot.storage.results.replay_record(next(iter(bot.tables.rematches)))
     assert finished is not None and finished["game"] == game_id
     # the scoreboard and stats count the game; Rematch opens a lobby with the same seats
     board = await players[0].member.slash(channel, "scoreboard", game=game_id)

@@ -3,7 +3,6 @@ budget, always legal; the level registry."""
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import random
@@ -12,7 +11,7 @@ import pytest
 
 from engine.ai import LEVELS, agent, level_name
 from engine.ai.search import Budget, SearchAgent
-from engine.cli import TerminalGame, main, run_play
+from engine.cli import TerminalGame, main
 from engine.core import Action, RandomAgent, State, StateAgent
 from engine.errors import SetupError
 from engine.registry import games
@@ -119,11 +118,12 @@ def test_simulate_takes_a_level_per_seat(capsys: pytest.CaptureFixture[str]) -> 
     assert "unknown AI level 'expert'" in capsys.readouterr().err
 
 
-def test_play_seats_the_chosen_level(capsys: pytest.CaptureFixture[str]) -> None:
-    args = argparse.Namespace(game="twentytwo", players=None, seed=2, option=[], ai="hard")
-    out = io.StringIO()
-    assert run_play(args, io.StringIO("q\n"), out) == 0
-    assert "Bye." in out.getvalue()
+def test_play_seats_the_chosen_level(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "twentytwo", "--seed", "2", "--ai", "hard"]) == 0
+    assert "Bye (game left unfinished)." in capsys.readouterr().out
     game = games()["twentytwo"]
     terminal = TerminalGame(game, game.new_state(2, 1), 1, io.StringIO(), io.StringIO(), "hard")
     assert isinstance(terminal.agent, SearchAgent)

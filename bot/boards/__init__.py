@@ -1,0 +1,1 @@
+"""Scoreboards, stats and history: what is shown of finished games, and skill ratings."""

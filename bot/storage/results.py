@@ -1,0 +1,252 @@
+"""Finished games and what is read from them: seasons, places for ratings, totals, history.
+
+``Results`` is what the bot needs from any backend; ``SqliteResults`` is the SQLite one. It
+returns rows only: ratings and rankings are computed by ``bot/boards``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from bot.storage.connection import Database, dump, from_text, to_text
+from bot.storage.models import (
+    FinishedGame,
+    FinishedSeat,
+    HistoryRow,
+    PlacedSeat,
+    PlayerTotals,
+)
+from bot.storage.running import RunningGames
+from engine.registry import games
+
+
+class Results(Protocol):
+    """The finished games of a database, with seasons."""
+
+    async def finish(self, game: FinishedGame) -> None:
+        """Record a finished game and delete its running row, all or nothing."""
+
+    async def replay_record(self, table_id: str) -> dict[str, Any] | None:
+        """The replay record of a finished game, or None."""
+
+    async def current_season(self, guild_id: int, game_id: str) -> int:
+        """The season new results of ``game_id`` on this server go to (1 until a reset)."""
+
+    async def reset_season(self, guild_id: int, game_id: str | None = None) -> int:
+        """Start a new season of ``game_id`` (None: of every game); returns its number."""
+
+    async def game_ids(self, guild_id: int) -> list[str]:
+        """The games with finished games on this server, in id order."""
+
+    async def season_places(
+        self, guild_id: int, game_id: str, season: int
+    ) -> list[list[PlacedSeat]]:
+        """The seats with a person of every game of a season, game by game as they ended."""
+
+    async def score_places(self, guild_id: int, game_id: str) -> list[list[tuple[int, int]]]:
+        """(score, place) of every seat of every finished game of ``game_id`` here."""
+
+    async def player_totals(self, guild_id: int, user_id: int) -> list[PlayerTotals]:
+        """A player's totals per game on this server, in game id order."""
+
+    async def history(
+        self, guild_id: int, limit: int = 10, offset: int = 0, game_id: str | None = None
+    ) -> list[HistoryRow]:
+        """This server's finished games, newest first, ``limit`` after the ``offset`` newest."""
+
+
+class SqliteResults:
+    """Finished games in SQLite: ``finished_games``, ``finished_seats``, ``replay_records``,
+    ``seasons``."""
+
+    def __init__(self, database: Database, running: RunningGames) -> None:
+        self._db = database
+        self._running = running
+
+    async def finish(self, game: FinishedGame) -> None:
+        """Write a finished game in ONE transaction, all or nothing.
+
+        Deletes the running row, inserts the game (in its server's current season), one row per
+        seat and the replay record: one INSERT into the view ``finish_game``, whose trigger
+        (migration 003) writes the rows. On any failure nothing is written and the running row
+        stays.
+        """
+        async with self._db.lock:
+            self._running.forget(game.table_id)
+            await self._db.execute(
+                """
+                INSERT INTO finish_game (table_id, guild_id, channel_id, game_id, options, seed,
+                    started_at, ended_at, has_ai, summary, seats, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                (
+                    game.table_id,
+                    game.guild_id,
+                    game.channel_id,
+                    game.game_id,
+                    dump(game.options),
+                    game.seed,
+                    to_text(game.started_at),
+                    to_text(game.ended_at),
+                    game.has_ai,
+                    dump(game.summary),
+                    dump(game.seats),
+                    dump(game.record),
+                ),
+            )
+
+    async def replay_record(self, table_id: str) -> dict[str, Any] | None:
+        """The replay record of a finished game (for ``python -m engine replay``), or None."""
+        async with self._db.lock:
+            row = await self._db.fetchone(
+                "SELECT record FROM replay_records WHERE table_id = ?", (table_id,)
+            )
+        if row is None:
+            return None
+        record: dict[str, Any] = json.loads(row[0])
+        return record
+
+    # -- seasons -------------------------------------------------------------------------------
+    async def current_season(self, guild_id: int, game_id: str) -> int:
+        """The season new results of ``game_id`` on this server go to (1 until a reset)."""
+        async with self._db.lock:
+            return await self._current_season(guild_id, game_id)
+
+    async def _current_season(self, guild_id: int, game_id: str) -> int:
+        row = await self._db.fetchone(
+            "SELECT COALESCE(MAX(season), 1) FROM seasons WHERE guild_id = ? AND game_id = ?",
+            (guild_id, game_id),
+        )
+        return int(row[0]) if row else 1
+
+    async def reset_season(self, guild_id: int, game_id: str | None = None) -> int:
+        """Start a new season of ``game_id`` (None: of every game); returns its number.
+
+        Nothing is deleted: older seasons stay queryable. With None every registered or
+        recorded game moves on, and the highest new number is returned.
+        """
+        async with self._db.lock, self._db.transaction():
+            if game_id is None:
+                rows = await self._db.fetchall(
+                    "SELECT game_id FROM finished_games WHERE guild_id = ?"
+                    " UNION SELECT game_id FROM seasons WHERE guild_id = ?",
+                    (guild_id, guild_id),
+                )
+                game_ids = sorted({*games(), *(row[0] for row in rows)})
+            else:
+                game_ids = [game_id]
+            started = to_text(datetime.now(UTC))
+            newest = 1
+            for each in game_ids:
+                season = await self._current_season(guild_id, each) + 1
+                await self._db.execute(
+                    "INSERT INTO seasons (guild_id, game_id, season, started_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    (guild_id, each, season, started),
+                )
+                newest = max(newest, season)
+        return newest
+
+    # -- what scoreboards, stats and history read -----------------------------------------------
+    async def game_ids(self, guild_id: int) -> list[str]:
+        """The games with finished games on this server, in id order."""
+        async with self._db.lock:
+            rows = await self._db.fetchall(
+                "SELECT DISTINCT game_id FROM finished_games WHERE guild_id = ? ORDER BY game_id",
+                (guild_id,),
+            )
+        return [row[0] for row in rows]
+
+    async def season_places(
+        self, guild_id: int, game_id: str, season: int
+    ) -> list[list[PlacedSeat]]:
+        """The seats with a person of every game of a season, game by game in the order they
+        ended (games without a person are left out)."""
+        async with self._db.lock:
+            rows = await self._db.fetchall(
+                """
+                SELECT g.table_id, s.user_id, s.name, s.place
+                FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
+                WHERE g.guild_id = ? AND g.game_id = ? AND g.season = ?
+                    AND s.user_id IS NOT NULL
+                ORDER BY g.ended_at, g.table_id, s.seat
+                """,
+                (guild_id, game_id, season),
+            )
+        seats: dict[str, list[PlacedSeat]] = {}
+        for table_id, user_id, name, place in rows:
+            seats.setdefault(table_id, []).append(PlacedSeat(user_id, name, place))
+        return list(seats.values())
+
+    async def score_places(self, guild_id: int, game_id: str) -> list[list[tuple[int, int]]]:
+        """(score, place) of every seat of this server's finished games of ``game_id``."""
+        async with self._db.lock:
+            rows = await self._db.fetchall(
+                """
+                SELECT s.table_id, s.score, s.place
+                FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
+                WHERE g.guild_id = ? AND g.game_id = ?
+                """,
+                (guild_id, game_id),
+            )
+        results: dict[str, list[tuple[int, int]]] = {}
+        for table_id, score, place in rows:
+            results.setdefault(table_id, []).append((score, place))
+        return list(results.values())
+
+    async def player_totals(self, guild_id: int, user_id: int) -> list[PlayerTotals]:
+        """A player's games, wins, highest, lowest and average score per game on this server
+        (all seasons), in game id order; only games the player played."""
+        async with self._db.lock:
+            rows = await self._db.fetchall(
+                """
+                SELECT g.game_id, COUNT(*), SUM(s.place = 1), MAX(s.score), MIN(s.score),
+                    AVG(s.score)
+                FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
+                WHERE g.guild_id = ? AND s.user_id = ?
+                GROUP BY g.game_id ORDER BY g.game_id
+                """,
+                (guild_id, user_id),
+            )
+        return [PlayerTotals(*row) for row in rows]
+
+    async def history(
+        self, guild_id: int, limit: int = 10, offset: int = 0, game_id: str | None = None
+    ) -> list[HistoryRow]:
+        """This server's finished games (of ``game_id``; None: all), newest first, with every
+        seat: ``limit`` of them after skipping the ``offset`` newest."""
+        async with self._db.lock:
+            games_rows = await self._db.fetchall(
+                "SELECT table_id, game_id, season, ended_at, has_ai, summary FROM finished_games"
+                " WHERE guild_id = ? AND (? IS NULL OR game_id = ?)"
+                " ORDER BY ended_at DESC, table_id DESC LIMIT ? OFFSET ?",
+                (guild_id, game_id, game_id, limit, offset),
+            )
+            ids = [row[0] for row in games_rows]
+            seat_rows = await self._db.fetchall(
+                "SELECT table_id, seat, user_id, name, is_ai, score, place FROM finished_seats"
+                f" WHERE table_id IN ({', '.join('?' * len(ids))}) ORDER BY table_id, seat",
+                ids,
+            )
+        seats: dict[str, list[FinishedSeat]] = defaultdict(list)
+        for table_id, seat, user_id, name, is_ai, score, place in seat_rows:
+            seats[table_id].append(
+                FinishedSeat(
+                    seat=seat, user_id=user_id, name=name, is_ai=is_ai, score=score, place=place
+                )
+            )
+        return [
+            HistoryRow(
+                table_id=table_id,
+                game_id=game_id,
+                season=season,
+                ended_at=from_text(ended_at),
+                seats=seats[table_id],
+                has_ai=bool(has_ai),
+                summary=json.loads(summary),
+            )
+            for table_id, game_id, season, ended_at, has_ai, summary in games_rows
+        ]

@@ -1,0 +1,210 @@
+"""Running games: saved with every accepted move, read back at start, set aside or deleted.
+
+``RunningGames`` is what the bot needs from any backend; ``SqliteRunningGames`` is the SQLite
+one. A save sends only the actions not yet stored (SQLite appends them to the stored list),
+which keeps a save's cost flat however long the game.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Protocol
+
+import aiosqlite
+from pydantic import ValidationError
+
+from bot.storage.connection import Database, dump, to_text
+from bot.storage.errors import StaleRevisionError, StorageError
+from bot.storage.models import BrokenGame, LoadedGame, SavedGame, SeatRecord
+from engine.registry import get_game
+
+RUNNING_COLUMNS = (
+    "table_id, guild_id, channel_id, host_id, game_id, options, seed, seats, state, revision,"
+    " actions, table_message_id, deadline, started_at, saved_at"
+)
+
+
+class RunningGames(Protocol):
+    """The running games of a database."""
+
+    async def save(self, game: SavedGame) -> None:
+        """Insert or update a running game; StaleRevisionError for an older revision."""
+
+    async def load(self) -> list[LoadedGame | BrokenGame]:
+        """Every running game, oldest first; one that cannot be read back is a BrokenGame."""
+
+    async def set_aside(self, broken: BrokenGame) -> None:
+        """Move a game that cannot be read back out of the running games, unchanged."""
+
+    async def delete(self, table_id: str) -> None:
+        """Forget a running game stopped without a result (nothing if it is not there)."""
+
+    def forget(self, table_id: str) -> None:
+        """Drop what this store remembers of a game another store has just removed."""
+
+
+def describe_error(error: Exception) -> str:
+    """One line saying what is wrong (for a validation error: where, and what)."""
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(map(str, first["loc"])) or error.title
+        return f"{where}: {first['msg']} ({error.error_count()} error(s))"
+    text = str(error).strip()
+    return text.splitlines()[0] if text else "no details"
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+class SqliteRunningGames:
+    """Running games in SQLite's ``running_games`` (and ``set_aside_games``)."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+        self._saved_actions: dict[str, int] = {}  # table id: actions known to be stored
+
+    async def save(self, game: SavedGame) -> None:
+        """Insert or update a running game in one statement (its own transaction).
+
+        Raises StaleRevisionError, storing nothing, for a revision lower than the stored one.
+        Only the actions not yet saved by this store are sent; SQLite appends them to the
+        stored list, which keeps a save's cost flat however long the game.
+        """
+        async with self._db.lock:
+            known = self._saved_actions.get(game.table_id, 0)
+            if not 0 <= known <= len(game.actions):
+                known = 0
+            stored = await self._upsert(game, known)
+            if stored != len(game.actions) and known:
+                stored = await self._upsert(game, 0)  # the row was not as remembered
+            if stored is None:
+                self._saved_actions.pop(game.table_id, None)
+                raise StaleRevisionError(
+                    f"table {game.table_id}: revision {game.revision} is older than the saved one"
+                )
+            self._saved_actions[game.table_id] = stored
+
+    async def _upsert(self, game: SavedGame, known: int) -> int | None:
+        """Write ``game`` sending its actions from index ``known`` on (0: all of them).
+
+        Returns the number of actions stored, or None when nothing was written (an older
+        revision, or a stored action list that is not ``known`` long).
+        """
+        rows = await self._db.fetchall(
+            """
+            INSERT INTO running_games (table_id, guild_id, channel_id, host_id, game_id,
+                options, seed, seats, state, revision, actions, table_message_id, deadline,
+                started_at, saved_at)
+            VALUES (:table_id, :guild_id, :channel_id, :host_id, :game_id, :options, :seed,
+                :seats, :state, :revision, :actions, :table_message_id, :deadline, :started_at,
+                :saved_at)
+            ON CONFLICT (table_id) DO UPDATE SET
+                guild_id = excluded.guild_id, channel_id = excluded.channel_id,
+                host_id = excluded.host_id, game_id = excluded.game_id,
+                options = excluded.options, seed = excluded.seed, seats = excluded.seats,
+                state = excluded.state, revision = excluded.revision,
+                actions = CASE
+                    WHEN :known = 0 OR running_games.actions = '[]' THEN excluded.actions
+                    WHEN excluded.actions = '[]' THEN running_games.actions
+                    ELSE substr(running_games.actions, 1, length(running_games.actions) - 1)
+                        || ',' || substr(excluded.actions, 2)
+                END,
+                table_message_id = excluded.table_message_id, deadline = excluded.deadline,
+                started_at = excluded.started_at, saved_at = excluded.saved_at
+            WHERE excluded.revision >= running_games.revision
+                AND (:known = 0 OR (json_valid(running_games.actions)
+                    AND json_array_length(running_games.actions) = :known))
+            RETURNING json_array_length(actions)
+            """,
+            {
+                "table_id": game.table_id,
+                "guild_id": game.guild_id,
+                "channel_id": game.channel_id,
+                "host_id": game.host_id,
+                "game_id": game.game_id,
+                "options": dump(game.options),
+                "seed": game.seed,
+                "seats": dump(game.seats),
+                "state": dump(game.state),
+                "revision": game.revision,
+                "actions": dump(game.actions[known:]),
+                "known": known,
+                "table_message_id": game.table_message_id,
+                "deadline": to_text(game.deadline),
+                "started_at": to_text(game.started_at),
+                "saved_at": to_text(datetime.now(UTC)),
+            },
+        )
+        return next((int(row[0]) for row in rows), None)
+
+    async def load(self) -> list[LoadedGame | BrokenGame]:
+        """Every running game, oldest first; one that cannot be read back is a BrokenGame.
+
+        A game is broken when a column is not valid JSON or the wrong shape, its game id is
+        unknown, or the engine refuses its state (wrong schema, malformed, wrong seat count).
+        The state is parsed here, once: a LoadedGame carries it.
+        """
+        async with self._db.lock:
+            rows = await self._db.fetchall(
+                "SELECT * FROM running_games ORDER BY started_at, table_id"
+            )
+        return [self._read(row) for row in rows]
+
+    @staticmethod
+    def _read(row: aiosqlite.Row) -> LoadedGame | BrokenGame:
+        table_id = str(row["table_id"])
+        try:
+            game = SavedGame(
+                table_id=table_id,
+                guild_id=row["guild_id"],
+                channel_id=row["channel_id"],
+                host_id=row["host_id"],
+                game_id=row["game_id"],
+                options=json.loads(row["options"]),
+                seed=row["seed"],
+                seats=[SeatRecord.model_validate(seat) for seat in json.loads(row["seats"])],
+                state=json.loads(row["state"]),
+                revision=row["revision"],
+                actions=json.loads(row["actions"]),
+                table_message_id=row["table_message_id"],
+                deadline=row["deadline"],
+                started_at=row["started_at"],
+            )
+            state = get_game(game.game_id).state_from_json(game.state)
+            if state.players != len(game.seats):
+                raise StorageError(
+                    f"the state has {state.players} seats but the table {len(game.seats)}"
+                )
+        except Exception as error:  # a bad row must never stop the others from loading
+            return BrokenGame(
+                table_id=table_id,
+                guild_id=_int_or_none(row["guild_id"]),
+                channel_id=_int_or_none(row["channel_id"]),
+                error=f"{type(error).__name__}: {describe_error(error)}",
+            )
+        return LoadedGame(game, state)
+
+    async def set_aside(self, broken: BrokenGame) -> None:
+        """Move a running game that cannot be read back to ``set_aside_games``, unchanged."""
+        async with self._db.lock, self._db.transaction():
+            self.forget(broken.table_id)
+            await self._db.execute(
+                f"INSERT INTO set_aside_games ({RUNNING_COLUMNS}, error, set_aside_at)"
+                f" SELECT {RUNNING_COLUMNS}, ?, ? FROM running_games WHERE table_id = ?",
+                (broken.error, to_text(datetime.now(UTC)), broken.table_id),
+            )
+            await self._db.execute(
+                "DELETE FROM running_games WHERE table_id = ?", (broken.table_id,)
+            )
+
+    async def delete(self, table_id: str) -> None:
+        """Forget a running game stopped without a result (nothing if it is not there)."""
+        async with self._db.lock:
+            self.forget(table_id)
+            await self._db.execute("DELETE FROM running_games WHERE table_id = ?", (table_id,))
+
+    def forget(self, table_id: str) -> None:
+        """Drop the count of stored actions of a game (its row is gone or replaced)."""
+        self._saved_actions.pop(table_id, None)
