@@ -324,6 +324,10 @@ class Slot:
         """Who sees it, as a Zone says."""
         return None if self.public else frozenset(self.known)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Slot:
+        """A copy for a copied state (quicker than the generic walk)."""
+        return Slot(self.card, set(self.known), self.public)
+
     def to_json(self) -> list[Any]:
         """``[card, known seats, public]``."""
         return [self.card.text, sorted(self.known), self.public]
