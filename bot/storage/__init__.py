@@ -6,6 +6,7 @@ of the project is in this package.
 
 from bot.storage.database import Storage
 from bot.storage.errors import StaleRevisionError, StorageError
+from bot.storage.lock import DatabaseInUseError, DatabaseLock
 from bot.storage.models import (
     BrokenGame,
     FinishedGame,
@@ -22,6 +23,8 @@ from bot.storage.running import RunningGames
 
 __all__ = [
     "BrokenGame",
+    "DatabaseInUseError",
+    "DatabaseLock",
     "FinishedGame",
     "FinishedSeat",
     "HistoryRow",
