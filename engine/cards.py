@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple, TypeVar
 
 from engine.errors import CardError
 
@@ -23,6 +23,8 @@ CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 RANK_TEXT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_TEXT = ("C", "D", "H", "S")
 SUIT_SYMBOL = ("♣", "♦", "♥", "♠")
+
+T = TypeVar("T")
 
 _CARD_TEXT = re.compile(r"^(10|[2-9AJQK])([CDHS])$", re.IGNORECASE)
 
@@ -89,11 +91,24 @@ def cards_pretty(cards: Iterable[Card]) -> str:
     return " ".join(_PRETTY[card] for card in cards)
 
 
-def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
-    """A new list with ``cards`` in random order drawn from ``rng`` (never the global generator)."""
-    deck = list(cards)
-    rng.shuffle(deck)
-    return deck
+def shuffle(items: list[T], rng: random.Random) -> None:
+    """Shuffle ``items`` in place from ``rng`` (never the global generator), in exactly the
+    order ``rng.shuffle(items)`` gives with Python 3.11, about a third quicker: Fisher-Yates
+    from the end, each swap's index drawn by rejection from ``getrandbits``. Written out here
+    so that decks also stay the same whatever Python's ``shuffle`` becomes.
+
+    >>> deck, same = list(range(10)), list(range(10))
+    >>> shuffle(deck, random.Random(5)); random.Random(5).shuffle(same); deck == same
+    True
+    """
+    getrandbits = rng.getrandbits
+    for last in range(len(items) - 1, 0, -1):
+        bound = last + 1
+        bits = bound.bit_length()
+        pick = getrandbits(bits)
+        while pick >= bound:
+            pick = getrandbits(bits)
+        items[last], items[pick] = items[pick], items[last]
 
 
 def is_card_text(text: str) -> bool:

@@ -1,4 +1,5 @@
-"""The engine's command line: ``simulate``, ``play`` and ``replay`` (DESIGN.md, contract)."""
+"""The engine's command line: ``simulate``, ``play`` and ``replay`` (README, "The engine
+command line"; a replay's deck and action text: docs/rules/README.md)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,19 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.cards import Card, is_card_text
-from engine.core import Action, Agent, Event, Game, State
-from engine.errors import ActionParseError, IllegalActionError, SetupError
+from engine.choices import Step, action_label, choice_label, descend, resolve, step_prompt
+from engine.core import Action, Agent, Event, Game, OptionValue, State
+from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
 from engine.registry import games, get_game
 from engine.runner import agent_move, play_out
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_RECORD = 2
+EXIT_INTERRUPTED = 130  # what shells report for Ctrl-C
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,9 +30,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     simulate = commands.add_parser("simulate", help="play K games between agents, print JSON")
     simulate.add_argument("--game", required=True, choices=list(games()))
-    simulate.add_argument("--players", type=int)
-    simulate.add_argument("--games", type=int, default=100)
-    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--players", type=int, help="default: the game's smallest count")
+    simulate.add_argument("--games", type=int, default=100, help="default: 100")
+    simulate.add_argument("--seed", type=int, default=0, help="default: 0")
     simulate.add_argument(
         "--agent",
         default="random",
@@ -38,15 +40,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
 
-    play = commands.add_parser("play", help="play in the terminal against AI seats")
+    play = commands.add_parser(
+        "play",
+        help="play in the terminal against AI seats",
+        description="Play a game in the terminal: you take the first seat, the AI the others.",
+        epilog=options_help(games().values()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     play.add_argument("game", choices=list(games()))
-    play.add_argument("--players", type=int)
-    play.add_argument("--seed", type=int)
-    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    play.add_argument("--players", type=int, help="default: the game's smallest count")
+    play.add_argument("--seed", type=int, help="default: a random one (shown at the start)")
+    play.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
+    )
 
     replay = commands.add_parser("replay", help="replay a JSON record, print the position")
     replay.add_argument("file", type=Path)
 
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) > 2 and argv[0] == "play" and argv[1] in games() and not _has_help(argv[:2]):
+        # ``play ID --help``: the options of that game only.
+        play.epilog = options_help([get_game(argv[1])])
     args = parser.parse_args(argv)
     try:
         if args.command == "simulate":
@@ -57,6 +71,63 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SetupError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_RECORD
+
+
+def _has_help(words: Sequence[str]) -> bool:
+    return any(word in ("-h", "--help") for word in words)
+
+
+def options_help(shown: Iterable[Game]) -> str:
+    """Each game's options with their defaults, for ``play --help``."""
+    lines = []
+    for game in shown:
+        if not game.options:
+            lines.append(f"{game.id} has no options.")
+            continue
+        lines.append(f"{game.id} options (--option NAME=VALUE):")
+        width = max(len(option.name) for option in game.options)
+        for option in game.options:
+            if option.kind is bool:
+                values = "on or off"
+            elif option.minimum is not None and option.maximum is not None:
+                values = f"{option.minimum} to {option.maximum}"
+            else:
+                values = "a whole number"
+            if option.optional:
+                values += ", or off"
+            lines.append(
+                f"  {option.name:<{width}}  {option.description}"
+                f" ({values}; default {option_text(option.default)})"
+            )
+    return "\n".join(lines)
+
+
+def option_text(value: OptionValue) -> str:
+    """An option value as written on the command line.
+
+    >>> option_text(True), option_text(None), option_text(21)
+    ('on', 'off', '21')
+    """
+    if value is None or value is False:
+        return "off"
+    return "on" if value is True else str(value)
+
+
+def count_argument(name: str, value: int | None, default: int) -> int:
+    """A count given on the command line (``--games``, ``--players``): a whole number above 0.
+
+    >>> count_argument("--games", None, 100)
+    100
+    >>> count_argument("--games", 0, 100)
+    Traceback (most recent call last):
+    ...
+    engine.errors.SetupError: --games must be 1 or more, not 0
+    """
+    if value is None:
+        return default
+    if value < 1:
+        raise SetupError(f"{name} must be 1 or more, not {value}")
+    return value
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
@@ -74,7 +145,8 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
 def run_simulate(args: argparse.Namespace) -> int:
     """Play ``--games`` games and print one JSON object of figures."""
     game = get_game(args.game)
-    players = args.players or game.player_counts[0]
+    players = count_argument("--players", args.players, game.player_counts[0])
+    count = count_argument("--games", args.games, 100)
     game.check_players(players)
     kinds = args.agent.split(",")
     if len(kinds) == 1:
@@ -83,7 +155,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise SetupError(f"give one agent for every seat ({players}), or one for all")
     agents = [game.agent(kind.strip()) for kind in kinds]
     options = game.resolve_options(parse_options(args.option))
-    print(json.dumps(simulate(game, players, args.games, args.seed, agents, options)))
+    print(json.dumps(simulate(game, players, count, args.seed, agents, options)))
     return 0
 
 
@@ -138,6 +210,10 @@ def run_replay(path: Path) -> int:
         seat, text = entry
         try:
             state.apply_text(seat, text)
+        except DeckError as error:
+            raise SetupError(
+                f"action {index} ({text!r} by seat {seat}) starts a new hand, but {error}"
+            ) from None
         except (ActionParseError, IllegalActionError) as error:
             print(json.dumps({"index": index, "action": [seat, text], "error": str(error)}))
             print(f"action {index} ({text!r} by seat {seat}): {error}", file=sys.stderr)
@@ -185,15 +261,19 @@ def position(state: State) -> dict[str, Any]:
 
 
 # -- play --------------------------------------------------------------------------------------
-def run_play(
-    args: argparse.Namespace, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
-) -> int:
+def run_play(args: argparse.Namespace) -> int:
     """Play a game in the terminal: you are seat 0, the AI has the other seats."""
+    stdin, stdout = sys.stdin, sys.stdout
     game = get_game(args.game)
-    players = args.players or game.player_counts[0]
+    players = count_argument("--players", args.players, game.player_counts[0])
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     state = game.new_state(players, seed, parse_options(args.option))
-    TerminalGame(game, state, seed, stdin, stdout).run()
+    try:
+        TerminalGame(game, state, seed, stdin, stdout).run()
+    except KeyboardInterrupt:
+        # Ctrl-C is how most people leave: one line, no traceback.
+        print("\nBye (game left unfinished).", file=stdout)
+        return EXIT_INTERRUPTED
     return 0
 
 
@@ -218,103 +298,136 @@ class TerminalGame:
 
     def run(self) -> None:
         """Loop until the game ends (or the person quits)."""
-        self.say(
-            f"{self.game.name} — {self.state.players} players, seed {self.seed}. "
-            "Type a number to choose, q to quit."
+        settings = ", ".join(
+            f"{name} {option_text(value)}" for name, value in self.state.options.items()
         )
+        self.say(
+            f"{self.game.name} — {self.state.players} players, seed {self.seed}"
+            + (f"; {settings}" if settings else "")
+            + "."
+        )
+        self.say("Type the number of your choice and press Enter; b goes back, q quits.")
         self.show_events(self.state.opening_events())
         try:
             while not self.state.is_over:
                 seat, action = self.next_move()
                 self.show_events(self.state.apply(seat, action))
         except QuitGame:
-            self.say("Bye.")
+            self.say("Bye (game left unfinished).")
             return
         self.say("")
         for line in self.game.describe(self.state.view(0)):
             self.say(line)
-        winners = " and ".join(self.names[seat] for seat in self.state.winners())
-        self.say(f"Game over. Scores: {self.scores()}. Winner: {winners}.")
+        self.say(f"Final scores: {self.scores()}.")
 
     def scores(self) -> str:
         pairs = zip(self.names, self.state.scores(), strict=True)
         return ", ".join(f"{name} {score}" for name, score in pairs)
 
     def next_move(self) -> tuple[int, Action]:
-        """AI seats with optional actions first, then the person, then the AI seats waited for."""
+        """The next move: the person is asked first whenever they may act (so they are offered
+        an out-of-turn window before the AI seats answer it), then the AI seats.
+
+        As at the bot's tables, a move the game waits for is taken only once the window is over:
+        if the person's move would close the window, the AI seats answer it first (and when one
+        of them acts, that move is applied and the person is asked again).
+        """
         seats, waiting = self.state.to_act(), self.state.waiting_for()
         optional = [seat for seat in seats if seat not in waiting and seat != 0]
         self.order_rng.shuffle(optional)
-        for seat in [*optional, *(["you"] if 0 in seats else []), *waiting]:
-            if seat == "you":
-                action = self.ask(optional=0 not in waiting)
-                if action is not None:
+        if 0 in seats:
+            action = self.ask(optional=0 not in waiting)
+            if action is not None:
+                if 0 not in waiting or not optional or not self.closes_window(action, optional):
                     return 0, action
-            elif seat != 0:
-                assert isinstance(seat, int)
-                action = agent_move(self.state, seat, self.agent, self.rngs[seat])
+                answered = self.answer_window(optional)
+                if answered is None:
+                    return 0, action
+                self.say(f"  (before your move: {{s{answered[0]}}} acted first)")
+                return answered
+        answered = self.answer_window(optional)
+        if answered is not None:
+            return answered
+        for seat in waiting:
+            if seat != 0:
+                action = agent_move(self.state, seat, self.agent, self.rngs[seat], False)
                 if action is not None:
                     return seat, action
         raise RuntimeError("nobody moved")
 
+    def answer_window(self, seats: Sequence[int]) -> tuple[int, Action] | None:
+        """The first AI seat (in ``seats``) that takes its optional move, if one does."""
+        for seat in seats:
+            action = agent_move(self.state, seat, self.agent, self.rngs[seat], True)
+            if action is not None:
+                return seat, action
+        return None
+
+    def closes_window(self, action: Action, others: Sequence[int]) -> bool:
+        """Whether the person's ``action`` would end the other seats' out-of-turn window."""
+        trial = self.game.state_from_json(self.state.to_json())
+        trial.apply(0, action)
+        return not any(seat in trial.to_act() for seat in others)
+
     def ask(self, optional: bool) -> Action | None:
         """Ask the person for a move, step by step along the actions' choice paths (None: the
-        person lets an optional move pass)."""
-        legal = list(self.state.legal_actions(0))
+        person lets an optional move pass). ``b`` goes back a step."""
+        legal = self.state.legal_actions(0)
         self.say("")
         for line in self.game.describe(self.state.view(0)):
             self.say(line)
-        depth = 0
+        shown: list[tuple[int, ...]] = []  # the steps offered so far, for going back
+        prefix: tuple[int, ...] = ()
         while True:
-            groups = group_by_step(legal, depth)
-            if len(groups) == 1 and len(legal) > 1:
-                depth += 1
-                continue
-            labels = list(groups)
-            self.say("You may act now (0 to let it pass):" if optional else "Your move:")
-            for number, label in enumerate(labels, start=1):
-                shown = groups[label][0].text if len(groups[label]) == 1 else label + " …"
-                self.say(f"  {number:>2}. {prettify(shown)}")
+            # An optional move is never taken for the person, even when it is the only one.
+            if optional and not shown:
+                target: Action | Step = resolve(legal, prefix)
+            else:
+                prefix, target = descend(legal, prefix)
+            if not isinstance(target, Step):
+                if not shown:
+                    label = action_label(self.game, target, self.names)
+                    self.say(f"Your only move: {label} (made for you).")
+                return target
+            self.say(step_prompt(self.game, target.chosen, self.names))
+            for number, choice in enumerate(target.choices, start=1):
+                self.say(f"  {number:>2}. {choice_label(self.game, target, choice, self.names)}")
+            if shown:
+                self.say("   b. back")
+            if optional and not shown:
+                self.say("   0. let it pass")
             answer = self.read()
-            if optional and answer == "0":
-                return None
-            if not answer.isdigit() or not 1 <= int(answer) <= len(labels):
-                self.say(f"Type a number from 1 to {len(labels)}.")
+            if answer.lower() in ("b", "back") and shown:
+                prefix = shown.pop()
                 continue
-            legal = groups[labels[int(answer) - 1]]
-            if len(legal) == 1:
-                return legal[0]
-            depth += 1
+            if optional and not shown and answer == "0":
+                return None
+            # isdigit() alone accepts ² and other digits int() refuses.
+            number = int(answer) if answer.isascii() and answer.isdigit() else 0
+            if not 1 <= number <= len(target.choices):
+                keys = f"a number from 1 to {len(target.choices)}"
+                if shown:
+                    keys += ", b to go back"
+                elif optional:
+                    keys += ", 0 to let it pass"
+                self.say(f"{answer!r} is not one of the choices: type {keys} (q quits).")
+                continue
+            shown.append(prefix)
+            prefix = (*prefix, target.choices[number - 1].index)
 
     def read(self) -> str:
         print("> ", end="", file=self.stdout, flush=True)
         line = self.stdin.readline()
-        if not line or line.strip().lower() in ("q", "quit", "exit"):
+        if not line:  # Ctrl-D: end the prompt's line before saying goodbye
+            print(file=self.stdout)
+            raise QuitGame
+        if line.strip().lower() in ("q", "quit", "exit"):
             raise QuitGame
         return line.strip()
 
 
 class QuitGame(Exception):
     """The person left the terminal game."""
-
-
-def group_by_step(legal: Sequence[Action], depth: int) -> dict[str, list[Action]]:
-    """Legal actions grouped by their choice path's step at ``depth`` (first-seen order)."""
-    groups: dict[str, list[Action]] = {}
-    for action in legal:
-        path = action.path
-        label = path[depth] if depth < len(path) else action.text
-        groups.setdefault(label, []).append(action)
-    return groups
-
-
-def prettify(text: str, card: Callable[[str], str] = lambda word: Card.parse(word).pretty) -> str:
-    """Action text with cards in people form: ``play 6D`` → ``play 6♦``."""
-    words = []
-    for word in text.split():
-        base, eq, value = word.partition("=")
-        words.append(card(base) + eq + value if is_card_text(base) else word)
-    return " ".join(words)
 
 
 if __name__ == "__main__":  # pragma: no cover

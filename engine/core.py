@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
-from engine.cards import FULL_DECK, Card, parse_cards
+from engine.cards import FULL_DECK, Card, parse_cards, shuffle
 from engine.errors import (
     ActionParseError,
     CardError,
@@ -22,6 +22,7 @@ from engine.errors import (
     SavedStateError,
     SetupError,
 )
+from engine.layout import Layout
 
 View = dict[str, Any]
 """A JSON-ready description of what one seat (or everyone) can see. Cards are in machine form."""
@@ -197,13 +198,23 @@ class DeckPlan:
         if index < len(self.stacked):
             given = self.stacked[index]
             if len(given) != len(cards) or set(given) != set(cards):
+                missing = sorted(set(cards) - set(given))
+                extra = sorted(set(given) - set(cards))
                 raise DeckError(
                     f"the deck given for hand {index + 1} is not the {len(cards)} cards in play"
+                    + (f"; missing: {' '.join(c.text for c in missing)}" if missing else "")
+                    + (f"; not in play: {' '.join(c.text for c in extra)}" if extra else "")
                 )
             return list(given)
         deck = sorted(cards)
-        make_rng(self.seed, "deck", index).shuffle(deck)
+        shuffle(deck, make_rng(self.seed, "deck", index))
         return deck
+
+    def check(self, hands: int | None = None) -> None:
+        """Check the first ``hands`` given decks (None: all) hold the full deck, so a bad one
+        is refused before play rather than when its hand is reached."""
+        for index in range(len(self.stacked) if hands is None else min(hands, len(self.stacked))):
+            self.deck(index)
 
     @property
     def is_stacked(self) -> bool:
@@ -246,6 +257,8 @@ class Game(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     blurb: ClassVar[str] = ""
     lowest_wins: ClassVar[bool] = False  # scores are penalties: the lowest total wins
+    full_deck_hands: ClassVar[int | None] = None
+    """How many hands are dealt from the whole deck (None: all; later hands may hold fewer)."""
 
     def new_state(
         self,
@@ -256,9 +269,10 @@ class Game(ABC):
     ) -> State:
         """A new game at its first decision; raises SetupError for a bad count, option or deck."""
         self.check_players(players)
-        return self._new_state(
-            players, seed, self.resolve_options(options), DeckPlan.normalise(seed, deck)
-        )
+        resolved = self.resolve_options(options)
+        plan = DeckPlan.normalise(seed, deck)
+        plan.check(self.full_deck_hands)
+        return self._new_state(players, seed, resolved, plan)
 
     def check_players(self, players: int) -> None:
         """Raise SetupError unless the game can be played by ``players``."""
@@ -338,6 +352,23 @@ class Game(ABC):
     @abstractmethod
     def describe(self, view: View) -> list[str]:
         """Lines of text showing a view to a person (cards with suit symbols)."""
+
+    @abstractmethod
+    def layout(self, view: View) -> Layout:
+        """What a picture of ``view`` shows (see engine.layout), made from the view alone."""
+
+    # Wording hooks for engine/choices.py; None leaves a step to the generic words there.
+    def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
+        """This game's words for the path element ``step`` chosen after ``chosen``."""
+        return None
+
+    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+        """The question the step after ``chosen`` asks, in this game's words."""
+        return None
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        """This game's words for a whole action (``Play 7♣ to the table``)."""
+        return None
 
 
 class State(ABC):

@@ -105,29 +105,37 @@ async def bench(games: int, rounds: int, game_id: str) -> dict[str, object]:
         )
         bot = create_bot(settings)
         async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:
-            await bot.tree.sync()
-            guild = env.create_guild(name="bench")
-            opening = time.perf_counter()
-            tables = []
-            for number in range(games):
-                channel = guild.create_text_channel(f"table-{number}")
-                player = add_player(env, guild, f"player{number}")
-                table = await open_table(bot, channel, [player], game_id, 1)
-                tables.append((player, channel, table))
-            started = time.perf_counter()
-            rng = random.Random(1)
-            with simulator.recording():
-                for _ in range(rounds):
-                    for player, channel, table in tables:
-                        if table.ended or 0 not in table.state.waiting_for():
-                            continue
-                        await move_by_hand(player, channel, table, rng)
-                    await env.advance_time(1.1)
-            finished = time.perf_counter()
-            running = sum(not table.ended for _, _, table in tables)
-            measured = list(bot.move_times)
-            await bot.tables.close()
-            await bot.storage.close()
+            try:
+                await bot.tree.sync()
+                guild = env.create_guild(name="bench")
+                progress(f"opening {games} {game_id} tables")
+                opening = time.perf_counter()
+                tables = []
+                for number in range(games):
+                    channel = guild.create_text_channel(f"table-{number}")
+                    player = add_player(env, guild, f"player{number}")
+                    table = await open_table(bot, channel, [player], game_id, 1)
+                    tables.append((player, channel, table))
+                started = time.perf_counter()
+                progress(f"opened in {started - opening:.1f} s")
+                rng = random.Random(1)
+                with simulator.recording():
+                    for number in range(rounds):
+                        progress(f"round {number + 1} of {rounds}: one move per game")
+                        for player, channel, table in tables:
+                            if table.ended or 0 not in table.state.waiting_for():
+                                continue
+                            await move_by_hand(player, channel, table, rng)
+                        await env.advance_time(1.1)
+                finished = time.perf_counter()
+                progress(f"moves made in {finished - started:.1f} s")
+                running = sum(not table.ended for _, _, table in tables)
+                measured = list(bot.move_times)
+            finally:
+                # aiosqlite's worker thread is not a daemon: left open, it keeps the process
+                # alive after an error.
+                await bot.tables.close()
+                await bot.storage.close()
     save = [m.save - simulator.within(m.save_started, m.save_ended) for m in measured]
     total = [m.total - simulator.within(m.arrived, m.answered) for m in measured]
     own = sorted(t - s for t, s in zip(total, save, strict=True))
@@ -151,6 +159,11 @@ async def bench(games: int, rounds: int, game_id: str) -> dict[str, object]:
         "opening_seconds": round(started - opening, 1),
         "moving_seconds": round(finished - started, 1),
     }
+
+
+def progress(text: str) -> None:
+    """A line on stderr saying which phase the benchmark is in (stdout keeps the figures)."""
+    print(f"bench_bot: {text}", file=sys.stderr, flush=True)
 
 
 def p99(values: list[float]) -> float:

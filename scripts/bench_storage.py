@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import json
 import random
+import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
@@ -93,11 +94,13 @@ def finished_games(count: int) -> list[FinishedGame]:
 
 async def measure(path: Path, tables: int, finishes: int) -> dict[str, float]:
     """Run both measurements on the database at ``path``."""
+    progress(f"playing {tables} games and {finishes} finished games to save")
     positions = game_positions(tables, seed=1)
     done = finished_games(finishes)
     storage = await Storage.open(path)
     try:
         moves = sum(len(saves) for saves in positions)
+        progress(f"saving {moves} moves")
         started = time.perf_counter()
         for revision in range(max(len(saves) for saves in positions)):
             for saves in positions:  # tables take turns, as in a busy server
@@ -105,6 +108,7 @@ async def measure(path: Path, tables: int, finishes: int) -> dict[str, float]:
                     await storage.running.save(saves[revision])
         move_seconds = time.perf_counter() - started
 
+        progress(f"writing {finishes} finished games")
         started = time.perf_counter()
         for game in done:
             await storage.results.finish(game)
@@ -117,6 +121,11 @@ async def measure(path: Path, tables: int, finishes: int) -> dict[str, float]:
         "finished_writes": finishes,
         "finished_writes_per_s": round(finishes / finish_seconds),
     }
+
+
+def progress(text: str) -> None:
+    """A line on stderr saying which phase the benchmark is in (stdout keeps the figures)."""
+    print(f"bench_storage: {text}", file=sys.stderr, flush=True)
 
 
 def main() -> None:

@@ -287,7 +287,7 @@ def _option_label(option: Option, names: list[str]) -> str:
 def _add_controls(view: discord.ui.View, table: Table, node: Node, page: int) -> None:
     names = table.names
     tid, rev = table.table_id, table.revision
-    options = node.options
+    options = node.choices
     if len(options) <= MAX_BUTTON_OPTIONS:
         for position, option in enumerate(options):
             target = prefix_text((*node.prefix, option.index))

@@ -1,4 +1,4 @@
-"""cambio: Cambio, a memory game (seed 003; RULES.md "cambio").
+"""cambio: Cambio, a memory game (rules: docs/rules/cambio.md).
 
 Each player has face-down cards in labelled positions (A B / C D, penalty cards add E, F, …)
 and wants the lowest total. Where each rule lives:
@@ -9,9 +9,9 @@ and wants the lowest total. Where each rule lives:
   stock; the deal passes left): ``CambioState.start_round``.
 - the opening look at 2 own positions, simultaneous, default ``look C D``:
   ``CambioState._legal_actions`` (phase ``look``), ``_apply_look``, ``timeout_action``.
-- a turn: ``draw`` (stock only; ``take_card`` reshuffles the discard but its top card, and a
-  draw with nothing to take ends the round), then ``replace X`` or ``discard``: ``_apply_turn``,
-  ``_apply_drawn``.
+- a turn: ``draw`` (stock only; ``take_card`` reshuffles the discard but its top card, at
+  most ``RESHUFFLES`` times a round, and a draw with nothing to take ends the round), then
+  ``replace X`` or ``discard``: ``_apply_turn``, ``_apply_drawn``.
 - powers of a card discarded straight from the stock (7/8 ``peek``, 9/10 ``spy``, J/Q blind
   ``swap``, K♠/K♣ ``peek A s2.C`` then ``swap``/``keep``; red kings and A–6 none; a power with
   no target is not offered; ``skip`` declines): ``power_of``, ``_power_actions``,
@@ -64,9 +64,11 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import SavedStateError
+from engine.layout import Group, Layout, Shown, face_up, rows, stack
 
 HAND_SIZE = 4
 LOOK_COUNT = 2
+RESHUFFLES = 2  # a round's limit: after that an empty stock has nothing to take
 
 
 def points(card: Card) -> int:
@@ -266,6 +268,33 @@ class Snap:
         return ("snap", "you" if self.seat is None else f"s{self.seat}", self.pos)
 
 
+_STEP_WORDS = {
+    "draw": "Draw a card",
+    "cambio": "Call Cambio",
+    "discard": "Discard the drawn card",
+    "replace": "Keep the drawn card in place of one of yours",
+    "skip": "Do not use the power",
+    "swap": "Swap the two cards",
+    "keep": "Keep the cards where they are",
+    "look": "Look at two of your cards",
+    "peek": "Look at a card",
+    "spy": "Look at another player's card",
+    "snap": "Snap a card that matches the discard",
+    "give": "Give one of your cards",
+}
+
+
+def _position_words(owner: str, label: str, names: Sequence[str]) -> str:
+    """A position, never to be read as a rank: ``your card A``, ``AI 1's card C``.
+
+    >>> _position_words("s1", "C", ["Ann", "AI 1"]), _position_words("you", "A", [])
+    ("AI 1's card C", 'your card A')
+    """
+    if owner[:1] == "s" and owner[1:].isdigit():
+        return f"{names[int(owner[1:])]}'s card {label}"
+    return f"your card {label}"
+
+
 # -- state -----------------------------------------------------------------------------------------
 
 
@@ -375,14 +404,23 @@ class CambioState(TotalsState):
             )
         ]
 
-    def take_card(self) -> Card | None:
+    def take_card(self, events: list[Event]) -> Card | None:
         """The top stock card; an empty stock is first refilled with the discard pile but its
-        top card, shuffled. None when even that leaves nothing."""
-        if not self.stock and len(self.discard) > 1:
+        top card, shuffled, at most ``RESHUFFLES`` times a round (so no round goes on for
+        ever; ``events`` gets the reshuffle, which everyone sees). None when that leaves
+        nothing."""
+        if not self.stock and len(self.discard) > 1 and self.reshuffles < RESHUFFLES:
             self.stock = self.discard[:-1]
             del self.discard[:-1]
             make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles).shuffle(self.stock)
             self.reshuffles += 1
+            events.append(
+                Event(
+                    f"The stock is empty: {len(self.stock)} discarded cards are shuffled into "
+                    f"a new stock (reshuffle {self.reshuffles} of {RESHUFFLES} this round)",
+                    "reshuffle",
+                )
+            )
         return self.stock.pop(0) if self.stock else None
 
     def new_label(self, seat: int) -> str:
@@ -593,9 +631,9 @@ class CambioState(TotalsState):
         second = self._see(seat, seat, action.second)
         self.looked.add(seat)
         events = [
-            Event(f"{{s{seat}}} looked at their {action.first} and {action.second}", "look"),
+            Event(f"{{s{seat}}} looked at their cards {action.first} and {action.second}", "look"),
             Event(
-                f"You see {action.first} {first} and {action.second} {second}",
+                f"You see card {action.first}: {first}, card {action.second}: {second}",
                 "look",
                 frozenset((seat,)),
             ),
@@ -610,16 +648,23 @@ class CambioState(TotalsState):
         self.snapped = set()
         if action == CAMBIO:
             self.caller = seat
-            events = [Event(f"{{s{seat}}} calls Cambio! Everyone else has one more turn.", "call")]
-            return events + self.end_turn(open_window=False)
-        card = self.take_card()
+            call = Event(f"{{s{seat}}} calls Cambio! Everyone else has one more turn.", "call")
+            return [call, *self.end_turn(open_window=False)]
+        events: list[Event] = []
+        card = self.take_card(events)
         if card is None:
-            events = [Event(f"{{s{seat}}} cannot draw: no cards are left to take.", "draw")]
+            why = (
+                f"the stock is empty after the round's {RESHUFFLES} reshuffles"
+                if self.reshuffles == RESHUFFLES
+                else "no cards are left to take"
+            )
+            events.append(Event(f"{{s{seat}}} cannot draw: {why}.", "draw"))
             return events + self.end_round()
         self.draws += 1
         self.drawn = card
         self.phase = "drawn"
         return [
+            *events,
             Event(f"{{s{seat}}} drew a card", "draw"),
             Event(f"You drew {card.pretty}", "draw", frozenset((seat,))),
         ]
@@ -634,7 +679,7 @@ class CambioState(TotalsState):
             self.discard.append(old.card)
             events = [
                 Event(
-                    f"{{s{seat}}} put the drawn card in {action.pos}; "
+                    f"{{s{seat}}} put the drawn card in place of their card {action.pos}; "
                     f"{old.card.pretty} goes to the discard",
                     "replace",
                 )
@@ -655,21 +700,21 @@ class CambioState(TotalsState):
         if isinstance(action, Peek):
             card = self._see(seat, seat, action.pos)
             events += [
-                Event(f"{{s{seat}}} looked at their {action.pos}", "power"),
-                Event(f"Your {action.pos} is {card}", "power", only_me),
+                Event(f"{{s{seat}}} looked at their card {action.pos}", "power"),
+                Event(f"Your card {action.pos} is {card}", "power", only_me),
             ]
         elif isinstance(action, Spy):
             card = self._see(seat, action.seat, action.pos)
             events += [
-                Event(f"{{s{seat}}} looked at {{s{action.seat}}}'s {action.pos}", "power"),
-                Event(f"{{s{action.seat}}}'s {action.pos} is {card}", "power", only_me),
+                Event(f"{{s{seat}}} looked at {{s{action.seat}}}'s card {action.pos}", "power"),
+                Event(f"{{s{action.seat}}}'s card {action.pos} is {card}", "power", only_me),
             ]
         elif isinstance(action, BlindSwap):
             self.swap(seat, action.own, action.seat, action.pos)
             events.append(
                 Event(
-                    f"{{s{seat}}} swapped their {action.own} with "
-                    f"{{s{action.seat}}}'s {action.pos}, unseen",
+                    f"{{s{seat}}} swapped their card {action.own} with "
+                    f"{{s{action.seat}}}'s card {action.pos}, unseen",
                     "power",
                 )
             )
@@ -680,12 +725,13 @@ class CambioState(TotalsState):
             self.phase = "decide"
             return [
                 Event(
-                    f"{{s{seat}}} looked at their {action.own} and "
-                    f"{{s{action.seat}}}'s {action.pos}",
+                    f"{{s{seat}}} looked at their card {action.own} and "
+                    f"{{s{action.seat}}}'s card {action.pos}",
                     "power",
                 ),
                 Event(
-                    f"Your {action.own} is {mine}; {{s{action.seat}}}'s {action.pos} is {theirs}",
+                    f"Your card {action.own} is {mine}; "
+                    f"{{s{action.seat}}}'s card {action.pos} is {theirs}",
                     "power",
                     only_me,
                 ),
@@ -697,7 +743,10 @@ class CambioState(TotalsState):
             if action == SWAP:
                 self.swap(seat, own, other, pos)
                 events.append(
-                    Event(f"{{s{seat}}} swapped their {own} with {{s{other}}}'s {pos}", "power")
+                    Event(
+                        f"{{s{seat}}} swapped their card {own} with {{s{other}}}'s card {pos}",
+                        "power",
+                    )
                 )
             else:
                 events.append(Event(f"{{s{seat}}} kept the cards where they were", "power"))
@@ -738,7 +787,7 @@ class CambioState(TotalsState):
             self.snapped = set()
             events = [
                 Event(
-                    f"{{s{seat}}} snapped {whose} {action.pos}: {slot.card.pretty} — correct!",
+                    f"{{s{seat}}} snapped {whose} card {action.pos}: {slot.card.pretty} — correct!",
                     "snap",
                 )
             ]
@@ -755,18 +804,18 @@ class CambioState(TotalsState):
                 entries.append((owner, action.pos, slot.card.text))
         events = [
             Event(
-                f"{{s{seat}}} snapped {whose} {action.pos}: {slot.card.pretty} does not match "
+                f"{{s{seat}}} snapped {whose} card {action.pos}: {slot.card.pretty} does not match "
                 f"{top.pretty} — wrong!",
                 "snap",
             )
         ]
-        penalty = self.take_card()
+        penalty = self.take_card(events)
         if penalty is None:
             events.append(Event("No card is left for a penalty.", "snap"))
             return events
         label = self.new_label(seat)
         self.hands[seat][label] = Slot(penalty)
-        events.append(Event(f"{{s{seat}}} takes a penalty card into {label}, unseen", "snap"))
+        events.append(Event(f"{{s{seat}}} takes a penalty card, unseen, as card {label}", "snap"))
         return events
 
     def _apply_give(self, seat: int, action: Give) -> list[Event]:
@@ -777,7 +826,11 @@ class CambioState(TotalsState):
         self.phase = "turn"
         self.gap = None
         self.giver = None
-        return [Event(f"{{s{seat}}} gave their {action.pos} to {{s{owner}}}'s {pos}", "give")]
+        return [
+            Event(
+                f"{{s{seat}}} gave their card {action.pos} to {{s{owner}}}, as card {pos}", "give"
+            )
+        ]
 
     # -- end of a round and of the game --------------------------------------------------------
     def round_points(self) -> list[int]:
@@ -798,7 +851,7 @@ class CambioState(TotalsState):
         shown = "; ".join(
             f"{{s{seat}}} {scored[seat]} ("
             + (
-                " ".join(f"{label} {slot.card.pretty}" for label, slot in hand.items())
+                " ".join(f"[{label} {slot.card.pretty}]" for label, slot in hand.items())
                 or "no cards"
             )
             + ")"
@@ -1217,6 +1270,60 @@ class CambioGame(Game):
     def heuristic_agent(self) -> CambioAgent:
         return CambioAgent()
 
+    def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
+        if step in _STEP_WORDS:
+            return _STEP_WORDS[step]
+        if step == "you":
+            return "Your own cards"
+        if step[:1] == "s" and step[1:].isdigit():
+            return f"{names[int(step[1:])]}'s cards"
+        owner = chosen[-1] if chosen else ""
+        return _position_words(owner, step, names)
+
+    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+        if not chosen:
+            return None
+        last = chosen[-1]
+        if (last[:1] == "s" and last[1:].isdigit()) or last == "you":
+            return "Snap which card?" if chosen[0] == "snap" else "Which of their cards?"
+        prompts = {
+            "look": "Look at which two of your cards? The first:",
+            "replace": "Put the drawn card in place of which of your cards?",
+            "peek": "Look at which of your cards?",
+            "spy": "Look at whose card?",
+            "swap": "Swap which of your cards (unseen)?",
+            "snap": "Snap whose card?",
+            "give": "Give which of your cards?",
+        }
+        if len(chosen) == 1:
+            return prompts.get(last)
+        if chosen[0] == "look":
+            return f"Your card {last} and which other?"
+        return "With whose card?"
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        if isinstance(action, Word):
+            return _STEP_WORDS[action.word]
+        if isinstance(action, Look):
+            return f"Look at your cards {action.first} and {action.second}"
+        if isinstance(action, Replace):
+            return f"Put the drawn card in place of your card {action.pos}"
+        if isinstance(action, Peek):
+            return f"Look at your card {action.pos}"
+        if isinstance(action, Give):
+            return f"Give your card {action.pos}"
+        if isinstance(action, Spy):
+            return f"Look at {_position_words(f's{action.seat}', action.pos, names)}"
+        if isinstance(action, BlindSwap):
+            other = _position_words(f"s{action.seat}", action.pos, names)
+            return f"Swap your card {action.own} with {other}, unseen"
+        if isinstance(action, KingPeek):
+            other = _position_words(f"s{action.seat}", action.pos, names)
+            return f"Look at your card {action.own} and {other}"
+        assert isinstance(action, Snap)
+        owner = "you" if action.seat is None else f"s{action.seat}"
+        return f"Snap {_position_words(owner, action.pos, names)}"
+
     def describe(self, view: View) -> list[str]:
         rounds = f" of {view['rounds']}" if view["rounds"] else f" (to {view['limit']})"
         top = view["discard_top"]
@@ -1234,8 +1341,9 @@ class CambioGame(Game):
                 cards = revealed[owner]
             elif known:
                 cards = known[owner]
+            # "[B 3♦]" a known card, "[A ?]" an unknown one: a label never reads as a rank.
             shown = " ".join(
-                f"{label} {describe_cards([cards[label]])}" if label in cards else label
+                f"[{label} {describe_cards([cards[label]]) if label in cards else '?'}]"
                 for label in labels
             )
             tags = " (called Cambio: locked)" if view["caller"] == owner else ""
@@ -1249,7 +1357,7 @@ class CambioGame(Game):
                 "You just saw: "
                 + ", ".join(
                     ("your" if owner == seat else f"{{s{owner}}}'s")
-                    + f" {label} {describe_cards([card])}"
+                    + f" card {label}: {describe_cards([card])}"
                     for owner, label, card in seen
                 )
             )
@@ -1283,6 +1391,30 @@ class CambioGame(Game):
             + ", ".join(f"{{s{owner}}} {score}" for owner, score in enumerate(view["scores"]))
         )
         return lines
+
+    def layout(self, view: View) -> Layout:
+        # Positions are captioned "pos A" so that a position never reads as a rank.
+        faces = view.get("revealed") or view.get("known") or [{} for _ in view["positions"]]
+        just_seen = {(owner, label): card for owner, label, card in view.get("just_seen") or []}
+        hands = [
+            Group(
+                "You" if owner == view.get("seat") else f"{{s{owner}}}",
+                tuple(
+                    Shown(Card.parse(card) if card else None, f"pos {label}")
+                    for label in labels
+                    for card in [faces[owner].get(label) or just_seen.get((owner, label))]
+                ),
+                mine=owner == view.get("seat"),
+            )
+            for owner, labels in enumerate(view["positions"])
+        ]
+        table = [
+            stack("Stock", view["stock"]),
+            stack("Discard", view["discard_size"], view["discard_top"]),
+        ]
+        if view.get("drawn"):
+            table.append(face_up("You drew", [view["drawn"]], mine=True))
+        return rows(table, hands)
 
 
 def own_label(text: str) -> str:

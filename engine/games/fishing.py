@@ -1,8 +1,20 @@
-"""fishing: Casino without building, scoring clubs (seed 000; RULES.md "fishing").
+"""fishing: Casino without building, scoring clubs (rules: docs/rules/fishing.md).
 
 Play one card a turn; it may capture one table card of its rank or one set of two or more
 numerals adding up to it (option ``multi_capture``: several disjoint sets plus one same-rank
 card). Piles score at the end of the hand: most cards 2, most clubs 1, 2♣ 1, 10♦ 1.
+
+Where each rule lives, in the order of the rules document:
+
+- players (2, 3, 4 or 6; five refused) and options: ``FishingGame``,
+  ``FishingGame.player_count_message``.
+- the deal (4 each from the dealer's left, 4 to the table, 4 more each when every hand is
+  empty): ``FishingState.start_hand``, ``deal_hands``, ``_apply``.
+- captures (one same-rank card or one sum set of numerals; ``multi_capture``): ``plays``,
+  ``sum_sets``, ``multi_captures``; refusals: ``FishingState.explain_illegal``.
+- the end of a hand (the last capturer takes the table), scoring and winning:
+  ``FishingState.end_hand``, ``score_piles``.
+- move text and choice path: ``Play``; reading text: ``FishingGame.parse_action``.
 """
 
 from __future__ import annotations
@@ -14,7 +26,16 @@ from functools import cache, lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from engine.cards import CLUBS, DIAMONDS, FULL_DECK, Card, cards_pretty, cards_text, describe_cards
+from engine.cards import (
+    CLUBS,
+    DIAMONDS,
+    FULL_DECK,
+    Card,
+    cards_pretty,
+    cards_text,
+    describe_cards,
+    parse_cards,
+)
 from engine.core import (
     Action,
     DeckPlan,
@@ -33,11 +54,13 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError
+from engine.layout import Layout, face_up, rows, stack, your_hand
 
 HAND_SIZE = 4
 TABLE_SIZE = 4
 TWO_OF_CLUBS = Card(2, CLUBS)
 TEN_OF_DIAMONDS = Card(10, DIAMONDS)
+SCORING_CARDS = ((TWO_OF_CLUBS, "2♣"), (TEN_OF_DIAMONDS, "10♦"))
 
 
 class Play(NamedTuple):
@@ -268,6 +291,9 @@ class FishingState(TotalsState):
             self.totals[seat] += gained
         self.history.append(points)
         events.append(
+            Event(f"Hand {self.hand_number + 1} piles: {pile_counts(self.piles)}", "piles")
+        )
+        events.append(
             Event(
                 f"Hand {self.hand_number + 1} scores: "
                 + "; ".join(
@@ -354,11 +380,38 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
     award_unique_most([len(pile) for pile in piles], 2, "most cards")
     award_unique_most([sum(card.suit == CLUBS for card in pile) for pile in piles], 1, "most clubs")
     for seat, pile in enumerate(piles):
-        for card, label in ((TWO_OF_CLUBS, "2♣"), (TEN_OF_DIAMONDS, "10♦")):
+        for card, label in SCORING_CARDS:
             if card in pile:
                 points[seat] += 1
                 reasons[seat].append(f"{label} 1")
     return points, reasons
+
+
+def pile_counts(piles: Sequence[Sequence[Card]]) -> str:
+    """What each pile holds that scores, so the points can be checked (ties score nothing).
+
+    >>> pile_counts([cards_from_json(["2C", "3C", "4D"]), cards_from_json(["5C", "10D", "KH"])])
+    '{s0} 3 cards, 2 clubs, 2♣; {s1} 3 cards, 1 club, 10♦ (most cards: a tie, nobody scores)'
+    """
+    clubs = [sum(card.suit == CLUBS for card in pile) for pile in piles]
+    parts = []
+    for seat, pile in enumerate(piles):
+        held = [label for card, label in SCORING_CARDS if card in pile]
+        club_word = "club" if clubs[seat] == 1 else "clubs"
+        parts.append(
+            ", ".join([f"{{s{seat}}} {len(pile)} cards", f"{clubs[seat]} {club_word}", *held])
+        )
+    ties = [
+        what
+        for what, counts in (("most cards", [len(pile) for pile in piles]), ("most clubs", clubs))
+        if counts.count(max(counts)) > 1
+    ]
+    return "; ".join(parts) + "".join(f" ({what}: a tie, nobody scores)" for what in ties)
+
+
+def capture_words(take: Iterable[Card], card: Card) -> str:
+    """``Capture 3♥ + 4♠ with 7♣``."""
+    return f"Capture {' + '.join(c.pretty for c in take)} with {card.pretty}"
 
 
 ONE_PER_RANK = tuple(Card(rank, CLUBS) for rank in range(1, 14))
@@ -456,6 +509,24 @@ class FishingGame(Game):
     def heuristic_agent(self) -> FishingAgent:
         return FishingAgent()
 
+    def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
+        if chosen and step == "leave it":
+            return f"Play {Card.parse(chosen[0]).pretty} to the table"
+        if chosen and step.startswith("take "):
+            return capture_words(parse_cards(step.split()[1:]), Card.parse(chosen[0]))
+        return None
+
+    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+        if not chosen:
+            return "Your move: play which card?"
+        return f"Capture with {Card.parse(chosen[0]).pretty}, or leave it on the table?"
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        assert isinstance(action, Play)
+        if action.take:
+            return capture_words(action.take, action.card)
+        return f"Play {action.card.pretty} to the table"
+
     def describe(self, view: View) -> list[str]:
         lines = [
             f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
@@ -469,6 +540,14 @@ class FishingGame(Game):
         if "hand" in view:
             lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
         return lines
+
+    def layout(self, view: View) -> Layout:
+        piles = [stack(f"{{s{seat}}}'s pile", size) for seat, size in enumerate(view["pile_sizes"])]
+        return rows(
+            [face_up("Table", view["table"])],
+            [stack("Stock", view["stock"]), *piles],
+            your_hand(view),
+        )
 
 
 GAME = FishingGame()

@@ -1,4 +1,4 @@
-"""stuck: a shedding game with face-down "stuck" cards (seed 004; RULES.md "stuck").
+"""stuck: a shedding game with face-down "stuck" cards (rules: docs/rules/stuck.md).
 
 Rules, and where they live
 --------------------------
@@ -81,6 +81,7 @@ from engine.cards import (
     Card,
     cards_pretty,
     describe_cards,
+    shuffle,
 )
 from engine.core import (
     Action,
@@ -101,6 +102,7 @@ from engine.core import (
     seat_name,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
+from engine.layout import Group, Layout, face_down, face_up, rows, stack, your_hand
 
 HAND_SIZE = 7
 MAX_STUCK = 3
@@ -403,7 +405,7 @@ class StuckState(TotalsState):
         """Shuffle the discard, except the current card, into a new draw pile."""
         rest = self.discard[:-1]
         del self.discard[:-1]
-        make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles).shuffle(rest)
+        shuffle(rest, make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles))
         self.reshuffles += 1
         self.pile = rest
         return [
@@ -780,6 +782,22 @@ class StuckGame(Game):
         if view["over"]:
             lines.append("Game over: " + " and ".join(f"{{s{s}}}" for s in view["winners"]))
         return lines
+
+    def layout(self, view: View) -> Layout:
+        table = [
+            face_up("Current card", [view["current"]]),
+            stack("Draw pile", view["draw_pile"]),
+        ]
+        if view["run"]:
+            table.append(face_up("Played this turn", view["run"]))
+        players: list[Group] = []
+        for seat, size in enumerate(view["hand_sizes"]):
+            name = "You" if seat == view.get("seat") else f"{{s{seat}}}"
+            if name != "You":
+                players.append(stack(name, size))
+            if view["stuck"][seat]:
+                players.append(face_down(f"{name} · stuck", view["stuck"][seat], name == "You"))
+        return rows(table, players, your_hand(view))
 
 
 def follow_hint(run: Sequence[Card]) -> str:

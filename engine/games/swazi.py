@@ -1,4 +1,4 @@
-"""swazi: Swazi Casino for two players (seed 002; RULES.md "swazi").
+"""swazi: Swazi Casino for two players (rules: docs/rules/swazi.md).
 
 Where each rule lives (all in this module):
 
@@ -11,11 +11,12 @@ Where each rule lives (all in this module):
 - The legal moves, in one place: ``SwaziState._legal_actions`` (card-less builds; augments via
   ``_augments``; per hand card captures, builds, changes, discard). It holds the build rules
   (values 2–14, never two builds of one value, a new part of your own value merges), the
-  owner-must-hold rule and the first-half limits. Captures of several groups at once:
+  owner-must-hold rule and the first-half limits; a change into the value of your own build
+  merges into it (``merge_mask``). Captures of several groups at once:
   ``_capture_sets``. ``SwaziState._why_not`` checks a move rule by rule (refusal reasons,
   and legality on huge layouts, see below).
 - Carrying a move out (build and pile card orders, the opponent's pile top, ownership, the
-  augmented flag): ``SwaziState._apply``.
+  augmented flag, a change's merge): ``SwaziState._apply``.
 - The last capturer's sweep, scoring (11 points a deal), game end and ties at the target:
   ``SwaziState.end_deal``, ``score_piles``.
 - Move text and choice paths: ``Move.text``, ``Move.path``; reading text:
@@ -60,6 +61,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
+from engine.layout import Layout, face_up, rows, stack, your_hand
 
 LAYOUT_SIZE = 4
 HAND_SIZE = 12
@@ -111,7 +113,7 @@ class Move(NamedTuple):
 
     @property
     def text(self) -> str:
-        """The contract text (DESIGN.md "Action text")."""
+        """The move's text (docs/rules/swazi.md, "Move text")."""
         kind, card = self.kind, self.card
         if kind == CAPTURE:
             assert card is not None
@@ -457,6 +459,12 @@ class SwaziState(TotalsState):
         # the values a new build may take: held and not built (for an ace, 14 needs another)
         free_mask = held & ~built & ~3
         ace_mask = free_mask if two_aces else free_mask & ~(1 << TOP_BUILD)
+        # the values a change may merge into: own builds (first half: only the one owned)
+        merge_mask = 0
+        if not first_half or n_owned == 1:
+            for value in owned:
+                merge_mask |= held & (1 << value)
+        merge_ace_mask = merge_mask if two_aces else merge_mask & ~(1 << TOP_BUILD)
         moves: list[Move] = []
         append = moves.append
 
@@ -524,9 +532,9 @@ class SwaziState(TotalsState):
                         if ace != TOP_BUILD or cards[-1].rank != 1:
                             append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
             discard = not lost and ends_free
-            if discard:
+            if not lost:
                 ace = 1 if rank == 1 else 0
-                mask = ace_mask if ace else free_mask
+                mask = (ace_mask if ace else free_mask) if ends_free else 0
                 # build on loose cards: the totals t some loose set reaches with rank + t free
                 totals = (mask >> rank) & reach
                 while totals:
@@ -540,14 +548,15 @@ class SwaziState(TotalsState):
                         ]
                     for cards in made:
                         append(new(Move, (BUILD, card, ace, 0, cards, False)))
-                # change an opponent's single build into a new value the player holds
+                # change an opponent's single build into a new value the player holds, or
+                # into the value of their own build, which it then merges into
+                mask |= merge_ace_mask if ace else merge_mask
                 for old in changeable:
                     if mask >> (old + rank) & 1:
                         append(new(Move, (CHANGE, card, ace, old, (), False)))
-                stop = len(moves)
+            stop = len(moves)
+            if discard:
                 append(_DISCARD[card])
-            else:
-                stop = len(moves)
         return tuple(moves)
 
     def _augments(
@@ -661,7 +670,11 @@ class SwaziState(TotalsState):
                 part.append(hand_card)
             build.cards += part
             build.augmented = True
-            text = f"{name} added {cards_pretty(part)}{source} to the build of {build.value}"
+            added = cards_pretty(part)
+            if move.top:
+                rest = f" and {cards_pretty(part[1:])}" if part[1:] else ""
+                added = f"{part[0].pretty}{source}{rest}"
+            text = f"{name} added {added} to the build of {build.value}"
             events = [Event(text, "build")]
             return events if hand_card is None else events + self._finish_turn(seat)
         assert hand_card is not None
@@ -690,14 +703,20 @@ class SwaziState(TotalsState):
         if kind == CHANGE:
             build = self.builds.pop(move.build)
             owner = build.owner
-            build.value = move.build + hand_card.rank
-            build.owner = seat
-            build.cards.append(hand_card)
-            self.builds[build.value] = build
+            value = move.build + hand_card.rank
             text = (
-                f"{name} changed {{s{owner}}}'s build of {move.build} into {build.value} "
+                f"{name} changed {{s{owner}}}'s build of {move.build} into {value} "
                 f"with {_pretty_word(hand_card, move.ace)}"
             )
+            build.cards.append(hand_card)
+            own = self.builds.get(value)
+            if own is None:
+                build.value, build.owner = value, seat
+                self.builds[value] = build
+            else:  # the player's own build of that value takes the cards in and is augmented
+                own.cards += build.cards
+                own.augmented = True
+                text += f", which joins their own build of {value}"
             return [Event(text, "change"), *self._finish_turn(seat)]
         raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
 
@@ -842,7 +861,8 @@ class SwaziState(TotalsState):
         if new_value is not None:
             if new_value > TOP_BUILD:
                 return f"A build may be worth at most {TOP_BUILD}, not {new_value}."
-            if new_value in self.builds:
+            merges = kind == CHANGE and new_value in owned
+            if new_value in self.builds and not merges:
                 if self.builds[new_value].owner == seat:
                     return (
                         f"You already own a build of {new_value}: write it as an augment of "
@@ -856,7 +876,7 @@ class SwaziState(TotalsState):
             if self.half == 1 and owned and kind == DISCARD:
                 return "In the first half you may not discard while you own a build."
             left = [v for v in owned if not (kind == CAPTURE and move.build == v)]
-            if new_value is not None:
+            if new_value is not None and new_value not in left:
                 left.append(new_value)
             for value in left:
                 if not any(card != hand_card and serves(card, value) for card in hand):
@@ -933,6 +953,36 @@ class SwaziState(TotalsState):
             "last_capturer": self.last_capturer,
             **self.totals_json(),
         }
+
+
+_STEP_WORDS = {
+    "build": "Build with table cards only",
+    "capture": "Capture",
+    "build on": "Build on table cards",
+    "discard": "Lay it on the table",
+    "top": "your opponent's pile top",
+}
+
+
+def _item_words(word: str) -> str:
+    """A path or text item for people: ``b9`` the build of 9, ``AH=14``, ``capture AH=14``,
+    ``augment b9``, ``change b9``, ``top``, or a card.
+
+    >>> [_item_words(w) for w in ["b9", "AH=14", "top", "5D"]]
+    ['the build of 9', 'A♥ (worth 14)', "your opponent's pile top", '5♦']
+    >>> [_item_words(w) for w in ["capture AH=1", "change b7", "augment b9"]]
+    ['Capture with A♥ (worth 1)', 'Change the build of 7', 'Add to the build of 9']
+    """
+    if word in _STEP_WORDS:
+        return _STEP_WORDS[word]
+    verb, _, rest = word.rpartition(" ")
+    if verb:
+        verbs = {"capture": "Capture with", "change": "Change", "augment": "Add to"}
+        return f"{verbs.get(verb, verb)} {_item_words(rest)}"
+    if word[:1] == "b" and word[1:].isdigit():
+        return f"the build of {word[1:]}"
+    text, _, ace = word.partition("=")
+    return _pretty_word(Card.parse(text), int(ace) if ace else 0)
 
 
 def _pretty_word(card: Card, ace: int) -> str:
@@ -1217,6 +1267,46 @@ class SwaziGame(Game):
     def heuristic_agent(self) -> SwaziAgent:
         return SwaziAgent()
 
+    def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
+        return _item_words(step)
+
+    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+        if not chosen:
+            return "Your move: which hand card (or a build with table cards only)?"
+        first = chosen[0]
+        if first == "build":
+            return "Build with which table cards? (one at a time)"
+        if first.startswith("augment"):
+            return f"Add what to {_item_words(first.split()[1])}? (one at a time)"
+        card = _item_words(first)
+        if len(chosen) == 1:
+            return f"What to do with {card}?"
+        if chosen[1] == "build on":
+            return f"Build {card} on which table cards? (one at a time)"
+        return f"Capture what with {card}? (one at a time)"
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        assert isinstance(action, Move)
+        kind, card = action.kind, action.card
+        loose = [c.pretty for c in action.cards]
+        if kind == CARDLESS_BUILD:
+            value = sum(c.rank for c in action.cards)
+            return f"Build {value} from {' + '.join(loose)}"
+        if kind == AUGMENT:
+            items = [_item_words(word) for word in action._augment_items()]
+            return f"Add {' + '.join(items)} to your build of {action.build}"
+        assert card is not None
+        word = _pretty_word(card, action.ace)
+        if kind == CAPTURE:
+            taken = ([f"the build of {action.build}"] if action.build else []) + loose
+            return f"Capture {' + '.join(taken)} with {word}"
+        if kind == BUILD:
+            value = sum(c.rank for c in action.cards) + card.rank
+            return f"Build {value}: {word} on {' + '.join(loose)}"
+        if kind == CHANGE:
+            return f"Change the build of {action.build} with {word}"
+        return f"Lay {card.pretty} on the table"
+
     def describe(self, view: View) -> list[str]:
         lines = [
             f"Deal {view['deal_number']} ({view['half']} half) · dealer {{s{view['dealer']}}} · "
@@ -1241,6 +1331,21 @@ class SwaziGame(Game):
         if view["turn"] is not None:
             lines.append(f"To play: {{s{view['turn']}}}")
         return lines
+
+    def layout(self, view: View) -> Layout:
+        builds = [
+            face_up(f"Build {build['value']} · {{s{build['owner']}}}", build["cards"])
+            for build in view["builds"]
+        ]
+        piles = [
+            stack(f"{{s{seat}}}'s pile", pile["size"], pile["top"])
+            for seat, pile in enumerate(view["piles"])
+        ]
+        return rows(
+            [face_up("Layout", view["layout"]), *builds],
+            [*piles, stack("Stock", view["stock"])],
+            your_hand(view),
+        )
 
 
 _EXPECTED = (

@@ -1,11 +1,11 @@
 """twentytwo: Twenty-Two, a trick game where the last card you hold must not be the highest
-(seed 001; RULES.md "twentytwo"). Scores are penalties: lower is better.
+(rules: docs/rules/twentytwo.md). Scores are penalties: lower is better.
 
-Where each rule lives:
+Where each rule lives, in the order of the rules document:
 
 - Suits never matter, A is high: ``STRENGTH`` (A = 14) and ``rank_key``; actions compare by
   ranks only (``Exchange``, ``Play``), so one legal action is offered per choice of ranks,
-  written with the lowest suits held (the front of each ``group_by_rank`` group); any held
+  written with the lowest suits held (the front of each rank: ``rank_sizes``); any held
   cards of those ranks may be named (``TwentyTwoState.is_legal`` checks they are held).
 - First dealer by a high-card draw, tied highest redraw (shown as events):
   ``draw_for_dealer``; with a given deck seat 0 deals and there is no draw.
@@ -15,9 +15,10 @@ Where each rule lives:
 - The exchange, once each clockwise from the dealer's left (``keep`` or one ``exchange`` of
   1..min(hand, stock) cards), skipped once the stock is empty: ``exchanges``,
   ``TwentyTwoState.apply_exchange``.
-- Leads of k cards of one rank, keeping one card back: ``leads``.
+- Leads of k cards of one rank, keeping one card back: ``leads``, ``is_lead``.
 - Following with a beat (sorted high to low, each card ≥ the same place of the best play) or
-  with exactly one's k lowest cards (a beat if they pass the test): ``is_beat``, ``follows``.
+  with exactly one's k lowest cards (a beat if they pass the test): ``is_beat``, ``follows``,
+  ``is_follow``.
 - The last beater (or the leader) wins the trick and leads next: ``TwentyTwoState.apply_play``.
 - The showdown when everyone holds one card, revealed clockwise from the last trick's winner;
   the highest rank loses its penalty (A 11, K Q J 10, 2–10 face), ties all score, and the
@@ -32,13 +33,15 @@ Where each rule lives:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import lru_cache, partial
-from itertools import chain, product
-from operator import itemgetter
-from typing import Any, NamedTuple
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from itertools import accumulate, chain, combinations, compress, islice, repeat
+from operator import and_, ge, is_, not_, rshift
+from typing import Any, Self
 
-from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards
+from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards, shuffle
 from engine.core import (
     Action,
     DeckPlan,
@@ -55,6 +58,7 @@ from engine.core import (
     parse_error,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
+from engine.layout import Layout, face_up, rows, stack, your_hand
 
 FIRST_HAND_SIZE = 7
 ELIMINATED_AT = 22
@@ -92,35 +96,63 @@ def rank_key(card: Card) -> tuple[int, int]:
 
 def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
     """The strengths of ``cards``, low to high (how actions compare)."""
-    return tuple(sorted(STRENGTH[card] for card in cards))
+    return tuple(sorted(map(STRENGTH.__getitem__, cards)))
 
 
 # -- actions ---------------------------------------------------------------------------------
-class Exchange(NamedTuple):
-    """Discard ``cards`` and draw as many from the stock.
+class CardChoice(tuple[tuple[int, ...], tuple[Card, ...]]):
+    """Some cards of a hand: the cards at positions ``picked`` of ``pool``, a hand sorted by
+    ``rank_key``; made from the pair ``(picked, pool)``. The base of ``Exchange`` and ``Play``.
 
-    Equal (and hashed) by ranks only, since suits never matter: ``exchange 7H`` equals the
-    legal ``exchange 7C``. The state still checks that the named cards are held. A NamedTuple
-    because an 11-card hand has 2,047 exchanges to build at every exchange decision.
+    The legal actions of one decision share the hand as their pool, and their positions come
+    from tables cached per shape of hand: listing the 2,047 exchanges of an 11-card hand builds
+    one small tuple each (a plain tuple subclass, so that ``map(Exchange, …)`` runs in C).
+    Equal (and hashed) by type and ranks only, since suits never matter: ``exchange 7H`` equals
+    the legal ``exchange 7C``; the state checks that the named cards are held.
     """
 
-    ranks: tuple[int, ...]  # strengths, low to high
-    cards: tuple[Card, ...]  # the named cards, in rank_key order
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, cards: Iterable[Card]) -> Self:
+        """The choice of exactly these cards."""
+        ordered = tuple(sorted(cards, key=rank_key))
+        return cls((tuple(range(len(ordered))), ordered))
+
+    @property
+    def picked(self) -> tuple[int, ...]:
+        """Positions in ``pool``, ascending."""
+        return self[0]
+
+    @property
+    def pool(self) -> tuple[Card, ...]:
+        """The hand the cards are chosen from, sorted by ``rank_key``."""
+        return self[1]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The named cards, in ``rank_key`` order."""
+        return tuple(map(self.pool.__getitem__, self.picked))
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """Their strengths, low to high (how actions compare)."""
+        return tuple(map(STRENGTH.__getitem__, map(self.pool.__getitem__, self.picked)))
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is Exchange and self.ranks == other.ranks
+        return type(other) is type(self) and self.ranks == other.ranks
 
     def __ne__(self, other: object) -> bool:
         return not self == other
 
     def __hash__(self) -> int:
-        return hash(("exchange", self.ranks))
+        return hash((type(self).__name__, self.ranks))
 
-    @staticmethod
-    def of(cards: Iterable[Card]) -> Exchange:
-        """The exchange of these cards."""
-        ordered = tuple(sorted(cards, key=rank_key))
-        return Exchange(tuple(STRENGTH[card] for card in ordered), ordered)
+
+class Exchange(CardChoice):
+    """Discard ``cards`` and draw as many from the stock."""
+
+    __slots__ = ()
 
     @property
     def text(self) -> str:
@@ -133,29 +165,10 @@ class Exchange(NamedTuple):
         return ("exchange", *(card.text for card in self.cards), "done")
 
 
-class Play(NamedTuple):
-    """Play ``cards`` to the trick (a lead, a beat or one's lowest cards).
+class Play(CardChoice):
+    """Play ``cards`` to the trick (a lead, a beat or one's lowest cards)."""
 
-    Equal (and hashed) by ranks only, like ``Exchange``; the state checks the cards are held.
-    """
-
-    ranks: tuple[int, ...]  # strengths, low to high
-    cards: tuple[Card, ...]  # the named cards, in rank_key order
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Play and self.ranks == other.ranks
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(("play", self.ranks))
-
-    @staticmethod
-    def of(cards: Iterable[Card]) -> Play:
-        """The play of these cards."""
-        ordered = tuple(sorted(cards, key=rank_key))
-        return Play(tuple(STRENGTH[card] for card in ordered), ordered)
+    __slots__ = ()
 
     @property
     def text(self) -> str:
@@ -174,15 +187,25 @@ KEEP = Word("keep")  # exchange nothing
 
 
 # -- the rules as functions --------------------------------------------------------------------
-def group_by_rank(hand: Sequence[Card]) -> list[list[Card]]:
-    """A hand sorted by ``rank_key`` cut into its ranks, low to high (suits ascending)."""
-    groups: list[list[Card]] = []
+def rank_sizes(hand: Sequence[Card]) -> tuple[int, ...]:
+    """How many cards of each rank a hand sorted by ``rank_key`` holds, low to high: the
+    hand's shape, which is all the lists of leads and exchanges depend on."""
+    sizes: list[int] = []
+    last = 0
     for card in hand:
-        if groups and STRENGTH[groups[-1][0]] == STRENGTH[card]:
-            groups[-1].append(card)
+        strength = STRENGTH[card]
+        if strength == last:
+            sizes[-1] += 1
         else:
-            groups.append([card])
-    return groups
+            sizes.append(1)
+            last = strength
+    return tuple(sizes)
+
+
+SPANS = tuple(
+    tuple(tuple(range(first, first + count)) for count in range(5)) for first in range(52)
+)
+"""``SPANS[first][count]``: the positions of ``count`` cards from ``first`` on (one rank's)."""
 
 
 def is_beat(play_ranks: Sequence[int], best_ranks: Sequence[int]) -> bool:
@@ -198,105 +221,107 @@ def is_beat(play_ranks: Sequence[int], best_ranks: Sequence[int]) -> bool:
     return all(a >= b for a, b in zip(mine, theirs, strict=True))
 
 
+def lead_limit(hand_size: int) -> int:
+    """The most cards a lead may have: all but one, or the only card held."""
+    return hand_size - 1 if hand_size >= 2 else 1
+
+
+def is_lead(play_ranks: Sequence[int], hand_size: int) -> bool:
+    """Whether a play of ``play_ranks`` (held) may lead: one rank, within ``lead_limit``."""
+    return len(set(play_ranks)) == 1 and len(play_ranks) <= lead_limit(hand_size)
+
+
+def is_follow(play_ranks: Sequence[int], hand: Sequence[Card], best_ranks: Sequence[int]) -> bool:
+    """Whether a play of ``play_ranks`` (held) may follow: a beat, or exactly one's lowest
+    cards. ``hand`` is sorted by ``rank_key``."""
+    lowest = ranks_of(hand[: len(best_ranks)])
+    return is_beat(play_ranks, best_ranks) or tuple(sorted(play_ranks)) == lowest
+
+
 def leads(hand: Sequence[Card]) -> list[Play]:
     """Every lead: k ≥ 1 cards of one rank, keeping at least one card back when holding two or
     more. Ordered by rank, then count. ``hand`` is sorted by ``rank_key``."""
-    limit = len(hand) - 1 if len(hand) >= 2 else 1
-    return [
-        Play.of(group[:count])
-        for group in group_by_rank(hand)
-        for count in range(1, min(len(group), limit) + 1)
-    ]
+    pool = tuple(hand)
+    return list(map(Play, zip(_lead_picks(rank_sizes(pool)), repeat(pool))))
+
+
+@lru_cache(maxsize=1 << 12)
+def _lead_picks(sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """For a hand whose ranks come in groups of ``sizes`` (low to high), the positions of each
+    lead's cards (the lowest suits of its rank), by rank then count. Cached per shape."""
+    limit = lead_limit(sum(sizes))
+    picks: list[tuple[int, ...]] = []
+    first = 0
+    for size in sizes:
+        picks += SPANS[first][1 : min(size, limit) + 1]
+        first += size
+    return tuple(picks)
 
 
 def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> list[Play]:
     """Every legal follow to a best play of ``best_ranks``: each beat, and the k lowest cards
     (one action whatever their suits). Ordered by ranks. ``hand`` is sorted by ``rank_key``."""
-    need = sorted(best_ranks, reverse=True)
+    pool = tuple(hand)
+    strengths = [STRENGTH[card] for card in pool]
+    need = sorted(best_ranks)
     count = len(need)
-    groups = group_by_rank(hand)
-    groups.reverse()
-    found: dict[tuple[int, ...], tuple[Card, ...]] = {}
-    chosen: list[Card] = []
-
-    def walk(group_index: int, place: int) -> None:
-        # Fill places high to low: the cards of a higher rank take the earlier places.
-        if place == count:
-            play = Play.of(chosen)
-            found[play.ranks] = play.cards
-            return
-        if group_index == len(groups):
-            return
-        group = groups[group_index]
-        if STRENGTH[group[0]] < need[place]:
-            return  # this rank, and every lower one, is too low for this place
-        for copies in range(min(len(group), count - place), -1, -1):
-            chosen.extend(group[:copies])
-            walk(group_index + 1, place + copies)
-            del chosen[len(chosen) - copies :]
-
-    walk(0, 0)
-    lowest = Play.of(hand[:count])
-    found.setdefault(lowest.ranks, lowest.cards)
-    return [Play(ranks, found[ranks]) for ranks in sorted(found)]
+    found: dict[tuple[int, ...], tuple[int, ...]] = {}  # the ranks of each play: its positions
+    # A beat holds only cards at least the best play's lowest. Both sorted low to high, each of
+    # its cards is at least the best play's card in the same place. Choices of the same ranks
+    # come lowest suits first, as combinations go in order of positions.
+    start = bisect_left(strengths, need[0])
+    choices = zip(
+        combinations(range(start, len(pool)), count),
+        combinations(strengths[start:], count),
+        strict=True,
+    )
+    for positions, ranks in choices:
+        if ranks not in found and all(map(ge, ranks, need)):
+            found[ranks] = positions
+    found.setdefault(tuple(strengths[:count]), SPANS[0][count])
+    return [Play((found[ranks], pool)) for ranks in sorted(found)]
 
 
 def exchanges(hand: Sequence[Card], stock: int) -> list[Exchange]:
     """Every exchange of 1..min(hand, stock) cards, one per choice of ranks, by size then
     ranks. ``hand`` is sorted by ``rank_key``."""
-    ranks = tuple([STRENGTH[card] for card in hand])
-    sizes: list[int] = []
-    for index, rank in enumerate(ranks):
-        if index and ranks[index - 1] == rank:
-            sizes[-1] += 1
-        else:
-            sizes.append(1)
-    cards = tuple(hand)
-    picks, ends = _exchange_picks(tuple(sizes))
-    picks = picks[: ends[min(len(hand), stock)]]
-    # Built with map and tuple.__new__: this is the hot loop of self-play.
-    rank_lists = [pick(ranks) for pick in picks]
-    card_lists = [pick(cards) for pick in picks]
-    return list(map(_new_exchange, zip(rank_lists, card_lists, strict=True)))
-
-
-_new_exchange: Callable[[tuple[tuple[int, ...], tuple[Card, ...]]], Exchange] = partial(
-    tuple.__new__, Exchange
-)
+    pool = tuple(hand)
+    picks, ends = _exchange_picks(rank_sizes(pool))
+    # All in C (map, zip, a tuple subclass): this is the hot loop of self-play.
+    return list(map(Exchange, zip(islice(picks, ends[min(len(pool), stock)]), repeat(pool))))
 
 
 @lru_cache(maxsize=1 << 12)
-def _exchange_picks(
-    sizes: tuple[int, ...],
-) -> tuple[tuple[Callable[[Any], Any], ...], tuple[int, ...]]:
-    """For a hand whose ranks come in groups of ``sizes`` (low to high), getters of the
-    positions of each exchange's cards (the lowest suits of each rank), by size then ranks,
-    and for each size n how many exchanges have at most n cards. Cached: the shapes of hands
-    repeat far more often than hands, and an 11-card hand has up to 2,047 exchanges."""
-    choices = []  # per rank: the positions of taking 0, 1, … of its cards (lowest suits)
-    start = 0
+def _exchange_picks(sizes: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """For a hand whose ranks come in groups of ``sizes`` (low to high), the positions of each
+    exchange's cards (the lowest suits of each rank), by size then ranks, and for each size n
+    how many exchanges have at most n cards. Cached: the shapes of hands repeat far more often
+    than hands, and an 11-card hand has up to 2,047 exchanges."""
+    picks, masks, unpicked = _position_sets(sum(sizes))
+    # The positions holding a higher suit of the rank before them: picked only with that card.
+    followers, start = 0, 0
     for size in sizes:
-        choices.append(tuple(tuple(range(start, start + taken)) for taken in range(size + 1)))
+        followers |= ((1 << size) - 2) << start
         start += size
-    by_size: list[list[tuple[int, ...]]] = [[] for _ in range(start + 1)]
-    for combination in product(*choices):
-        positions = tuple(chain.from_iterable(combination))
-        by_size[len(positions)].append(positions)
-    picks: list[tuple[int, ...]] = []
-    ends = [0]
-    for size_picks in by_size[1:]:
-        # Positions grow with rank, so ordering positions orders the exchanges by ranks.
-        picks += sorted(size_picks)
-        ends.append(len(picks))
-    return tuple(_getter(positions) for positions in picks), tuple(ends)
+    # Keep the sets where no follower is picked without the card before it (filtered in C;
+    # positions grow with rank, so the order of positions stays the order of ranks).
+    lone_followers = map(
+        and_, map(rshift, map(and_, masks, repeat(followers)), repeat(1)), unpicked
+    )
+    kept = tuple(compress(picks, map(not_, lone_followers)))
+    per_size = Counter(map(len, kept))
+    return kept, tuple(accumulate(per_size[size] for size in range(start + 1)))
 
 
-def _getter(positions: tuple[int, ...]) -> Callable[[Any], Any]:
-    """A getter of a tuple of the items at ``positions`` (a tuple even for one position)."""
-    if len(positions) == 1:
-        (only,) = positions
-        return lambda items: (items[only],)
-    return itemgetter(*positions)
+@lru_cache(maxsize=16)
+def _position_sets(count: int) -> tuple[tuple[tuple[int, ...], ...], list[int], list[int]]:
+    """Every non-empty set of the positions 0 … count-1, by size then positions, with its bit
+    mask and the mask's complement."""
+    picks = tuple(
+        chain.from_iterable(combinations(range(count), size) for size in range(1, count + 1))
+    )
+    masks = [sum(1 << position for position in pick) for pick in picks]
+    return picks, masks, [~mask for mask in masks]
 
 
 def hand_size(wanted: int, deck: int, players_in: int) -> int:
@@ -319,7 +344,7 @@ def draw_for_dealer(seed: int, players: int) -> list[list[tuple[int, Card]]]:
     while True:
         if len(deck) < len(drawers):  # only after many ties: draw from a fresh shuffle
             deck = sorted(FULL_DECK)
-            make_rng(seed, "dealer draw", len(rounds)).shuffle(deck)
+            shuffle(deck, make_rng(seed, "dealer draw", len(rounds)))
         drawn = [(seat, deck.pop(0)) for seat in drawers]
         rounds.append(drawn)
         top = max(STRENGTH[card] for _, card in drawn)
@@ -364,8 +389,9 @@ class TwentyTwoState(State):
 
     def seats_in_from(self, first: int) -> list[int]:
         """The seats still in, clockwise starting at ``first``."""
-        order = ((first + offset) % self.players for offset in range(self.players))
-        return [seat for seat in order if self.is_in(seat)]
+        totals, players = self.totals, self.players
+        order = [*range(first % players, players), *range(first % players)]
+        return [seat for seat in order if totals[seat] < ELIMINATED_AT]  # is_in, inlined
 
     # -- dealing -----------------------------------------------------------------------------
     def start(self) -> None:
@@ -454,18 +480,32 @@ class TwentyTwoState(State):
 
     def best_ranks(self) -> tuple[int, ...]:
         """The ranks of the best play of the current trick so far."""
-        return next(ranks_of(cards) for seat, cards in self.trick if seat == self.best_seat)
+        assert self.best_seat is not None, "no trick is being played"
+        return ranks_of(dict(self.trick)[self.best_seat])
 
     def is_legal(self, seat: int, action: Action) -> bool:
-        """Legal by ranks (suits never matter), and the named cards are really held."""
-        if not super().is_legal(seat, action):
+        """Legal by ranks (suits never matter), and the named cards are really held. One of the
+        listed actions itself (what agents and buttons give) is legal at once; any other is
+        checked by the rules, as comparing it with every listed action (up to 2,048) costs more.
+        """
+        legal = self.legal_actions(seat)
+        if any(map(is_, legal, repeat(action))):
+            return True
+        if not legal:
             return False
-        if isinstance(action, (Exchange, Play)):
-            hand = self.hands[seat]
-            return len(set(action.cards)) == len(action.cards) and all(
-                card in hand for card in action.cards
-            )
-        return True
+        if not isinstance(action, (Exchange, Play)):
+            return action == KEEP and self.phase == "exchange"
+        hand = self.hands[seat]
+        cards = action.cards
+        if not cards or len(set(cards)) != len(cards) or not all(card in hand for card in cards):
+            return False
+        if isinstance(action, Exchange):
+            return self.phase == "exchange" and len(cards) <= len(self.stock)
+        if self.phase != "play":
+            return False
+        if not self.trick:
+            return is_lead(action.ranks, len(hand))
+        return is_follow(action.ranks, hand, self.best_ranks())
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         if self.phase == "over" or seat not in self.to_act():
@@ -510,11 +550,12 @@ class TwentyTwoState(State):
         if isinstance(action, Word):
             events = [Event(f"{{s{seat}}} keeps their cards", "exchange")]
         else:
+            cards = action.cards
             hand = self.hands[seat]
-            for card in action.cards:
+            for card in cards:
                 hand.remove(card)
-            self.discards[seat].extend(action.cards)
-            count = len(action.cards)
+            self.discards[seat].extend(cards)
+            count = len(cards)
             drawn = self.stock[:count]
             del self.stock[:count]
             hand.extend(drawn)
@@ -526,7 +567,7 @@ class TwentyTwoState(State):
                     "exchange",
                 ),
                 Event(
-                    f"{{s{seat}}} discards {cards_pretty(action.cards)} and draws "
+                    f"{{s{seat}}} discards {cards_pretty(cards)} and draws "
                     f"{cards_pretty(sorted(drawn, key=rank_key))}",
                     "exchange",
                     frozenset({seat}),
@@ -542,19 +583,20 @@ class TwentyTwoState(State):
 
     def apply_play(self, seat: int, action: Play) -> list[Event]:
         """A lead or a follow; the last beater (or the leader) wins the trick and leads next."""
+        cards = action.cards
         hand = self.hands[seat]
-        for card in action.cards:
+        for card in cards:
             hand.remove(card)
-        shown = cards_pretty(action.cards)
+        shown = cards_pretty(cards)
         self.pending.pop(0)
         if not self.trick:
-            self.trick = [(seat, action.cards)]
+            self.trick = [(seat, cards)]
             self.best_seat = seat
             self.pending = self.seats_in_from(seat)[1:]
             events = [Event(f"{{s{seat}}} leads {shown}", "play")]
         else:
             beat = is_beat(action.ranks, self.best_ranks())
-            self.trick.append((seat, action.cards))
+            self.trick.append((seat, cards))
             if beat:
                 self.best_seat = seat
                 events = [Event(f"{{s{seat}}} beats with {shown}", "play")]
@@ -564,7 +606,8 @@ class TwentyTwoState(State):
             return events
         winner = self.best_seat
         assert winner is not None
-        self.played.extend(card for _, cards in self.trick for card in cards)
+        for _, played in self.trick:
+            self.played.extend(played)
         self.trick, self.best_seat = [], None
         events.append(Event(f"{{s{winner}}} wins the trick", "trick"))
         if all(len(self.hands[other]) == 1 for other in self.in_hand):
@@ -823,6 +866,7 @@ class TwentyTwoGame(Game):
     state_class = TwentyTwoState
 
     lowest_wins = True
+    full_deck_hands = 1  # penalty cards leave the deck, so later hands hold fewer
 
     id = "twentytwo"
     name = "Twenty-Two"
@@ -897,6 +941,27 @@ class TwentyTwoGame(Game):
     def heuristic_agent(self) -> TwentyTwoAgent:
         return TwentyTwoAgent()
 
+    def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
+        return {"keep": "Keep your hand", "exchange": "Exchange cards"}.get(step)
+
+    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+        if chosen == ("exchange",):
+            return "Exchange which cards? Pick the lowest one first, then each next one up:"
+        if chosen[:1] == ("exchange",):
+            held = describe_cards(chosen[1:])
+            return f"Exchanging {held}: pick a higher card too, or take these?"
+        if chosen:
+            return f"Playing {describe_cards(chosen)}: add a card, or play these?"
+        return None
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        if isinstance(action, Exchange):
+            count = len(action.cards)
+            return f"Exchange {cards_pretty(action.cards)} (draw {count} new)"
+        if isinstance(action, Play):
+            return f"Play {cards_pretty(action.cards)}"
+        return self.step_label((), action.text, names)
+
     def describe(self, view: View) -> list[str]:
         lines = []
         if view["hand_number"] == 1 and view["phase"] == "exchange" and view["dealer_draw"]:
@@ -936,6 +1001,31 @@ class TwentyTwoGame(Game):
         if view["over"]:
             lines.append("Winner: " + seat_names(view["winners"]))
         return lines
+
+    def layout(self, view: View) -> Layout:
+        best = view["best_seat"]
+        trick = [
+            face_up(
+                f"{{s{play['seat']}}}'s play" + (" · best" if play["seat"] == best else ""),
+                play["cards"],
+            )
+            for play in view["trick"]
+        ]
+        hands = [
+            stack(f"{{s{seat}}}", size)
+            for seat, size in enumerate(view["hand_sizes"])
+            if size and seat != view.get("seat")
+        ]
+        penalties = [
+            face_up(f"{{s{seat}}}'s penalties", pile)
+            for seat, pile in enumerate(view["penalties"])
+            if pile
+        ]
+        mine = your_hand(view)
+        if view.get("discards"):
+            mine.append(face_up("Your discards", view["discards"], mine=True))
+        shown = [face_up("Shown at the end", view["revealed"])] if view["revealed"] else []
+        return rows([*trick, stack("Stock", view["stock"])], hands, [*shown, *penalties], mine)
 
 
 GAME = TwentyTwoGame()

@@ -113,13 +113,13 @@ async def test_the_game_waits_while_snaps_are_open_and_a_snap_is_applied(
     # bob guesses ann's A: wrong, so he takes a penalty card; the window stays as it was.
     await env.advance_time(SNAP_SECONDS / 2)
     answered = await pick(bob.member, bobs, "snap", "ann", "A")
-    assert "bob snapped ann's A: 9♣ does not match 4♠ — wrong!" in text_of(answered)
+    assert "bob snapped ann's card A: 9♣ does not match 4♠ — wrong!" in text_of(answered)
     assert list(cambio(table).hands[1]) == ["A", "B", "C", "D", "E"]
     assert table.window_end == window_end and table.optional_seats() == (0,)
     await env.advance_time(SNAP_SECONDS / 2 - 1)
     assert table.actions[snap_chance.revision :] == [(1, "snap s0.A")], "the AI waits"
     answered = await pick(ann.user, hand_dm(ann, table), "snap", "you", "C")
-    assert "ann snapped their C: 4♦️ — correct!" in text_of(answered)
+    assert "ann snapped their card C: 4♦️ — correct!" in text_of(answered)
     state = cambio(table)
     assert "C" not in state.hands[0] and len(state.hands[0]) == 3
     assert "4D" in [card.text for card in state.discard]
@@ -277,7 +277,7 @@ def indices_of(legal: tuple[Action, ...], action: Action) -> tuple[int, ...]:
     while isinstance(node := resolve(legal, prefix), Node):
         depth = len(prefix)
         wanted = action.path[depth] if depth < len(action.path) else None
-        options = [o for o in node.options if (o.index == HERE) == (wanted is None)]
+        options = [o for o in node.choices if (o.index == HERE) == (wanted is None)]
         chosen = [o.index for o in options if wanted is None or o.step == wanted]
         assert len(chosen) == 1, f"{action.text}: {wanted!r} is offered {len(chosen)} times"
         prefix = (*prefix, chosen[0])
@@ -326,7 +326,7 @@ def test_a_move_that_ends_where_others_go_on_is_offered_as_here() -> None:
     legal = (short, long, Choice("discard 9D", ("9D", "discard")))
     node = resolve(legal, (0, 0, 0))
     assert isinstance(node, Node) and node.chosen == ("9D", "capture", "b9")
-    assert [(o.index, o.step, o.only) for o in node.options] == [
+    assert [(o.index, o.step, o.only) for o in node.choices] == [
         (HERE, short.text, short),
         (0, "4S", long),
     ]

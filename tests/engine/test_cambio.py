@@ -1,4 +1,4 @@
-"""Scripted stacked-deck tests of cambio: one or more per rule of RULES.md "cambio" and per case
+"""Scripted stacked-deck tests of cambio: one or more per rule of docs/rules/cambio.md and per case
 of its issue. Decks are built by ``deck_for``: seat 0 deals, so cards go to seats 1, 2, …, 0 in
 turn, position A first; the named stock cards follow, then the rest of the deck in card order.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -194,9 +194,11 @@ def test_opening_look_is_simultaneous_and_private() -> None:
     ]
     assert state.timeout_action(1) == Look("C", "D")
     events = act(state, 1, "look d c")
-    assert public_texts(events) == ["{s1} looked at their C and D"]
+    assert public_texts(events) == ["{s1} looked at their cards C and D"]
     private = [e for e in events if e.visible_to is not None]
-    assert [(e.text, e.visible_to) for e in private] == [("You see C 4♣ and D 5♣", frozenset({1}))]
+    assert [(e.text, e.visible_to) for e in private] == [
+        ("You see card C: 4♣, card D: 5♣", frozenset({1}))
+    ]
     assert state.to_act() == (0,)
     assert "already looked" in illegal(state, 1, "look A B")
     assert seen_by(state, 1, "C") == frozenset({1}) and seen_by(state, 1, "A") == frozenset()
@@ -251,7 +253,9 @@ def test_replace_puts_the_old_card_on_the_discard_without_power() -> None:
     look_all(state)
     act(state, 1, "draw")
     events = act(state, 1, "replace A")
-    assert public_texts(events) == ["{s1} put the drawn card in A; J♣ goes to the discard"]
+    assert public_texts(events) == [
+        "{s1} put the drawn card in place of their card A; J♣ goes to the discard"
+    ]
     assert hand(state, 1)["A"] == "9H" and seen_by(state, 1, "A") == frozenset({1})
     assert state.discard == [C("JC")]
     assert state.phase == "turn" and state.turn == 0 and state.window
@@ -273,8 +277,8 @@ def test_peek_own_card_with_7_or_8() -> None:
     act(state, 1, "discard")
     assert legal(state, 1) == ["peek A", "peek B", "peek C", "peek D", "skip"]
     events = act(state, 1, "peek D")
-    assert public_texts(events) == ["{s1} looked at their D"]
-    assert [e.text for e in events if e.visible_to == frozenset({1})] == ["Your D is 5♣"]
+    assert public_texts(events) == ["{s1} looked at their card D"]
+    assert [e.text for e in events if e.visible_to == frozenset({1})] == ["Your card D is 5♣"]
     assert seen_by(state, 1, "D") == frozenset({1})
     assert state.view(1)["just_seen"] == [[1, "D", "5C"]]
     assert state.turn == 0 and state.window
@@ -286,8 +290,8 @@ def test_spy_on_another_players_card_with_9_or_10() -> None:
     act(state, 1, "discard")
     assert legal(state, 1) == ["spy s0.A", "spy s0.B", "spy s0.C", "spy s0.D", "skip"]
     events = act(state, 1, "spy s0.C")
-    assert public_texts(events) == ["{s1} looked at {s0}'s C"]
-    assert [e.text for e in events if e.visible_to == frozenset({1})] == ["{s0}'s C is 4♦"]
+    assert public_texts(events) == ["{s1} looked at {s0}'s card C"]
+    assert [e.text for e in events if e.visible_to == frozenset({1})] == ["{s0}'s card C is 4♦"]
     assert seen_by(state, 0, "C") == frozenset({1})
 
 
@@ -296,7 +300,7 @@ def test_blind_swap_with_j_or_q_moves_cards_and_knowledge_unseen() -> None:
     act(state, 1, "draw")
     act(state, 1, "discard")
     events = act(state, 1, "swap A s0.D")
-    assert public_texts(events) == ["{s1} swapped their A with {s0}'s D, unseen"]
+    assert public_texts(events) == ["{s1} swapped their card A with {s0}'s card D, unseen"]
     assert hand(state, 1)["A"] == "5D" and hand(state, 0)["D"] == "2C"
     # s1 knew its A (2♣): it still knows that card, now at s0's D; nobody knows s1's new A.
     assert seen_by(state, 0, "D") == frozenset({1}) and seen_by(state, 1, "A") == frozenset()
@@ -310,15 +314,15 @@ def test_black_king_look_and_swap() -> None:
     act(state, 1, "discard")
     assert legal(state, 1)[0] == "peek A s0.A" and legal(state, 1)[-1] == "skip"
     events = act(state, 1, "peek C s0.B")
-    assert public_texts(events) == ["{s1} looked at their C and {s0}'s B"]
+    assert public_texts(events) == ["{s1} looked at their card C and {s0}'s card B"]
     assert [e.text for e in events if e.visible_to == frozenset({1})] == [
-        "Your C is 4♣; {s0}'s B is 3♦"
+        "Your card C is 4♣; {s0}'s card B is 3♦"
     ]
     assert state.phase == "decide" and legal(state, 1) == ["swap", "keep"]
     assert state.view(1)["just_seen"] == [[1, "C", "4C"], [0, "B", "3D"]]
     assert state.view(1)["pending"] == ["C", 0, "B"]
     events = act(state, 1, "swap")
-    assert public_texts(events) == ["{s1} swapped their C with {s0}'s B"]
+    assert public_texts(events) == ["{s1} swapped their card C with {s0}'s card B"]
     assert hand(state, 1)["C"] == "3D" and hand(state, 0)["B"] == "4C"
     # s0 had looked at its B (3♦): it still knows that card, now in s1's C.
     assert seen_by(state, 1, "C") == frozenset({0, 1})
@@ -484,7 +488,7 @@ def test_correct_own_snap() -> None:
     act(state, 1, "draw")
     act(state, 1, "discard")
     events = act(state, 0, "snap C")
-    assert public_texts(events) == ["{s0} snapped their C: 4♦ — correct!"]
+    assert public_texts(events) == ["{s0} snapped their card C: 4♦ — correct!"]
     assert hand(state, 0) == {"A": "2D", "B": "3D", "D": "5D"}
     assert state.discard[-1] == C("4D") and not state.window
     assert state.to_act() == (0,) and legal(state, 0) == ["draw"]
@@ -497,14 +501,14 @@ def test_correct_snap_of_another_players_card_with_the_give_back() -> None:
     # s1 snaps s0's C (4♦, a guess that happens to be right) and gives its A back.
     events = act(state, 1, "snap s0.C")
     assert public_texts(events) == [
-        "{s1} snapped {s0}'s C: 4♦ — correct!",
+        "{s1} snapped {s0}'s card C: 4♦ — correct!",
         "{s1} chooses a card to give {s0}",
     ]
     assert state.phase == "give" and state.to_act() == (1,) and state.waiting_for() == (1,)
     assert legal(state, 1) == ["give A", "give B", "give C", "give D"]
     assert "snapper is choosing" in illegal(state, 0, "draw")
     events = act(state, 1, "give A")
-    assert public_texts(events) == ["{s1} gave their A to {s0}'s C"]
+    assert public_texts(events) == ["{s1} gave their card A to {s0}, as card C"]
     assert hand(state, 0) == {"A": "2D", "B": "3D", "C": "2C", "D": "5D"}
     assert list(hand(state, 0)) == ["A", "B", "C", "D"]
     assert hand(state, 1) == {"B": "3C", "C": "4C", "D": "5C"}
@@ -520,8 +524,8 @@ def test_wrong_snap_reveals_the_card_and_gives_a_penalty_card_in_e() -> None:
     act(state, 1, "discard")
     events = act(state, 1, "snap s0.A")
     assert public_texts(events) == [
-        "{s1} snapped {s0}'s A: 2♦ does not match 4♠ — wrong!",
-        "{s1} takes a penalty card into E, unseen",
+        "{s1} snapped {s0}'s card A: 2♦ does not match 4♠ — wrong!",
+        "{s1} takes a penalty card, unseen, as card E",
     ]
     assert hand(state, 0)["A"] == "2D" and seen_by(state, 0, "A") is None
     # Everyone has just seen it (s0 still has its opening look on show: it has not acted yet).
@@ -618,7 +622,11 @@ def test_reshuffle_the_discard_but_its_top_card() -> None:
     act(state, 1, "discard")
     act(state, 1, "skip")
     assert state.stock == [] and state.discard == [C("2C"), C("2D"), C("9C")]
-    act(state, 0, "draw")
+    events = act(state, 0, "draw")
+    assert public_texts(events)[0] == (
+        "The stock is empty: 2 discarded cards are shuffled into a new stock "
+        "(reshuffle 1 of 2 this round)"
+    )
     expected = [C("2C"), C("2D")]
     make_rng(7, "reshuffle", 0, 0).shuffle(expected)
     assert state.drawn == expected[0] and state.stock == expected[1:]
@@ -645,6 +653,54 @@ def test_a_wrong_snap_costs_no_penalty_when_nothing_is_left() -> None:
     events = act(state, 1, "snap s0.A")
     assert public_texts(events)[-1] == "No card is left for a penalty."
     assert list(hand(state, 1)) == ["A", "B", "C", "D"]
+
+
+def play_without_cambio(state: CambioState, stop: Callable[[], bool]) -> list[list[Any]]:
+    """Draw-and-discard turns (powers skipped), nobody calling Cambio or snapping, until
+    ``stop()``; returns the actions taken as a replay record's ``[seat, text]`` pairs."""
+    taken: list[list[Any]] = []
+    while not stop():
+        seat = state.waiting_for()[0]
+        text = {"turn": "draw", "drawn": "discard"}.get(state.phase, "skip")
+        act(state, seat, text)
+        taken.append([seat, text])
+    return taken
+
+
+def test_a_round_has_at_most_two_reshuffles_then_the_third_empty_stock_ends_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = two()
+    actions: list[list[Any]] = [[0, "look A B"], [1, "look A B"]]
+    # 44 cards in the stock: the 45th draw reshuffles 43 discards, the 88th 43 again
+    actions += play_without_cambio(state, lambda: state.reshuffles == 2)
+    assert state.history == []  # the round goes on after its second reshuffle
+    assert state.round_index == 0 and len(state.stock) == 42 and state.phase == "drawn"
+    actions += play_without_cambio(state, lambda: state.stock == [] and state.phase == "turn")
+    assert len(state.discard) == 44 and state.window  # plenty to shuffle, but not a third time
+    assert state.discard[-1] == C("2S")
+    events = act(state, 1, "snap s0.B")  # wrong (s0's B is 3♦): no penalty card to take
+    assert public_texts(events)[-1] == "No card is left for a penalty."
+    assert list(hand(state, 1)) == ["A", "B", "C", "D"]
+    hands = [hand(state, seat) for seat in (0, 1)]
+    drawer = state.turn
+    events = act(state, drawer, "draw")
+    assert public_texts(events)[0] == (
+        f"{{s{drawer}}} cannot draw: the stock is empty after the round's 2 reshuffles."
+    )
+    # the round is scored as usual and the next one starts, with its own two reshuffles
+    assert state.history == [[sum(points(C(t)) for t in h.values()) for h in hands]]
+    assert [event.kind for event in events][-2:] == ["hand_end", "deal"]
+    assert state.round_index == 1 and state.phase == "look" and state.reshuffles == 0
+    assert len(state.stock) == 44 and state.discard == []
+    # the replay command agrees
+    record = {"game": "cambio", "players": 2, "seed": 7, "deck": deck_for(TWO), "actions": []}
+    record["actions"] = [*actions, [1, "snap s0.B"], [drawer, "draw"]]
+    path = tmp_path / "cambio.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scores"] == list(state.scores()) and out["to_act"] == [0, 1]
 
 
 # -- scoring, rounds and the game's end -------------------------------------------------------
@@ -675,7 +731,7 @@ def test_round_score_red_kings_and_a_player_with_no_cards() -> None:
     events = play_to_round_end(state)
     summary = [event for event in events if event.kind == "hand_end"]
     assert len(summary) == 1
-    assert summary[0].text.startswith("Round 1 scores: {s0} 0 (no cards); {s1} 40 (A J♣ ")
+    assert summary[0].text.startswith("Round 1 scores: {s0} 0 (no cards); {s1} 40 ([A J♣] ")
     assert state.history == [[0, 40]] and state.scores() == (0, 40)
 
     state = new([["KH", "KD", "AS", "10C"], ["JC", "QD", "KS", "KC"]], ["2S", "3S"])
@@ -933,15 +989,16 @@ def test_describe_shows_known_cards_only_with_memory_aid() -> None:
         act(state, 1, "discard")
         act(state, 1, "peek C s0.B")
     lines = GAME.describe(plain.view(1))
-    assert "You: A B C D" in lines
-    assert "You just saw: your C 4♣, {s0}'s B 3♦" in lines
+    assert "You: [A ?] [B ?] [C ?] [D ?]" in lines
+    assert "You just saw: your card C: 4♣, {s0}'s card B: 3♦" in lines
     assert "Turn: You · swap the two looked-at cards, or keep them" in lines
     assert "Turn: {s1} · swap the two looked-at cards, or keep them" in GAME.describe(plain.view(0))
     act(plain, 1, "keep")
-    assert "You: A B C D" in GAME.describe(plain.view(1))
+    assert "You: [A ?] [B ?] [C ?] [D ?]" in GAME.describe(plain.view(1))
     assert not [line for line in GAME.describe(plain.view(1)) if "just saw" in line]
     lines = GAME.describe(aided.view(1))
-    assert "You: A 2♣ B 3♣ C 4♣ D" in lines and "{s0}: A B 3♦ C D" in lines
+    assert "You: [A 2♣] [B 3♣] [C 4♣] [D ?]" in lines
+    assert "{s0}: [A ?] [B 3♦] [C ?] [D ?]" in lines
     assert "Round 1 of 2 · dealer {s0} · stock 43 · discard K♠ (1)" in lines
 
 

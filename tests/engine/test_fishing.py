@@ -1,4 +1,4 @@
-"""fishing: one or more stacked-deck scenarios for every ruling in RULES.md "fishing"."""
+"""fishing: one or more stacked-deck scenarios for every ruling in docs/rules/fishing.md."""
 
 from __future__ import annotations
 

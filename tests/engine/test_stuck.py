@@ -1,4 +1,4 @@
-"""Stacked-deck scenarios for stuck, one (or more) per rule of RULES.md "stuck" and issue #6."""
+"""Stacked-deck scenarios for stuck, one (or more) per rule of docs/rules/stuck.md and issue #6."""
 
 from __future__ import annotations
 

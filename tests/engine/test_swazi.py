@@ -1,5 +1,5 @@
 """swazi (Swazi Casino): scripted stacked-deck and set-position tests, one or more per rule of
-RULES.md "swazi" and per case of the issue; parse/text round trips; the replay command; a
+docs/rules/swazi.md and per case of the issue; parse/text round trips; the replay command; a
 brute-force reference for the legal moves; the heuristic player against the random one."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import FULL_DECK, Card
-from engine.cli import group_by_step, main
+from engine.choices import Step, resolve
+from engine.cli import main
 from engine.core import RandomAgent
 from engine.errors import ActionParseError, IllegalActionError, SavedStateError, SetupError
 from engine.games.swazi import (
@@ -347,6 +348,94 @@ def test_a_second_build_of_a_value_is_refused_and_your_own_merges() -> None:
     assert "There is already a build of 9" in refused(state, 0, "build 4D on 5D")
 
 
+# -- a change into a value you already own merges -----------------------------------------------
+MERGE_DECK = stacked("7C 5D 7S 8H", hand0="2C QD", hand1="3H 10S QH 2D AH")
+
+
+def merge_position() -> SwaziState:
+    """Seat 1 has built 10 (7♣ 3♥); seat 0 has built 12 from 5♦ 7♠ and holds 2♣ and Q♦."""
+    state = GAME.new_state(2, 5, deck=MERGE_DECK)
+    play(state, 1, "build 3H on 7C")
+    play(state, 0, "build 5D 7S")
+    return state
+
+
+def test_a_change_into_a_value_you_own_is_legal_and_merges_in_order() -> None:
+    state = merge_position()
+    assert "change b10 with 2C" in texts(state, 0)  # first half: still one build after it
+    events = play(state, 0, "change b10 with 2C")
+    assert events[0].text == (
+        "{s0} changed {s1}'s build of 10 into 12 with 2♣, which joins their own build of 12"
+    )
+    # the own build's cards, then the changed build's in their order, then the hand card
+    assert state.public_view()["builds"] == [
+        {"value": 12, "owner": 0, "augmented": True, "cards": ["5D", "7S", "7C", "3H", "2C"]}
+    ]
+    assert state.to_act() == (1,)
+
+
+def test_a_merged_build_cannot_change_and_its_capture_takes_its_cards_in_order() -> None:
+    state = merge_position()
+    play(state, 0, "change b10 with 2C")
+    # 2♦ would make 14, which seat 1 holds an ace for, had the build stayed single
+    assert "augmented build cannot change" in refused(state, 1, "change b12 with 2D")
+    play(state, 1, "capture QH take b12")
+    assert state.piles[1] == cards("5D 7S 7C 3H 2C QH")
+
+
+def test_the_hold_rule_after_a_merge() -> None:
+    # the owner keeps a card of the merged value: an ace played as 1 into 14 needs another ace
+    one_ace = position(("KD", "AC KH"), builds=((14, 1, False, "9C 5C"), (13, 0, False, "6D 7D")))
+    assert "keep a card of value 14" in refused(one_ace, 1, "change b13 with AC=1")
+    two_aces = position(
+        ("KD", "AC AD KH"), builds=((14, 1, False, "9C 5C"), (13, 0, False, "6D 7D"))
+    )
+    play(two_aces, 1, "change b13 with AC=1")
+    assert build_of(two_aces, 14)["cards"] == ["9C", "5C", "6D", "7D", "AC"]
+    assert "discard AD" not in texts(two_aces, 1)  # the last ace now keeps the merged 14
+    # nor may the hand card be the last one keeping another own build
+    builds = ((5, 1, False, "2C 3C"), (12, 1, False, "5H 7H"), (7, 0, False, "4D 3D"))
+    scarce = position(("KD", "5S QH 9S"), builds=builds, half=2, stock="")
+    assert "keep a card of value 5" in refused(scarce, 1, "change b7 with 5S")
+    spare = position(("KD", "5S 5D QH"), builds=builds, half=2, stock="")
+    assert {"change b7 with 5D", "change b7 with 5S"} <= set(texts(spare, 1))
+
+
+def test_a_merge_in_the_first_half_only_while_owning_that_one_build() -> None:
+    builds = ((12, 1, False, "5H 7H"), (9, 0, False, "4D 5D"))
+    state = position(("KD", "3S QH 6H KH"), layout="2D 4S", builds=builds)
+    assert "change b9 with 3S" in texts(state, 1)
+    play(state, 1, "build 2D 4S")  # a second build: now the hand card must capture one
+    assert "change b9 with 3S" not in texts(state, 1)
+    assert "two builds" in refused(state, 1, "change b9 with 3S")
+    # a change into a value of neither builds a second one, refused in the first half
+    other = position(
+        ("KD", "3S QH 6H JH"), builds=((12, 1, False, "5H 7H"), (8, 0, False, "4D 4C"))
+    )
+    assert "two builds" in refused(other, 1, "change b8 with 3S")
+
+
+def replayed(tmp_path: Path, capsys: Any, seed: int, deck: list[str], actions: list[Any]) -> Any:
+    """What ``python -m engine replay`` prints for a swazi record (which must replay)."""
+    record = {"game": "swazi", "players": 2, "seed": seed, "deck": deck, "actions": actions}
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_replay_agrees_on_a_merge(tmp_path: Path, capsys: Any) -> None:
+    state = merge_position()
+    actions: list[Any] = [[1, "build 3H on 7C"], [0, "build 5D 7S"]]
+    out = replayed(tmp_path, capsys, 5, MERGE_DECK, actions)
+    assert out["legal"] == {"0": texts(state, 0)} and "change b10 with 2C" in out["legal"]["0"]
+    actions += [[0, "change b10 with 2C"], [1, "capture QH take b12"]]
+    out = replayed(tmp_path, capsys, 5, MERGE_DECK, actions)
+    play(state, 0, "change b10 with 2C")
+    play(state, 1, "capture QH take b12")
+    assert out["to_act"] == [0] and out["legal"] == {"0": texts(state, 0)}
+
+
 def test_cardless_moves_then_exactly_one_hand_card() -> None:
     state = position(("KD", "7D 7S QH"), layout="2D 5C 3S 4H")
     play(state, 1, "build 2D 5C")
@@ -549,17 +638,15 @@ def test_every_step_of_a_large_choice_has_at_most_25_options() -> None:
     legal = state.legal_actions(1)
     assert len(legal) > 200  # far more moves than one step may show
 
-    def walk(actions: list[Any], depth: int) -> int:
-        groups = group_by_step(actions, depth)
-        assert len(groups) <= 25
-        deepest = depth
-        for group in groups.values():
-            if len(group) > 1:
-                deepest = max(deepest, walk(group, depth + 1))
-        return deepest
+    def walk(prefix: tuple[int, ...]) -> int:
+        step = resolve(legal, prefix)
+        if not isinstance(step, Step):
+            return len(prefix)
+        assert len(step.choices) <= 25
+        return max(walk((*prefix, choice.index)) for choice in step.choices)
 
     longest = max(len(action.path) for action in legal)
-    assert walk(list(legal), 0) <= longest
+    assert walk(()) <= longest + 1
     assert {action.path[0] for action in legal} <= {"AH", "9C", "8D", "7D", "6D", "KC", "build"}
 
 
@@ -614,7 +701,7 @@ def test_a_saved_state_that_does_not_fit_is_refused() -> None:
 # -- a brute-force reference for the legal moves ---------------------------------------------------
 def reference_moves(state: SwaziState, seat: int) -> set[str]:
     """Every legal move text, found the slow way: try every combination the move kinds allow
-    and keep those whose result obeys RULES.md (written independently of the engine)."""
+    and keep those whose result obeys docs/rules/swazi.md (written independently of the engine)."""
     hand, loose, builds = state.hands[seat], state.loose, state.builds
     pile = state.piles[1 - seat]
     top = pile[-1] if pile else None
@@ -688,8 +775,8 @@ def reference_moves(state: SwaziState, seat: int) -> set[str]:
                 build.owner != seat
                 and not build.augmented
                 and value <= 14
-                and value not in builds
-                and owner_ok(rest, [*owned, value], ended=True)
+                and (value not in builds or value in owned)  # into your own value: merges
+                and owner_ok(rest, sorted({*owned, value}), ended=True)
             ):
                 found.add(Move("change", card, ace, old).text)
         if not (first and owned) and owner_ok(rest, owned, ended=True):

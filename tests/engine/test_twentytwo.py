@@ -1,4 +1,4 @@
-"""Scripted stacked-deck tests of twentytwo, one (or more) per rule of RULES.md "twentytwo"."""
+"""Scripted stacked-deck tests of twentytwo, one (or more) per rule of docs/rules/twentytwo.md."""
 
 from __future__ import annotations
 
@@ -852,6 +852,37 @@ def test_exchanges_are_every_choice_of_ranks_the_stock_allows(
             assert all(other in action.cards for other in lower_suits)
         assert GAME.parse_action(action.text) == action
     assert widest_step([KEEP, *offered]) <= 25
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_is_legal_agrees_with_the_listed_actions(players: int) -> None:
+    """is_legal checks by the rules, not by searching the list: in random games, every held
+    choice of up to 4 cards is a legal exchange or play exactly when its ranks are listed."""
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(3):
+        state = GAME.new_state(players, seed)
+        while not state.is_over:
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            if rng.random() < 0.3:
+                listed = {(type(a), a.ranks) for a in legal if isinstance(a, (Exchange, Play))}
+                hand_cards = state.hands[seat]
+                for size in range(1, min(len(hand_cards), 4) + 1):
+                    for chosen in combinations(hand_cards, size):
+                        for kind in (Exchange, Play):
+                            action = kind.of(chosen)
+                            listed_now = (kind, action.ranks) in listed
+                            assert state.is_legal(seat, action) == listed_now, action.text
+                            checked += 1
+                unheld = next(card for card in FULL_DECK if card not in hand_cards)
+                assert not state.is_legal(seat, Play.of([unheld]))
+                assert not state.is_legal(seat, Exchange.of([unheld]))
+                assert not state.is_legal(seat, Play.of([]))
+                assert state.is_legal(seat, KEEP) == (KEEP in legal)
+                assert not state.is_legal((seat + 1) % players, legal[0])
+            state.apply(seat, rng.choice(legal))
+    assert checked > 1000
 
 
 def test_replay_rejects_a_later_deck_holding_a_penalty_card(

@@ -1,0 +1,241 @@
+"""Drawing a layout: groups placed in lines on a felt background, encoded as a PNG."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.pictures.faces import (
+    CARD_HEIGHT,
+    CARD_WIDTH,
+    DeckStyle,
+    card_back,
+    card_face,
+    empty_place,
+    font,
+)
+from engine.cards import Card
+from engine.layout import Group, Layout, fill_seats
+
+MAX_WIDTH = 600  # shown 1:1 on a desktop, scaled to about two thirds on a phone
+PADDING = 12
+GROUP_GAP = 20
+CARD_GAP = 5
+MIN_STEP = 24  # the narrowest overlap that still shows a card's corner index
+STACK_SHIFT = 3  # how far each card under a stack's top peeks out
+LABEL_SIZE, LABEL_HEIGHT = 18, 25
+CAPTION_SIZE, CAPTION_HEIGHT = 16, 21
+NAME_LENGTH = 16  # longer seat names are cut (with …) to keep labels on one line
+ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
+
+FELT = (26, 88, 58)
+LABEL_INK = (240, 244, 236)
+CAPTION_INK = (214, 234, 218)
+BADGE = (20, 30, 25)
+EMPTY_INK = (150, 190, 165)
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A drawn layout: the PNG, its alt text, a file name made from its content, and the
+    face-up cards that were drawn (in drawing order)."""
+
+    data: bytes
+    alt_text: str
+    filename: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """A group with its measured size and how its cards are spread."""
+
+    group: Group
+    label: str
+    step: int  # from one card's left edge to the next
+    per_line: int
+    width: int
+    height: int
+
+
+def seat_label(name: str) -> str:
+    """A seat name as the picture's font can draw it: characters it has no shape for (emoji,
+    most non-Latin scripts) left out, at most NAME_LENGTH characters.
+
+    >>> seat_label("🤖 Ada"), seat_label("Bartholomew the Magnificent")
+    ('Ada', 'Bartholomew the…')
+    """
+    kept = "".join(char for char in name if " " <= char < "\u0250").strip()
+    return kept if len(kept) <= NAME_LENGTH else kept[: NAME_LENGTH - 1].rstrip() + "…"
+
+
+def _measure(group: Group, label: str) -> _Placed:
+    slots = max(len(group.cards), 1)
+    available = MAX_WIDTH - 2 * PADDING
+    step = CARD_WIDTH + CARD_GAP
+    if slots > 1 and slots * step - CARD_GAP > available:
+        step = max(MIN_STEP, (available - CARD_WIDTH) // (slots - 1))
+    per_line = min(slots, 1 + (available - CARD_WIDTH) // step)
+    lines = math.ceil(slots / per_line)
+    shift = 2 * STACK_SHIFT if group.size is not None else 0
+    cards_width = CARD_WIDTH + (per_line - 1) * step + shift
+    label_width = math.ceil(font(LABEL_SIZE).getlength(label))
+    card_height = CARD_HEIGHT + shift + (CAPTION_HEIGHT if _has_captions(group) else 0)
+    height = LABEL_HEIGHT + lines * card_height + (lines - 1) * CARD_GAP
+    return _Placed(group, label, step, per_line, max(cards_width, label_width), height)
+
+
+def _has_captions(group: Group) -> bool:
+    return any(shown.caption for shown in group.cards)
+
+
+def _width(line: Sequence[_Placed]) -> int:
+    """The width a line of groups takes, with the padding on both sides."""
+    return 2 * PADDING + sum(placed.width for placed in line) + GROUP_GAP * (len(line) - 1)
+
+
+def _lines(layout: Layout, names: Sequence[str]) -> list[list[_Placed]]:
+    """Groups placed in lines: a row joins the line before when all of it fits there (a
+    shorter picture), else it starts a line, and wraps when it is too wide."""
+    labels = [seat_label(name) for name in names]
+    lines: list[list[_Placed]] = []
+    for row in layout.rows:
+        placed_row = [_measure(group, fill_seats(group.label, labels)) for group in row.groups]
+        if lines and _width(lines[-1]) + GROUP_GAP + _width(placed_row) - 2 * PADDING <= MAX_WIDTH:
+            lines[-1] += placed_row
+            continue
+        line: list[_Placed] = []
+        for placed in placed_row:
+            if line and _width([*line, placed]) > MAX_WIDTH:
+                lines.append(line)
+                line = []
+            line.append(placed)
+        lines.append(line)
+    return lines
+
+
+def _draw_group(
+    canvas: Image.Image, placed: _Placed, x: int, y: int, style: DeckStyle
+) -> list[Card]:
+    """Draw one group with its top-left corner at (x, y); returns the face-up cards drawn."""
+    draw = ImageDraw.Draw(canvas)
+    draw.text((x, y + 2), placed.label, font=font(LABEL_SIZE), fill=LABEL_INK)
+    group = placed.group
+    top = y + LABEL_HEIGHT
+    captions = _has_captions(group)
+    drawn: list[Card] = []
+    if group.size is not None:
+        _draw_stack(canvas, group, x, top, style)
+        drawn.extend(shown.card for shown in group.cards if shown.card is not None)
+        return drawn
+    if not group.cards:  # an empty hand or table: its place, so the label is not left alone
+        canvas.paste(empty_place(), (x, top), empty_place())
+    line_height = CARD_HEIGHT + (CAPTION_HEIGHT if captions else 0) + CARD_GAP
+    for index, shown in enumerate(group.cards):
+        left = x + (index % placed.per_line) * placed.step
+        card_top = top + (index // placed.per_line) * line_height
+        image = card_back() if shown.card is None else card_face(shown.card, style)
+        canvas.paste(image, (left, card_top), image)
+        if shown.card is not None:
+            drawn.append(shown.card)
+        if shown.caption:
+            draw.text(
+                (left + CARD_WIDTH // 2, card_top + CARD_HEIGHT + 3),
+                shown.caption,
+                font=font(CAPTION_SIZE),
+                fill=CAPTION_INK,
+                anchor="mt",
+            )
+    return drawn
+
+
+def _draw_stack(canvas: Image.Image, group: Group, x: int, top: int, style: DeckStyle) -> None:
+    """A stack: the cards under its top peeking out, the top, and how many cards it holds."""
+    draw = ImageDraw.Draw(canvas)
+    size = group.size or 0
+    if not size:
+        canvas.paste(empty_place(), (x, top), empty_place())
+        centre = (x + CARD_WIDTH // 2, top + CARD_HEIGHT // 2)
+        draw.text(centre, "0", font=font(24), fill=EMPTY_INK, anchor="mm")
+        return
+    for under in range(min(size - 1, 2), 0, -1):
+        shift = under * STACK_SHIFT
+        canvas.paste(card_back(), (x + shift, top + shift), card_back())
+    face = group.cards[0].card
+    image = card_back() if face is None else card_face(face, style)
+    canvas.paste(image, (x, top), image)
+    count = str(size)
+    if face is not None and size == 1:
+        return  # one face-up card needs no count
+    if face is None:
+        centre = (x + CARD_WIDTH // 2, top + CARD_HEIGHT // 2)
+        draw.text(centre, count, font=font(26), fill=LABEL_INK, anchor="mm", stroke_width=1)
+        return
+    badge = font(16)
+    width = math.ceil(badge.getlength(count)) + 12
+    left, badge_top = x + 3, top + CARD_HEIGHT - 24  # bottom left: clear of the corner index
+    draw.rounded_rectangle([left, badge_top, left + width, badge_top + 20], radius=9, fill=BADGE)
+    draw.text((left + width / 2, badge_top + 10), count, font=badge, fill=LABEL_INK, anchor="mm")
+
+
+def render(layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.STANDARD) -> Picture:
+    """Draw ``layout`` with seats named ``names``: one PNG, never wider than MAX_WIDTH."""
+    lines = _lines(layout, names)
+    heights = [max((placed.height for placed in line), default=0) for line in lines]
+    width = max((_width(line) for line in lines), default=0)
+    height = 2 * PADDING + sum(heights) + GROUP_GAP // 2 * max(len(lines) - 1, 0)
+    canvas = Image.new("RGB", (max(width, 2 * PADDING + CARD_WIDTH), height), FELT)
+    drawn: list[Card] = []
+    y = PADDING
+    for line, line_height in zip(lines, heights, strict=True):
+        x = PADDING
+        for placed in line:
+            drawn += _draw_group(canvas, placed, x, y, style)
+            x += placed.width + GROUP_GAP
+        y += line_height + GROUP_GAP // 2
+    buffer = io.BytesIO()
+    # A 64-colour palette keeps every ink and the smooth edges, at a quarter of the bytes.
+    canvas.quantize(64, Image.Quantize.FASTOCTREE).save(buffer, "PNG", compress_level=6)
+    data = buffer.getvalue()
+    digest = hashlib.blake2b(data, digest_size=8).hexdigest()
+    alt_text = layout.alt_text(names)
+    if len(alt_text) > ALT_TEXT_LIMIT:
+        alt_text = layout.alt_text(names, words=False)[:ALT_TEXT_LIMIT]
+    return Picture(data, alt_text, f"cards-{digest}.png", tuple(drawn))
+
+
+class PictureCache:
+    """Pictures by content (layout, names, style): an unchanged picture is neither drawn nor
+    uploaded again. Holds at most ``capacity`` pictures, dropping the least recently used."""
+
+    def __init__(self, capacity: int = 256) -> None:
+        self.capacity = capacity
+        self.drawn = 0  # how many pictures were actually drawn (the rest came from the cache)
+        self._pictures: OrderedDict[tuple[Layout, tuple[str, ...], DeckStyle], Picture] = (
+            OrderedDict()
+        )
+
+    def picture(
+        self, layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.STANDARD
+    ) -> Picture:
+        """The picture of ``layout``, drawn only if it is not already held."""
+        key = (layout, tuple(names), style)
+        picture = self._pictures.get(key)
+        if picture is not None:
+            self._pictures.move_to_end(key)
+            return picture
+        picture = render(layout, names, style)
+        self.drawn += 1
+        self._pictures[key] = picture
+        if len(self._pictures) > self.capacity:
+            self._pictures.popitem(last=False)
+        return picture
+
+    def __len__(self) -> int:
+        return len(self._pictures)

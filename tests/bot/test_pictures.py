@@ -1,0 +1,137 @@
+"""The card pictures: the renderer draws exactly a layout's cards, with matching alt text,
+within the size limits, and the cache draws an unchanged picture only once."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.pictures import ALT_TEXT_LIMIT, DeckStyle, PictureCache, render
+from bot.pictures.draw import MAX_WIDTH
+from engine.cards import FULL_DECK, Card
+from engine.layout import Group, Layout, Row, Shown, face_up, rows, stack
+from engine.registry import games
+
+NAMES = ["Ann", "🤖 Ada", "Bartholomew the Magnificent", "Dee", "Eve", "Fay"]
+SIZE_LIMIT = 80_000  # bytes: light enough to upload at every change
+
+
+def positions(game_id: str, players: int, seed: int, every: int) -> list[tuple[Layout, int]]:
+    """Layouts of every seat's and the public view at every ``every``-th step of random play."""
+    game = games()[game_id]
+    state = game.new_state(players, seed)
+    rng = random.Random(seed)
+    found = []
+    step = 0
+    while True:
+        if step % every == 0 or state.is_over:
+            views = [state.view(seat) for seat in range(players)] + [state.public_view()]
+            found += [(game.layout(view), players) for view in views]
+        if state.is_over:
+            return found
+        seat = state.waiting_for()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+        step += 1
+
+
+@pytest.mark.parametrize("game_id", list(games()))
+def test_every_picture_draws_exactly_its_layouts_cards_within_the_limits(game_id: str) -> None:
+    counts = games()[game_id].player_counts
+    for players in (counts[0], counts[-1]):
+        for layout, seats in positions(game_id, players, seed=players, every=15):
+            picture = render(layout, NAMES[:seats])
+            assert list(picture.cards) == layout.face_up()
+            assert picture.alt_text == layout.alt_text(NAMES[:seats])
+            assert len(picture.alt_text) <= ALT_TEXT_LIMIT
+            assert len(picture.data) < SIZE_LIMIT
+            image = Image.open(io.BytesIO(picture.data))
+            assert image.format == "PNG" and image.width <= MAX_WIDTH
+
+
+def test_each_card_draws_differently_and_face_down_cards_show_no_face() -> None:
+    def pixels(layout: Layout) -> bytes:
+        return Image.open(io.BytesIO(render(layout, []).data)).tobytes()
+
+    drawn = {pixels(rows([face_up("Card", [card.text])])) for card in map(Card.parse, DECK_SAMPLE)}
+    assert len(drawn) == len(DECK_SAMPLE)
+    down = rows([Group("Card", (Shown(None),))])
+    assert pixels(down) not in drawn and render(down, []).cards == ()
+
+
+DECK_SAMPLE = ["AS", "AC", "AH", "AD", "10D", "10H", "3C", "3S", "JS", "QS", "KS", "KH"]
+
+
+def test_the_four_colour_deck_changes_clubs_and_diamonds_only() -> None:
+    def picture(text: str, style: DeckStyle) -> bytes:
+        return render(rows([face_up("Card", [text])]), [], style).data
+
+    for text in ("2C", "9D"):
+        assert picture(text, DeckStyle.STANDARD) != picture(text, DeckStyle.FOUR_COLOUR)
+    for text in ("2S", "9H"):
+        assert picture(text, DeckStyle.STANDARD) == picture(text, DeckStyle.FOUR_COLOUR)
+
+
+def test_alt_text_names_every_card_and_stack_with_seat_names() -> None:
+    layout = Layout(
+        (
+            Row((face_up("Table", ["3H", "QS"]), stack("{s1}'s pile", 12, "9C"))),
+            Row((Group("{s0}", (Shown(None, "pos A"), Shown(Card.parse("KD"), "pos B"))),)),
+            Row((stack("Stock", 1), stack("Discard", 0))),
+        )
+    )
+    assert render(layout, ["🤖 Ada", "Bob"]).alt_text == (
+        "Table: 3 of hearts, queen of spades. Bob's pile: 12 cards, top 9 of clubs. "
+        "🤖 Ada: pos A face down, pos B king of diamonds. Stock: 1 card face down. "
+        "Discard: 0 cards."
+    )
+
+
+def test_a_too_long_alt_text_falls_back_to_the_short_card_form() -> None:
+    hands = [face_up(f"{{s{seat}}}", ["10D", "10H", "10S", "10C"]) for seat in range(6)]
+    layout = rows(hands * 4)
+    names = ["A very long player name here"] * 6
+    assert len(layout.alt_text(names)) > ALT_TEXT_LIMIT
+    alt_text = render(layout, names).alt_text
+    assert len(alt_text) <= ALT_TEXT_LIMIT and "10♦, 10♥, 10♠, 10♣" in alt_text
+
+
+def test_a_big_hand_overlaps_then_wraps_and_stays_within_the_width() -> None:
+    every_card = [card.text for card in FULL_DECK]
+    for count in (8, 20, 52):
+        picture = render(rows([face_up("Your hand", every_card[:count])]), [])
+        image = Image.open(io.BytesIO(picture.data))
+        assert image.width <= MAX_WIDTH and len(picture.cards) == count
+    assert image.height > 2 * 90  # 52 cards take more than one line
+
+
+def test_the_cache_draws_an_unchanged_picture_once_and_stays_bounded() -> None:
+    cache = PictureCache(capacity=3)
+    layouts = [rows([face_up("Table", [text])]) for text in ("2C", "3C", "4C", "5C")]
+    first = cache.picture(layouts[0], ["Ann"])
+    assert cache.picture(layouts[0], ["Ann"]) is first and cache.drawn == 1
+    assert cache.picture(layouts[0], ["Bob"]) is not first and cache.drawn == 2
+    for layout in layouts[1:]:
+        cache.picture(layout, ["Ann"])
+    assert len(cache) == 3 and cache.drawn == 5
+    again = cache.picture(layouts[0], ["Ann"])  # dropped as the least recently used: redrawn
+    assert cache.drawn == 6 and again.filename == first.filename
+
+
+def test_a_file_name_comes_from_the_content() -> None:
+    one, other = (render(rows([face_up("Table", [text])]), []) for text in ("2C", "3C"))
+    assert one.filename != other.filename and one.filename.endswith(".png")
+
+
+def test_a_hand_alone_draws_only_the_seats_own_cards_and_nothing_draws_a_blank() -> None:
+    layout = rows(
+        [face_up("Table", ["2C"]), stack("Stock", 30)],
+        [face_up("Your hand", ["3D", "KS"], mine=True)],
+    )
+    assert render(layout.own(), ["Ann"]).cards == tuple(map(Card.parse, ["3D", "KS"]))
+    blank = render(Layout(()), ["Ann"])
+    assert blank.cards == () and blank.alt_text == ""
+    assert Image.open(io.BytesIO(blank.data)).width <= MAX_WIDTH

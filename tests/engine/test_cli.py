@@ -1,0 +1,330 @@
+"""The terminal game and the command line, driven through their input and output."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.cards import FULL_DECK
+from engine.choices import Step, descend, resolve
+from engine.cli import EXIT_INTERRUPTED, QuitGame, TerminalGame, main
+from engine.core import Action, State, View
+from engine.registry import get_game
+from tests.engine.decks import round_robin_deck
+
+
+def terminal(state: State, answers: str) -> tuple[TerminalGame, io.StringIO]:
+    """A terminal game on ``state`` that reads ``answers`` (one per line)."""
+    out = io.StringIO()
+    return TerminalGame(state.game, state, 7, io.StringIO(answers), out), out
+
+
+def random_position(game_id: str, players: int, wanted: Any, seed: int = 0) -> State:
+    """Play random moves until ``wanted(state)`` holds (the person, seat 0, may act)."""
+    game = get_game(game_id)
+    for attempt in range(200):
+        state = game.new_state(players, seed + attempt)
+        rng = random.Random(attempt)
+        for _ in range(2000):
+            if state.is_over:
+                break
+            if wanted(state):
+                return state
+            seat = state.waiting_for()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    raise AssertionError(f"no {game_id} position found")
+
+
+# -- steps and Back --------------------------------------------------------------------------
+def deep_step(state: State) -> bool:
+    """The person has a step after the first to decide (so there is something to go back to)."""
+    if 0 not in state.waiting_for():
+        return False
+    legal = state.legal_actions(0)
+    prefix, first = descend(legal, ())
+    if not isinstance(first, Step):
+        return False
+    for choice in first.choices:
+        if choice.only is None:
+            _, target = descend(legal, (*prefix, choice.index))
+            if isinstance(target, Step):
+                return True
+    return False
+
+
+def group_number(step: Step) -> int:
+    """The number of the first choice leading to more steps."""
+    return 1 + next(i for i, choice in enumerate(step.choices) if choice.only is None)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players"), [("fishing", 2), ("twentytwo", 3), ("swazi", 2), ("cambio", 3)]
+)
+def test_back_returns_to_the_first_step_from_every_later_step(game_id: str, players: int) -> None:
+    state = random_position(game_id, players, deep_step)
+    legal = state.legal_actions(0)
+    prefix, first = descend(legal, ())
+    assert isinstance(first, Step)
+    # choose a step, go back, choose it again and go down as far as the steps go, then back
+    # out step by step to the first one, and leave
+    number = group_number(first)
+    answers = [str(number), "b", str(number)]
+    prefix, depth = (*prefix, first.choices[number - 1].index), 0
+    while True:
+        prefix, target = descend(legal, prefix)
+        if not isinstance(target, Step) or all(c.only is not None for c in target.choices):
+            break
+        pick = group_number(target)
+        answers.append(str(pick))
+        prefix, depth = (*prefix, target.choices[pick - 1].index), depth + 1
+    answers += ["b"] * (depth + 1) + ["q"]
+    session, out = terminal(state, "\n".join(answers) + "\n")
+    with pytest.raises(QuitGame):
+        session.ask(optional=False)
+    menus = out.getvalue().split("> ")
+    opening = menus[0].splitlines()[-len(first.choices) - 1 :]
+    # the first step is shown again after the first Back and after backing out of every step
+    assert menus[2].endswith("\n".join(opening) + "\n")
+    assert menus[-2].endswith("\n".join(opening) + "\n")
+    assert "b. back" in menus[1] and "b. back" not in menus[-2]
+    assert state.legal_actions(0) == legal  # nothing was played
+
+
+def test_twentytwo_exchange_can_be_taken_back_to_keeping_the_hand() -> None:
+    state = random_position(
+        "twentytwo", 2, lambda s: s.waiting_for() == (0,) and s.phase == "exchange"
+    )
+    session, out = terminal(state, "2\nb\n1\n")
+    action = session.ask(optional=False)
+    assert action.text == "keep"
+    shown = out.getvalue()
+    assert "b. back" in shown
+
+
+# -- odd input, Ctrl-C, Ctrl-D ---------------------------------------------------------------
+def test_any_input_that_is_not_a_listed_number_asks_again() -> None:
+    state = get_game("fishing").new_state(2, 5)
+    while 0 not in state.waiting_for():
+        seat = state.waiting_for()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    first = resolve(state.legal_actions(0), ())
+    assert isinstance(first, Step)
+    odd = ["²", "٣", "0", "-1", "99", "", "b", "1.5", "one", " "]
+    session, out = terminal(state, "\n".join(odd) + "\n1\n" + "1\n" * 5)
+    action = session.ask(optional=False)
+    assert action in state.legal_actions(0)
+    text = out.getvalue()
+    assert text.count("is not one of the choices") == len(odd)
+    assert text.count("Your move") >= len(odd) + 1
+
+
+def test_ctrl_d_and_q_leave_with_one_line(capsys: Any) -> None:
+    for answers in ["", "q\n"]:
+        out = io.StringIO()
+        args = ["play", "fishing", "--seed", "3"]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("sys.stdin", io.StringIO(answers))
+            patch.setattr("sys.stdout", out)
+            assert main(args) == 0
+        assert out.getvalue().rstrip().splitlines()[-1].endswith("Bye (game left unfinished).")
+        assert "Traceback" not in out.getvalue()
+
+
+class CtrlC(io.StringIO):
+    def readline(self, size: int | None = -1) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_leaves_with_one_line_and_no_traceback(capsys: Any) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stdin", CtrlC())
+        assert main(["play", "swazi", "--seed", "1"]) == EXIT_INTERRUPTED
+    out, err = capsys.readouterr()
+    assert out.rstrip().splitlines()[-1] == "Bye (game left unfinished)."
+    assert err == ""
+
+
+# -- out-of-turn windows and forced moves ----------------------------------------------------
+class AlwaysActs:
+    """An agent that takes its first legal move at once (it would win every race)."""
+
+    needs_view = False
+
+    def __init__(self) -> None:
+        self.asked: list[bool] = []
+
+    def choose(
+        self, view: View | None, legal: Any, rng: random.Random, optional: bool
+    ) -> Action | None:
+        self.asked.append(optional)
+        return legal[0]
+
+
+def snap_window_for_person_and_ai(state: State) -> bool:
+    optional = set(state.to_act()) - set(state.waiting_for())
+    return 0 in optional and len(optional) > 1
+
+
+def test_the_person_is_offered_a_snap_window_before_the_ai_seats() -> None:
+    state = random_position("cambio", 3, snap_window_for_person_and_ai)
+    session, out = terminal(state, "1\n1\n1\n1\n")
+    session.agent = agent = AlwaysActs()
+    seat, action = session.next_move()
+    assert seat == 0 and action.text.startswith("snap")
+    assert agent.asked == []
+    assert "let it pass" in out.getvalue()
+
+
+def test_a_window_passed_by_the_person_goes_to_the_ai_seats() -> None:
+    state = random_position("cambio", 3, snap_window_for_person_and_ai)
+    session, _ = terminal(state, "0\n")
+    session.agent = agent = AlwaysActs()
+    seat, _ = session.next_move()
+    assert seat != 0 and agent.asked == [True]
+
+
+def test_the_persons_turn_move_waits_for_the_window_as_at_the_bot() -> None:
+    def person_to_draw_while_ai_may_snap(state: State) -> bool:
+        others = set(state.to_act()) - set(state.waiting_for())
+        return state.waiting_for() == (0,) and bool(others - {0})
+
+    state = random_position("cambio", 3, person_to_draw_while_ai_may_snap)
+    session, out = terminal(state, "1\n")  # 1 is Draw
+    session.agent = AlwaysActs()
+    seat, _ = session.next_move()
+    assert seat != 0
+    assert "acted first" in out.getvalue()
+
+
+def test_a_single_move_is_made_for_the_person_with_a_line_saying_so() -> None:
+    def forced(state: State) -> bool:
+        return state.waiting_for() == (0,) and len(state.legal_actions(0)) == 1
+
+    state = random_position("stuck", 2, forced)
+    session, out = terminal(state, "")  # reading would leave the game
+    action = session.ask(optional=False)
+    assert action == state.legal_actions(0)[0]
+    assert "(made for you)" in out.getvalue()
+
+
+def test_a_single_optional_move_is_never_taken_for_the_person() -> None:
+    state = random_position("cambio", 3, snap_window_for_person_and_ai)
+    session, _ = terminal(state, "0\n")
+    assert session.ask(optional=True) is None
+
+
+# -- the command line ------------------------------------------------------------------------
+def test_play_help_lists_each_options_default(capsys: Any) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["play", "fishing", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "target" in out and "default 21" in out and "multi_capture" in out
+    assert "memory_aid" not in out  # only fishing's
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert "memory_aid" in out and "default off" in out and "twentytwo has no options" in out
+
+
+def test_the_header_shows_the_options_in_use() -> None:
+    state = get_game("fishing").new_state(2, 1, {"target": 11})
+    session, out = terminal(state, "")
+    session.run()
+    assert out.getvalue().splitlines()[0] == (
+        "Fishing — 2 players, seed 7; target 11, multi_capture off."
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--game", "fishing", "--games", "-3"],
+        ["simulate", "--game", "fishing", "--games", "0"],
+        ["simulate", "--game", "fishing", "--players", "0"],
+        ["play", "fishing", "--players", "0"],
+        ["play", "fishing", "--players", "-2"],
+    ],
+)
+def test_bad_counts_are_refused_in_one_line(args: list[str], capsys: Any) -> None:
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.splitlines()) == 1 and "must be 1 or more" in err
+
+
+def write(tmp_path: Path, record: dict[str, Any]) -> str:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    return str(path)
+
+
+def test_replay_checks_every_given_deck_before_playing(tmp_path: Path, capsys: Any) -> None:
+    good = round_robin_deck(["AC 2C 3C 4C", "AD 2D 3D 4D"], after=["5C 5D 5H 5S"])
+    bad = [*good[:-1], good[0]]  # the last card replaced by a repeat of the first
+    short = good[:-1]
+    record = {"game": "fishing", "players": 2, "seed": 1, "deck": [good, good, short]}
+    assert main(["replay", write(tmp_path, record)]) == 2
+    err = capsys.readouterr().err
+    assert "hand 3" in err and f"missing: {good[-1]}" in err
+    record["deck"] = [good, bad]
+    assert main(["replay", write(tmp_path, record)]) == 2
+    assert "twice" in capsys.readouterr().err
+
+
+def test_a_later_twentytwo_deck_names_the_action_that_reached_it(
+    tmp_path: Path, capsys: Any
+) -> None:
+    first = [card.text for card in FULL_DECK]
+    state = get_game("twentytwo").new_state(2, 4, deck=[first])
+    actions = []
+    while state.hand_number == 0:  # type: ignore[attr-defined]
+        seat = state.waiting_for()[0]
+        action = state.legal_actions(seat)[0]
+        actions.append([seat, action.text])
+        state.apply(seat, action)
+    # the second deck holds all 52 cards, but hand 1's penalty card is out of play
+    record = {
+        "game": "twentytwo",
+        "players": 2,
+        "seed": 4,
+        "deck": [first, first],
+        "actions": actions,
+    }
+    assert main(["replay", write(tmp_path, record)]) == 2
+    err = capsys.readouterr().err
+    assert f"action {len(actions) - 1}" in err and "hand 2" in err and "not in play" in err
+
+
+# -- ./run -----------------------------------------------------------------------------------
+RUN = Path(__file__).resolve().parents[2] / "run"
+
+
+def test_run_reads_paths_from_the_callers_folder(tmp_path: Path) -> None:
+    (tmp_path / "r0.json").write_text(json.dumps({"game": "stuck", "players": 2, "seed": 1}))
+    done = subprocess.run(
+        [str(RUN), "engine", "replay", "r0.json"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["over"] is False
+
+
+def test_run_help_is_the_command_list_only() -> None:
+    done = subprocess.run([str(RUN)], capture_output=True, text=True)
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[-1].strip().startswith("./run bench")
+    assert not any("set -e" in line for line in lines)
+    assert [line.split()[1] for line in lines if line.startswith("  ./run")] == [
+        "bot",
+        "play",
+        "test",
+        "engine",
+        "bench",
+    ]

@@ -1,0 +1,176 @@
+"""Each game's picture layout shows exactly what its view shows, and never a hidden card.
+
+Random play over every game and player count checks, at every step and for every seat, that
+the layout of the seat's view shows face up only cards of that view which the seat has seen
+(by the zones' ``seen_by``), every card of the seat's own hand (also in its hand-alone part),
+and that the public layout shows only public cards and nobody's own part. Then one position
+per game is checked group by group.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from engine.cards import Card
+from engine.core import State, View
+from engine.layout import Group, Layout, Row, Shown
+from engine.registry import games
+from tests.engine.test_random_play import CASES, Watcher, cards_in
+
+SEEDS = 2
+
+
+def check_layout(layout: Layout, view: View, seen: set[Card]) -> None:
+    """The layout shows face up only cards of ``view`` in ``seen``, and all of a seat's hand."""
+    shown = layout.face_up()
+    outside_view = set(shown) - set(cards_in(view))
+    assert not outside_view, f"the picture shows {outside_view}, which the view does not"
+    hidden = set(shown) - seen
+    assert not hidden, f"the picture shows unseen cards {hidden}"
+    for text in view.get("hand", []):
+        assert Card.parse(text) in shown, f"the picture leaves out the hand's {text}"
+
+
+def check_every_view(state: State, watcher: Watcher) -> None:
+    game = state.game
+    for seat in range(state.players):
+        view = state.view(seat)
+        layout = game.layout(view)
+        check_layout(layout, view, watcher.seen[seat])
+        own = layout.own()  # the hand alone: still all of the hand, and only the seat's groups
+        assert set(map(Card.parse, view.get("hand", []))) <= set(own.face_up())
+        assert all(group.mine for group in own.groups()) and len(own.rows) <= 1
+    public = state.public_view()
+    check_layout(game.layout(public), public, watcher.public_seen)
+    assert game.layout(public).own() == Layout(()), "the public picture has no seat's own cards"
+
+
+def play_to(state: State, rng: random.Random, steps: int) -> Watcher:
+    """Random moves, checking every layout after each one; the watcher of what seats saw."""
+    watcher = Watcher(state.game, state)
+    for _ in range(steps):
+        check_every_view(state, watcher)
+        if state.is_over:
+            break
+        seat = state.waiting_for()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+        watcher.update_seen()
+    return watcher
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_layouts_show_only_what_each_view_shows(game_id: str, players: int) -> None:
+    game = games()[game_id]
+    for seed in range(SEEDS):
+        state = game.new_state(players, seed)
+        play_to(state, random.Random(seed), 100_000)
+        assert state.is_over
+
+
+@pytest.mark.parametrize("game_id", list(games()))
+def test_a_planted_hidden_card_is_caught(game_id: str) -> None:
+    game = games()[game_id]
+    state = game.new_state(game.player_counts[0], 5)
+    watcher = play_to(state, random.Random(5), 6)
+    view = state.view(0)
+    every_card = {card for zone in state.zones() for card in zone.cards}
+    hidden = min(every_card - watcher.seen[0])
+    planted = Layout((*game.layout(view).rows, Row((Group("Planted", (Shown(hidden),)),))))
+    with pytest.raises(AssertionError, match="which the view does not"):
+        check_layout(planted, view, watcher.seen[0])
+    # Even a view that wrongly held the card would not make it pass: the seat never saw it.
+    with pytest.raises(AssertionError, match="unseen"):
+        check_layout(planted, {**view, "planted": hidden.text}, watcher.seen[0])
+
+
+def by_label(layout: Layout, names: Sequence[str] = ("Ann", "Bob")) -> dict[str, Group]:
+    seats = {f"s{seat}": name for seat, name in enumerate(names)}
+    return {group.label.format(**seats): group for group in layout.groups()}
+
+
+def texts(group: Group) -> list[str | None]:
+    return [None if shown.card is None else shown.card.text for shown in group.cards]
+
+
+def advance_until(state: State, rng: random.Random, done: Callable[[View], bool]) -> View:
+    """Random moves until the public view satisfies ``done``; that view."""
+    while not done(state.public_view()):
+        seat = state.waiting_for()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    return state.public_view()
+
+
+def test_fishing_shows_the_table_the_stock_the_piles_and_only_your_hand() -> None:
+    state = games()["fishing"].new_state(2, 1)
+    view = state.view(1)
+    groups = by_label(state.game.layout(view))
+    assert texts(groups["Table"]) == view["table"]
+    assert texts(groups["Your hand"]) == view["hand"]
+    assert groups["Stock"].size == view["stock"] and texts(groups["Stock"]) == [None]
+    assert groups["Ann's pile"].size == 0 and groups["Ann's pile"].cards == ()
+    assert "Your hand" not in by_label(state.game.layout(state.public_view()))
+
+
+def test_twentytwo_shows_the_trick_with_the_best_play_and_the_penalty_cards() -> None:
+    state = games()["twentytwo"].new_state(3, 2)
+    rng = random.Random(2)
+    view = advance_until(state, rng, lambda view: len(view["trick"]) >= 2)
+    groups = by_label(state.game.layout(view), ["Ann", "Bob", "Cy"])
+    names = ["Ann", "Bob", "Cy"]
+    for play in view["trick"]:
+        best = " · best" if play["seat"] == view["best_seat"] else ""
+        assert texts(groups[f"{names[play['seat']]}'s play{best}"]) == play["cards"]
+    view = advance_until(state, rng, lambda view: any(view["penalties"]))
+    groups = by_label(state.game.layout(view), names)
+    penalised = [seat for seat, pile in enumerate(view["penalties"]) if pile]
+    for seat in penalised:
+        assert texts(groups[f"{names[seat]}'s penalties"]) == view["penalties"][seat]
+    assert len([label for label in groups if label.endswith("penalties")]) == len(penalised)
+
+
+def test_swazi_labels_each_build_with_its_value_and_owner_and_shows_pile_tops() -> None:
+    state = games()["swazi"].new_state(2, 4)
+    view = advance_until(state, random.Random(4), lambda view: bool(view["builds"]))
+    groups = by_label(state.game.layout(view))
+    for build in view["builds"]:
+        owner = ["Ann", "Bob"][build["owner"]]
+        assert texts(groups[f"Build {build['value']} · {owner}"]) == build["cards"]
+    for seat, name in enumerate(["Ann", "Bob"]):
+        pile = view["piles"][seat]
+        assert groups[f"{name}'s pile"].size == pile["size"]
+        assert texts(groups[f"{name}'s pile"]) == ([pile["top"]] if pile["size"] else [])
+
+
+def test_cambio_shows_known_cards_face_up_captioned_as_positions_and_reveals_at_the_end() -> None:
+    game = games()["cambio"]
+    state = game.new_state(2, 3, {"memory_aid": True})
+    before = game.layout(state.view(0))
+    assert before.face_up() == []
+    hands = [group for group in before.groups() if group.label in ("You", "{s1}")]
+    captions = [shown.caption for group in hands for shown in group.cards]
+    assert captions == ["pos A", "pos B", "pos C", "pos D"] * 2
+    state.apply_text(0, "look A B")
+    view = state.view(0)
+    mine = by_label(game.layout(view))["You"]
+    assert texts(mine)[:2] == [view["known"][0]["A"], view["known"][0]["B"]]
+    assert texts(mine)[2:] == [None, None]
+    end = advance_until(state, random.Random(3), lambda view: view["over"])
+    shown = game.layout(end).face_up()
+    revealed = [Card.parse(card) for hand in end["revealed"] for card in hand.values()]
+    assert set(revealed) <= set(shown)
+
+
+def test_stuck_shows_the_current_card_and_every_stuck_card_face_down() -> None:
+    state = games()["stuck"].new_state(2, 6)
+    view = advance_until(state, random.Random(6), lambda view: any(view["stuck"]))
+    groups = by_label(state.game.layout(state.view(0)))
+    assert texts(groups["Current card"]) == [view["current"]]
+    for seat, name in enumerate(["You", "Bob"]):
+        if view["stuck"][seat]:
+            assert texts(groups[f"{name} · stuck"]) == [None] * view["stuck"][seat]
+    assert groups["Bob"].size == view["hand_sizes"][1]
