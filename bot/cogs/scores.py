@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.game import game_choices
 from bot.errors import answers_user_errors
-from bot.render.boards import game_name
+from bot.render.boards import game_name, played_scores
 from bot.render.text import clip, plural
 from bot.ui.boards import ask_reset, scoreboard_page
 
@@ -59,9 +59,9 @@ class ScoresCog(commands.Cog):
         else:
             text = "\n".join(
                 f"**{game_name(row.game_id)}** — {plural(row.games, 'game')}, "
-                f"{plural(row.wins, 'win')} ({row.wins / row.games:.0%}), best score "
-                f"{row.best_score}, average {row.average_score:.1f}; season {row.season}: "
-                f"rating {row.rating:.1f} after {plural(row.season_games, 'game')}"
+                f"{plural(row.wins, 'win')} ({row.wins / row.games:.0%}), "
+                f"{played_scores(row)}; season {row.season}: rating {row.rating:.1f} after "
+                f"{plural(row.season_games, 'game')}"
                 for row in rows
             )
         name = getattr(who, "display_name", who.name)

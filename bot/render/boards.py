@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.boards.ratings import ScoreRow
+from bot.boards.ratings import ScoreRow, StatsRow
 from bot.render.messages import GREY, MEDALS, Message, button, new_view, timestamp
 from bot.render.text import clip, plural
 from bot.storage import HistoryRow
@@ -32,6 +32,13 @@ def game_name(game_id: str) -> str:
     """A game's name, or its id when it is no longer registered."""
     game = games().get(game_id)
     return game.name if game else game_id
+
+
+def played_scores(row: StatsRow) -> str:
+    """A stats line's scores, which count only games played to the end."""
+    if row.average_score is None:
+        return "no game played to the end"
+    return f"best score {row.best_score}, average {row.average_score:.1f}"
 
 
 def page_count(total: int, size: int) -> int:

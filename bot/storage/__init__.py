@@ -15,7 +15,9 @@ from bot.storage.models import (
     LoadedGame,
     PlacedSeat,
     PlayerTotals,
+    RecordedGame,
     SavedGame,
+    ScoredGame,
     SeatRecord,
 )
 from bot.storage.results import Results
@@ -31,9 +33,11 @@ __all__ = [
     "LoadedGame",
     "PlacedSeat",
     "PlayerTotals",
+    "RecordedGame",
     "Results",
     "RunningGames",
     "SavedGame",
+    "ScoredGame",
     "SeatRecord",
     "StaleRevisionError",
     "Storage",
