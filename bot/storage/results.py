@@ -213,13 +213,15 @@ class SqliteResults:
         async with self._db.lock:
             rows = await self._db.fetchall(
                 """
-                SELECT g.game_id, COUNT(*), SUM(s.place = 1 AND NOT s.left_early),
-                    MAX(played.score), MIN(played.score), AVG(played.score)
-                FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
-                    LEFT JOIN finished_seats AS played ON played.table_id = s.table_id
-                        AND played.seat = s.seat AND NOT played.left_early
-                WHERE g.guild_id = ? AND s.user_id = ?
-                GROUP BY g.game_id ORDER BY g.game_id
+                WITH seats AS (
+                    SELECT g.game_id, s.place, s.left_early,
+                        CASE WHEN s.left_early THEN NULL ELSE s.score END AS played_score
+                    FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
+                    WHERE g.guild_id = ? AND s.user_id = ?
+                )
+                SELECT game_id, COUNT(*), SUM(place = 1 AND NOT left_early), MAX(played_score),
+                    MIN(played_score), AVG(played_score)
+                FROM seats GROUP BY game_id ORDER BY game_id
                 """,
                 (guild_id, user_id),
             )

@@ -20,8 +20,8 @@ FROM (SELECT table_id, ROW_NUMBER() OVER (ORDER BY ended_at, table_id) AS n
       FROM finished_games) AS numbered
 WHERE numbered.table_id = finished_games.table_id;
 CREATE UNIQUE INDEX finished_games_recorded ON finished_games (recorded);
-CREATE INDEX finished_games_season_recorded
-    ON finished_games (guild_id, game_id, season, recorded);
+-- what ratings read: a server's games of one game recorded after a given one
+CREATE INDEX finished_games_game_recorded ON finished_games (guild_id, game_id, recorded);
 
 DROP TRIGGER finish_game_insert;
 CREATE TRIGGER finish_game_insert INSTEAD OF INSERT ON finish_game
