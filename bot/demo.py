@@ -116,6 +116,9 @@ class Demo:
 
         async def act_in_turn(context_id: str | None, body: Mapping[str, Any]) -> dict[str, Any]:
             async with self.turn:
+                # the page writes "in 2 minutes" against its own clock, which simcord moves
+                # only on a refresh (private): an acting page would keep the time it opened at
+                page._advance_presentation_time()
                 answer = await act(context_id, body)
                 await self.redraw(acted=(page, context_id))
                 return answer
