@@ -5,7 +5,8 @@ reads the addresses it prints, opens the #games page, starts a game from the mes
 an AI seat, starts, makes moves by clicking through the Hand view, checks the table, a friend's
 tab (bob's view of #games) and the DM page (open since before the game), then stops the demo
 with Ctrl-C (SIGINT) and checks it says so and exits cleanly. A closed terminal (SIGHUP), a
-kill (SIGTERM) and a taken port are checked on the process alone.
+kill (SIGTERM) and a taken port are checked on the process alone. The demo's clock (kept in
+step with real time) is checked with the demo in this process, where a test can move it.
 
 Without /usr/bin/chromium the test fails in CI (CI=true) and is skipped elsewhere, with the
 command that installs it (``./run test`` installs it itself where it can).
@@ -327,3 +328,21 @@ def test_the_time_left_is_counted_from_now_after_a_quiet_spell(
             expect(hand).to_contain_text("Decide in 2 minutes", timeout=WAIT_MS)
         finally:
             browser.close()
+
+
+def test_the_clock_holds_while_it_is_ahead_of_real_time(demo_here: DemoHere) -> None:
+    """simcord moves its clock by itself when a bot timer comes due in real time; the demo's
+    clock then waits for real time instead of adding each tick on top (which ran it ahead)."""
+    demo = demo_here.demo
+    clock = asyncio.run_coroutine_threadsafe(demo.run_clock(), demo_here.loop)
+    try:
+        started, origin = time.monotonic(), demo.env.now()
+        demo_here.run(demo.env.advance_time(5))  # as simcord does when a timer fires
+        time.sleep(2)
+        moved = (demo.env.now() - origin).total_seconds()
+        assert time.monotonic() - started < 4.5, "too slow a machine to tell"
+        assert moved == pytest.approx(5, abs=0.01)
+        time.sleep(4)  # real time passes the clock: it follows again
+        assert (demo.env.now() - origin).total_seconds() >= time.monotonic() - started - 1
+    finally:
+        clock.cancel()
