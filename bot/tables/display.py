@@ -34,6 +34,10 @@ class Presenter(Protocol):
         """Send or edit the seat's hand DM; returns ``(new message id,)`` when one was sent
         anew, ``(None,)`` when the person's DMs are closed, None when edited in place."""
 
+    async def hand_closed(self, session: TableSession, seat: int) -> None:
+        """Edit a seat's hand DM one last time when the AI took the seat: no cards, no
+        controls."""
+
     async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
 
@@ -123,8 +127,11 @@ class _TableUpdates:
                 return
             for seat, info in enumerate(session.seats):
                 if info.user_id is None or info.dm_failed:
-                    continue
-                if info.is_ai and info.dm_message_id is None:
+                    continue  # an AI seat, or a person whose DMs are closed
+                if info.is_ai:  # handed to the AI: one last edit without cards, then nothing
+                    if info.dm_message_id is not None:
+                        await self.display.presenter.hand_closed(session, seat)
+                        await session.posted(dm_closed=seat)
                     continue
                 if self.dm_fresh.get(seat) == session.revision and info.dm_deal == session.deals:
                     continue

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.storage import BrokenGame
-from bot.tables.hand_view import hand_message
+from bot.tables.hand_view import hand_closed_message, hand_message
 from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import lobby_closed_message
 from bot.tables.session import TableSession
@@ -111,6 +111,18 @@ class DiscordPresenter:
             )
             return (None,)
 
+    async def hand_closed(self, session: TableSession, seat: int) -> None:
+        """The last edit of the hand DM of a seat the AI took: no cards, no controls."""
+        info = session.seats[seat]
+        if info.user_id is None or info.dm_message_id is None:
+            return
+        try:
+            dm = await self.bot.create_dm(discord.Object(id=info.user_id))
+            message = dm.get_partial_message(info.dm_message_id)
+            await message.edit(**hand_closed_message(session).kwargs())
+        except discord.HTTPException:
+            log.info("could not close the hand DM of seat %s", seat)
+
     async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
         await self._channel(session.channel_id).send(
@@ -137,6 +149,9 @@ class DiscordPresenter:
             await channel.send(session.end_reason, allowed_mentions=discord.AllowedMentions.none())
         for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:
+                continue
+            if info.is_ai:  # the seat went to the AI: its person sees nothing of it
+                await self.hand_closed(session, seat)
                 continue
             try:
                 dm = await self.bot.create_dm(discord.Object(id=info.user_id))
