@@ -50,7 +50,7 @@ class Rematch:
     channel_id: int
     game: Game
     options: dict[str, OptionValue]
-    seats: tuple[Seat, ...]
+    players: frozenset[int]  # user ids of the people who played it
 
 
 class TableService:
@@ -139,7 +139,6 @@ class TableService:
         host_name: str,
         game_id: str,
         options: dict[str, object],
-        seats: Sequence[Seat] | None = None,
     ) -> Lobby:
         """Open a lobby in a channel (one game per channel); raises UserError if it cannot."""
         if channel_id in self.by_channel:
@@ -151,8 +150,8 @@ class TableService:
             resolved = game.resolve_options(options)
         except SetupError as error:
             raise UserError(f"{error}.") from None
-        seated = [Seat(host_id, host_name)] if seats is None else [s.fresh() for s in seats]
-        lobby = Lobby(self._new_id(), guild_id, channel_id, host_id, game, resolved, seated)
+        seats = [Seat(host_id, host_name)]
+        lobby = Lobby(self._new_id(), guild_id, channel_id, host_id, game, resolved, seats)
         self.lobbies[lobby.lobby_id] = lobby
         self.by_channel[channel_id] = lobby.lobby_id
         self.touch(lobby)
@@ -216,20 +215,18 @@ class TableService:
         self.timers.schedule(session)
 
     def rematch(self, table_id: str, user_id: int, name: str) -> Lobby:
-        """Open a new lobby with the same seats and options; the clicker hosts it."""
+        """Open a new lobby for the same game and options, once, seating only the clicker
+        (a player of that game), who hosts it; the others join with the button, so nobody is
+        dealt into a game they did not ask for."""
         old = self.rematches.get(table_id)
         if old is None:
             raise UserError("This rematch is no longer available; start a new game instead.")
-        if not any(seat.user_id == user_id for seat in old.seats):
+        if user_id not in old.players:
             raise UserError("Only players of that game can ask for a rematch.")
-        seats = [seat.fresh() for seat in old.seats]
-        for seat in seats:  # seats handed to the AI go back to their players
-            seat.is_ai = seat.user_id is None
-        host = next(i for i, s in enumerate(seats) if s.user_id == user_id)
-        seats.insert(0, seats.pop(host))
-        return self.open_lobby(
-            old.guild_id, old.channel_id, user_id, name, old.game.id, dict(old.options), seats
-        )
+        options: dict[str, object] = dict(old.options)
+        lobby = self.open_lobby(old.guild_id, old.channel_id, user_id, name, old.game.id, options)
+        del self.rematches[table_id]
+        return lobby
 
     # -- a session's intents, and what follows a committed change --------------------------------
     async def choose(
@@ -270,7 +267,7 @@ class TableService:
                 session.channel_id,
                 session.game,
                 dict(session.options),
-                tuple(session.seats),
+                frozenset(seat.user_id for seat in session.seats if seat.user_id is not None),
             )
             while len(self.rematches) > REMATCHES_KEPT:  # the oldest offers go first
                 del self.rematches[next(iter(self.rematches))]
