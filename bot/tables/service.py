@@ -183,7 +183,7 @@ class TableService:
         """Deal the game and save it (host only); the lobby becomes a table, not yet shown.
         A refused start or a failed save keeps the lobby open."""
         lobby = self.lobby(lobby_id)
-        lobby.check_host(user_id, "start the game")
+        lobby.check_start(user_id)
         seed = self.rng.getrandbits(63)
         try:
             state = lobby.game.new_state(len(lobby.seats), seed, lobby.options)
