@@ -170,6 +170,16 @@ class GameCog(commands.Cog):
         """Remove the /game group."""
         self.bot.tree.remove_command(self.group.name)
 
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel's lobby closes and its table ends."""
+        self.bot.tables.channel_gone(channel.id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its lobbies close and its tables end."""
+        self.bot.tables.guild_gone(guild.id)
+
     def _build_group(self) -> app_commands.Group:
         group = app_commands.Group(
             name="game", description="Play card games in this channel", guild_only=True

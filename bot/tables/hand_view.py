@@ -307,7 +307,8 @@ def hand_closed_message(session: TableSession) -> Message:
 def _status(session: TableSession, seat: int, now: datetime) -> list[str]:
     state = session.state
     if session.ended:
-        return ["**The game is over.**"]
+        over = session.end_reason == "over"
+        return ["**The game is over.**" if over else f"**{session.end_reason}**"]
     waiting = state.waiting_for()
     window_end = session.window_end
     if seat in waiting:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.errors import UserError
+from bot.errors import SaveFailed, UserError
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.tables.display import Presenter, TableDisplay
@@ -26,7 +26,7 @@ from bot.tables.lobby import Lobby
 from bot.tables.records import Change, Clock, Seat, SessionContext
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession
-from bot.tables.timers import TableTimers
+from bot.tables.timers import RETRY_SECONDS, TableTimers
 from engine.choices import Step
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
@@ -34,6 +34,7 @@ from engine.registry import get_game
 
 log = logging.getLogger(__name__)
 
+CHANNEL_LOST = "The bot can no longer reach this table's channel, so the game ended."
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
@@ -76,7 +77,9 @@ class TableService:
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
         self.context = SessionContext(storage, settings, clock)
-        self.display = TableDisplay(presenter, clock, self.spawn, settings.table_edit_seconds)
+        self.display = TableDisplay(
+            presenter, clock, self.spawn, settings.table_edit_seconds, self.channel_lost
+        )
         self.timers = TableTimers(settings, clock, self.spawn, self.display.changed, self.committed)
 
     # -- finding -------------------------------------------------------------------------------
@@ -248,6 +251,40 @@ class TableService:
         """Stop the channel's game (host or Manage Server)."""
         session = self.table_in(channel_id)
         self.committed(session, await session.stop(user_id, may_manage, name))
+
+    def channel_lost(self, session: TableSession) -> None:
+        """The table's channel is gone or closed to the bot: end the game without a result,
+        so nothing keeps asking Discord for a channel that refuses (403s get a bot banned)."""
+        self.spawn(self._abandon(session), f"abandon-{session.table_id}")
+
+    async def _abandon(self, session: TableSession) -> None:
+        while True:
+            try:
+                change = await session.abandon(CHANNEL_LOST)
+            except SaveFailed:
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            if change is not None:
+                log.warning("table %s: its channel is lost; the game ended", session.table_id)
+                self.committed(session, change)
+            return
+
+    def channel_gone(self, channel_id: int) -> None:
+        """A channel was deleted: its lobby closes and its table ends."""
+        key = self.by_channel.get(channel_id)
+        lobby = self.lobbies.get(key) if key else None
+        if lobby is not None:
+            self.close_lobby(lobby)
+        session = self.tables.get(key) if key else None
+        if session is not None:
+            self.channel_lost(session)
+
+    def guild_gone(self, guild_id: int) -> None:
+        """The bot left (or was removed from) a server: its lobbies close, its tables end."""
+        for lobby in [lobby for lobby in self.lobbies.values() if lobby.guild_id == guild_id]:
+            self.close_lobby(lobby)
+        for session in [s for s in self.tables.values() if s.guild_id == guild_id]:
+            self.channel_lost(session)
 
     def committed(self, session: TableSession, change: Change) -> None:
         """Show a committed change and plan what follows: notices, the display, the timers,

@@ -229,12 +229,14 @@ class TableSession:
         async with self.lock:
             if self.ended:
                 raise UserError("This game is over.")
+            return await self._commit(lambda: self._stopped(f"{name} stopped the game."))
 
-            def end() -> Change:
-                self._end(f"{name} stopped the game.")
-                return Change(views=self._all_seats(), ended=True)
-
-            return await self._commit(end)
+    async def abandon(self, reason: str) -> Change | None:
+        """End the game without a result because its channel is lost (None: already over)."""
+        async with self.lock:
+            if self.ended:
+                return None
+            return await self._commit(lambda: self._stopped(reason))
 
     async def begin(self) -> None:
         """Save the game just dealt (raises SaveFailed; nothing else to undo then)."""
@@ -378,6 +380,10 @@ class TableSession:
         )
         ended = self._end_if_no_humans()
         return replace(change, notices=(notice,), ended=ended, views=self._all_seats())
+
+    def _stopped(self, reason: str) -> Change:
+        self._end(reason)
+        return Change(views=self._all_seats(), ended=True)
 
     def _end_if_no_humans(self) -> bool:
         if any(seat.is_human for seat in self.seats):

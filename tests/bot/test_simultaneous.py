@@ -4,14 +4,9 @@ away); another seat's move that leaves them as they were never bounces it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 import simcord
 
 from bot.app import CardroomBot
-from bot.settings import Settings
-from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
     add_player,
     answer,
@@ -22,27 +17,19 @@ from tests.bot.helpers import (
     text_of,
 )
 
-AI_DELAY = 5.0
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    """The AI waits a little, so the people see the opening before it looks."""
-    return fast_settings(tmp_path, ai_delay_seconds=AI_DELAY)
-
 
 async def test_people_and_the_ai_looking_at_once_all_land_and_a_double_click_is_refused(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
-    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
-    table = await open_table(bot, channel, [ann, bob], "cambio", 1)
+    ann, bob, cara = (add_player(env, guild, name) for name in ("ann", "bob", "cara"))
+    table = await open_table(bot, channel, [ann, bob, cara], "cambio", 0)
     assert table.revision == 0 and set(table.state.waiting_for()) == {0, 1, 2}
     anns_view, bobs_view = [await open_hand(p, channel, table) for p in (ann, bob)]  # move 0
     anns_copy = answer(await ann.member.slash(channel, "game hand"))  # a second copy of hers
-    await env.advance_time(AI_DELAY + 1)
-    assert [seat for seat, _ in table.actions] == [2], "the AI looked while people chose"
-    await play(ann, table, "look C D", shown=anns_view)
-    await play(bob, table, "look A B", shown=bobs_view)  # at move 0 too: still possible
+    await cara.member.slash(channel, "game leave")  # the AI takes her seat and looks at once
+    assert [seat for seat, _ in table.actions] == [2]
+    await play(ann, table, "look C D", shown=anns_view)  # drawn before the AI's look
+    await play(bob, table, "look A B", shown=bobs_view)  # drawn before ann's look too
     assert table.actions[1:] == [(0, "look C D"), (1, "look A B")]
     moves = list(table.actions)
     first_step = str(move_buttons(anns_copy)[0]["custom_id"])
