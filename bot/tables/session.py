@@ -188,7 +188,7 @@ class TableSession:
         async with self.lock:
             if self.ended or self.revision != revision:
                 return None
-            action = agent_move(self.state, seat, self.game.heuristic_agent(), self.ai_rng(seat))
+            action = agent_move(self.state, seat, self.game.agent("normal"), self.ai_rng(seat))
             if action is None:
                 self.declined.add((self.revision, seat))
                 return None
@@ -367,7 +367,7 @@ class TableSession:
         info.timeouts_in_a_row += 1
         action = self.state.timeout_action(seat)
         if action is None:
-            action = agent_move(self.state, seat, self.game.heuristic_agent(), self.ai_rng(seat))
+            action = agent_move(self.state, seat, self.game.agent("normal"), self.ai_rng(seat))
         handed = info.timeouts_in_a_row >= MAX_TIMEOUTS
         if handed:
             info.is_ai = True
