@@ -67,7 +67,11 @@ class CardroomBot(commands.Bot):
         )
         self.ratings = Ratings(self.storage.results)
         self.tables = TableService(
-            self.settings, self.storage, DiscordPresenter(self), clock=discord.utils.utcnow
+            self.settings,
+            self.storage,
+            DiscordPresenter(self),
+            clock=discord.utils.utcnow,
+            on_result=self.ratings.refresh,  # the scoreboard is ready before anyone asks
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

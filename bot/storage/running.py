@@ -40,6 +40,9 @@ class RunningGames(Protocol):
     async def delete(self, table_id: str) -> None:
         """Forget a running game stopped without a result (nothing if it is not there)."""
 
+    async def id_taken(self, table_id: str) -> bool:
+        """Whether a running, finished or set-aside game has this id."""
+
     def forget(self, table_id: str) -> None:
         """Drop what this store remembers of a game another store has just removed."""
 
@@ -204,6 +207,17 @@ class SqliteRunningGames:
         async with self._db.lock:
             self.forget(table_id)
             await self._db.execute("DELETE FROM running_games WHERE table_id = ?", (table_id,))
+
+    async def id_taken(self, table_id: str) -> bool:
+        """Whether a running, finished or set-aside game has this id."""
+        async with self._db.lock:
+            row = await self._db.fetchone(
+                "SELECT EXISTS (SELECT 1 FROM running_games WHERE table_id = :id)"
+                " OR EXISTS (SELECT 1 FROM finished_games WHERE table_id = :id)"
+                " OR EXISTS (SELECT 1 FROM set_aside_games WHERE table_id = :id)",
+                {"id": table_id},
+            )
+        return bool(row and row[0])
 
     def forget(self, table_id: str) -> None:
         """Drop the count of stored actions of a game (its row is gone or replaced)."""
