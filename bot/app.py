@@ -78,6 +78,7 @@ class CardroomBot(commands.Bot):
         self.restore_problems = await self.tables.restore()
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)
+        self.tables.spawn(self.ratings.warm(), "ratings-warm")  # cancelled by tables.close()
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -46,6 +46,9 @@ class Results(Protocol):
     async def game_ids(self, guild_id: int) -> list[str]:
         """The games with finished games on this server, in id order."""
 
+    async def played(self) -> list[tuple[int, str]]:
+        """Every (server, game) with finished games."""
+
     async def season_places(
         self, guild_id: int, game_id: str, season: int, after: int = 0
     ) -> list[RecordedGame]:
@@ -176,6 +179,14 @@ class SqliteResults:
                 (guild_id,),
             )
         return [row[0] for row in rows]
+
+    async def played(self) -> list[tuple[int, str]]:
+        """Every (server, game) with finished games."""
+        async with self._db.lock:
+            rows = await self._db.fetchall(
+                "SELECT DISTINCT guild_id, game_id FROM finished_games ORDER BY guild_id, game_id"
+            )
+        return [(row[0], row[1]) for row in rows]
 
     async def season_places(
         self, guild_id: int, game_id: str, season: int, after: int = 0
