@@ -368,8 +368,8 @@ class CambioState(TotalsState):
         self.recent: list[list[tuple[int, str, str]]] = [[] for _ in range(players)]
 
     # -- dealing -------------------------------------------------------------------------------
-    def start(self) -> None:
-        self.start_round()
+    def start(self) -> list[Event]:
+        return self.start_round()
 
     def start_round(self) -> list[Event]:
         """Deal 4 cards each from the dealer's left to A B C D; the rest is the stock."""
@@ -815,7 +815,9 @@ class CambioState(TotalsState):
             return events
         label = self.new_label(seat)
         self.hands[seat][label] = Slot(penalty)
-        events.append(Event(f"{{s{seat}}} takes a penalty card, unseen, as card {label}", "snap"))
+        events.append(
+            Event(f"{{s{seat}}} takes a penalty card, unseen: their new card {label}", "snap")
+        )
         return events
 
     def _apply_give(self, seat: int, action: Give) -> list[Event]:
@@ -828,7 +830,8 @@ class CambioState(TotalsState):
         self.giver = None
         return [
             Event(
-                f"{{s{seat}}} gave their card {action.pos} to {{s{owner}}}, as card {pos}", "give"
+                f"{{s{seat}}} moved their card {action.pos} into {{s{owner}}}'s empty card {pos}",
+                "give",
             )
         ]
 

@@ -184,8 +184,8 @@ class StuckState(TotalsState):
         self.lacks: list[tuple[set[int], set[int]]] = [(set(), set()) for _ in range(players)]
 
     # -- dealing -------------------------------------------------------------------------------
-    def start(self) -> None:
-        self.start_round()
+    def start(self) -> list[Event]:
+        return self.start_round()
 
     def start_round(self) -> list[Event]:
         """Deal the round: 7 each from the dealer's left, the up card, the rest is the pile."""

@@ -59,6 +59,7 @@ from engine.core import (
     cards_json,
     make_rng,
     parse_error,
+    pile_counts,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
 from engine.layout import Layout, face_up, rows, stack, your_hand
@@ -68,6 +69,7 @@ HAND_SIZE = 12
 TOP_BUILD = 14
 TWO_OF_SPADES = Card(2, SPADES)
 TEN_OF_DIAMONDS = Card(10, DIAMONDS)
+SCORING_CARDS = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
 
 CARDLESS_BUILD, AUGMENT, CAPTURE, BUILD, CHANGE, DISCARD = (
     "build",
@@ -375,8 +377,8 @@ class SwaziState(TotalsState):
         self.last_capturer: int | None = None
 
     # -- dealing -----------------------------------------------------------------------------
-    def start(self) -> None:
-        self.start_deal()
+    def start(self) -> list[Event]:
+        return self.start_deal()
 
     def start_deal(self) -> list[Event]:
         """Deal: the layout's 4 cards first, then 12 to each player; the rest is the stock."""
@@ -752,6 +754,8 @@ class SwaziState(TotalsState):
         for seat in (0, 1):
             self.totals[seat] += points[seat]
         self.history.append(points)
+        counts = pile_counts(self.piles, SPADES, SCORING_CARDS, "1 point each")
+        events.append(Event(f"Deal {self.deal_number + 1} piles: {counts}", "piles"))
         events.append(
             Event(
                 f"Deal {self.deal_number + 1} scores: "

@@ -394,8 +394,8 @@ class TwentyTwoState(State):
         return [seat for seat in order if totals[seat] < ELIMINATED_AT]  # is_in, inlined
 
     # -- dealing -----------------------------------------------------------------------------
-    def start(self) -> None:
-        self.start_game()
+    def start(self) -> list[Event]:
+        return self.start_game()
 
     def start_game(self) -> list[Event]:
         """Choose the first dealer (a draw, unless the deck was given) and deal hand 1."""
@@ -406,11 +406,6 @@ class TwentyTwoState(State):
             self.dealer = max(self.dealer_draw[-1], key=lambda pair: STRENGTH[pair[1]])[0]
         events.extend(self.start_hand(FIRST_HAND_SIZE))
         return events
-
-    def opening_events(self) -> list[Event]:
-        """The draw for the first dealer as table-log lines (``new_state`` returns no events,
-        so a UI shows these when the game starts); empty when the deck was given."""
-        return draw_events(self.dealer_draw) if self.dealer_draw else []
 
     def in_play(self) -> list[Card]:
         """The cards of the deck this hand: all but the penalty cards out so far."""
