@@ -389,7 +389,7 @@ class TerminalGame:
                     label = action_label(self.game, target, self.names)
                     self.say(f"Your only move: {label} (made for you).")
                 return target
-            self.say(step_prompt(self.game, target.chosen, self.names))
+            self.say(step_prompt(self.game, target, self.names))
             for number, choice in enumerate(target.choices, start=1):
                 self.say(f"  {number:>2}. {choice_label(self.game, target, choice, self.names)}")
             if shown:

@@ -362,8 +362,11 @@ class Game(ABC):
         """This game's words for the path element ``step`` chosen after ``chosen``."""
         return None
 
-    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
-        """The question the step after ``chosen`` asks, in this game's words."""
+    def step_prompt(
+        self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
+    ) -> str | None:
+        """The question the step after ``chosen`` asks, in this game's words (``offered``: the
+        path elements it offers, which tell a turn's phases apart)."""
         return None
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:

@@ -495,7 +495,9 @@ class FishingGame(Game):
             return capture_words(parse_cards(step.split()[1:]), Card.parse(chosen[0]))
         return None
 
-    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+    def step_prompt(
+        self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
+    ) -> str | None:
         if not chosen:
             return "Your move: play which card?"
         return f"Capture with {Card.parse(chosen[0]).pretty}, or leave it on the table?"

@@ -1274,7 +1274,9 @@ class SwaziGame(Game):
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         return _item_words(step)
 
-    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+    def step_prompt(
+        self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
+    ) -> str | None:
         if not chosen:
             return "Your move: which hand card (or a build with table cards only)?"
         first = chosen[0]

@@ -939,7 +939,11 @@ class TwentyTwoGame(Game):
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         return {"keep": "Keep your hand", "exchange": "Exchange cards"}.get(step)
 
-    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+    def step_prompt(
+        self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
+    ) -> str | None:
+        if "keep" in offered:
+            return "Keep your hand, or exchange cards for new ones from the stock?"
         if chosen == ("exchange",):
             return "Exchange which cards? Pick the lowest one first, then each next one up:"
         if chosen[:1] == ("exchange",):
@@ -947,7 +951,7 @@ class TwentyTwoGame(Game):
             return f"Exchanging {held}: pick a higher card too, or take these?"
         if chosen:
             return f"Playing {describe_cards(chosen)}: add a card, or play these?"
-        return None
+        return "Play which cards? Pick the highest one first:"
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         if isinstance(action, Exchange):
