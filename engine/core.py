@@ -141,7 +141,23 @@ class Option:
     kind: type = int
     minimum: int | None = None
     maximum: int | None = None
-    optional: bool = False  # None is allowed (and means "off")
+    optional: bool = False  # None is allowed (and means ``unset``)
+    unset: str = "off"  # what None means, in words
+
+    def words(self, value: OptionValue) -> str:
+        """A value as people read it (and write it after ``--option``, but for ``unset``).
+
+        >>> rounds = Option("rounds", None, "rounds to play", optional=True, unset="one per player")
+        >>> rounds.words(None), rounds.words(3)
+        ('one per player', '3')
+        >>> Option("memory_aid", False, "show seen cards", kind=bool).words(True)
+        'on'
+        """
+        if value is None:
+            return self.unset
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
 
     def coerce(self, value: object) -> OptionValue:
         """Check ``value`` for this option; raises SetupError in plain language."""

@@ -1191,15 +1191,16 @@ class CambioGame(Game):
         Option(
             "rounds",
             None,
-            "rounds to play (default: one per player)",
+            "rounds to play",
             minimum=1,
             maximum=50,
             optional=True,
+            unset="one per player",
         ),
         Option(
             "limit",
             None,
-            "play until someone reaches this total (replaces rounds)",
+            "play until someone reaches this total, instead of a number of rounds",
             minimum=1,
             maximum=1000,
             optional=True,

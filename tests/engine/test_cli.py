@@ -6,6 +6,7 @@ import io
 import json
 import random
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -290,6 +291,26 @@ def test_play_help_lists_each_options_default(capsys: Any) -> None:
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "memory_aid" in out and "default off" in out and "twentytwo has no options" in out
+    # an option left unset says what that means, in the help and in the header
+    assert "rounds to play (1 to 50, or off for one per player; default one per player)" in out
+    session, shown = terminal(get_game("cambio").new_state(2, 1), "q\n")
+    session.run()
+    assert "rounds one per player, limit off" in shown.getvalue().splitlines()[0]
+
+
+def test_a_reader_that_goes_away_ends_the_game_quietly() -> None:
+    # ``./run play fishing | head -3``: no BrokenPipeError traceback
+    game = subprocess.Popen(
+        [sys.executable, "-m", "engine", "play", "fishing", "--seed", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert game.stdout is not None and game.stdin is not None
+    game.stdout.readline()
+    game.stdout.close()
+    _, err = game.communicate(b"1\n" * 200, timeout=60)
+    assert game.returncode == 0 and err == b""
 
 
 def test_the_header_shows_the_options_in_use() -> None:
