@@ -270,7 +270,7 @@ def hand_message(
         node = resolved if isinstance(resolved, Step) else resolve(legal, ())  # type: ignore[assignment]
     lines += _status(session, seat, now)
     if node is not None and node.chosen:
-        lines.append(f"**{red_suits(step_prompt(session.game, node.chosen, names))}**")
+        lines.append(f"**{red_suits(step_prompt(session.game, node, names))}**")
     events = [e for e in session.log if e.event.visible(seat)][-HAND_EVENTS:]
     if events:
         lines += ["", "**Recent**"]

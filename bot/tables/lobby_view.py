@@ -159,8 +159,7 @@ def lobby_message(lobby: Lobby) -> Message:
     if game.options:
         lines += ["", "**Options:**"]
         for option in game.options:
-            value = lobby.options.get(option.name)
-            shown = "off" if value is None or value is False else "on" if value is True else value
+            shown = option.words(lobby.options.get(option.name))
             lines.append(f"`{option.name}` = **{shown}** — {option.description}")
     embed = discord.Embed(
         title=f"{game.name} — new table", description=clip(show("\n".join(lines), []), 4000)
