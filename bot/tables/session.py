@@ -21,9 +21,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from bot.errors import SaveFailed, StaleMove, UserError
-from bot.storage import SavedGame
 from bot.tables.records import Change, LoggedEvent, Seat, SessionContext
-from bot.tables.results import finished_game
+from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
 from bot.text import fill_names
 from engine.choices import StaleChoice, Step, resolve
@@ -108,25 +107,6 @@ class TableSession:
         """How long out-of-turn actions stay open: the game's say, else the bot's setting."""
         seconds = self.game.out_of_turn_seconds(self.options)
         return self.context.settings.optional_window_seconds if seconds is None else seconds
-
-    def saved(self) -> SavedGame:
-        """The stored form of the running game."""
-        return SavedGame(
-            table_id=self.table_id,
-            guild_id=self.guild_id,
-            channel_id=self.channel_id,
-            host_id=self.host_id,
-            game_id=self.game.id,
-            options=dict(self.options),
-            seed=self.seed,
-            seats=[seat.record() for seat in self.seats],
-            state=self.state.to_json(),
-            revision=self.revision,
-            actions=list(self.actions),
-            table_message_id=self.table_message_id,
-            deadline=min(self.deadlines.values()) if self.deadlines else None,
-            started_at=self.started_at,
-        )
 
     def is_stale(self, seat: int, revision: int) -> bool:
         """Whether a view of ``seat`` drawn at ``revision`` no longer shows its legal actions."""
@@ -301,7 +281,7 @@ class TableSession:
 
     async def _store(self) -> None:
         """Save the running game over the row this session last saved or loaded."""
-        await self.context.storage.running.save(self.saved(), self.stored_revision)
+        await self.context.storage.running.save(saved_game(self), self.stored_revision)
         self.stored_revision = self.revision
 
     # -- in memory ---------------------------------------------------------------------------
