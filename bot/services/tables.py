@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from bot.errors import UserError
 from bot.render.text import fill_names
+from bot.seat_names import ai_seat_name
 from bot.settings import Settings
 from bot.storage import (
     BrokenGame,
@@ -376,8 +377,8 @@ class TableService:
             raise UserError("Only players seated at this table can add an AI.")
         if len(lobby.seats) >= max(lobby.game.player_counts):
             raise UserError(f"The table is full ({max(lobby.game.player_counts)} seats).")
-        number = sum(seat.is_ai for seat in lobby.seats) + 1
-        lobby.seats.append(Seat(None, f"AI {number}", is_ai=True))
+        name = ai_seat_name(seat.name for seat in lobby.seats)
+        lobby.seats.append(Seat(None, name, is_ai=True))
         self._touch(lobby)
         return lobby
 

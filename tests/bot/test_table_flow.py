@@ -78,6 +78,8 @@ async def test_start_outside_the_player_range_is_refused(
     assert "2, 3, 4 or 6 players, not 1" in result.response.content  # type: ignore[union-attr]
     for _ in range(4):
         await ann.member.click(lobby, label="Add AI")
+    seats = text_of(channel.history()[-1])
+    assert all(name in seats for name in ("Ada", "Alan", "Grace", "Kurt")), seats
     result = await ann.member.click(lobby, label="Start")
     assert "cannot be played by 5" in result.response.content  # type: ignore[union-attr]
     assert bot.tables.lobbies, "a refused start keeps the lobby"
