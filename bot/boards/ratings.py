@@ -2,10 +2,13 @@
 
 A rating is per server, game and season, computed from that season's finished games in the
 order they ended. Only places count (1 = winner, equal places tie), never raw scores: some
-games are won by the lowest score. The shown figure is the conservative ordinal mu - 3 sigma,
-which starts at 0 and only grows as results show skill, so many games alone do not top a
-ranking. Only seats with a player are rated, against each other: AI seats take part in the
-game but are not rated, so a game with fewer than two players changes no rating.
+games are won by the lowest score. The figure behind a ranking is the conservative ordinal
+mu - 3 sigma, which starts at 0 and grows as results show skill; people see it on a scale
+they read (``shown_rating``: a new player's 1000, never below 0), marked provisional until
+PROVISIONAL_GAMES rated games, and provisional players rank after the others, so neither one
+lucky game nor many games alone top a ranking. Only seats with a player are rated, against
+each other: AI seats take part in the game but are not rated, so a game with fewer than two
+players changes no rating.
 
 Storage returns the rows (``Results``); everything computed from them is here.
 """
@@ -22,6 +25,27 @@ from pydantic import BaseModel
 from bot.storage import PlacedSeat, Results
 
 MODEL = PlackettLuce()
+RATING_BASE = 1000  # what a new player (ordinal 0) is shown
+RATING_SCALE = 40  # shown points per unit of ordinal: one win over an equal is about +300
+PROVISIONAL_GAMES = 5  # rated games before a rating is taken as settled
+
+
+def shown_rating(ordinal: float) -> int:
+    """An ordinal on the scale people see: 1000 for a new player, never negative.
+
+    >>> shown_rating(0.0), shown_rating(-1.8), shown_rating(-40.0)
+    (1000, 928, 0)
+    """
+    return max(0, round(RATING_BASE + RATING_SCALE * ordinal))
+
+
+def rating_text(rating: int, provisional: bool) -> str:
+    """A shown rating with its provisional mark: ``1040?`` until it is settled.
+
+    >>> rating_text(1040, True), rating_text(1312, False)
+    ('1040?', '1312')
+    """
+    return f"{rating}?" if provisional else str(rating)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +60,16 @@ class PlayerRating:
     def ordinal(self) -> float:
         """The conservative figure shown on scoreboards: mu - 3 sigma."""
         return self.mu - 3 * self.sigma
+
+    @property
+    def shown(self) -> int:
+        """The ordinal on the scale people see (``shown_rating``)."""
+        return shown_rating(self.ordinal)
+
+    @property
+    def provisional(self) -> bool:
+        """Too few rated games for the rating to mean much yet."""
+        return self.rated_games < PROVISIONAL_GAMES
 
 
 DEFAULT = PlayerRating(MODEL.mu, MODEL.sigma, 0)
@@ -97,7 +131,8 @@ class ScoreRow(BaseModel):
     games: int
     wins: int
     win_rate: float  # wins / games, 0 to 1
-    rating: float  # openskill ordinal, mu - 3 sigma (0 for a new player)
+    rating: int  # shown_rating of the ordinal (1000 for a new player)
+    provisional: bool  # fewer than PROVISIONAL_GAMES rated games
     rank: int  # 1 = top of this game's scoreboard
 
 
@@ -107,7 +142,8 @@ class StatsRow(BaseModel):
     game_id: str
     games: int
     wins: int
-    rating: float  # the current season's ordinal (0, a new player's, without a game in it)
+    rating: int  # the current season's shown rating (1000, a new player's, without a game)
+    provisional: bool  # fewer than PROVISIONAL_GAMES rated games this season
     season: int  # the current season of this game on this server
     season_games: int  # games in the current season
     best_score: int  # highest, or lowest where the lowest score wins
@@ -115,7 +151,8 @@ class StatsRow(BaseModel):
 
 
 def rank_season(game_id: str, season: int, games: Sequence[Sequence[PlacedSeat]]) -> list[ScoreRow]:
-    """The scoreboard of one season: players by rating, then wins, then games, then id."""
+    """The scoreboard of one season: settled ratings before provisional ones, each by rating,
+    then wins, then games, then id."""
     ratings = rate_games([(seat.user_id, seat.place) for seat in game] for game in games)
     games_played: dict[int, int] = defaultdict(int)
     wins: dict[int, int] = defaultdict(int)
@@ -127,7 +164,13 @@ def rank_season(game_id: str, season: int, games: Sequence[Sequence[PlacedSeat]]
             names[seat.user_id] = seat.name
     order = sorted(
         games_played,
-        key=lambda user: (-ratings[user].ordinal, -wins[user], -games_played[user], user),
+        key=lambda user: (
+            ratings[user].provisional,
+            -ratings[user].ordinal,
+            -wins[user],
+            -games_played[user],
+            user,
+        ),
     )
     return [
         ScoreRow(
@@ -138,7 +181,8 @@ def rank_season(game_id: str, season: int, games: Sequence[Sequence[PlacedSeat]]
             games=games_played[user],
             wins=wins[user],
             win_rate=wins[user] / games_played[user],
-            rating=round(ratings[user].ordinal, 3),
+            rating=ratings[user].shown,
+            provisional=ratings[user].provisional,
             rank=rank,
         )
         for rank, user in enumerate(order, start=1)
@@ -175,7 +219,9 @@ class Ratings:
         for totals in await self._results.player_totals(guild_id, user_id):
             season = await self._results.current_season(guild_id, totals.game_id)
             games = await self._results.season_places(guild_id, totals.game_id, season)
-            ratings = rate_games([(s.user_id, s.place) for s in game] for game in games)
+            rating = rate_games([(s.user_id, s.place) for s in game] for game in games).get(
+                user_id, DEFAULT
+            )
             season_games = sum(any(s.user_id == user_id for s in game) for game in games)
             low_wins = lowest_score_wins(await self._results.score_places(guild_id, totals.game_id))
             result.append(
@@ -183,7 +229,8 @@ class Ratings:
                     game_id=totals.game_id,
                     games=totals.games,
                     wins=totals.wins,
-                    rating=round(ratings.get(user_id, DEFAULT).ordinal, 3),
+                    rating=rating.shown,
+                    provisional=rating.provisional,
                     season=season,
                     season_games=season_games,
                     best_score=totals.lowest_score if low_wins else totals.highest_score,

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards.ratings import rating_text
 from bot.cogs.game import game_choices
 from bot.errors import answers_user_errors
 from bot.render.boards import game_name
@@ -61,7 +62,8 @@ class ScoresCog(commands.Cog):
                 f"**{game_name(row.game_id)}** — {plural(row.games, 'game')}, "
                 f"{plural(row.wins, 'win')} ({row.wins / row.games:.0%}), best score "
                 f"{row.best_score}, average {row.average_score:.1f}; season {row.season}: "
-                f"rating {row.rating:.1f} after {plural(row.season_games, 'game')}"
+                f"rating {rating_text(row.rating, row.provisional)} after "
+                f"{plural(row.season_games, 'game')}"
                 for row in rows
             )
         name = getattr(who, "display_name", who.name)

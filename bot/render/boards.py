@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.boards.ratings import ScoreRow
+from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow, rating_text
 from bot.render.messages import GREY, MEDALS, Message, button, new_view, timestamp
 from bot.render.text import clip, plural
 from bot.storage import HistoryRow
@@ -65,8 +65,9 @@ def scoreboard_message(
     )
     embed.set_footer(
         text=(
-            f"Page {page + 1}/{pages} · rating: openskill μ − 3σ, from places against other "
-            "people · games against the AI count for games and wins, not the rating"
+            f"Page {page + 1}/{pages} · rating: from places against other people, 1000 to "
+            f"start; ? = provisional (under {PROVISIONAL_GAMES} rated games) · games against "
+            "the AI count for games and wins, not the rating"
         )
     )
     prefix = f"cr:b:s:{owner}:{game_id or ALL}:{season or 0}"
@@ -76,7 +77,7 @@ def scoreboard_message(
 def _score_line(row: ScoreRow, *, with_game: bool) -> str:
     game = f" · {game_name(row.game_id)}" if with_game else ""
     return (
-        f"{row.rank}. **{row.name}**{game} — rating {row.rating:.1f} · "
+        f"{row.rank}. **{row.name}**{game} — rating {rating_text(row.rating, row.provisional)} · "
         f"{plural(row.games, 'game')}, {plural(row.wins, 'win')} ({row.win_rate:.0%})"
     )
 
