@@ -33,7 +33,8 @@ def cards_in(value: Any) -> Iterator[Card]:
     if isinstance(value, str):
         for word in value.split():
             base = word.split("=")[0].strip(",.;:()[]")
-            if is_card_text(base):
+            # Machine-form cards are upper case; "as" in a sentence is not the ace of spades.
+            if base.isupper() and is_card_text(base):
                 yield Card.parse(base)
         for match in PRETTY_CARD.finditer(value):
             yield Card.parse(
