@@ -1304,7 +1304,8 @@ class SwaziGame(Game):
             value = sum(c.rank for c in action.cards) + card.rank
             return f"Build {value}: {word} on {' + '.join(loose)}"
         if kind == CHANGE:
-            return f"Change the build of {action.build} with {word}"
+            made = action.build + (action.ace or card.rank)
+            return f"Change the build of {action.build} to {made} with {word}"
         return f"Lay {card.pretty} on the table"
 
     def describe(self, view: View) -> list[str]:
