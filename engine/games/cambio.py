@@ -1269,6 +1269,11 @@ class CambioGame(Game):
         state.read_totals(data)
         return state
 
+    def out_of_turn_seconds(self, options: Mapping[str, OptionValue]) -> float | None:
+        """The snap window is the ``snap_seconds`` option."""
+        seconds = options.get("snap_seconds")
+        return float(seconds) if isinstance(seconds, int) else None
+
     def heuristic_agent(self) -> CambioAgent:
         return CambioAgent()
 

@@ -1,4 +1,4 @@
-from bot.seat_names import AI_NAMES, ai_seat_name
+from bot.tables.lobby import AI_NAMES, ai_seat_name
 
 
 def test_ai_names_read_as_names_and_never_repeat_a_seat_name() -> None:
