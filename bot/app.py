@@ -42,6 +42,7 @@ class CardroomBot(commands.Bot):
     storage: Storage
     ratings: Ratings
     tables: TableService
+    presenter: DiscordPresenter
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -64,8 +65,9 @@ class CardroomBot(commands.Bot):
         """Open storage, load the features, restore games, sync to the dev guild."""
         self.storage = await Storage.open(self.settings.database_path)
         self.ratings = Ratings(self.storage.results)
+        self.presenter = DiscordPresenter(self)
         self.tables = TableService(
-            self.settings, self.storage, DiscordPresenter(self), clock=discord.utils.utcnow
+            self.settings, self.storage, self.presenter, clock=discord.utils.utcnow
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

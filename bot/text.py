@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 _SEAT = re.compile(r"\{s(\d+)\}")
+_STARTS_ITS_OWN_LINE = re.compile(r"([-*+>#|]|\d+[.)])(\s|$)")
 _VS16 = "\ufe0f"
 
 
@@ -39,6 +40,37 @@ def fill_names(text: str, names: Sequence[str]) -> str:
 def show(text: str, names: Sequence[str]) -> str:
     """Engine text as people read it: names filled in, red suits red."""
     return red_suits(fill_names(text, names))
+
+
+def flowing(markdown: str) -> str:
+    """Markdown with its hard line breaks taken out, so that a paragraph or a list item flows
+    to whatever width it is shown at (a phone breaks hard-wrapped lines mid-sentence).
+    Headings, list items, quotes, tables and code blocks keep their own lines.
+
+    >>> flowing("# Title\\n\\nOne\\ntwo.\\n- a\\n  b\\n- c")
+    '# Title\\n\\nOne two.\\n- a b\\n- c'
+    """
+    lines: list[str] = []
+    in_code = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+            lines.append(line)
+            continue
+        stripped = line.strip()
+        joins = (
+            not in_code
+            and stripped
+            and lines
+            and lines[-1].strip()
+            and not lines[-1].startswith(("#", "```", "|"))
+            and not _STARTS_ITS_OWN_LINE.match(stripped)
+        )
+        if joins:
+            lines[-1] += " " + stripped
+        else:
+            lines.append(line)
+    return "\n".join(lines)
 
 
 def clip(text: str, limit: int) -> str:

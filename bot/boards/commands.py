@@ -10,10 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import answers_user_errors
-from bot.boards.pages import BUTTONS, ask_reset, scoreboard_page
-from bot.boards.ratings import rating_text
-from bot.text import clip, plural
-from bot.ui import game_choices, game_name
+from bot.boards.pages import BUTTONS, ask_reset, scoreboard_page, stats_message
+from bot.ui import display_name, game_choices
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -57,25 +55,12 @@ class ScoresCog(commands.Cog):
     async def stats(
         self, interaction: discord.Interaction, member: discord.User | None = None
     ) -> None:
-        """One line per game the member played on this server."""
+        """A small table per game the member played on this server, privately."""
         assert interaction.guild_id is not None
         who = member or interaction.user
         rows = await self.bot.ratings.stats(interaction.guild_id, who.id)
-        if not rows:
-            text = "No finished games on this server yet."
-        else:
-            text = "\n".join(
-                f"**{game_name(row.game_id)}** — {plural(row.games, 'game')}, "
-                f"{plural(row.wins, 'win')} ({row.wins / row.games:.0%}), best score "
-                f"{row.best_score}, average {row.average_score:.1f}; season {row.season}: "
-                f"rating {rating_text(row.rating, row.provisional)} after "
-                f"{plural(row.season_games, 'game')}"
-                for row in rows
-            )
-        name = getattr(who, "display_name", who.name)
         await interaction.response.send_message(
-            embed=discord.Embed(title=f"Stats — {name}", description=clip(text, 4000)),
-            ephemeral=True,
+            ephemeral=True, **stats_message(display_name(who), rows).send_kwargs()
         )
 
     @app_commands.command(

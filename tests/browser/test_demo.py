@@ -175,7 +175,7 @@ def moves_by(table: Locator, name: str) -> set[str]:
 def play_a_move(page: Page, table: Locator, screenshot: str | None = None) -> str:
     """At ann's turn, open her Hand and click through it until the move is made; the move's
     line in the table, which must appear. ``screenshot``: save the page with the Hand open."""
-    expect(table).to_contain_text("Turn: ann", timeout=WAIT_MS)
+    expect(table).to_contain_text("ann to play", timeout=WAIT_MS)
     before = moves_by(table, "ann")
     table.get_by_role("button", name="Hand").click()
     wait_ready(page)
@@ -227,10 +227,10 @@ def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path
             lobby = page.locator("article.channel-message").filter(has_text="Fishing").last
             lobby.get_by_role("button", name="Add AI").click()
             wait_ready(page)
-            expect(lobby).to_contain_text("AI 1", timeout=WAIT_MS)
+            expect(lobby).to_contain_text("🤖 Ada", timeout=WAIT_MS)
             # ann's click is drawn in bob's tab too
             bobs_lobby = friend.locator("article.channel-message").filter(has_text="Fishing").last
-            expect(bobs_lobby).to_contain_text("AI 1", timeout=WAIT_MS)
+            expect(bobs_lobby).to_contain_text("🤖 Ada", timeout=WAIT_MS)
             lobby.get_by_role("button", name="Start").click()
             wait_ready(page)
             table = (
@@ -238,7 +238,7 @@ def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path
                 .filter(has=page.get_by_role("button", name="Hand"))
                 .last
             )
-            expect(table).to_contain_text("Fishing — table", timeout=WAIT_MS)
+            expect(table).to_contain_text("Last moves", timeout=WAIT_MS)
             first = play_a_move(page, table, os.environ.get("CARDROOM_DEMO_SCREENSHOT"))
             second = play_a_move(page, table)
             assert first != second
@@ -246,7 +246,7 @@ def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path
                 timeout=WAIT_MS
             )
             expect(dms.locator("article.channel-message").last).to_contain_text(
-                "Your hand — Fishing", timeout=WAIT_MS
+                "Fishing · table", timeout=WAIT_MS
             )
         finally:
             browser.close()
