@@ -52,6 +52,13 @@ def _game(word: str) -> str | None:
     return None if word == ALL else word
 
 
+def played_scores(row: StatsRow) -> str:
+    """A stats line's scores, which count only games played to the end."""
+    if row.average_score is None:
+        return "no game played to the end"
+    return f"best {row.best_score} · average {row.average_score:.1f}"
+
+
 def page_count(total: int, size: int) -> int:
     """Pages needed for ``total`` rows (at least one, for the empty page)."""
     return max(1, -(-total // size))
@@ -402,7 +409,7 @@ def stats_message(name: str, rows: Sequence[StatsRow]) -> Message:
     tables = [
         f"**{game_name(row.game_id)}**\n"
         f"`games   ` {row.games} · {plural(row.wins, 'win')} ({row.wins / row.games:.0%})\n"
-        f"`scores  ` best {row.best_score} · average {row.average_score:.1f}\n"
+        f"`scores  ` {played_scores(row)}\n"
         f"`rating  ` {rating_text(row.rating, row.provisional)} after "
         f"{plural(row.season_games, 'game')} of season {row.season}"
         for row in rows

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.errors import UserError
-from bot.tables.session import Seat
+from bot.tables.records import Seat
 from engine.core import Game, OptionValue
 
 # AI seats are named like people, never "AI 1", which runs into the scores beside it.
