@@ -204,7 +204,9 @@ async def test_a_game_left_early_is_a_loss_for_the_leaver_whoever_won_the_seat(
 
     stats = await ann.member.slash(channel, "stats", member=bob.user)
     assert stats.ephemeral and stats.response is not None
-    assert "1 game, 0 wins (0%), no game played to the end" in text_of(stats.response)
+    assert "`games   ` 1 · 0 wins (0%)\n`scores  ` no game played to the end" in text_of(
+        stats.response
+    )
     board = await ann.member.slash(channel, "scoreboard", game="stuck")
     assert board.response is not None
     assert RANK.findall(text_of(board.response)) == [("1", "ann"), ("2", "bob")]

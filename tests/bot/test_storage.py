@@ -23,8 +23,8 @@ from openskill.models import PlackettLuce
 from bot.boards.ratings import (
     PROVISIONAL_GAMES,
     Ratings,
+    SeasonTally,
     lowest_score_wins,
-    rank_season,
     rate_games,
     rating_text,
     shown_rating,
@@ -744,11 +744,10 @@ def test_rate_games_matches_openskill_and_skips_lone_players() -> None:
 def test_ratings_read_on_a_positive_scale_and_settled_ones_rank_first() -> None:
     # Ann wins her only game; Bob and Cy play five games, Bob winning each.
     games = [[(1, 1), (2, 2)], *([[(2, 1), (3, 2)]] * PROVISIONAL_GAMES)]
-    board = rank_season(
-        "fishing",
-        1,
-        [[PlacedSeat(user, f"user {user}", place) for user, place in g] for g in games],
-    )
+    tally = SeasonTally()
+    for game in games:
+        tally.add([PlacedSeat(user, f"user {user}", place) for user, place in game])
+    board = tally.board("fishing", 1)
     assert [(row.user_id, row.provisional) for row in board] == [(2, False), (3, False), (1, True)]
     assert board[2].rating > board[1].rating  # a lucky first game ranks after settled players
     ratings = rate_games(games)
