@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.answers import answer_click
+from bot.answers import NOT_OURS, answer_click
 from bot.errors import StaleMove, UserError
 from bot.tables.session import TableSession
 from bot.text import clip, red_suits, show
@@ -122,7 +122,9 @@ class RefreshButton(
         await answer_click(interaction, refresh)
 
 
-STEP = r"(?P<table>\w+):(?P<revision>\d+):(?P<path>[\dx.]*):(?P<page>\d+)"
+# a path is indices (or x, "ends here") joined by dots: whatever the template takes parses
+INDEX = r"(?:\d+|x)"
+STEP = rf"(?P<table>\w+):(?P<revision>\d+):(?P<path>(?:{INDEX}(?:\.{INDEX})*)?):(?P<page>\d+)"
 
 
 @dataclass(frozen=True)
@@ -209,7 +211,7 @@ class StepSelect(
             try:
                 path = (*self.step.path, *parse_path(values[0]))
             except ValueError:
-                raise UserError("That button is not one of ours.") from None
+                raise UserError(NOT_OURS) from None
             await choose_step(interaction, replace(self.step, path=path, page=0))
 
         await answer_click(interaction, chosen)
@@ -414,7 +416,8 @@ def _status(
     state = session.state
     title = session.game.name
     if session.ended:
-        return f"### {title} — the game is over", GREY
+        over = "the game is over" if session.end_reason == "over" else session.end_reason
+        return f"### {title} — {over}", GREY
     window_end = session.window_end
     if urgent:
         until = f" · closes {timestamp(window_end)}" if window_end else ""

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.storage import BrokenGame
+from bot.tables.display import ChannelLost
 from bot.tables.hand_view import OpenHands, hand_message, superseded_message
 from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import lobby_closed_message
@@ -31,15 +33,31 @@ DM_FAILED = (
     "the **Hand** button on the table to see your cards and move."
 )
 
+# Discord's answers meaning the channel itself is out of reach: Unknown Channel, Missing
+# Access, Missing Permissions (an Unknown Message only means one old message is gone).
+CHANNEL_LOST_CODES = frozenset({10003, 50001, 50013})
+
 ATTACHED_KEPT = 10_000  # messages whose picture file names are remembered
 LAST_DEAL = "That deal is over: your hand for the next one is below."
 GAME_OVER = "The game is over: the results are in <#{channel}>."
+AI_TOOK_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
 
 RESTORE_FAILED = (
     "⚠️ The game at this table (table {table}) could not be restored after the bot restarted: "
     "its saved data is damaged. It has been set aside for the bot's admins, and nothing was "
     "recorded for it. Start a new game with `/game start`."
 )
+
+
+@contextlib.asynccontextmanager
+async def reaching_the_channel() -> AsyncIterator[None]:
+    """Turn Discord refusing the channel itself into ChannelLost."""
+    try:
+        yield
+    except discord.HTTPException as error:
+        if error.code in CHANNEL_LOST_CODES:
+            raise ChannelLost(str(error)) from error
+        raise
 
 
 class DiscordPresenter:
@@ -67,6 +85,14 @@ class DiscordPresenter:
         if len(self._attached) > ATTACHED_KEPT:  # ended tables' messages are never edited again
             del self._attached[next(iter(self._attached))]
 
+    async def _close_dm(self, dm: discord.DMChannel, message_id: int, text: str) -> None:
+        """Turn a superseded hand DM into a short line without cards or controls."""
+        self._attached.pop(message_id, None)
+        try:
+            await dm.get_partial_message(message_id).edit(**superseded_message(text).kwargs())
+        except discord.HTTPException:
+            log.info("could not close the hand DM %s", message_id)
+
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
@@ -81,6 +107,10 @@ class DiscordPresenter:
     async def table_changed(self, session: TableSession) -> int | None:
         """Edit the table message in place; post it anew when missing or nearly an hour old
         (returning the new message's id)."""
+        async with reaching_the_channel():
+            return await self._table_changed(session)
+
+    async def _table_changed(self, session: TableSession) -> int | None:
         now = self.bot.tables.clock()
         await self.open_hands.moved(session)
         message = table_message(session, now)
@@ -128,17 +158,31 @@ class DiscordPresenter:
             sent = await self._send(channel, message)
             return (sent.id,)
         except discord.Forbidden:
-            await self._channel(session.channel_id).send(
-                DM_FAILED.format(mention=f"<@{info.user_id}>"),
-                allowed_mentions=discord.AllowedMentions(users=True),
-            )
+            async with reaching_the_channel():
+                await self._channel(session.channel_id).send(
+                    DM_FAILED.format(mention=f"<@{info.user_id}>"),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
             return (None,)
+
+    async def hand_closed(self, session: TableSession, seat: int) -> None:
+        """The last edit of the hand DM of a seat the AI took: no cards, no controls."""
+        info = session.seats[seat]
+        if info.user_id is None or info.dm_message_id is None:
+            return
+        try:
+            dm = await self.bot.create_dm(discord.Object(id=info.user_id))
+        except discord.HTTPException:
+            log.info("could not reach the hand DM of seat %s", seat)
+            return
+        await self._close_dm(dm, info.dm_message_id, AI_TOOK_THE_SEAT)
 
     async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
-        await self._channel(session.channel_id).send(
-            text, allowed_mentions=discord.AllowedMentions.none()
-        )
+        async with reaching_the_channel():
+            await self._channel(session.channel_id).send(
+                text, allowed_mentions=discord.AllowedMentions.none()
+            )
 
     async def restore_failed(self, broken: BrokenGame) -> None:
         """Tell the channel its game could not be restored (the reason goes to the log only:
@@ -154,26 +198,30 @@ class DiscordPresenter:
         """Post the results (a finished game) or why the game stopped; the hand DMs lose
         their controls."""
         channel = self._channel(session.channel_id)
-        if session.end_reason == "over":
-            await self._send(channel, results_message(session))
-        else:
-            await channel.send(session.end_reason, allowed_mentions=discord.AllowedMentions.none())
+        try:
+            if session.end_reason == "over":
+                await self._send(channel, results_message(session))
+            else:
+                await channel.send(
+                    session.end_reason, allowed_mentions=discord.AllowedMentions.none()
+                )
+        except discord.HTTPException:  # once, not retried: the DMs below still say it ended
+            log.warning("table %s: could not post its end in the channel", session.table_id)
         await self.open_hands.moved(session)
-        over = GAME_OVER.format(channel=session.channel_id)
-        for info in session.seats:
+        over = (
+            GAME_OVER.format(channel=session.channel_id)
+            if session.end_reason == "over"
+            else session.end_reason
+        )
+        for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:
+                continue
+            if info.is_ai:  # the seat went to the AI: its person sees nothing of it
+                await self.hand_closed(session, seat)
                 continue
             try:
                 dm = await self.bot.create_dm(discord.Object(id=info.user_id))
             except discord.HTTPException:
-                log.info("could not reach the hand DM of user %s", info.user_id)
+                log.info("could not reach the hand DM of seat %s", seat)
                 continue
             await self._close_dm(dm, info.dm_message_id, over)
-
-    async def _close_dm(self, dm: discord.DMChannel, message_id: int, text: str) -> None:
-        """Turn a superseded hand DM into a short line without cards or controls."""
-        self._attached.pop(message_id, None)
-        try:
-            await dm.get_partial_message(message_id).edit(**superseded_message(text).kwargs())
-        except discord.HTTPException:
-            log.info("could not close the hand DM %s", message_id)

@@ -47,10 +47,6 @@ class Seat:
             timeouts_in_a_row=self.timeouts_in_a_row,
         )
 
-    def fresh(self) -> Seat:
-        """The same player, for a new game (no messages, no timeouts)."""
-        return Seat(self.user_id, self.name, is_ai=self.is_ai)
-
 
 @dataclass
 class LoggedEvent:

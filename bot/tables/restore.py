@@ -68,7 +68,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
     replay_log(session)
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
-    session.resume(saved.deadline)
+    session.resume()
     return session
 
 

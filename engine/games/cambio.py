@@ -473,7 +473,8 @@ class CambioState(TotalsState):
             assert self.giver is not None
             return (self.giver,)
         if self.phase == "turn" and self.window:
-            return tuple(sorted({self.turn, *self.snappers()}))
+            snappers = self.snappers()  # in seat order; mostly with the turn's seat among them
+            return tuple(snappers if self.turn in snappers else sorted([self.turn, *snappers]))
         return (self.turn,)
 
     def waiting_for(self) -> tuple[int, ...]:
@@ -503,7 +504,8 @@ class CambioState(TotalsState):
                 actions.append(DRAW)
                 if self.may_call():
                     actions.append(CAMBIO)
-            if seat in self.snappers():
+            # A seat that may act now and is not the turn's may only snap.
+            if seat != self.turn or seat in self.snappers():
                 actions.extend(self.snap_actions(seat))
             return tuple(actions)
         if phase == "drawn":

@@ -385,19 +385,22 @@ def option_towards(table: TableSession, step: Step, wanted: Action) -> tuple[Ste
     raise AssertionError(f"{wanted.text} is not offered at {step.chosen}")
 
 
-async def play(player: Player, table: TableSession, *texts: str) -> None:
-    """Make the moves written ``texts`` (``look C D``) step by step in the player's hand DM."""
+async def play(player: Player, table: TableSession, *texts: str, shown: Any = None) -> None:
+    """Make the moves written ``texts`` (``look C D``) step by step in the player's hand DM
+    (the first in ``shown`` when given: a Hand view the player opened earlier)."""
     for text in texts:
         action = table.game.parse_action(text)
         seat = table.seat_of(player.id)
         assert seat is not None
         legal = table.state.legal_actions(seat)
         revision = table.revision
-        message: Any = hand_dm(player, table)
+        message: Any = hand_dm(player, table) if shown is None else shown
+        actor = player.user if shown is None else player.member
+        shown = None
         step = resolve(legal, ())
         while isinstance(step, Step) and table.revision == revision:
             choice, label = option_towards(table, step, action)
-            message = await _pick_one(player.user, message, {label})
+            message = await _pick_one(actor, message, {label})
             if choice.only is not None:
                 break
             step = resolve(legal, (*step.prefix, choice.index))
