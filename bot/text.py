@@ -2,11 +2,12 @@
 (How an action or a step reads is the engine's: ``engine.choices``.)
 
 Red suits get the emoji presentation (``♥️ ♦️``, drawn red by Discord on every theme); black
-suits stay text symbols (``♠ ♣``), drawn in the theme's text colour, so they stay readable in
-dark mode and the two colours never look alike.
+suits get the text presentation (``♠︎ ♣︎``), drawn in the theme's text colour: without it,
+Discord draws them as dark emoji, near-invisible on the dark theme. So both stay readable and
+the two colours never look alike.
 
->>> red_suits("10♦ Q♠")
-'10♦️ Q♠'
+>>> suit_symbols("10♦ Q♠") == "10♦\ufe0f Q♠\ufe0e"
+True
 >>> plural(1, "game"), plural(3, "win")
 ('1 game', '3 wins')
 """
@@ -18,13 +19,17 @@ from collections.abc import Sequence
 
 _SEAT = re.compile(r"\{s(\d+)\}")
 _STARTS_ITS_OWN_LINE = re.compile(r"([-*+>#|]|\d+[.)])(\s|$)")
-_VS16 = "\ufe0f"
+_EMOJI, _TEXT = "\ufe0f", "\ufe0e"  # Unicode's presentation selectors
 
 
-def red_suits(text: str) -> str:
-    """Give hearts and diamonds the (red) emoji presentation; idempotent."""
-    text = text.replace("♥" + _VS16, "♥").replace("♦" + _VS16, "♦")
-    return text.replace("♥", "♥" + _VS16).replace("♦", "♦" + _VS16)
+def suit_symbols(text: str) -> str:
+    """Hearts and diamonds in the (red) emoji presentation, spades and clubs in the text one;
+    idempotent."""
+    for suit in "♥♦♠♣":
+        text = text.replace(suit + _EMOJI, suit).replace(suit + _TEXT, suit)
+    for suit, selector in (("♥", _EMOJI), ("♦", _EMOJI), ("♠", _TEXT), ("♣", _TEXT)):
+        text = text.replace(suit, suit + selector)
+    return text
 
 
 def fill_names(text: str, names: Sequence[str]) -> str:
@@ -38,8 +43,8 @@ def fill_names(text: str, names: Sequence[str]) -> str:
 
 
 def show(text: str, names: Sequence[str]) -> str:
-    """Engine text as people read it: names filled in, red suits red."""
-    return red_suits(fill_names(text, names))
+    """Engine text as people read it: names filled in, suits readable on every theme."""
+    return suit_symbols(fill_names(text, names))
 
 
 def flowing(markdown: str) -> str:

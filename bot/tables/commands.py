@@ -29,7 +29,7 @@ from bot.tables.lobby_view import (
     lobby_message,
     post_lobby,
 )
-from bot.text import clip, flowing, red_suits
+from bot.text import clip, flowing, suit_symbols
 from bot.ui import GREY, Message, display_name, game_choices, layout
 from engine.core import Game, Option
 from engine.registry import games
@@ -271,7 +271,7 @@ class GameCog(commands.Cog):
         part of at most Discord's 4000 characters)."""
         if game not in games():
             raise UserError(f"There is no game {game!r}.")
-        pieces = split_rules(red_suits(flowing(rules_text(game))), RULES_PART)
+        pieces = split_rules(suit_symbols(flowing(rules_text(game))), RULES_PART)
         messages = [Message(layout(piece, colour=GREY)) for piece in pieces[:4]]
         await interaction.response.send_message(ephemeral=True, **messages[0].send_kwargs())
         for message in messages[1:]:

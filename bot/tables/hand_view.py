@@ -24,7 +24,7 @@ import discord
 from bot.answers import NOT_OURS, answer_click
 from bot.errors import StaleMove, UserError
 from bot.tables.session import TableSession
-from bot.text import clip, red_suits, show
+from bot.text import clip, show, suit_symbols
 from bot.ui import (
     AMBER,
     GREEN,
@@ -444,10 +444,10 @@ def _controls(session: TableSession, node: Step, page: int) -> list[discord.ui.I
     names = session.names
     here = StepTarget(session.table_id, session.revision, node.prefix)
     options = node.choices
-    prompt = f"**{red_suits(step_prompt(session.game, node.chosen, names))}**"
+    prompt = f"**{suit_symbols(step_prompt(session.game, node.chosen, names))}**"
 
     def label(option: StepChoice) -> str:
-        return red_suits(choice_label(session.game, node, option, names))
+        return suit_symbols(choice_label(session.game, node, option, names))
 
     items: list[discord.ui.Item[Any] | str] = [clip(prompt, 300)]
     navigation: list[discord.ui.Item[Any]] = []

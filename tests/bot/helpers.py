@@ -17,7 +17,7 @@ from simcord.components import walk_components
 
 from bot.app import CardroomBot, create_bot
 from bot.tables.session import TableSession
-from bot.text import red_suits
+from bot.text import suit_symbols
 from engine.choices import HERE, Step, StepChoice, choice_label, resolve
 from engine.core import Action, Game
 
@@ -381,7 +381,7 @@ def option_towards(table: TableSession, step: Step, wanted: Action) -> tuple[Ste
         ends_here = choice.index == HERE and choice.only == wanted
         on_the_way = depth < len(wanted.path) and choice.step == wanted.path[depth]
         if ends_here or (choice.index != HERE and on_the_way):
-            return choice, red_suits(choice_label(table.game, step, choice, table.names))
+            return choice, suit_symbols(choice_label(table.game, step, choice, table.names))
     raise AssertionError(f"{wanted.text} is not offered at {step.chosen}")
 
 

@@ -21,7 +21,7 @@ from bot.app import CardroomBot
 from bot.settings import Settings
 from bot.tables.hand_view import SELECT_PAGE
 from bot.tables.session import TableSession
-from bot.text import red_suits
+from bot.text import suit_symbols
 from engine.choices import HERE, StaleChoice, Step, choice_label, resolve
 from engine.core import Action, RandomAgent, State
 from engine.games.cambio import CambioState
@@ -115,7 +115,8 @@ async def test_the_game_waits_while_snaps_are_open_and_a_snap_is_applied(
     # bob guesses ann's A: wrong, so he takes a penalty card; the window stays as it was.
     await env.advance_time(SNAP_SECONDS / 2)
     answered = await pick(bob.member, bobs, SNAP, "ann's cards …", "Snap ann's card A")
-    assert "bob snapped ann's card A: 9♣ does not match 4♠ — wrong!" in text_of(answered)
+    wrong = suit_symbols("bob snapped ann's card A: 9♣ does not match 4♠ — wrong!")
+    assert wrong in text_of(answered)
     assert list(cambio(table).hands[1]) == ["A", "B", "C", "D", "E"]
     assert table.window_end == window_end and table.optional_seats() == (0,)
     await env.advance_time(SNAP_SECONDS / 2 - 1)
@@ -168,6 +169,7 @@ FISHING_TABLE = "AC AD 2C 2D"
 SECOND_DEAL = ("9S JH QH KH", "KC KD QC QD")
 FISHING_LEAVES = ["5C", "3C", "5D", "3D", "6C", "4C", "6D", "4D", "KC"]
 NINE_OPTIONS = 55
+NINE = suit_symbols("9♠ …")  # the 9♠'s option, as the hand words it
 
 
 @pytest.fixture
@@ -197,7 +199,7 @@ def nine_plays(table: TableSession) -> dict[str, Action]:
     plays = {}
     for choice in step.choices:
         assert choice.only is not None, "each option of the 9♠ is one play"
-        plays[red_suits(choice_label(table.game, step, choice, table.names))] = choice.only
+        plays[suit_symbols(choice_label(table.game, step, choice, table.names))] = choice.only
     return plays
 
 
@@ -232,10 +234,10 @@ async def test_every_option_is_reachable_through_the_pages_and_back_returns(
     table, ann = many_options
     root = answer(await ann.member.click(table_message(channel, table), label="Hand"))
     cards = [item["label"] for item in move_buttons(root)]
-    assert cards == ["9♠ …", "Play J♥️ to the table", "Play Q♥️ to the table", "K♥️ …"]
+    assert cards == [NINE, "Play J♥️ to the table", "Play Q♥️ to the table", "K♥️ …"]
     assert "cr:step-menu:" not in str(components(root)), "four options are buttons"
-    page = await pick(ann.member, root, "9♠ …")
-    assert "**Capture with 9♠, or leave it on the table?**" in text_of(page)
+    page = await pick(ann.member, root, NINE)
+    assert suit_symbols("**Capture with 9♠, or leave it on the table?**") in text_of(page)
     pages = [labels(page)]
     assert select_of(page)["placeholder"] == "Choose one (page 1 of 3)"
     assert nav(page) == [BACK, MORE]
@@ -268,7 +270,7 @@ async def test_a_select_choice_applies_its_move_and_stale_clicks_apply_nothing(
         hand_dm(ann, table),
     ):
         actor = ann.member if hand.flags.ephemeral else ann.user
-        view = await pick(actor, hand, "9♠ …")
+        view = await pick(actor, hand, NINE)
         views.append(answer(await actor.click(view, label=MORE)))
     chosen = labels(views[1])[7]  # an option of the second page: its index is not its place
     expected = nine_plays(table)[chosen]
