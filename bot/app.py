@@ -72,13 +72,18 @@ class CardroomBot(commands.Bot):
         self.ratings = Ratings(self.storage.results)
         self.presenter = DiscordPresenter(self)
         self.tables = TableService(
-            self.settings, self.storage, self.presenter, clock=discord.utils.utcnow
+            self.settings,
+            self.storage,
+            self.presenter,
+            clock=discord.utils.utcnow,
+            on_result=self.ratings.refresh,  # the scoreboard is ready before anyone asks
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.restore_problems = await self.tables.restore()
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)
+        self.tables.spawn(self.ratings.warm(), "ratings-warm")  # cancelled by tables.close()
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

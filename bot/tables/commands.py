@@ -98,7 +98,7 @@ def start_command(game: Game) -> app_commands.Command[Any, ..., None]:
         parameters.append(
             inspect.Parameter(option.name, kind, annotation=option_annotation(option), default=None)
         )
-        default = "off" if option.default is None else option.default
+        default = option.words(option.default)
         descriptions[option.name] = clip(f"{option.description} (default {default})", 100)
     # discord.py reads a callback's parameters from its signature: this one has the game's own
     start.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

@@ -444,7 +444,7 @@ def _controls(session: TableSession, node: Step, page: int) -> list[discord.ui.I
     names = session.names
     here = StepTarget(session.table_id, session.revision, node.prefix)
     options = node.choices
-    prompt = f"**{suit_symbols(step_prompt(session.game, node.chosen, names))}**"
+    prompt = f"**{suit_symbols(step_prompt(session.game, node, names))}**"
 
     def label(option: StepChoice) -> str:
         return suit_symbols(choice_label(session.game, node, option, names))

@@ -157,8 +157,7 @@ def lobby_message(lobby: Lobby) -> Message:
     ]
     options = []
     for option in game.options:
-        value = lobby.options.get(option.name)
-        shown = "off" if value is None or value is False else "on" if value is True else value
+        shown = option.words(lobby.options.get(option.name))
         options.append(f"**{option.name}** {shown} — {option.description}")
     buttons = [LobbyButton(lobby.lobby_id, action) for action in LOBBY_ACTIONS]
     return Message(

@@ -61,6 +61,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
         saved.started_at,
         context,
         revision=saved.revision,
+        stored_revision=saved.revision,
         actions=[(int(seat), str(text)) for seat, text in saved.actions],
         table_message_id=saved.table_message_id,
         table_posted_at=context.clock() if saved.table_message_id is not None else None,

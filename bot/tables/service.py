@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from bot.errors import SaveFailed, UserError
 from bot.settings import Settings
@@ -43,6 +42,31 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class Draws(Protocol):
+    """Where deal seeds and table and lobby ids come from."""
+
+    def seed(self) -> int:
+        """A new game's seed (the engine derives every shuffle from it)."""
+
+    def table_id(self) -> str:
+        """A new table or lobby id (16 lower-case hex digits)."""
+
+
+class SecretDraws:
+    """Seeds and ids from the operating system's secure source (``secrets``). One generator
+    behind them all (a Mersenne Twister) could be recovered from enough visible ids, and with
+    it every future deck; these cannot. 64-bit ids are also checked against every stored game
+    before use."""
+
+    def seed(self) -> int:
+        """63 random bits."""
+        return secrets.randbits(63)
+
+    def table_id(self) -> str:
+        """64 random bits in hex."""
+        return secrets.token_hex(8)
+
+
 @dataclass(frozen=True)
 class Rematch:
     """What a Rematch button needs after the game is gone."""
@@ -64,13 +88,16 @@ class TableService:
         presenter: Presenter,
         *,
         clock: Clock = utcnow,
-        rng: random.Random | None = None,
+        draws: Draws | None = None,
+        on_result: Callable[[int, str], Coroutine[Any, Any, None]] | None = None,
     ) -> None:
         self.settings = settings
         self.storage = storage
         self.presenter = presenter
         self.clock = clock
-        self.rng = rng or random.Random(secrets.randbits(64))
+        self.draws = draws or SecretDraws()
+        # run in the background with (server, game id) when a game ends with a recorded result
+        self.on_result = on_result
         self.lobbies: dict[str, Lobby] = {}
         self.tables: dict[str, TableSession] = {}
         self.by_channel: dict[int, str] = {}  # channel id → lobby or table id
@@ -85,8 +112,15 @@ class TableService:
     # -- finding -------------------------------------------------------------------------------
     def _new_id(self) -> str:
         while True:
-            candidate = f"{self.rng.getrandbits(40):010x}"
+            candidate = self.draws.table_id()
             if candidate not in self.tables and candidate not in self.lobbies:
+                return candidate
+
+    async def _new_table_id(self) -> str:
+        """An id used by no table of this process nor any game stored, running or finished."""
+        while True:
+            candidate = self._new_id()
+            if not await self.storage.running.id_taken(candidate):
                 return candidate
 
     def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
@@ -187,13 +221,13 @@ class TableService:
         A refused start or a failed save keeps the lobby open."""
         lobby = self.lobby(lobby_id)
         lobby.check_start(user_id)
-        seed = self.rng.getrandbits(63)
+        seed = self.draws.seed()
         try:
             state = lobby.game.new_state(len(lobby.seats), seed, lobby.options)
         except SetupError as error:
             raise UserError(f"Cannot start: {error}.") from None
         session = TableSession(
-            self._new_id(),
+            await self._new_table_id(),
             lobby.guild_id,
             lobby.channel_id,
             lobby.host_id,
@@ -299,6 +333,11 @@ class TableService:
         if self.by_channel.get(session.channel_id) == session.table_id:
             del self.by_channel[session.channel_id]
         if session.end_reason == "over":
+            if self.on_result is not None:
+                self.spawn(
+                    self.on_result(session.guild_id, session.game.id),
+                    f"result-{session.table_id}",
+                )
             self.rematches[session.table_id] = Rematch(
                 session.guild_id,
                 session.channel_id,

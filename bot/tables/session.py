@@ -85,6 +85,9 @@ class TableSession:
     # seat -> the revision at which its legal actions last changed: a click drawn before that
     # is stale; one drawn after it is not, whatever other seats did since (DESIGN: "Bot")
     options_changed: dict[int, int] = field(default_factory=dict)
+    # The revision of the stored row as this session last saved or loaded it (None: not saved
+    # yet). Every save expects it: a game another writer saved since is never overwritten.
+    stored_revision: int | None = None
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -242,7 +245,7 @@ class TableSession:
         """Save the game just dealt (raises SaveFailed; nothing else to undo then)."""
         self._after_change(acted=())
         try:
-            await self.context.storage.running.save(self.saved())
+            await self._store()
         except Exception as error:
             log.exception("table %s: the first save failed", self.table_id)
             raise SaveFailed() from error
@@ -275,7 +278,7 @@ class TableSession:
             if self.ended:
                 return
             try:
-                await self.context.storage.running.save(self.saved())
+                await self._store()
             except Exception:
                 log.exception("table %s: could not save the posted message ids", self.table_id)
 
@@ -306,11 +309,17 @@ class TableSession:
     async def _save(self) -> None:
         storage = self.context.storage
         if not self.ended:
-            await storage.running.save(self.saved())
+            await self._store()
         elif self.end_reason == "over":
-            await storage.results.finish(finished_game(self, self.context.clock()))
+            game = finished_game(self, self.context.clock())
+            await storage.results.finish(game, self.stored_revision)
         else:
-            await storage.running.delete(self.table_id)
+            await storage.running.delete(self.table_id, self.stored_revision)
+
+    async def _store(self) -> None:
+        """Save the running game over the row this session last saved or loaded."""
+        await self.context.storage.running.save(self.saved(), self.stored_revision)
+        self.stored_revision = self.revision
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(

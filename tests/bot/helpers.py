@@ -28,6 +28,20 @@ WORDS = re.compile(r"\b(ace|10|[2-9]|jack|queen|king) of (clubs|diamonds|hearts|
 RANK_WORDS = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
 
 
+class SeededDraws:
+    """Seeds and table ids from a seeded generator, so that a test deals the same cards every
+    run (the bot's own come from ``secrets``)."""
+
+    def __init__(self, seed: str) -> None:
+        self._rng = random.Random(seed)
+
+    def seed(self) -> int:
+        return self._rng.getrandbits(63)
+
+    def table_id(self) -> str:
+        return f"{self._rng.getrandbits(64):016x}"
+
+
 def short_options(game: Game) -> dict[str, Any]:
     """Options that keep a test game short (by option name; the rest stay at defaults)."""
     chosen: dict[str, Any] = {}

@@ -23,6 +23,7 @@ from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
     Player,
     Playthrough,
+    SeededDraws,
     add_player,
     kill_and_restart,
     move_by_hand,
@@ -51,7 +52,7 @@ class Outcome:
 async def start(env: simcord.Env, bot: CardroomBot, game_id: str) -> Playthrough:
     """The game with a fixed deal: the same seed, seats, options and move choices each time."""
     await bot.tree.sync()
-    bot.tables.rng.seed(f"restart/{game_id}")  # the table id and the game's seed
+    bot.tables.draws = SeededDraws(f"restart/{game_id}")  # the table id and the game's seed
     guild = env.create_guild(name="Cardroom test")
     channel = guild.create_text_channel("games")
     game = games()[game_id]

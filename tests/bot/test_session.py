@@ -83,12 +83,12 @@ async def test_the_ai_tries_again_after_a_failed_save(
     save = bot.storage.running.save
     failures = 0
 
-    async def failing_for_the_ai(game: SavedGame) -> None:
+    async def failing_for_the_ai(game: SavedGame, expected: int | None) -> None:
         nonlocal failures
         if game.revision > 1 and failures < 2:  # the AI's answer to ann's move, twice
             failures += 1
             raise LOCKED
-        await save(game)
+        await save(game, expected)
 
     with mock.patch.object(bot.storage.running, "save", side_effect=failing_for_the_ai):
         hand = await open_hand(ann, channel, table)
@@ -137,11 +137,11 @@ async def test_the_end_is_recorded_before_it_is_announced_and_retried_until_it_i
     finish = bot.storage.results.finish
     announced_at_failures: list[bool] = []
 
-    async def failing_twice(game: FinishedGame) -> None:
+    async def failing_twice(game: FinishedGame, expected: int | None = None) -> None:
         if len(announced_at_failures) < 2:
             announced_at_failures.append(results_message(channel) is not None)
             raise LOCKED
-        await finish(game)
+        await finish(game, expected)
 
     with mock.patch.object(bot.storage.results, "finish", side_effect=failing_twice):
         await Playthrough(env, channel, [ann], table, random.Random(1)).to_the_end()
@@ -150,3 +150,26 @@ async def test_the_end_is_recorded_before_it_is_announced_and_retried_until_it_i
     assert len(results) == 1, "announced once, after the third try saved it"
     assert await bot.storage.results.replay_record(table.table_id) is not None
     assert await saved_revisions(bot) == []
+
+
+async def test_a_game_another_writer_saved_is_never_overwritten(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """Another process saved this game since (as a second shard owner would): ann's move is
+    refused as a failed save, and the other writer's row stays as it wrote it."""
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    if 0 not in table.state.waiting_for():
+        await env.advance_time(2)
+    before = everything(table)
+    theirs = table.saved().model_copy(update={"revision": table.revision + 1, "host_id": 4242})
+    await bot.storage.running.save(theirs, table.revision)
+
+    seen: list[Any] = []
+    hand = await open_hand(ann, channel, table)
+    assert not await click_through(ann.member, hand, table, random.Random(3), seen)
+    assert "could not be saved just now, so nothing changed" in text_of(seen[-1])
+    assert everything(table) == before
+    (stored,) = await bot.storage.running.load()
+    assert isinstance(stored, LoadedGame)
+    assert (stored.saved.revision, stored.saved.host_id) == (table.revision + 1, 4242)
