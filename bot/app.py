@@ -44,6 +44,7 @@ class CardroomBot(commands.Bot):
     storage: Storage
     ratings: Ratings
     tables: TableService
+    presenter: DiscordPresenter
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -69,10 +70,11 @@ class CardroomBot(commands.Bot):
             self.settings.database_path, synchronous=self.settings.database_synchronous
         )
         self.ratings = Ratings(self.storage.results)
+        self.presenter = DiscordPresenter(self)
         self.tables = TableService(
             self.settings,
             self.storage,
-            DiscordPresenter(self),
+            self.presenter,
             clock=discord.utils.utcnow,
             on_result=self.ratings.refresh,  # the scoreboard is ready before anyone asks
         )

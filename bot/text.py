@@ -2,11 +2,12 @@
 (How an action or a step reads is the engine's: ``engine.choices``.)
 
 Red suits get the emoji presentation (``♥️ ♦️``, drawn red by Discord on every theme); black
-suits stay text symbols (``♠ ♣``), drawn in the theme's text colour, so they stay readable in
-dark mode and the two colours never look alike.
+suits get the text presentation (``♠︎ ♣︎``), drawn in the theme's text colour: without it,
+Discord draws them as dark emoji, near-invisible on the dark theme. So both stay readable and
+the two colours never look alike.
 
->>> red_suits("10♦ Q♠")
-'10♦️ Q♠'
+>>> suit_symbols("10♦ Q♠") == "10♦\ufe0f Q♠\ufe0e"
+True
 >>> plural(1, "game"), plural(3, "win")
 ('1 game', '3 wins')
 """
@@ -17,13 +18,18 @@ import re
 from collections.abc import Sequence
 
 _SEAT = re.compile(r"\{s(\d+)\}")
-_VS16 = "\ufe0f"
+_STARTS_ITS_OWN_LINE = re.compile(r"([-*+>#|]|\d+[.)])(\s|$)")
+_EMOJI, _TEXT = "\ufe0f", "\ufe0e"  # Unicode's presentation selectors
 
 
-def red_suits(text: str) -> str:
-    """Give hearts and diamonds the (red) emoji presentation; idempotent."""
-    text = text.replace("♥" + _VS16, "♥").replace("♦" + _VS16, "♦")
-    return text.replace("♥", "♥" + _VS16).replace("♦", "♦" + _VS16)
+def suit_symbols(text: str) -> str:
+    """Hearts and diamonds in the (red) emoji presentation, spades and clubs in the text one;
+    idempotent."""
+    for suit in "♥♦♠♣":
+        text = text.replace(suit + _EMOJI, suit).replace(suit + _TEXT, suit)
+    for suit, selector in (("♥", _EMOJI), ("♦", _EMOJI), ("♠", _TEXT), ("♣", _TEXT)):
+        text = text.replace(suit, suit + selector)
+    return text
 
 
 def fill_names(text: str, names: Sequence[str]) -> str:
@@ -37,8 +43,39 @@ def fill_names(text: str, names: Sequence[str]) -> str:
 
 
 def show(text: str, names: Sequence[str]) -> str:
-    """Engine text as people read it: names filled in, red suits red."""
-    return red_suits(fill_names(text, names))
+    """Engine text as people read it: names filled in, suits readable on every theme."""
+    return suit_symbols(fill_names(text, names))
+
+
+def flowing(markdown: str) -> str:
+    """Markdown with its hard line breaks taken out, so that a paragraph or a list item flows
+    to whatever width it is shown at (a phone breaks hard-wrapped lines mid-sentence).
+    Headings, list items, quotes, tables and code blocks keep their own lines.
+
+    >>> flowing("# Title\\n\\nOne\\ntwo.\\n- a\\n  b\\n- c")
+    '# Title\\n\\nOne two.\\n- a b\\n- c'
+    """
+    lines: list[str] = []
+    in_code = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+            lines.append(line)
+            continue
+        stripped = line.strip()
+        joins = (
+            not in_code
+            and stripped
+            and lines
+            and lines[-1].strip()
+            and not lines[-1].startswith(("#", "```", "|"))
+            and not _STARTS_ITS_OWN_LINE.match(stripped)
+        )
+        if joins:
+            lines[-1] += " " + stripped
+        else:
+            lines.append(line)
+    return "\n".join(lines)
 
 
 def clip(text: str, limit: int) -> str:

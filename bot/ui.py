@@ -1,5 +1,6 @@
-"""What every feature's messages are made of: a ``Message`` (embed plus components), buttons,
-views that are never stored, Discord timestamps, and the games as slash-command choices.
+"""What every feature's messages are made of: a ``Message`` (a Components V2 layout with its
+card pictures), buttons, views that are never stored, Discord timestamps, and the games as
+slash-command choices.
 
 Every button and select a message carries is one of the features' ``DynamicItem`` classes
 (``bot.tables.hand_view``, ``bot.boards.pages``, …), which builds and parses its own
@@ -8,6 +9,8 @@ custom_id; clicks reach them through the bot's dynamic item registry, also after
 
 from __future__ import annotations
 
+import io
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -15,33 +18,84 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.pictures import Picture, PictureCache
 from bot.text import clip
 from engine.registry import games
 
 RED = discord.Colour(0xC0392B)
 GREEN = discord.Colour(0x2E8B57)
 GREY = discord.Colour(0x5865F2)
+GOLD = discord.Colour(0xD4A017)
+AMBER = discord.Colour(0xE67E22)
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
 @dataclass
 class Message:
-    """What to send or edit: content, one embed and the components."""
+    """What to send or edit: a Components V2 layout and the card pictures its galleries show
+    (uploaded with it as attachments)."""
 
-    embed: discord.Embed
-    view: discord.ui.View | None
-    content: str | None = None
+    view: discord.ui.LayoutView
+    pictures: tuple[Picture, ...] = ()
 
-    def kwargs(self) -> dict[str, Any]:
-        """Arguments for an edit (no view: the components are removed)."""
-        return {"content": self.content, "embed": self.embed, "view": self.view}
+    def files(self) -> list[discord.File]:
+        """The pictures as files to upload, each with its alt text."""
+        return [
+            discord.File(io.BytesIO(p.data), filename=p.filename, description=p.alt_text)
+            for p in self.pictures
+        ]
+
+    def kwargs(self, attached: Collection[str] | None = None) -> dict[str, Any]:
+        """Arguments for an edit. ``attached``: the file names the message carries now; when
+        they are this message's pictures, nothing is uploaded again (None: unknown, upload).
+        An edit also clears the content and embeds an older message may still have."""
+        kwargs: dict[str, Any] = {"view": self.view, "content": None, "embeds": []}
+        if attached is None or sorted(attached) != sorted(self.filenames()):
+            kwargs["attachments"] = self.files()
+        return kwargs
 
     def send_kwargs(self) -> dict[str, Any]:
-        """Arguments for a new message (discord.py refuses ``view=None`` there)."""
-        kwargs = self.kwargs()
-        if self.view is None:
-            del kwargs["view"]
-        return kwargs
+        """Arguments for a new message."""
+        return {"view": self.view, "files": self.files()}
+
+    def filenames(self) -> list[str]:
+        """The file names of the pictures (made from their content)."""
+        return [picture.filename for picture in self.pictures]
+
+
+PICTURES = PictureCache()
+"""Every card picture the bot shows, by content: an unchanged one is never drawn again."""
+
+
+def layout(
+    *parts: discord.ui.Item[Any] | str | None, colour: discord.Colour | None = None
+) -> discord.ui.LayoutView:
+    """One container of ``parts`` (a string is a text display; None is left out), in a view
+    that is never stored (its items are dynamic items)."""
+    items = [discord.ui.TextDisplay(part) if isinstance(part, str) else part for part in parts]
+    view = _UnstoredLayout()
+    view.add_item(
+        discord.ui.Container(*(item for item in items if item is not None), accent_colour=colour)
+    )
+    return view
+
+
+def gallery(picture: Picture) -> discord.ui.MediaGallery[Any]:
+    """A picture shown full width, with its alt text."""
+    item = discord.MediaGalleryItem(
+        f"attachment://{picture.filename}", description=picture.alt_text
+    )
+    return discord.ui.MediaGallery(item)
+
+
+def small(lines: Iterable[str]) -> str:
+    """Lines in Discord's small, dim text (``-#``): what matters less than the rest."""
+    return "\n".join(f"-# {line}" for line in lines if line)
+
+
+def controls(*items: discord.ui.Item[Any]) -> discord.ui.ActionRow[Any]:
+    """Buttons side by side (at most five), or one select."""
+    return discord.ui.ActionRow(*items)
 
 
 def timestamp(when: datetime) -> str:
@@ -54,24 +108,15 @@ def button(
     label: str,
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     *,
-    row: int | None = None,
     disabled: bool = False,
 ) -> discord.ui.Button[discord.ui.View]:
     """The button inside a dynamic item (its label cut to Discord's limit)."""
     return discord.ui.Button(
-        custom_id=custom_id, label=clip(label, 80), style=style, row=row, disabled=disabled
+        custom_id=custom_id, label=clip(label, 80), style=style, disabled=disabled
     )
 
 
-def new_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    """A view that never times out and is never stored (its items are dynamic items)."""
-    view = _UnstoredView()
-    for item in items:
-        view.add_item(item)
-    return view
-
-
-class _UnstoredView(discord.ui.View):
+class _UnstoredLayout(discord.ui.LayoutView):
     def __init__(self) -> None:
         super().__init__(timeout=None)
 

@@ -390,6 +390,12 @@ class Game(ABC):
     def layout(self, view: View) -> Layout:
         """What a picture of ``view`` shows (see engine.layout), made from the view alone."""
 
+    def summary(self, view: View) -> list[str]:
+        """What to say beside a picture of ``view``: the lines of ``describe`` the picture does
+        not show (the hand or round, the dealer, the scores …), never whose turn it is, which
+        the bot says in a line of its own. A game that leaves it out gets all of ``describe``."""
+        return self.describe(view)
+
     # Wording hooks for engine/choices.py; None leaves a step to the generic words there.
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         """This game's words for the path element ``step`` chosen after ``chosen``."""
@@ -722,6 +728,15 @@ def redeal(places: Sequence[list[Card]], rng: random.Random) -> None:
 def parse_error(text: str, expected: str) -> ActionParseError:
     """The error for action text that does not parse, saying what was expected."""
     return ActionParseError(f"cannot read {text!r} as a move; expected {expected}")
+
+
+def scores_line(scores: Sequence[int]) -> str:
+    """The running scores with seat placeholders, as the games' texts show them.
+
+    >>> scores_line([3, 0])
+    'Scores: {s0} 3, {s1} 0'
+    """
+    return "Scores: " + ", ".join(f"{{s{seat}}} {score}" for seat, score in enumerate(scores))
 
 
 def seat_name(seat: int) -> str:

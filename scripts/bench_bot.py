@@ -8,8 +8,10 @@ round every person whose turn it is makes one move through the Hand view (the AI
 once); ``games_running_at_the_end`` tells whether all were still on. The stamps come from
 ``MoveClock``, which this script installs around the bot (the bot itself keeps no timing):
 interaction arrival → validation, the engine move, the SQLite save, and the answer with the
-new private view. The answer goes to simcord's in-process Discord, so no network time is in
-it; the coalesced table and DM edits follow outside it.
+new private view (its card picture drawn, unless the picture cache held it). The answer goes to
+simcord's in-process Discord, so no network time is in it; the coalesced table and DM edits
+follow outside it. ``picture_*``: the CPU time to draw each card picture the bot drew (the
+table's, the Hand views', the DMs') and its PNG size.
 
 simcord settles after every simulated click, in this script's task, and each pass checks
 every pending task against every timer: with 200 games that is 200 sleeping turn timers, tens
@@ -42,6 +44,7 @@ import discord
 import simcord
 
 from bot.app import CardroomBot, create_bot
+from bot.pictures import Picture, draw
 from bot.settings import Settings
 from bot.tables.hand_view import StepButton, StepSelect
 from tests.bot.helpers import add_player, move_by_hand, open_table
@@ -126,6 +129,28 @@ class MoveClock:
         return timed_handler
 
 
+class PictureClock:
+    """Times every card picture the bot draws (a cache miss: a hit draws nothing) and notes
+    its size, by wrapping the renderer its picture cache calls."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+        self.sizes: list[int] = []
+
+    def install(self) -> None:
+        """Wrap ``bot.pictures.draw.render`` (what ``PictureCache.picture`` calls)."""
+        render = draw.render
+
+        def timed_render(*args: Any, **kwargs: Any) -> Picture:
+            started = time.process_time()
+            picture = render(*args, **kwargs)
+            self.seconds.append(time.process_time() - started)
+            self.sizes.append(len(picture.data))
+            return picture
+
+        draw.render = timed_render  # type: ignore[assignment]
+
+
 class SimulatorTime:
     """When the event loop ran one task's steps (here this script's: simcord settling)."""
 
@@ -187,6 +212,8 @@ async def bench(games: int, rounds: int, game_id: str) -> dict[str, object]:
                 await bot.tree.sync()
                 clock = MoveClock()
                 clock.install(bot)
+                pictures = PictureClock()
+                pictures.install()
                 guild = env.create_guild(name="bench")
                 progress(f"opening {games} {game_id} tables")
                 opening = time.perf_counter()
@@ -236,6 +263,11 @@ async def bench(games: int, rounds: int, game_id: str) -> dict[str, object]:
         "total_p99_ms": ms(p99(total)),
         "total_with_simcord_median_ms": ms(statistics.median(with_simcord)),
         "total_with_simcord_p99_ms": ms(p99(with_simcord)),
+        "pictures_drawn": len(pictures.seconds),
+        "picture_median_ms": ms(statistics.median(pictures.seconds)),
+        "picture_p99_ms": ms(p99(sorted(pictures.seconds))),
+        "picture_median_bytes": int(statistics.median(pictures.sizes)),
+        "picture_largest_bytes": max(pictures.sizes),
         "opening_seconds": round(started - opening, 1),
         "moving_seconds": round(finished - started, 1),
     }

@@ -10,9 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import answers_user_errors
-from bot.boards.pages import BUTTONS, ask_reset, played_scores, scoreboard_page
-from bot.text import clip, plural
-from bot.ui import display_name, game_choices, game_name
+from bot.boards.pages import BUTTONS, ask_reset, scoreboard_page, stats_message
+from bot.ui import display_name, game_choices
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -56,23 +55,12 @@ class ScoresCog(commands.Cog):
     async def stats(
         self, interaction: discord.Interaction, member: discord.User | None = None
     ) -> None:
-        """One line per game the member played on this server."""
+        """A small table per game the member played on this server, privately."""
         assert interaction.guild_id is not None
         who = member or interaction.user
         rows = await self.bot.ratings.stats(interaction.guild_id, who.id)
-        if not rows:
-            text = "No finished games on this server yet."
-        else:
-            text = "\n".join(
-                f"**{game_name(row.game_id)}** — {plural(row.games, 'game')}, "
-                f"{plural(row.wins, 'win')} ({row.wins / row.games:.0%}), "
-                f"{played_scores(row)}; season {row.season}: rating {row.rating:.1f} after "
-                f"{plural(row.season_games, 'game')}"
-                for row in rows
-            )
         await interaction.response.send_message(
-            embed=discord.Embed(title=f"Stats — {display_name(who)}", description=clip(text, 4000)),
-            ephemeral=True,
+            ephemeral=True, **stats_message(display_name(who), rows).send_kwargs()
         )
 
     @app_commands.command(

@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.answers import answer_click
-from bot.boards.ratings import ScoreRow, StatsRow
+from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow, StatsRow, rating_text
 from bot.errors import UserError
 from bot.storage import HistoryRow
 from bot.text import clip, plural
-from bot.ui import GREY, MEDALS, Message, button, game_name, new_view, timestamp
+from bot.ui import GREY, MEDALS, Message, button, controls, game_name, layout, small, timestamp
+from engine.registry import games
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 SCOREBOARD_PAGE = 10
 HISTORY_PAGE = 8
 ALL = "all"  # the custom_id word for "every game" (no game has this id)
+OVERALL = "overall"  # the scoreboard of every game together, ranked by wins
 GAME = r"(?P<game>[a-z0-9_]+)"
 
 
@@ -54,7 +56,7 @@ def played_scores(row: StatsRow) -> str:
     """A stats line's scores, which count only games played to the end."""
     if row.average_score is None:
         return "no game played to the end"
-    return f"best score {row.best_score}, average {row.average_score:.1f}"
+    return f"best {row.best_score} · average {row.average_score:.1f}"
 
 
 def page_count(total: int, size: int) -> int:
@@ -148,7 +150,7 @@ class SeasonResetButton(
         # the question is private, so only the person who asked can click here
         if self.answer != "reset":
             await interaction.response.edit_message(
-                content="Nothing was reset.", embed=None, view=None
+                **notice_message("Nothing was reset.").kwargs(attached=[])
             )
             return
         if not interaction.permissions.manage_guild:
@@ -156,34 +158,109 @@ class SeasonResetButton(
         results = _bot(interaction).storage.results
         season = await results.reset_season(_guild(interaction), self.game_id)
         what = game_name(self.game_id) if self.game_id else "every game"
-        await interaction.response.edit_message(
-            content=(
-                f"A new season has begun for {what} (season {season}). Older seasons stay "
-                f"available with `/scoreboard season:`."
-            ),
-            embed=None,
-            view=None,
+        text = (
+            f"A new season has begun for {what} (season {season}). Older seasons stay "
+            "available with `/scoreboard season:`."
         )
+        await interaction.response.edit_message(**notice_message(text).kwargs(attached=[]))
 
 
-BUTTONS = (ScoreboardPageButton, HistoryPageButton, SeasonResetButton)
+class ScoreboardGameSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=r"cr:scoreboard-game:(?P<owner>\d+):(?P<season>\d+)",
+):
+    """The menu under a scoreboard: another game's ranking, or all games together."""
+
+    def __init__(self, owner: int, season: int | None, game_id: str | None = None) -> None:
+        self.owner, self.season = owner, season
+        choices = [(each.id, each.name) for each in games().values()]
+        choices.append((OVERALL, "All games together (by wins)"))
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=f"cr:scoreboard-game:{owner}:{season or 0}",
+            placeholder="Another game's scoreboard",
+            options=[
+                discord.SelectOption(label=name, value=value, default=value == game_id)
+                for value, name in choices[:25]
+            ],
+        )
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ScoreboardGameSelect:
+        return cls(int(match["owner"]), int(match["season"]) or None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the chosen game's first page."""
+
+        async def show() -> None:
+            values = self.item.values
+            if not values or (values[0] != OVERALL and values[0] not in games()):
+                raise UserError("Choose one of the games.")
+            page = await scoreboard_page(interaction, values[0], self.season, 0)
+            await answer_page(interaction, self.owner, page)
+
+        await answer_click(interaction, show)
+
+
+BUTTONS = (ScoreboardPageButton, ScoreboardGameSelect, HistoryPageButton, SeasonResetButton)
 
 
 # -- fetching and answering ---------------------------------------------------------------------
 async def scoreboard_page(
     interaction: discord.Interaction, game_id: str | None, season: int | None, page: int
 ) -> Message:
-    """A page of this server's scoreboard for ``game_id`` (None: all games)."""
+    """A page of this server's scoreboard for ``game_id``: one game's ranking, OVERALL for
+    every game's wins together, or None for the game played most here."""
     bot = _bot(interaction)
     guild_id = _guild(interaction)
-    if season is not None and game_id is not None:
+    if season is not None and game_id not in (None, OVERALL):
         current = await bot.storage.results.current_season(guild_id, game_id)
         if season > current:
             raise UserError(
                 f"{game_name(game_id)} is in season {current} here; season {season} has not begun."
             )
-    rows = await bot.ratings.scoreboard(guild_id, game_id, season)
+    if game_id == OVERALL:
+        rows = overall(await bot.ratings.scoreboard(guild_id, None, season))
+    elif game_id is None:
+        every = await bot.ratings.scoreboard(guild_id, None, season)
+        played: dict[str, int] = {}
+        for row in every:
+            played[row.game_id] = played.get(row.game_id, 0) + row.games
+        game_id = max(played, key=lambda each: played[each], default=None)
+        rows = [row for row in every if row.game_id == game_id]
+    else:
+        rows = await bot.ratings.scoreboard(guild_id, game_id, season)
     return scoreboard_message(rows, interaction.user.id, game_id, season, page)
+
+
+def overall(rows: Sequence[ScoreRow]) -> list[ScoreRow]:
+    """Every game's rows as one ranking by wins, then win rate, then games: ratings of
+    different games are not comparable, wins are (each row's rating is left out: 0)."""
+    wins: dict[int, int] = {}
+    games: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for row in rows:
+        wins[row.user_id] = wins.get(row.user_id, 0) + row.wins
+        games[row.user_id] = games.get(row.user_id, 0) + row.games
+        names.setdefault(row.user_id, row.name)
+    order = sorted(wins, key=lambda user: (-wins[user], -wins[user] / games[user], -games[user]))
+    return [
+        ScoreRow(
+            user_id=user,
+            name=names[user],
+            game_id=OVERALL,
+            season=0,
+            games=games[user],
+            wins=wins[user],
+            win_rate=wins[user] / games[user],
+            rating=0,
+            provisional=False,
+            rank=rank,
+        )
+        for rank, user in enumerate(order, start=1)
+    ]
 
 
 async def history_page(interaction: discord.Interaction, game_id: str | None, page: int) -> Message:
@@ -199,7 +276,7 @@ async def history_page(interaction: discord.Interaction, game_id: str | None, pa
 async def answer_page(interaction: discord.Interaction, owner: int, message: Message) -> None:
     """Turn the page in place for its owner; show it privately to anyone else."""
     if interaction.user.id == owner:
-        await interaction.response.edit_message(**message.kwargs())
+        await interaction.response.edit_message(**message.kwargs(attached=[]))
     else:
         await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
 
@@ -219,50 +296,61 @@ def _pager(
     following: discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     page: int,
     has_next: bool,
-) -> discord.ui.View | None:
+) -> discord.ui.ActionRow[Any] | None:
     if page == 0 and not has_next:
         return None
     previous.item.disabled = page == 0
     following.item.disabled = not has_next
-    return new_view(previous, following)
+    return controls(previous, following)
 
 
 def scoreboard_message(
     rows: Sequence[ScoreRow], owner: int, game_id: str | None, season: int | None, page: int
 ) -> Message:
-    """One page of a server's scoreboard (``rows``: the whole ranking, every page)."""
+    """One page of a server's scoreboard (``rows``: the whole ranking, every page), with a
+    menu to see another game's or the overall ranking."""
     pages = page_count(len(rows), SCOREBOARD_PAGE)
     page = min(max(page, 0), pages - 1)
     shown = rows[page * SCOREBOARD_PAGE : (page + 1) * SCOREBOARD_PAGE]
-    what = game_name(game_id) if game_id else "all games"
-    when = f"season {season}" if season else "this season"
-    lines = [_score_line(row, with_game=game_id is None) for row in shown]
-    embed = discord.Embed(
-        title=f"Scoreboard — {what}, {when}",
-        description=clip("\n".join(lines) or "No finished games with players yet.", 4000),
-        colour=GREY,
-    )
-    embed.set_footer(
-        text=(
-            f"Page {page + 1}/{pages} · rating: openskill μ − 3σ, from places against other "
-            "people · games against the AI count for games and wins, not the rating"
+    if game_id == OVERALL:
+        what = "all games together"
+        how = "ranked by wins in every game, then win rate (ratings of different games differ)"
+    else:
+        what = game_name(game_id) if game_id else "no game yet"
+        how = (
+            f"rating from places against other people, 1000 to start; ? = provisional (under "
+            f"{PROVISIONAL_GAMES} rated games), listed after settled ratings · games against "
+            "the AI count for games and wins, not the rating"
         )
-    )
-    view = _pager(
+    when = f"season {season}" if season else "this season"
+    lines = [_score_line(row) for row in shown]
+    pager = _pager(
         ScoreboardPageButton(owner, game_id, season, max(page - 1, 0), label="◀ Previous"),
         ScoreboardPageButton(owner, game_id, season, page + 1, label="Next ▶"),
         page,
         page < pages - 1,
     )
-    return Message(embed, view)
-
-
-def _score_line(row: ScoreRow, *, with_game: bool) -> str:
-    game = f" · {game_name(row.game_id)}" if with_game else ""
-    return (
-        f"{row.rank}. **{row.name}**{game} — rating {row.rating:.1f} · "
-        f"{plural(row.games, 'game')}, {plural(row.wins, 'win')} ({row.win_rate:.0%})"
+    return Message(
+        layout(
+            clip(
+                f"## Scoreboard — {what}, {when}\n"
+                + ("\n".join(lines) or "No finished games with players yet."),
+                3000,
+            ),
+            pager,
+            controls(ScoreboardGameSelect(owner, season, game_id)) if rows or game_id else None,
+            small([f"Page {page + 1}/{pages} · {how}"]),
+            colour=GREY,
+        )
     )
+
+
+def _score_line(row: ScoreRow) -> str:
+    figures = f"{plural(row.games, 'game')}, {plural(row.wins, 'win')} ({row.win_rate:.0%})"
+    if row.game_id == OVERALL:
+        return f"{row.rank}. **{row.name}** — {figures}"
+    rating = rating_text(row.rating, row.provisional)
+    return f"{row.rank}. **{row.name}** — rating {rating} · {figures}"
 
 
 def history_message(
@@ -271,44 +359,79 @@ def history_message(
     """One page of a server's finished games, newest first."""
     what = game_name(game_id) if game_id else "all games"
     entries = [_history_entry(row) for row in rows]
-    embed = discord.Embed(
-        title=f"Recent games — {what}",
-        description=clip("\n\n".join(entries) or "No finished games here yet.", 4000),
-        colour=GREY,
-    )
-    embed.set_footer(text=f"Page {page + 1} · 🤖 = an AI seat")
-    view = _pager(
+    pager = _pager(
         HistoryPageButton(owner, game_id, max(page - 1, 0), label="◀ Previous"),
         HistoryPageButton(owner, game_id, page + 1, label="Next ▶"),
         page,
         has_next,
     )
-    return Message(embed, view)
+    return Message(
+        layout(
+            clip(
+                f"## Recent games — {what}\n"
+                + ("\n\n".join(entries) or "No finished games here yet."),
+                3500,
+            ),
+            pager,
+            small([f"Page {page + 1} · 🤖 = an AI seat"]),
+            colour=GREY,
+        )
+    )
 
 
 def _history_entry(row: HistoryRow) -> str:
     seats = sorted(row.seats, key=lambda seat: (seat.place, seat.seat))
     results = ", ".join(
-        f"{MEDALS.get(seat.place, '')}{seat.place}. {seat.name}{' 🤖' if seat.is_ai else ''}"
+        f"{MEDALS.get(seat.place, '')}{seat.place}. {'🤖 ' if seat.is_ai else ''}{seat.name}"
         f" {seat.score}"
         for seat in seats
     )
-    return (
-        f"**{game_name(row.game_id)}** · {timestamp(row.ended_at)} · season {row.season} · "
-        f"table {row.table_id}\n{results}"
-    )
+    when = f"{timestamp(row.ended_at)} · season {row.season}"
+    return f"**{game_name(row.game_id)}** · {when}\n{results}\n-# table {row.table_id}"
 
 
 def reset_confirm_message(game_id: str | None) -> Message:
     """The private question /scoreboard-reset asks before starting a new season."""
     what = game_name(game_id) if game_id else "every game"
-    embed = discord.Embed(
-        title="Start a new scoreboard season?",
-        description=(
+    return Message(
+        layout(
+            "### Start a new scoreboard season?\n"
             f"The scoreboard of {what} on this server starts again from zero. Nothing is "
-            "deleted: older seasons stay in `/scoreboard season:` and `/game history`."
-        ),
-        colour=GREY,
+            "deleted: older seasons stay in `/scoreboard season:` and `/game history`.",
+            controls(SeasonResetButton(game_id, "reset"), SeasonResetButton(game_id, "keep")),
+            colour=GREY,
+        )
     )
-    view = new_view(SeasonResetButton(game_id, "reset"), SeasonResetButton(game_id, "keep"))
-    return Message(embed, view)
+
+
+def stats_message(name: str, rows: Sequence[StatsRow]) -> Message:
+    """A player's figures as a small table per game: games and wins, scores, rating."""
+    tables = [
+        f"**{game_name(row.game_id)}**\n"
+        f"`games   ` {row.games} · {plural(row.wins, 'win')} ({row.wins / row.games:.0%})\n"
+        f"`scores  ` {played_scores(row)}\n"
+        f"`rating  ` {rating_text(row.rating, row.provisional)} after "
+        f"{plural(row.season_games, 'game')} of season {row.season}"
+        for row in rows
+    ]
+    return Message(
+        layout(
+            clip(
+                f"## Stats — {name}\n"
+                + ("\n\n".join(tables) or "No finished games on this server yet."),
+                3500,
+            ),
+            small(
+                [
+                    f"Best: the lowest score in games won by the lowest. Rating: this season; "
+                    f"? = provisional (under {PROVISIONAL_GAMES} rated games)."
+                ]
+            ),
+            colour=GREY,
+        )
+    )
+
+
+def notice_message(text: str) -> Message:
+    """A short answer in place of a question (no controls)."""
+    return Message(layout(text, colour=GREY))

@@ -2,10 +2,13 @@
 
 A rating is per server, game and season, computed from that season's finished games in the
 order they ended. Only places count (1 = winner, equal places tie), never raw scores: some
-games are won by the lowest score. The shown figure is the conservative ordinal mu - 3 sigma,
-which starts at 0 and only grows as results show skill, so many games alone do not top a
-ranking. Only seats with a player are rated, against each other: AI seats take part in the
-game but are not rated, so a game with fewer than two players changes no rating.
+games are won by the lowest score. The figure behind a ranking is the conservative ordinal
+mu - 3 sigma, which starts at 0 and grows as results show skill; people see it on a scale
+they read (``shown_rating``: a new player's 1000, never below 0), marked provisional until
+PROVISIONAL_GAMES rated games, and provisional players rank after the others, so neither one
+lucky game nor many games alone top a ranking. Only seats with a player are rated, against
+each other: AI seats take part in the game but are not rated, so a game with fewer than two
+players changes no rating.
 
 Storage returns the rows (``Results``); everything computed from them is here.
 """
@@ -23,6 +26,27 @@ from pydantic import BaseModel
 from bot.storage import PlacedSeat, RecordedGame, Results
 
 MODEL = PlackettLuce()
+RATING_BASE = 1000  # what a new player (ordinal 0) is shown
+RATING_SCALE = 40  # shown points per unit of ordinal: one win over an equal is about +300
+PROVISIONAL_GAMES = 5  # rated games before a rating is taken as settled
+
+
+def shown_rating(ordinal: float) -> int:
+    """An ordinal on the scale people see: 1000 for a new player, never negative.
+
+    >>> shown_rating(0.0), shown_rating(-1.8), shown_rating(-40.0)
+    (1000, 928, 0)
+    """
+    return max(0, round(RATING_BASE + RATING_SCALE * ordinal))
+
+
+def rating_text(rating: int, provisional: bool) -> str:
+    """A shown rating with its provisional mark: ``1040?`` until it is settled.
+
+    >>> rating_text(1040, True), rating_text(1312, False)
+    ('1040?', '1312')
+    """
+    return f"{rating}?" if provisional else str(rating)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +61,16 @@ class PlayerRating:
     def ordinal(self) -> float:
         """The conservative figure shown on scoreboards: mu - 3 sigma."""
         return self.mu - 3 * self.sigma
+
+    @property
+    def shown(self) -> int:
+        """The ordinal on the scale people see (``shown_rating``)."""
+        return shown_rating(self.ordinal)
+
+    @property
+    def provisional(self) -> bool:
+        """Too few rated games for the rating to mean much yet."""
+        return self.rated_games < PROVISIONAL_GAMES
 
 
 DEFAULT = PlayerRating(MODEL.mu, MODEL.sigma, 0)
@@ -98,9 +132,19 @@ class SeasonTally:
         return PlayerRating(rating.mu, rating.sigma, self._rated_games[user_id])
 
     def board(self, game_id: str, season: int) -> list[ScoreRow]:
-        """The scoreboard: players by rating, then wins, then games, then id."""
-        ordinals = {user: self.rating(user).ordinal for user in self.games}
-        order = sorted(self.games, key=lambda u: (-ordinals[u], -self.wins[u], -self.games[u], u))
+        """The scoreboard: settled ratings before provisional ones, each by rating, then wins,
+        then games, then id."""
+        ratings = {user: self.rating(user) for user in self.games}
+        order = sorted(
+            self.games,
+            key=lambda u: (
+                ratings[u].provisional,
+                -ratings[u].ordinal,
+                -self.wins[u],
+                -self.games[u],
+                u,
+            ),
+        )
         return [
             ScoreRow(
                 user_id=user,
@@ -110,7 +154,8 @@ class SeasonTally:
                 games=self.games[user],
                 wins=self.wins[user],
                 win_rate=self.wins[user] / self.games[user],
-                rating=round(ordinals[user], 3),
+                rating=ratings[user].shown,
+                provisional=ratings[user].provisional,
                 rank=rank,
             )
             for rank, user in enumerate(order, start=1)
@@ -162,7 +207,8 @@ class ScoreRow(BaseModel):
     games: int
     wins: int
     win_rate: float  # wins / games, 0 to 1
-    rating: float  # openskill ordinal, mu - 3 sigma (0 for a new player)
+    rating: int  # shown_rating of the ordinal (1000 for a new player)
+    provisional: bool  # fewer than PROVISIONAL_GAMES rated games
     rank: int  # 1 = top of this game's scoreboard
 
 
@@ -172,7 +218,8 @@ class StatsRow(BaseModel):
     game_id: str
     games: int
     wins: int
-    rating: float  # the current season's ordinal (0, a new player's, without a game in it)
+    rating: int  # the current season's shown rating (1000, a new player's, without a game)
+    provisional: bool  # fewer than PROVISIONAL_GAMES rated games this season
     season: int  # the current season of this game on this server
     season_games: int  # games in the current season
     # highest, or lowest where the lowest score wins; of games played to the end (None: none)
@@ -268,7 +315,8 @@ class Ratings:
                     game_id=totals.game_id,
                     games=totals.games,
                     wins=totals.wins,
-                    rating=round(tally.rating(user_id).ordinal, 3),
+                    rating=tally.rating(user_id).shown,
+                    provisional=tally.rating(user_id).provisional,
                     season=season,
                     season_games=tally.games.get(user_id, 0),
                     best_score=totals.lowest_score if low_wins else totals.highest_score,

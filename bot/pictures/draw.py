@@ -212,10 +212,12 @@ def render(layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.ST
 
 class PictureCache:
     """Pictures by content (layout, names, style): an unchanged picture is neither drawn nor
-    uploaded again. Holds at most ``capacity`` pictures, dropping the least recently used."""
+    uploaded again. Holds pictures of at most ``max_bytes`` of PNG in all, dropping the least
+    recently used (the layouts kept as keys are small beside their pictures)."""
 
-    def __init__(self, capacity: int = 256) -> None:
-        self.capacity = capacity
+    def __init__(self, max_bytes: int = 8_000_000) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0  # PNG bytes held now
         self.drawn = 0  # how many pictures were actually drawn (the rest came from the cache)
         self._pictures: OrderedDict[tuple[Layout, tuple[str, ...], DeckStyle], Picture] = (
             OrderedDict()
@@ -233,8 +235,10 @@ class PictureCache:
         picture = render(layout, names, style)
         self.drawn += 1
         self._pictures[key] = picture
-        if len(self._pictures) > self.capacity:
-            self._pictures.popitem(last=False)
+        self.bytes += len(picture.data)
+        while self.bytes > self.max_bytes and len(self._pictures) > 1:
+            _, dropped = self._pictures.popitem(last=False)
+            self.bytes -= len(dropped.data)
         return picture
 
     def __len__(self) -> int:

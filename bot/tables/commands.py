@@ -29,8 +29,8 @@ from bot.tables.lobby_view import (
     lobby_message,
     post_lobby,
 )
-from bot.text import clip, red_suits
-from bot.ui import Message, display_name, game_choices
+from bot.text import clip, flowing, suit_symbols
+from bot.ui import GREY, Message, display_name, game_choices, layout
 from engine.core import Game, Option
 from engine.registry import games
 
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from bot.app import CardroomBot
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules"
+RULES_PART = 3900  # characters of rules text per message (Discord's limit: 4000 in all)
 BUTTONS = (HandButton, RefreshButton, StepButton, StepSelect, LobbyButton, RematchButton)
 
 
@@ -266,15 +267,12 @@ class GameCog(commands.Cog):
         await interaction.response.send_message("The game is stopped.", ephemeral=True)
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        """The player-facing rules, privately (one embed per part)."""
+        """The player-facing rules, privately, flowing to the reader's width (a message per
+        part of at most Discord's 4000 characters)."""
         if game not in games():
             raise UserError(f"There is no game {game!r}.")
-        pieces = split_rules(red_suits(rules_text(game)))
-        colour = discord.Colour(0x5865F2)
-        await interaction.response.send_message(
-            embed=discord.Embed(description=pieces[0], colour=colour), ephemeral=True
-        )
-        for piece in pieces[1:4]:
-            await interaction.followup.send(
-                embed=discord.Embed(description=piece, colour=colour), ephemeral=True
-            )
+        pieces = split_rules(suit_symbols(flowing(rules_text(game))), RULES_PART)
+        messages = [Message(layout(piece, colour=GREY)) for piece in pieces[:4]]
+        await interaction.response.send_message(ephemeral=True, **messages[0].send_kwargs())
+        for message in messages[1:]:
+            await interaction.followup.send(ephemeral=True, **message.send_kwargs())

@@ -1,9 +1,9 @@
 """A seat's private hand: its view, its moves offered one step at a time, and the buttons that
 open, refresh and play it (in a Hand view or the hand DM).
 
-Only ``Game.describe`` of the seat's view, the events that seat may see and action paths are
-shown, so every game in the registry works without code of its own. Each button class builds
-and parses its own custom_id:
+Only the game's layout and summary of the seat's view, the events that seat may see and
+action paths are shown, so every game in the registry works without code of its own. Each
+button class builds and parses its own custom_id:
 
 - ``cr:hand:<table>`` the table's Hand button; ``cr:refresh:<table>`` refresh a hand
 - ``cr:step:<table>:<revision>:<path>:<page>`` a step of a move (``path``: the indices chosen
@@ -12,9 +12,11 @@ and parses its own custom_id:
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -22,8 +24,20 @@ import discord
 from bot.answers import NOT_OURS, answer_click
 from bot.errors import StaleMove, UserError
 from bot.tables.session import TableSession
-from bot.text import clip, red_suits, show
-from bot.ui import GREEN, GREY, Message, button, new_view, timestamp
+from bot.text import clip, show, suit_symbols
+from bot.ui import (
+    AMBER,
+    GREEN,
+    GREY,
+    PICTURES,
+    Message,
+    button,
+    controls,
+    gallery,
+    layout,
+    small,
+    timestamp,
+)
 from engine.choices import HERE, Step, StepChoice, choice_label, resolve, step_prompt
 from engine.core import Action
 
@@ -31,16 +45,23 @@ if TYPE_CHECKING:
     from bot.app import CardroomBot
     from bot.tables.service import TableService
 
+log = logging.getLogger(__name__)
+
 BUTTONS_PER_ROW = 5
-MAX_BUTTON_OPTIONS = 20  # four rows of five; the fifth row is for Back / pages / Refresh
+MAX_BUTTON_OPTIONS = 10  # two even rows of five at most; more options go in a select
 SELECT_PAGE = 25
-HAND_EVENTS = 4
+HAND_EVENTS = 2
+DM_EVENTS = 4
 STALE = "That move is no longer possible; here is the current position."
 Path = tuple[int, ...]
 
 
+def _bot(interaction: discord.Interaction) -> CardroomBot:
+    return cast("CardroomBot", interaction.client)
+
+
 def _tables(interaction: discord.Interaction) -> TableService:
-    return cast("CardroomBot", interaction.client).tables
+    return _bot(interaction).tables
 
 
 def path_text(path: Path) -> str:
@@ -83,7 +104,7 @@ class RefreshButton(
 
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
-        super().__init__(button(f"cr:refresh:{table_id}", "↻ Refresh", row=4))
+        super().__init__(button(f"cr:refresh:{table_id}", "↻ Refresh"))
 
     @classmethod
     async def from_custom_id(
@@ -138,10 +159,9 @@ class StepButton(
         *,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
     ) -> None:
         self.step = step
-        super().__init__(button(f"cr:step:{step.id_part()}", label or "·", style, row=row))
+        super().__init__(button(f"cr:step:{step.id_part()}", label or "·", style))
 
     @classmethod
     async def from_custom_id(
@@ -172,7 +192,6 @@ class StepSelect(
             custom_id=f"cr:step-menu:{step.id_part()}",
             placeholder=clip(placeholder, 150),
             options=options or [discord.SelectOption(label="·")],
-            row=0,
         )
         super().__init__(select)
 
@@ -208,7 +227,8 @@ async def send_hand(interaction: discord.Interaction, table_id: str | None = Non
         session = service.table(table_id)
     seat = session.seat_for(interaction.user.id)
     message = hand_message(session, seat, service.clock())
-    await interaction.response.send_message(ephemeral=True, **message.kwargs())
+    await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
+    await _bot(interaction).presenter.open_hands.opened(session, seat, interaction)
 
 
 async def choose_step(interaction: discord.Interaction, step: StepTarget) -> None:
@@ -241,11 +261,85 @@ async def edit_hand(
 ) -> None:
     """Answer a click by showing the hand in place (at ``path``'s step)."""
     service = _tables(interaction)
-    message = hand_message(session, seat, service.clock(), path=path, page=page, note=note)
-    await interaction.response.edit_message(**message.kwargs())
     shown = interaction.message
-    if shown is not None and shown.id == session.seats[seat].dm_message_id and not path:
+    in_dm = shown is not None and shown.id == session.seats[seat].dm_message_id
+    message = hand_message(
+        session, seat, service.clock(), path=path, page=page, note=note, full=in_dm
+    )
+    attached = [file.filename for file in shown.attachments] if shown is not None else None
+    if shown is not None and not in_dm:
+        _bot(interaction).presenter.open_hands.redrawn(session, seat, shown.id)
+    await interaction.response.edit_message(**message.kwargs(attached))
+    if in_dm and not path:
         service.display.hand_shown(session, seat)
+
+
+# -- superseded hands ---------------------------------------------------------------------------
+@dataclass
+class _OpenHand:
+    interaction: discord.Interaction
+    message_id: int
+    legal: tuple[str, ...]  # the seat's legal actions when the hand was drawn
+    opened: datetime
+
+
+class OpenHands:
+    """The latest private Hand view of each seat, so that one superseded (a newer one sent,
+    the game moved past it or ended) becomes a short line without cards or controls, while
+    Discord still lets its answer be edited (15 minutes after the Hand click)."""
+
+    LIFETIME = timedelta(minutes=14)
+
+    def __init__(self, clock: Callable[[], datetime]) -> None:
+        self.clock = clock
+        self._open: dict[tuple[str, int], _OpenHand] = {}
+
+    async def opened(
+        self, session: TableSession, seat: int, interaction: discord.Interaction
+    ) -> None:
+        """A Hand view was just sent: the seat's previous one is superseded."""
+        key = (session.table_id, seat)
+        previous = self._open.pop(key, None)
+        if previous is not None:
+            await self._close(previous, "You opened a newer hand: this one is closed.")
+        sent = await interaction.original_response()
+        self._open[key] = _OpenHand(interaction, sent.id, _legal(session, seat), self.clock())
+
+    def redrawn(self, session: TableSession, seat: int, message_id: int) -> None:
+        """The seat's Hand view was drawn again in answer to a click in it: it is current."""
+        shown = self._open.get((session.table_id, seat))
+        if shown is not None and shown.message_id == message_id:
+            shown.legal = _legal(session, seat)
+
+    async def moved(self, session: TableSession) -> None:
+        """The game moved: close the Hand views it moved past (every one, once it ended)."""
+        for key, shown in list(self._open.items()):
+            if key[0] != session.table_id:
+                continue
+            if session.ended:
+                text = "The game is over."
+            elif session.actions and session.actions[-1][0] == key[1]:
+                continue  # the seat's own move: the hand it moved in is drawn again (redrawn)
+            elif _legal(session, key[1]) != shown.legal:
+                text = "The game moved on: press **Hand** on the table for your current hand."
+            else:
+                continue
+            del self._open[key]
+            await self._close(shown, text)
+
+    async def _close(self, shown: _OpenHand, text: str) -> None:
+        if self.clock() - shown.opened > self.LIFETIME:
+            return  # Discord no longer takes edits of that answer
+        try:
+            await shown.interaction.edit_original_response(**superseded_message(text).kwargs())
+        except discord.HTTPException:
+            log.info("could not close a superseded hand (message %s)", shown.message_id)
+
+
+def _legal(session: TableSession, seat: int) -> tuple[str, ...]:
+    if session.ended:
+        return ()
+    return tuple(action.text for action in session.state.legal_actions(seat))
 
 
 # -- the message --------------------------------------------------------------------------------
@@ -257,113 +351,140 @@ def hand_message(
     path: Path = (),
     page: int = 0,
     note: str | None = None,
+    full: bool = False,
 ) -> Message:
-    """A seat's private view with the controls for its legal actions, one step at a time."""
+    """A seat's private hand: where it stands, a picture of its cards, and the controls for
+    its legal actions, one step at a time.
+
+    The Hand view (``full`` False) pictures only the seat's own cards, since the table message
+    is right above; the DM (``full``) pictures all the seat sees, with the game's summary and
+    the last moves. A move out of turn (cambio's snap) is urgent: its countdown and controls
+    come first, and the picture shows the table it acts on.
+    """
     names = session.names
     state = session.state
-    lines = [show(line, names) for line in session.game.describe(state.view(seat))]
-    lines.append("")
+    view = state.view(seat)
     legal: tuple[Action, ...] = () if session.ended else state.legal_actions(seat)
     node: Step | None = None
     if legal:
         resolved = resolve(legal, path)
         node = resolved if isinstance(resolved, Step) else resolve(legal, ())  # type: ignore[assignment]
-    lines += _status(session, seat, now)
-    if node is not None and node.chosen:
-        lines.append(f"**{red_suits(step_prompt(session.game, node, names))}**")
-    events = [e for e in session.log if e.event.visible(seat)][-HAND_EVENTS:]
-    if events:
-        lines += ["", "**Recent**"]
-        lines += [f"• {show(e.event.text, names)}" for e in events]
+    urgent = bool(legal) and seat not in state.waiting_for()
+    game_layout = session.game.layout(view)
+    picture_layout = game_layout if full or urgent else game_layout.own()
+    picture = PICTURES.picture(picture_layout, names) if picture_layout.rows else None
+    status, colour = _status(session, seat, now, urgent)
     if note:
-        lines = [f"⚠️ {note}", "", *lines]
-    embed = discord.Embed(
-        title=f"Your hand — {session.game.name} (table {session.table_id})",
-        description=clip("\n".join(lines), 4000),
-    )
-    embed.colour = GREEN if legal else GREY
-    embed.set_footer(text=f"{names[seat]} · move {session.revision}")
-    view = new_view()
+        status = f"⚠️ {note}\n{status}"
+    summary: list[str] = []
+    if full or urgent:
+        summary = [show(line, names) for line in session.game.summary(view)]
+    # the latest moves this seat may see (in a Hand view only the last few: what its own
+    # move did, say, without the table's whole log again)
+    events = [e for e in session.log if e.event.visible(seat)][
+        -(DM_EVENTS if full else HAND_EVENTS) :
+    ]
+    moves = [f"• {show(e.event.text, names)}" for e in events]
+    decision: list[discord.ui.Item[Any] | str] = []
     if node is not None:
-        _add_controls(view, session, node, page)
-        if node.prefix:
-            back = StepTarget(session.table_id, session.revision, node.prefix[:-1])
-            view.add_item(StepButton(back, label="◀ Back", row=4))
-    if not session.ended:
-        view.add_item(RefreshButton(session.table_id))
-    return Message(embed, view)
+        decision = _controls(session, node, page)
+    elif not session.ended:
+        decision = [controls(RefreshButton(session.table_id))]
+    shown = gallery(picture) if picture is not None else None
+    parts: list[discord.ui.Item[Any] | str | None] = [clip(status, 1000)]
+    if urgent:
+        parts += [clip("\n".join(summary), 1000), *decision, shown]
+    else:
+        parts += [shown, clip("\n".join(summary), 1000) if summary else None, *decision]
+    parts += [
+        discord.ui.Separator() if moves else None,
+        clip(small(["Recent", *moves]), 1200) if moves else None,
+        small([f"{session.game.name} · table {session.table_id} · {names[seat]}"]),
+    ]
+    return Message(layout(*parts, colour=colour), (picture,) if picture is not None else ())
 
 
-def hand_closed_message(session: TableSession) -> Message:
-    """A hand DM once the AI has taken its seat: no cards, no controls."""
-    embed = discord.Embed(
-        title=f"Your hand — {session.game.name} (table {session.table_id})",
-        description="The AI plays this seat now, so its cards are no longer shown to you.",
-    )
-    embed.colour = GREY
-    return Message(embed, None)
+def superseded_message(text: str) -> Message:
+    """What an old private hand becomes: one short line, no cards, no controls."""
+    return Message(layout(small([text]), colour=GREY))
 
 
-def _status(session: TableSession, seat: int, now: datetime) -> list[str]:
+def _status(
+    session: TableSession, seat: int, now: datetime, urgent: bool
+) -> tuple[str, discord.Colour]:
+    """The hand's first line, prominent, and the container's colour."""
     state = session.state
+    title = session.game.name
     if session.ended:
-        over = session.end_reason == "over"
-        return ["**The game is over.**" if over else f"**{session.end_reason}**"]
-    waiting = state.waiting_for()
+        over = "the game is over" if session.end_reason == "over" else session.end_reason
+        return f"### {title} — {over}", GREY
     window_end = session.window_end
+    if urgent:
+        until = f" · closes {timestamp(window_end)}" if window_end else ""
+        return f"## ⚡ Act now{until}\nYou may move out of turn (or let it pass).", AMBER
+    waiting = state.waiting_for()
     if seat in waiting:
-        line = "**Your turn.**"
+        line = f"## Your turn — {title}"
         deadline = session.deadlines.get(seat)
         if deadline is not None:
-            line += f" Decide {timestamp(deadline)} or the AI plays for you."
-        lines = [line]
+            line += f"\nDecide {timestamp(deadline)} or the AI plays for you."
         if session.window_left(now) > 0 and window_end is not None:
-            lines.append(
-                f"Others may act out of turn until {timestamp(window_end)}; "
+            line += (
+                f"\nOthers may act out of turn until {timestamp(window_end)}; "
                 "your move is accepted after that."
             )
-        return lines
-    if seat in state.to_act():
-        until = f" until {timestamp(window_end)}" if window_end else ""
-        return [f"⚡ **You may act out of turn now**{until} (or let it pass)."]
-    who = ", ".join(session.names[s] for s in waiting) or "nobody"
-    return [f"Waiting for {who}."]
+        return line, GREEN
+    who = " and ".join(session.names[s] for s in waiting) or "nobody"
+    return f"### {title} — waiting for {who}", GREY
 
 
-def _add_controls(view: discord.ui.View, session: TableSession, node: Step, page: int) -> None:
+def _controls(session: TableSession, node: Step, page: int) -> list[discord.ui.Item[Any] | str]:
+    """The question the step asks, its options (buttons, or a select when there are many),
+    then Back, the pages of a long select, and Refresh."""
     names = session.names
     here = StepTarget(session.table_id, session.revision, node.prefix)
     options = node.choices
+    prompt = f"**{suit_symbols(step_prompt(session.game, node, names))}**"
 
     def label(option: StepChoice) -> str:
-        return red_suits(choice_label(session.game, node, option, names))
+        return suit_symbols(choice_label(session.game, node, option, names))
 
+    items: list[discord.ui.Item[Any] | str] = [clip(prompt, 300)]
+    navigation: list[discord.ui.Item[Any]] = []
+    if node.prefix:
+        back = StepTarget(session.table_id, session.revision, node.prefix[:-1])
+        navigation.append(StepButton(back, label="◀ Back"))
     if len(options) <= MAX_BUTTON_OPTIONS:
-        for position, option in enumerate(options):
-            style = (
-                discord.ButtonStyle.success
+        buttons = [
+            StepButton(
+                replace(here, path=(*node.prefix, option.index)),
+                label=label(option),
+                style=discord.ButtonStyle.success
                 if option.only is not None
-                else discord.ButtonStyle.primary
+                else discord.ButtonStyle.primary,
             )
-            view.add_item(
-                StepButton(
-                    replace(here, path=(*node.prefix, option.index)),
-                    label=label(option),
-                    style=style,
-                    row=position // BUTTONS_PER_ROW,
-                )
-            )
-        return
-    pages = (len(options) + SELECT_PAGE - 1) // SELECT_PAGE
-    page = min(max(page, 0), pages - 1)
-    shown = options[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
-    choices = [
-        discord.SelectOption(label=clip(label(option), 100), value=path_text((option.index,)))
-        for option in shown
-    ]
-    placeholder = f"Choose ({page + 1}/{pages})" if pages > 1 else "Choose"
-    view.add_item(StepSelect(replace(here, page=page), placeholder=placeholder, options=choices))
-    if page > 0:
-        view.add_item(StepButton(replace(here, page=page - 1), label="◀ Previous", row=1))
-    if page < pages - 1:
-        view.add_item(StepButton(replace(here, page=page + 1), label="More ▶", row=1))
+            for option in options
+        ]
+        items += [
+            controls(*buttons[start : start + BUTTONS_PER_ROW])
+            for start in range(0, len(buttons), BUTTONS_PER_ROW)
+        ]
+    else:
+        pages = (len(options) + SELECT_PAGE - 1) // SELECT_PAGE
+        page = min(max(page, 0), pages - 1)
+        shown = options[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+        choices = [
+            discord.SelectOption(label=clip(label(option), 100), value=path_text((option.index,)))
+            for option in shown
+        ]
+        placeholder = "Choose one" + (f" (page {page + 1} of {pages})" if pages > 1 else "")
+        items.append(
+            controls(StepSelect(replace(here, page=page), placeholder=placeholder, options=choices))
+        )
+        if page > 0:
+            navigation.append(StepButton(replace(here, page=page - 1), label="◀ Previous"))
+        if page < pages - 1:
+            navigation.append(StepButton(replace(here, page=page + 1), label="More ▶"))
+    navigation.append(RefreshButton(session.table_id))
+    items.append(controls(*navigation))
+    return items

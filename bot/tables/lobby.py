@@ -7,12 +7,28 @@ service keeps the open lobbies, their idle expiry and the step from lobby to ses
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.errors import UserError
 from bot.tables.records import Seat
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
+
+# AI seats are named like people, never "AI 1", which runs into the scores beside it.
+AI_NAMES = ("Ada", "Alan", "Grace", "Kurt", "Emmy", "Hedy", "Edsger", "Ida", "Niels", "Rosa")
+
+
+def ai_seat_name(taken: Iterable[str]) -> str:
+    """The first AI name no seat at the table uses yet (any case).
+
+    A table has at most six seats, so five names at most are taken and one of the ten is free.
+
+    >>> ai_seat_name(["ann", "Ada"])
+    'Alan'
+    """
+    used = {name.casefold() for name in taken}
+    return next(name for name in AI_NAMES if name.casefold() not in used)
 
 
 @dataclass
@@ -55,8 +71,7 @@ class Lobby:
         if self.seat_of(user_id) is None:
             raise UserError("Only players seated at this table can add an AI.")
         self._check_room()
-        number = sum(seat.is_ai for seat in self.seats) + 1
-        self.seats.append(Seat(None, f"AI {number}", is_ai=True))
+        self.seats.append(Seat(None, ai_seat_name(seat.name for seat in self.seats), is_ai=True))
 
     def check_host(self, user_id: int, doing: str) -> None:
         """Raise UserError unless ``user_id`` hosts this lobby."""

@@ -17,7 +17,7 @@ import discord
 from bot.answers import answer_click
 from bot.tables.lobby import Lobby
 from bot.text import clip, show
-from bot.ui import GREY, Message, button, display_name, new_view
+from bot.ui import GREY, Message, button, controls, display_name, layout, small
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -99,15 +99,12 @@ async def start_table(
         if humans
         else "the AI plays every seat."
     )
-    embed = discord.Embed(
-        title=f"{session.game.name} — started",
-        description=(
-            f"Table {session.table_id} with {len(session.seats)} players. The table follows "
-            f"below; {where}"
-        ),
-    )
+    seats = ", ".join(seat.shown for seat in session.seats)
+    started = f"### {session.game.name} — started\n{seats}. The table follows below; {where}"
     try:
-        await interaction.edit_original_response(content=None, embed=embed, view=None)
+        await interaction.edit_original_response(
+            **Message(layout(started, colour=GREY)).kwargs(attached=[])
+        )
     except discord.HTTPException:
         log.warning("table %s: the Start answer failed; the table begins", session.table_id)
     service.show(session)
@@ -142,40 +139,43 @@ class RematchButton(
 
 async def post_lobby(interaction: discord.Interaction, lobby: Lobby) -> None:
     """Answer with the lobby message (noting its id, to edit it when the lobby expires)."""
-    await interaction.response.send_message(**lobby_message(lobby).kwargs())
+    await interaction.response.send_message(**lobby_message(lobby).send_kwargs())
     lobby.message_id = (await interaction.original_response()).id
 
 
 def lobby_message(lobby: Lobby) -> Message:
-    """The lobby: game, host, seats, options, and the lobby buttons."""
+    """The lobby: the game, its seats and options, and the lobby buttons."""
     game = lobby.game
     counts = game.player_counts
     host = next((s.name for s in lobby.seats if s.user_id == lobby.host_id), "?")
-    lines = [game.blurb, "", f"**Host:** {host}", f"**Players:** {_counts(counts)}", ""]
-    lines.append(f"**Seats ({len(lobby.seats)}/{max(counts)}):**")
-    lines += [
-        f"{i + 1}. {seat.name}{' 🤖' if seat.is_ai else ''}" for i, seat in enumerate(lobby.seats)
+    seats = [f"{i + 1}. {seat.shown}" for i, seat in enumerate(lobby.seats)]
+    lines = [
+        f"## {game.name} — new table",
+        game.blurb,
+        f"**Seats ({len(lobby.seats)} of {_counts(counts)})** · host {host}",
+        *seats,
     ]
-    if game.options:
-        lines += ["", "**Options:**"]
-        for option in game.options:
-            shown = option.words(lobby.options.get(option.name))
-            lines.append(f"`{option.name}` = **{shown}** — {option.description}")
-    embed = discord.Embed(
-        title=f"{game.name} — new table", description=clip(show("\n".join(lines), []), 4000)
+    options = []
+    for option in game.options:
+        shown = option.words(lobby.options.get(option.name))
+        options.append(f"**{option.name}** {shown} — {option.description}")
+    buttons = [LobbyButton(lobby.lobby_id, action) for action in LOBBY_ACTIONS]
+    return Message(
+        layout(
+            clip(show("\n".join(lines), []), 2000),
+            clip("\n".join(["**Options**", *options]), 1500) if options else None,
+            controls(*buttons),
+            small([f"lobby {lobby.lobby_id} · closes after 10 idle minutes"]),
+            colour=GREY,
+        )
     )
-    embed.colour = GREY
-    embed.set_footer(text=f"Lobby {lobby.lobby_id} · expires after 10 idle minutes")
-    view = new_view(*(LobbyButton(lobby.lobby_id, action) for action in LOBBY_ACTIONS))
-    return Message(embed, view)
 
 
 def lobby_closed_message(lobby: Lobby, reason: str) -> Message:
     """A lobby that ended without a game."""
-    embed = discord.Embed(
-        title=f"{lobby.game.name} — lobby closed", description=f"This lobby {reason}."
+    return Message(
+        layout(f"### {lobby.game.name} — lobby closed\nThis lobby {reason}.", colour=GREY)
     )
-    return Message(embed, None)
 
 
 def _counts(counts: tuple[int, ...]) -> str:

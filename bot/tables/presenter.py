@@ -16,11 +16,12 @@ import discord
 
 from bot.storage import BrokenGame
 from bot.tables.display import ChannelLost
-from bot.tables.hand_view import hand_closed_message, hand_message
+from bot.tables.hand_view import OpenHands, hand_message, superseded_message
 from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import lobby_closed_message
 from bot.tables.session import TableSession
 from bot.tables.table_view import results_message, table_message
+from bot.ui import Message
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -35,6 +36,11 @@ DM_FAILED = (
 # Discord's answers meaning the channel itself is out of reach: Unknown Channel, Missing
 # Access, Missing Permissions (an Unknown Message only means one old message is gone).
 CHANNEL_LOST_CODES = frozenset({10003, 50001, 50013})
+
+ATTACHED_KEPT = 10_000  # messages whose picture file names are remembered
+LAST_DEAL = "That deal is over: your hand for the next one is below."
+GAME_OVER = "The game is over: the results are in <#{channel}>."
+AI_TOOK_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
 
 RESTORE_FAILED = (
     "⚠️ The game at this table (table {table}) could not be restored after the bot restarted: "
@@ -59,6 +65,33 @@ class DiscordPresenter:
 
     def __init__(self, bot: CardroomBot) -> None:
         self.bot = bot
+        self.open_hands = OpenHands(discord.utils.utcnow)
+        # The picture file names each table message and hand DM carries now (by message id),
+        # so an unchanged picture is not uploaded again; unknown after a restart (uploaded).
+        self._attached: dict[int, list[str]] = {}
+
+    async def _edit(self, message: discord.PartialMessage, shown: Message) -> None:
+        """Edit ``message`` to show ``shown``, uploading its pictures only when they changed."""
+        await message.edit(**shown.kwargs(self._attached.pop(message.id, None)))
+        self._note_attached(message.id, shown)
+
+    async def _send(self, channel: discord.abc.Messageable, shown: Message) -> discord.Message:
+        sent = await channel.send(**shown.send_kwargs())
+        self._note_attached(sent.id, shown)
+        return sent
+
+    def _note_attached(self, message_id: int, shown: Message) -> None:
+        self._attached[message_id] = shown.filenames()
+        if len(self._attached) > ATTACHED_KEPT:  # ended tables' messages are never edited again
+            del self._attached[next(iter(self._attached))]
+
+    async def _close_dm(self, dm: discord.DMChannel, message_id: int, text: str) -> None:
+        """Turn a superseded hand DM into a short line without cards or controls."""
+        self._attached.pop(message_id, None)
+        try:
+            await dm.get_partial_message(message_id).edit(**superseded_message(text).kwargs())
+        except discord.HTTPException:
+            log.info("could not close the hand DM %s", message_id)
 
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
@@ -69,7 +102,7 @@ class DiscordPresenter:
             return
         message = self._channel(lobby.channel_id).get_partial_message(lobby.message_id)
         with contextlib.suppress(discord.NotFound):
-            await message.edit(**lobby_closed_message(lobby, reason).kwargs())
+            await self._edit(message, lobby_closed_message(lobby, reason))
 
     async def table_changed(self, session: TableSession) -> int | None:
         """Edit the table message in place; post it anew when missing or nearly an hour old
@@ -79,6 +112,7 @@ class DiscordPresenter:
 
     async def _table_changed(self, session: TableSession) -> int | None:
         now = self.bot.tables.clock()
+        await self.open_hands.moved(session)
         message = table_message(session, now)
         channel = self._channel(session.channel_id)
         posted = session.table_posted_at
@@ -89,14 +123,15 @@ class DiscordPresenter:
         old = session.table_message_id
         if old is not None and not (too_old and not session.ended):
             try:
-                await channel.get_partial_message(old).edit(**message.kwargs())
+                await self._edit(channel.get_partial_message(old), message)
                 return None
             except discord.NotFound:
                 pass
         if session.ended:
             return None
-        sent = await channel.send(**message.send_kwargs())
+        sent = await self._send(channel, message)
         if old is not None:
+            self._attached.pop(old, None)
             try:
                 await channel.get_partial_message(old).delete()
             except discord.HTTPException:
@@ -108,22 +143,19 @@ class DiscordPresenter:
         info = session.seats[seat]
         if info.user_id is None or info.dm_failed:
             return None
-        message = hand_message(session, seat, self.bot.tables.clock())
+        message = hand_message(session, seat, self.bot.tables.clock(), full=True)
         try:
             channel = await self.bot.create_dm(discord.Object(id=info.user_id))
             if info.dm_message_id is not None and info.dm_deal == session.deals:
                 try:
-                    await channel.get_partial_message(info.dm_message_id).edit(**message.kwargs())
+                    await self._edit(channel.get_partial_message(info.dm_message_id), message)
                     return None
                 except discord.NotFound:
                     pass
             if info.dm_message_id is not None:
-                # The last deal's DM keeps its text but loses its (now stale) controls.
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(info.dm_message_id).edit(view=None)
-            if info.dm_message_id is None:
-                message.content = f"Cardroom — {session.game.name} in <#{session.channel_id}>"
-            sent = await channel.send(**message.send_kwargs())
+                # The last deal's DM is superseded: a short line, no cards, no controls.
+                await self._close_dm(channel, info.dm_message_id, LAST_DEAL)
+            sent = await self._send(channel, message)
             return (sent.id,)
         except discord.Forbidden:
             async with reaching_the_channel():
@@ -140,10 +172,10 @@ class DiscordPresenter:
             return
         try:
             dm = await self.bot.create_dm(discord.Object(id=info.user_id))
-            message = dm.get_partial_message(info.dm_message_id)
-            await message.edit(**hand_closed_message(session).kwargs())
         except discord.HTTPException:
-            log.info("could not close the hand DM of seat %s", seat)
+            log.info("could not reach the hand DM of seat %s", seat)
+            return
+        await self._close_dm(dm, info.dm_message_id, AI_TOOK_THE_SEAT)
 
     async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
@@ -168,13 +200,19 @@ class DiscordPresenter:
         channel = self._channel(session.channel_id)
         try:
             if session.end_reason == "over":
-                await channel.send(**results_message(session).send_kwargs())
+                await self._send(channel, results_message(session))
             else:
                 await channel.send(
                     session.end_reason, allowed_mentions=discord.AllowedMentions.none()
                 )
         except discord.HTTPException:  # once, not retried: the DMs below still say it ended
             log.warning("table %s: could not post its end in the channel", session.table_id)
+        await self.open_hands.moved(session)
+        over = (
+            GAME_OVER.format(channel=session.channel_id)
+            if session.end_reason == "over"
+            else session.end_reason
+        )
         for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:
                 continue
@@ -183,8 +221,7 @@ class DiscordPresenter:
                 continue
             try:
                 dm = await self.bot.create_dm(discord.Object(id=info.user_id))
-                await dm.get_partial_message(info.dm_message_id).edit(
-                    **hand_message(session, seat, self.bot.tables.clock()).kwargs()
-                )
             except discord.HTTPException:
-                log.info("could not close the hand DM of seat %s", seat)
+                log.info("could not reach the hand DM of seat %s", seat)
+                continue
+            await self._close_dm(dm, info.dm_message_id, over)

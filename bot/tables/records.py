@@ -27,6 +27,11 @@ class Seat:
     timeouts_in_a_row: int = 0
 
     @property
+    def shown(self) -> str:
+        """The seat as people see it in a list: an AI seat marked ``🤖 Ada``."""
+        return f"🤖 {self.name}" if self.is_ai else self.name
+
+    @property
     def is_human(self) -> bool:
         """A person plays this seat (not the AI, not handed to the AI)."""
         return not self.is_ai and self.user_id is not None

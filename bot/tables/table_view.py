@@ -6,6 +6,7 @@ The table shows the public view and public events only; its one button is Hand.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import discord
 
@@ -14,82 +15,104 @@ from bot.tables.lobby_view import RematchButton
 from bot.tables.results import places_of
 from bot.tables.session import TableSession
 from bot.text import clip, show
-from bot.ui import GREEN, MEDALS, RED, Message, new_view, timestamp
+from bot.ui import (
+    GOLD,
+    GREEN,
+    MEDALS,
+    PICTURES,
+    RED,
+    Message,
+    controls,
+    gallery,
+    layout,
+    small,
+    timestamp,
+)
 
 TABLE_EVENTS = 6
-SUMMARY_BUDGET = 3600  # characters of hand-by-hand summaries in the results
+SUMMARY_BUDGET = 2800  # characters of hand-by-hand summaries in the results (4000 in all)
 
 
 def table_message(session: TableSession, now: datetime) -> Message:
-    """The public table: state, whose turn and until when, the last public events, Hand."""
+    """The public table: the game and its state, the picture of the table, whose turn it is
+    (with the Hand button beside it), the last public moves small underneath."""
     names = session.names
-    lines = [show(line, names) for line in session.game.describe(session.state.public_view())]
-    lines.append("")
+    view = session.state.public_view()
+    picture = PICTURES.picture(session.game.layout(view), names)
+    summary = "\n".join(show(line, names) for line in session.game.summary(view))
     if session.ended:
-        over = session.end_reason == "over"
-        lines.append("**The game is over.**" if over else session.end_reason)
+        over = "**The game is over.**" if session.end_reason == "over" else session.end_reason
+        turn: discord.ui.Item[Any] = discord.ui.TextDisplay(f"### {over}")
     else:
-        lines += _turn_lines(session, now)
+        turn = discord.ui.Section(_turn_line(session, now), accessory=HandButton(session.table_id))
     events = [e for e in session.log if e.event.visible(None)][-TABLE_EVENTS:]
-    if events:
-        lines += ["", "**Last moves**"]
-        lines += [f"• {show(e.event.text, names)}" for e in events]
-    seats = " · ".join(f"{seat.name}{' 🤖' if seat.is_ai else ''}" for seat in session.seats)
-    embed = discord.Embed(
-        title=f"{session.game.name} — table {session.table_id}",
-        description=clip("\n".join(lines), 4000),
+    moves = small(["Last moves", *(f"• {show(e.event.text, names)}" for e in events)])
+    seats = " · ".join(seat.shown for seat in session.seats)
+    footer = small([clip(f"{seats} · table {session.table_id}", 400)])
+    return Message(
+        layout(
+            clip(f"## {session.game.name}\n{summary}", 1200),
+            gallery(picture),
+            turn,
+            discord.ui.Separator(),
+            clip(moves, 1500) if events else None,
+            footer,
+            colour=RED if session.ended else GREEN,
+        ),
+        (picture,),
     )
-    embed.colour = RED if session.ended else GREEN
-    embed.set_footer(text=clip(f"Seats: {seats}", 2000))
-    if session.ended:
-        return Message(embed, None)
-    return Message(embed, new_view(HandButton(session.table_id)))
 
 
-def _turn_lines(session: TableSession, now: datetime) -> list[str]:
+def _turn_line(session: TableSession, now: datetime) -> str:
+    """Whose turn it is and until when, in one prominent line (and the out-of-turn window)."""
     names = session.names
-    lines = []
     waiting = session.state.waiting_for()
-    if waiting:
-        who = ", ".join(f"**{names[s]}**" for s in waiting)
-        deadlines = [session.deadlines[s] for s in waiting if s in session.deadlines]
-        suffix = f" — time runs out {timestamp(min(deadlines))}" if deadlines else ""
-        lines.append(f"Turn: {who}{suffix}")
+    who = " and ".join(f"**{names[seat]}**" for seat in waiting) or "nobody"
+    deadlines = [session.deadlines[s] for s in waiting if s in session.deadlines]
+    line = f"### ▶ {who} to play"
+    if deadlines:
+        line += f" · time runs out {timestamp(min(deadlines))}"
     if session.window_left(now) > 0 and session.window_end is not None:
-        lines.append(
-            f"⚡ Out-of-turn moves are open until {timestamp(session.window_end)}: "
+        line += (
+            f"\n⚡ **Out-of-turn moves are open** until {timestamp(session.window_end)}: "
             "press **Hand** to act."
         )
-    return lines
+    return line
 
 
 def results_message(session: TableSession) -> Message:
-    """Final scores and places, each hand's summary, and a Rematch button."""
+    """Final places and scores, the last picture of the table (the final reveal), each hand's
+    summary small underneath, and a Rematch button."""
+    names = session.names
     scores = session.state.scores()
     places = places_of(scores, session.state.winners())
     order = sorted(range(len(session.seats)), key=lambda s: (places[s], s))
-    lines = ["**Final scores**"]
+    lines = [f"## {session.game.name} — results"]
     for seat in order:
-        info = session.seats[seat]
         medal = MEDALS.get(places[seat], "▫️")
-        tag = " 🤖" if info.is_ai else ""
-        lines.append(f"{medal} {places[seat]}. **{info.name}**{tag} — {scores[seat]}")
+        shown = session.seats[seat].shown
+        lines.append(f"{medal} {places[seat]}. **{shown}** — {scores[seat]}")
+    picture = PICTURES.picture(session.game.layout(session.state.public_view()), names)
+    hands = []
     if session.summaries:
-        lines += ["", "**Hand by hand**"]
-        summaries = [show(s, session.names) for s in session.summaries]
-        budget = SUMMARY_BUDGET - sum(len(line) + 1 for line in lines)
-        kept: list[str] = []
+        summaries = [show(s, names) for s in session.summaries]
+        budget = SUMMARY_BUDGET
         for number, text in reversed(list(enumerate(summaries, 1))):
             entry = f"{number}. {text}"
-            if budget - len(entry) - 1 < 0:
-                kept.append(f"… ({number} earlier hands not shown)")
+            if budget - len(entry) - 4 < 0:
+                hands.append(f"… ({number} earlier hands not shown)")
                 break
-            budget -= len(entry) + 1
-            kept.append(entry)
-        lines += reversed(kept)
-    embed = discord.Embed(
-        title=f"{session.game.name} — results (table {session.table_id})",
-        description=clip("\n".join(lines), 4000),
+            budget -= len(entry) + 4
+            hands.append(entry)
+        hands = ["Hand by hand", *reversed(hands)]
+    return Message(
+        layout(
+            clip("\n".join(lines), 1000),
+            gallery(picture),
+            small(hands) if hands else None,
+            controls(RematchButton(session.table_id)),
+            small([f"table {session.table_id}"]),
+            colour=GOLD,
+        ),
+        (picture,),
     )
-    embed.colour = GREEN
-    return Message(embed, new_view(RematchButton(session.table_id)))

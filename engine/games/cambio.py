@@ -41,6 +41,7 @@ from engine.cards import (
     JACK,
     KING,
     QUEEN,
+    RANK_TEXT,
     SPADES,
     Card,
     describe_cards,
@@ -64,6 +65,7 @@ from engine.core import (
     make_rng,
     parse_error,
     redeal,
+    scores_line,
 )
 from engine.errors import SavedStateError
 from engine.layout import Group, Layout, Shown, face_up, rows, stack
@@ -1283,10 +1285,19 @@ class CambioGame(Game):
             lines.append(f"Turn: {actor} · may {power} (or skip)")
         elif phase == "decide":
             lines.append(f"Turn: {actor} · swap the two looked-at cards, or keep them")
-        lines.append(
-            "Scores: "
-            + ", ".join(f"{{s{owner}}} {score}" for owner, score in enumerate(view["scores"]))
-        )
+        lines.append(scores_line(view["scores"]))
+        return lines
+
+    def summary(self, view: View) -> list[str]:
+        rounds = f" of {view['rounds']}" if view["rounds"] else f" (to {view['limit']})"
+        lines = [f"Round {view['round']}{rounds} · dealer {{s{view['dealer']}}}"]
+        if view["caller"] is not None:
+            lines.append(f"{{s{view['caller']}}} called Cambio: their cards are locked")
+        top = view["discard_top"]
+        if view["phase"] == "turn" and view["snap_window"] and top:
+            rank = RANK_TEXT[Card.parse(top).rank]
+            lines.append(f"⚡ Snap window: the discard is {describe_cards([top])}, snap any {rank}")
+        lines.append(scores_line(view["scores"]))
         return lines
 
     def layout(self, view: View) -> Layout:

@@ -54,6 +54,7 @@ from engine.core import (
     parse_error,
     pile_counts,
     redeal,
+    scores_line,
 )
 from engine.errors import ActionParseError, CardError
 from engine.layout import Layout, face_up, rows, stack, your_hand
@@ -479,18 +480,24 @@ class FishingGame(Game):
         return f"Play {action.card.pretty} to the table"
 
     def describe(self, view: View) -> list[str]:
+        header, scores = self.summary(view)
         lines = [
-            f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
-            f"stock {view['stock']} · target {view['target']}",
+            header,
             f"Table: {describe_cards(view['table']) or '(empty)'}",
             "Piles: "
             + ", ".join(f"{{s{seat}}} {size}" for seat, size in enumerate(view["pile_sizes"])),
-            "Scores: "
-            + ", ".join(f"{{s{seat}}} {score}" for seat, score in enumerate(view["scores"])),
+            scores,
         ]
         if "hand" in view:
             lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
         return lines
+
+    def summary(self, view: View) -> list[str]:
+        return [
+            f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
+            f"stock {view['stock']} · target {view['target']}",
+            scores_line(view["scores"]),
+        ]
 
     def layout(self, view: View) -> Layout:
         piles = [stack(f"{{s{seat}}}'s pile", size) for seat, size in enumerate(view["pile_sizes"])]

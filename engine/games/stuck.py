@@ -101,6 +101,7 @@ from engine.core import (
     make_rng,
     parse_error,
     redeal,
+    scores_line,
     seat_name,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
@@ -664,9 +665,9 @@ class StuckGame(Game):
 
     def describe(self, view: View) -> list[str]:
         players = len(view["stuck"])
+        header, scores, *hint = self.summary(view)
         lines = [
-            f"Round {view['round']} of {view['rounds']} · dealer {{s{view['dealer']}}} · "
-            f"draw pile {view['draw_pile']}",
+            f"{header} · draw pile {view['draw_pile']}",
             f"Current card: {describe_cards([view['current']])}"
             + (f" · played this turn: {describe_cards(view['run'])}" if view["run"] else ""),
             "Cards: "
@@ -674,15 +675,22 @@ class StuckGame(Game):
                 f"{{s{seat}}} {view['hand_sizes'][seat]} in hand + {view['stuck'][seat]} stuck"
                 for seat in range(players)
             ),
-            "Scores: "
-            + ", ".join(f"{{s{seat}}} {score}" for seat, score in enumerate(view["scores"])),
+            scores,
+            *hint,
         ]
-        if view["run"] and view["phase"] == FOLLOW:
-            lines.append(follow_hint(cards_from_json(view["run"])))
         if "hand" in view:
             lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
         if view["over"]:
             lines.append("Game over: " + " and ".join(f"{{s{s}}}" for s in view["winners"]))
+        return lines
+
+    def summary(self, view: View) -> list[str]:
+        lines = [
+            f"Round {view['round']} of {view['rounds']} · dealer {{s{view['dealer']}}}",
+            scores_line(view["scores"]),
+        ]
+        if view["run"] and view["phase"] == FOLLOW:
+            lines.append(follow_hint(cards_from_json(view["run"])))
         return lines
 
     def layout(self, view: View) -> Layout:

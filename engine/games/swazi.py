@@ -61,6 +61,7 @@ from engine.core import (
     parse_error,
     pile_counts,
     redeal,
+    scores_line,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
 from engine.layout import Layout, face_up, rows, stack, your_hand
@@ -1185,15 +1186,13 @@ class SwaziGame(Game):
             value = sum(c.rank for c in action.cards) + card.rank
             return f"Build {value}: {word} on {' + '.join(loose)}"
         if kind == CHANGE:
-            return f"Change the build of {action.build} with {word}"
+            made = action.build + (action.ace or card.rank)
+            return f"Change the build of {action.build} to {made} with {word}"
         return f"Lay {card.pretty} on the table"
 
     def describe(self, view: View) -> list[str]:
-        lines = [
-            f"Deal {view['deal_number']} ({view['half']} half) · dealer {{s{view['dealer']}}} · "
-            f"target {view['target']}",
-            f"Layout: {describe_cards(view['layout']) or '(empty)'}",
-        ]
+        header, scores = self.summary(view)
+        lines = [header, f"Layout: {describe_cards(view['layout']) or '(empty)'}"]
         for build in view["builds"]:
             lines.append(
                 f"Build of {build['value']} ({{s{build['owner']}}}"
@@ -1203,15 +1202,19 @@ class SwaziGame(Game):
         for seat, pile in enumerate(view["piles"]):
             top = describe_cards([pile["top"]]) if pile["top"] else "empty"
             lines.append(f"Pile of {{s{seat}}}: {pile['size']} cards, top {top}")
-        lines.append(
-            "Scores: "
-            + ", ".join(f"{{s{seat}}} {score}" for seat, score in enumerate(view["scores"]))
-        )
+        lines.append(scores)
         if "hand" in view:
             lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
         if view["turn"] is not None:
             lines.append(f"To play: {{s{view['turn']}}}")
         return lines
+
+    def summary(self, view: View) -> list[str]:
+        return [
+            f"Deal {view['deal_number']} ({view['half']} half) · dealer {{s{view['dealer']}}} · "
+            f"target {view['target']}",
+            scores_line(view["scores"]),
+        ]
 
     def layout(self, view: View) -> Layout:
         builds = [

@@ -900,22 +900,7 @@ class TwentyTwoGame(Game):
         return self.step_label((), action.text, names)
 
     def describe(self, view: View) -> list[str]:
-        lines = []
-        if view["hand_number"] == 1 and view["phase"] == "exchange" and view["dealer_draw"]:
-            draws = " · then ".join(
-                ", ".join(f"{{s{seat}}} {rank}" for seat, rank in draw)
-                for draw in view["dealer_draw"]
-            )
-            lines.append(f"Draw for the first dealer: {draws}")
-        last = view["last_hand"]
-        if last is not None:
-            shown = ", ".join(f"{{s{seat}}} {rank}" for seat, rank in last["reveals"])
-            losers = seat_names(last["losers"])
-            lines.append(f"Last hand: {shown} → {losers} +{last['penalty']}")
-        lines.append(
-            f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
-            f"{view['dealt']} cards each · stock {view['stock']}"
-        )
+        lines = self._opening(view)
         if view["phase"] == "exchange" and view["to_act"]:
             lines.append(f"Exchange: {{s{view['to_act'][0]}}} to choose")
         if view["trick"]:
@@ -937,6 +922,33 @@ class TwentyTwoGame(Game):
             lines.append(f"Your hand: {describe_cards(view['hand']) or '(none)'}")
         if view["over"]:
             lines.append("Winner: " + seat_names(view["winners"]))
+        return lines
+
+    def summary(self, view: View) -> list[str]:
+        totals = ", ".join(
+            f"{{s{seat}}} {total}" + (" out" if seat not in view["in"] else "")
+            for seat, total in enumerate(view["scores"])
+        )
+        return [*self._opening(view), f"Penalties: {totals}"]
+
+    def _opening(self, view: View) -> list[str]:
+        """The first dealer's draw (in hand 1), the last hand's reveal, and this hand."""
+        lines = []
+        if view["hand_number"] == 1 and view["phase"] == "exchange" and view["dealer_draw"]:
+            draws = " · then ".join(
+                ", ".join(f"{{s{seat}}} {rank}" for seat, rank in draw)
+                for draw in view["dealer_draw"]
+            )
+            lines.append(f"Draw for the first dealer: {draws}")
+        last = view["last_hand"]
+        if last is not None:
+            shown = ", ".join(f"{{s{seat}}} {rank}" for seat, rank in last["reveals"])
+            losers = seat_names(last["losers"])
+            lines.append(f"Last hand: {shown} → {losers} +{last['penalty']}")
+        lines.append(
+            f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
+            f"{view['dealt']} cards each · stock {view['stock']}"
+        )
         return lines
 
     def layout(self, view: View) -> Layout:

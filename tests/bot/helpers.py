@@ -13,15 +13,19 @@ from unittest import mock
 
 import discord
 import simcord
+from simcord.components import walk_components
 
 from bot.app import CardroomBot, create_bot
 from bot.tables.session import TableSession
-from bot.text import red_suits
+from bot.text import suit_symbols
 from engine.choices import HERE, Step, StepChoice, choice_label, resolve
 from engine.core import Action, Game
 
 PRETTY = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
 SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+# how a picture's alt text names a card ("queen of spades")
+WORDS = re.compile(r"\b(ace|10|[2-9]|jack|queen|king) of (clubs|diamonds|hearts|spades)\b")
+RANK_WORDS = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
 
 
 class SeededDraws:
@@ -49,36 +53,44 @@ def short_options(game: Game) -> dict[str, Any]:
     return chosen
 
 
-def components(message: Any) -> list[dict[str, Any]]:
-    """Every button and select of a message (dicts, wire form)."""
+def layout_of(message: Any) -> list[dict[str, Any]]:
+    """Every component of a message, nested ones included, in wire form and reading order."""
     rows = message.components if isinstance(message, simcord.ResponseMessage) else None
     if rows is None:
         rows = [component.to_dict() for component in message.components]
-    found = []
-    for row in rows:
-        for item in row.get("components", []):
-            found.append(item)
-    return found
+    return list(walk_components(rows))
+
+
+def components(message: Any) -> list[dict[str, Any]]:
+    """Every button and select of a message (dicts, wire form)."""
+    return [item for item in layout_of(message) if item.get("type") in (2, 3)]
 
 
 def text_of(message: Any) -> str:
-    """All text a person sees in a message: content, embeds, labels, select options."""
+    """All text a person sees in a message: content, embeds, text displays, the pictures' alt
+    text (it lists their cards), labels and select options."""
     parts = [message.content or ""]
     for embed in message.embeds:
         parts += [embed.title or "", embed.description or ""]
         if embed.footer and embed.footer.text:
             parts.append(embed.footer.text)
         parts += [f"{f.name} {f.value}" for f in embed.fields]
-    for item in components(message):
+    for item in layout_of(message):
+        parts.append(str(item.get("content") or ""))
+        parts += [str(media.get("description") or "") for media in item.get("items", [])]
         parts.append(str(item.get("label") or ""))
         parts.append(str(item.get("placeholder") or ""))
         parts += [str(option.get("label")) for option in item.get("options", [])]
-    return "\n".join(parts)
+    return "\n".join(part for part in parts if part)
 
 
 def cards_in(text: str) -> set[str]:
-    """Card texts (``10D``) of every card written in people form in ``text``."""
-    return {rank + SUITS[suit] for rank, suit in PRETTY.findall(text)}
+    """Card texts (``10D``) of every card written in people form in ``text`` (``10♦``, or
+    ``10 of diamonds`` as alt text says it)."""
+    found = {rank + SUITS[suit] for rank, suit in PRETTY.findall(text)}
+    return found | {
+        RANK_WORDS.get(rank, rank) + suit[0].upper() for rank, suit in WORDS.findall(text)
+    }
 
 
 MACHINE_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
@@ -383,7 +395,7 @@ def option_towards(table: TableSession, step: Step, wanted: Action) -> tuple[Ste
         ends_here = choice.index == HERE and choice.only == wanted
         on_the_way = depth < len(wanted.path) and choice.step == wanted.path[depth]
         if ends_here or (choice.index != HERE and on_the_way):
-            return choice, red_suits(choice_label(table.game, step, choice, table.names))
+            return choice, suit_symbols(choice_label(table.game, step, choice, table.names))
     raise AssertionError(f"{wanted.text} is not offered at {step.chosen}")
 
 
@@ -413,9 +425,34 @@ async def play(player: Player, table: TableSession, *texts: str, shown: Any = No
 def results_message(channel: simcord.ChannelHandle) -> discord.Message | None:
     """The results message, once posted."""
     for message in reversed(channel.history()):
-        if message.embeds and "results" in (message.embeds[0].title or ""):
+        if "— results" in text_of(message):
             return message
     return None
+
+
+def all_messages(channel: simcord.ChannelHandle, players: Iterable[Player]) -> list[Any]:
+    """Every message of the channel, the players' DMs and the private answers they saw."""
+    found: list[Any] = list(channel.history())
+    for player in players:
+        found += [*player.user.dm_channel.history(), *player.seen_private]
+    return found
+
+
+def assert_within_discord_limits(message: Any) -> None:
+    """A Components V2 message as Discord takes it: at most 40 components, 4000 characters of
+    text, labels and alt texts within their limits, every picture with its alt text."""
+    found = layout_of(message)
+    assert len(found) <= 40, f"{len(found)} components"
+    texts = [str(item["content"]) for item in found if item.get("type") == 10]
+    assert sum(map(len, texts)) <= 4000 and all(texts), "text displays"
+    for item in found:
+        assert len(str(item.get("label") or "")) <= 80
+        for media in item.get("items", []):
+            assert 0 < len(media.get("description") or "") <= 1024, "a picture without alt text"
+        assert len(item.get("options", [])) <= 25
+        assert all(len(option["label"]) <= 100 for option in item.get("options", []))
+    rows = [item for item in found if item.get("type") == 1]
+    assert all(1 <= len(row["components"]) <= 5 for row in rows)
 
 
 def all_seen(

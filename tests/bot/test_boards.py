@@ -19,12 +19,16 @@ RANK = re.compile(r"^(\d+)\. \*\*(.+?)\*\*", re.MULTILINE)
 
 def ranks(message: simcord.ResponseMessage) -> list[int]:
     """The ranks listed on a scoreboard page."""
-    return [int(rank) for rank, _ in RANK.findall(message.embeds[0].description or "")]
+    return [int(rank) for rank, _ in RANK.findall(text_of(message))]
 
 
 def buttons(message: simcord.ResponseMessage) -> dict[str, bool]:
     """Label → enabled, for every button of a message."""
-    return {str(item["label"]): not item.get("disabled") for item in components(message)}
+    return {
+        str(item["label"]): not item.get("disabled")
+        for item in components(message)
+        if item["type"] == 2
+    }
 
 
 async def finish_ladder(bot: CardroomBot, guild_id: int, players: int, game: str) -> None:
@@ -81,13 +85,20 @@ async def test_a_board_that_fits_one_page_has_no_buttons(
     assert "No finished games" in text_of(empty.response)
     assert components(empty.response) == []
 
-    await finish_ladder(bot, guild.id, 3, "fishing")
+    await finish_ladder(bot, guild.id, 4, "fishing")
     await finish_ladder(bot, guild.id, 3, "cambio")
-    every = await ann.slash(channel, "scoreboard")
-    assert every.response is not None
-    text = text_of(every.response)
-    assert "all games" in text and "· Fishing" in text and "· Cambio" in text
-    assert components(every.response) == []
+    board = await ann.slash(channel, "scoreboard")
+    assert board.response is not None
+    text = text_of(board.response)  # one game's board by default: the one played most here
+    assert "Scoreboard — Fishing" in text and ranks(board.response) == [1, 2, 3, 4]
+    assert "◀ Previous" not in text and "Next ▶" not in text  # one page, no page buttons
+    # the menu offers every game's board and all of them together, ranked by wins
+    overall = await ann.select(board.response, ["overall"])
+    assert overall.response is not None and overall.response.id == board.response.id
+    text = text_of(overall.response)
+    assert "all games together" in text and "ranked by wins" in text
+    assert "1. **user 1** — 2 games, 2 wins (100%)" in text
+    assert ranks(overall.response) == [1, 2, 3, 4]
 
 
 async def test_reset_asks_first_starts_a_season_and_old_seasons_stay_readable(
@@ -169,7 +180,7 @@ async def test_history_lists_the_newest_games_with_results_a_page_at_a_time(
     first = text_of(shown.response)
     tables = re.findall(r"table (\w+)", first)
     assert tables == [f"h{n}" for n in reversed(range(2, total))]
-    assert "🥇1. user 1 9" in first and "2. AI 🤖 7" in first  # the newest game, h9
+    assert "🥇1. user 1 9" in first and "2. 🤖 AI 7" in first  # the newest game, h9
     assert buttons(shown.response) == {"◀ Previous": False, "Next ▶": True}
 
     older = await ann.click(shown.response, label="Next ▶")
@@ -197,7 +208,9 @@ async def test_a_game_left_early_is_a_loss_for_the_leaver_whoever_won_the_seat(
 
     stats = await ann.member.slash(channel, "stats", member=bob.user)
     assert stats.ephemeral and stats.response is not None
-    assert "1 game, 0 wins (0%), no game played to the end" in text_of(stats.response)
+    assert "`games   ` 1 · 0 wins (0%)\n`scores  ` no game played to the end" in text_of(
+        stats.response
+    )
     board = await ann.member.slash(channel, "scoreboard", game="stuck")
     assert board.response is not None
     assert RANK.findall(text_of(board.response)) == [("1", "ann"), ("2", "bob")]

@@ -8,7 +8,6 @@ import pytest
 import simcord
 
 from bot.app import CardroomBot
-from bot.ui import new_view
 from tests.bot.helpers import answer, text_of
 
 
@@ -24,7 +23,8 @@ async def test_a_button_that_is_not_ours_gets_a_plain_answer(
     custom_id: str,
 ) -> None:
     ann = guild.add_member(env.create_user("ann"))
-    view = new_view(discord.ui.Button(custom_id=custom_id, label="Press"))
+    view: discord.ui.View = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(custom_id=custom_id, label="Press"))
     await bot.get_partial_messageable(channel.id).send("a message", view=view)
     result = answer(await ann.click(channel.history()[-1], label="Press"))
     assert result.ephemeral and text_of(result).strip() == "That button is not one of ours."

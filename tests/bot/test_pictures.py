@@ -109,14 +109,16 @@ def test_a_big_hand_overlaps_then_wraps_and_stays_within_the_width() -> None:
 
 
 def test_the_cache_draws_an_unchanged_picture_once_and_stays_bounded() -> None:
-    cache = PictureCache(capacity=3)
     layouts = [rows([face_up("Table", [text])]) for text in ("2C", "3C", "4C", "5C")]
+    sizes = [len(render(layout, ["Ann"]).data) for layout in layouts]
+    cache = PictureCache(max_bytes=sum(sizes[1:]) + 200)  # room for three of these, not four
     first = cache.picture(layouts[0], ["Ann"])
     assert cache.picture(layouts[0], ["Ann"]) is first and cache.drawn == 1
     assert cache.picture(layouts[0], ["Bob"]) is not first and cache.drawn == 2
     for layout in layouts[1:]:
         cache.picture(layout, ["Ann"])
-    assert len(cache) == 3 and cache.drawn == 5
+    assert len(cache) == 3 and cache.drawn == 5 and cache.bytes <= cache.max_bytes
+    assert cache.bytes == sum(sizes[1:])
     again = cache.picture(layouts[0], ["Ann"])  # dropped as the least recently used: redrawn
     assert cache.drawn == 6 and again.filename == first.filename
 

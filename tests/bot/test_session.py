@@ -147,7 +147,7 @@ async def test_the_end_is_recorded_before_it_is_announced_and_retried_until_it_i
     with mock.patch.object(bot.storage.results, "finish", side_effect=failing_twice):
         await Playthrough(env, channel, [ann], table, random.Random(1)).to_the_end()
     assert announced_at_failures == [False, False], "no results before the end was saved"
-    results = [m for m in channel.history() if "results" in str(m.embeds and m.embeds[0].title)]
+    results = [m for m in channel.history() if "— results" in text_of(m)]
     assert len(results) == 1, "announced once, after the third try saved it"
     assert await bot.storage.results.replay_record(table.table_id) is not None
     assert await saved_revisions(bot) == []

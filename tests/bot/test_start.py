@@ -46,7 +46,7 @@ async def test_a_start_whose_answer_fails_still_begins_the_table(
     discord_refuses(env, "PATCH", "/webhooks/*/messages/@original")
     await ann.member.click(lobby, label="Start")
     table = bot.tables.table_in(channel.id)
-    assert "Fishing — table" in text_of(table_message(channel, table))
+    assert "## Fishing" in text_of(table_message(channel, table))
     assert "Your hand" in text_of(hand_dm(ann, table))
     await env.advance_time(bot.settings.turn_seconds + 2)
     assert table.revision > 0, "its timers run"

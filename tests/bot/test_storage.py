@@ -20,12 +20,21 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.boards.ratings import Ratings, lowest_score_wins, rate_games
+from bot.boards.ratings import (
+    PROVISIONAL_GAMES,
+    Ratings,
+    SeasonTally,
+    lowest_score_wins,
+    rate_games,
+    rating_text,
+    shown_rating,
+)
 from bot.storage import (
     BrokenGame,
     FinishedGame,
     FinishedSeat,
     LoadedGame,
+    PlacedSeat,
     RevisionConflictError,
     SavedGame,
     SeatRecord,
@@ -669,10 +678,11 @@ async def test_scoreboard_on_known_games(storage: Storage) -> None:
     ordinals = expected_ordinals()
     figures = {row.user_id: (row.games, row.wins) for row in board}
     assert figures == {1: (4, 2), 2: (4, 2), 3: (3, 2)}
+    # everyone is provisional (under 5 rated games): ranked by the ordinal among themselves
     assert [row.user_id for row in board] == sorted(ordinals, key=lambda u: -ordinals[u])
     assert [row.rank for row in board] == [1, 2, 3]
     for row in board:
-        assert row.rating == pytest.approx(ordinals[row.user_id], abs=1e-3)
+        assert row.rating == shown_rating(ordinals[row.user_id]) and row.provisional
         assert row.win_rate == pytest.approx(row.wins / row.games)
         assert (row.season, row.game_id, row.name) == (1, "fishing", f"user {row.user_id}")
     assert (
@@ -687,8 +697,8 @@ async def test_many_games_against_the_ai_do_not_top_the_ranking(storage: Storage
         await storage.results.finish(finished(f"farm{n}", {7: 1, None: 2}, minute=100 + n))
     board = await Ratings(storage.results).scoreboard(GUILD, "fishing")
     farmer = next(row for row in board if row.user_id == 7)
-    assert (farmer.games, farmer.wins, farmer.rating) == (40, 40, 0.0)
-    assert board[0].user_id != 7 and board[0].rating > 0
+    assert (farmer.games, farmer.wins, farmer.rating, farmer.provisional) == (40, 40, 1000, True)
+    assert board[0].user_id != 7 and board[0].rating > 1000
 
 
 async def test_stats_per_game(storage: Storage) -> None:
@@ -704,7 +714,7 @@ async def test_stats_per_game(storage: Storage) -> None:
     assert set(stats) == {"cambio", "fishing"}
     fishing = stats["fishing"]
     assert (fishing.games, fishing.wins, fishing.season, fishing.season_games) == (4, 2, 1, 4)
-    assert fishing.rating == pytest.approx(expected_ordinals()[1], abs=1e-3)
+    assert fishing.rating == shown_rating(expected_ordinals()[1]) and fishing.provisional
     assert fishing.best_score == 9  # scores are 10 - place: places 1, 2, 1, 2
     assert fishing.average_score == pytest.approx(8.5)
     cambio = stats["cambio"]
@@ -752,7 +762,7 @@ async def test_a_reset_starts_a_new_season_and_keeps_history(storage: Storage) -
     ]
     stats = {row.game_id: row for row in await Ratings(storage.results).stats(GUILD, 3)}
     fishing = stats["fishing"]  # user 3 has not played this season: a new player's figures
-    assert (fishing.games, fishing.season, fishing.season_games, fishing.rating) == (3, 2, 0, 0)
+    assert (fishing.games, fishing.season, fishing.season_games, fishing.rating) == (3, 2, 0, 1000)
 
     assert await storage.results.reset_season(GUILD) == 3  # every game: fishing 3, the others 2
     assert await storage.results.current_season(GUILD, "twentytwo") == 2
@@ -772,6 +782,20 @@ def test_rate_games_matches_openskill_and_skips_lone_players() -> None:
     assert ratings[3].ordinal == pytest.approx(c.ordinal())
     assert [ratings[user].rated_games for user in (1, 2, 3)] == [2, 2, 1]
     assert rate_games([[(5, 1)]])[5].ordinal == pytest.approx(0.0)
+
+
+def test_ratings_read_on_a_positive_scale_and_settled_ones_rank_first() -> None:
+    # Ann wins her only game; Bob and Cy play five games, Bob winning each.
+    games = [[(1, 1), (2, 2)], *([[(2, 1), (3, 2)]] * PROVISIONAL_GAMES)]
+    tally = SeasonTally()
+    for game in games:
+        tally.add([PlacedSeat(user, f"user {user}", place) for user, place in game])
+    board = tally.board("fishing", 1)
+    assert [(row.user_id, row.provisional) for row in board] == [(2, False), (3, False), (1, True)]
+    assert board[2].rating > board[1].rating  # a lucky first game ranks after settled players
+    ratings = rate_games(games)
+    assert ratings[3].ordinal < 0 and board[1].rating == shown_rating(ratings[3].ordinal) > 0
+    assert rating_text(board[2].rating, True).endswith("?")
 
 
 def test_lowest_score_wins_goes_by_the_results() -> None:

@@ -18,6 +18,7 @@ from tests.bot.conftest import admin, fast_settings
 from tests.bot.helpers import (
     add_player,
     components,
+    hand_dm,
     move_buttons,
     open_table,
     release,
@@ -40,8 +41,8 @@ async def test_lobby_shows_options_seats_and_host(
     ann = add_player(env, guild, "ann")
     lobby = await open_lobby(ann.member, channel, target=30)
     text = text_of(lobby)
-    assert "Host:** ann" in text
-    assert "`target` = **30**" in text and "`multi_capture` = **off**" in text
+    assert "host ann" in text and "1. ann" in text
+    assert "**target** 30" in text and "**multi_capture** off" in text
     labels = [item["label"] for item in components(lobby)]
     assert labels == ["Join", "Leave", "Add AI", "Start", "Cancel"]
 
@@ -94,6 +95,8 @@ async def test_start_outside_the_player_range_is_refused(
     assert "2, 3, 4 or 6 players, not 1" in result.response.content  # type: ignore[union-attr]
     for _ in range(4):
         await ann.member.click(lobby, label="Add AI")
+    seats = text_of(channel.history()[-1])
+    assert all(name in seats for name in ("Ada", "Alan", "Grace", "Kurt")), seats
     result = await ann.member.click(lobby, label="Start")
     assert "cannot be played by 5" in result.response.content  # type: ignore[union-attr]
     assert bot.tables.lobbies, "a refused start keeps the lobby"
@@ -143,17 +146,17 @@ async def test_stale_and_double_clicks_apply_one_move_and_answer_privately(
     ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
     table = await open_table(bot, channel, [ann, bob], "fishing", 0)
     mover = [ann, bob][table.state.waiting_for()[0]]
-    first_view = (await mover.member.click(table_message(channel, table), label="Hand")).response
-    second_view = (await mover.member.slash(channel, "game hand")).response
-    assert first_view is not None and second_view is not None
-    # a button that makes a whole move at once (no "…": no further step)
-    button = next(b for b in move_buttons(first_view) if not str(b["label"]).endswith("…"))
+    dm = hand_dm(mover, table)
+    view = (await mover.member.slash(channel, "game hand")).response
+    assert view is not None
+    # a button that makes a whole move at once (no "…": no further step), in the DM
+    button = next(b for b in move_buttons(dm) if not str(b["label"]).endswith("…"))
     revision = table.revision
-    result = await mover.member.click(first_view, custom_id=button["custom_id"])
+    result = await mover.user.click(dm, custom_id=button["custom_id"])
     assert table.revision == revision + 1 and len(table.actions) == 1
-    assert result.response is not None and f"move {revision + 1}" in text_of(result.response)
-    # the same button once more, on the other copy of the view: a double click
-    result = await mover.member.click(second_view, custom_id=button["custom_id"])
+    assert result.response is not None and "waiting for" in text_of(result.response)
+    # the same button once more, on the other copy of the hand: a double click
+    result = await mover.member.click(view, custom_id=button["custom_id"])
     assert result.response is not None and result.response.ephemeral
     assert "no longer possible" in text_of(result.response)
     assert len(table.actions) == 1

@@ -18,9 +18,12 @@ from tests.bot.helpers import (
     Player,
     Playthrough,
     add_player,
+    all_messages,
     all_seen,
     allowed_cards,
+    assert_within_discord_limits,
     cards_in,
+    components,
     open_table,
     results_message,
     short_options,
@@ -94,11 +97,16 @@ async def test_whole_game(
     results = results_message(channel)
     assert results is not None, "no results message"
     text = text_of(results)
-    assert "Final scores" in text and "Rematch" in text
+    assert f"{game.name} — results" in text and "Rematch" in text
     for player in players:
         assert player.member.name in text
     # the hand by hand summary lists each hand's scores
     assert "Hand by hand" in text
+    # every hand DM is superseded: a short line, no cards, no controls
+    for player in players:
+        for dm in player.user.dm_channel.history():
+            assert components(dm) == [] and cards_in(text_of(dm)) == set()
+            assert "is over" in text_of(dm)
     # nothing is left running or kept in memory
     assert channel.id not in bot.tables.by_channel
     assert not bot.tables.tables and not bot.tables.display._tables
@@ -111,7 +119,9 @@ async def test_whole_game(
     assert board.response is not None and "player0" in text_of(board.response)
     stats = await players[1].member.slash(channel, "stats")
     assert stats.ephemeral and stats.response is not None
-    assert f"**{games()[game_id].name}** — 1 game, " in text_of(stats.response)
+    assert f"**{games()[game_id].name}**\n`games   ` 1 · " in text_of(stats.response)
+    for message in all_messages(channel, players):
+        assert_within_discord_limits(message)
     await players[1].member.click(results, label="Rematch")
     lobby = bot.tables.lobby(bot.tables.by_channel[channel.id])
     assert lobby.host_id == players[1].id

@@ -159,7 +159,7 @@ def open_lobby_with_an_ai(page: Page) -> Locator:
     lobby = page.locator("article.channel-message").filter(has_text="Fishing").last
     lobby.get_by_role("button", name="Add AI").click()
     wait_ready(page)
-    expect(lobby).to_contain_text("AI 1", timeout=WAIT_MS)
+    expect(lobby).to_contain_text("🤖 Ada", timeout=WAIT_MS)
     return lobby
 
 
@@ -172,13 +172,13 @@ def start_table(page: Page, lobby: Locator) -> Locator:
         .filter(has=page.get_by_role("button", name="Hand"))
         .last
     )
-    expect(table).to_contain_text("Fishing — table", timeout=WAIT_MS)
+    expect(table).to_contain_text("Last moves", timeout=WAIT_MS)
     return table
 
 
 def open_hand(page: Page, table: Locator) -> Locator:
     """At ann's turn, click the table's Hand; her private Hand message."""
-    expect(table).to_contain_text("Turn: ann", timeout=WAIT_MS)
+    expect(table).to_contain_text("ann to play", timeout=WAIT_MS)
     table.get_by_role("button", name="Hand").click()
     wait_ready(page)
     hand = page.locator("article.channel-message:has(.message-ephemeral-note)").last
@@ -241,7 +241,7 @@ def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path
             lobby = open_lobby_with_an_ai(page)
             # ann's click is drawn in bob's tab too
             bobs_lobby = friend.locator("article.channel-message").filter(has_text="Fishing").last
-            expect(bobs_lobby).to_contain_text("AI 1", timeout=WAIT_MS)
+            expect(bobs_lobby).to_contain_text("🤖 Ada", timeout=WAIT_MS)
             table = start_table(page, lobby)
             first = play_a_move(page, table, os.environ.get("CARDROOM_DEMO_SCREENSHOT"))
             second = play_a_move(page, table)
@@ -250,7 +250,7 @@ def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path
                 timeout=WAIT_MS
             )
             expect(dms.locator("article.channel-message").last).to_contain_text(
-                "Your hand — Fishing", timeout=WAIT_MS
+                "Fishing · table", timeout=WAIT_MS
             )
         finally:
             browser.close()
@@ -301,7 +301,7 @@ def test_the_time_left_is_counted_from_now_after_a_quiet_spell(
             wait_ready(page)
             demo_here.run(demo_here.demo.catch_up(15 * 60))
             table = start_table(page, open_lobby_with_an_ai(page))
-            if "Turn: ann" not in table.inner_text():  # the AI leads: let it play
+            if "ann to play" not in table.inner_text():  # the AI leads: let it play
                 demo_here.run(demo_here.demo.catch_up(5))
             hand = open_hand(page, table)
             expect(hand).to_contain_text("Decide in 2 minutes", timeout=WAIT_MS)

@@ -174,3 +174,30 @@ def test_stuck_shows_the_current_card_and_every_stuck_card_face_down() -> None:
         if view["stuck"][seat]:
             assert texts(groups[f"{name} · stuck"]) == [None] * view["stuck"][seat]
     assert groups["Bob"].size == view["hand_sizes"][1]
+
+
+@pytest.mark.parametrize("game_id", list(games()))
+def test_a_summary_leaves_the_turn_to_the_bot_and_the_cards_to_the_picture(game_id: str) -> None:
+    game = games()[game_id]
+    state = game.new_state(game.player_counts[-1], 8)
+    rng = random.Random(8)
+    for _ in range(60):
+        for view in (state.public_view(), state.view(0)):
+            summary = game.summary(view)
+            assert summary and summary == [line for line in summary if line.strip()]
+            for line in summary:
+                assert not line.startswith(("Turn", "To play", "Your hand", "Table:", "Layout:"))
+                assert "leads" not in line and "[A ?]" not in line
+        if state.is_over:
+            break
+        seat = state.waiting_for()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+
+
+def test_cambio_says_what_to_snap_while_the_window_is_open() -> None:
+    state = games()["cambio"].new_state(2, 5)
+    view = advance_until(state, random.Random(5), lambda view: bool(view["snap_window"]))
+    top = Card.parse(view["discard_top"])
+    line = f"⚡ Snap window: the discard is {top.pretty}, snap any {top.pretty[:-1]}"
+    assert line in state.game.summary(view) and line in state.game.summary(state.view(1))

@@ -84,10 +84,12 @@ class Watcher:
             for shown in (state.view(seat), state.agent_view(seat)):
                 leaked = set(cards_in(shown)) - self.seen[seat]
                 assert not leaked, f"seat {seat} is shown unseen cards {leaked}"
-            described = self.game.describe(state.view(seat))
+            view = state.view(seat)
+            described = self.game.describe(view) + self.game.summary(view)
             leaked = set(cards_in(described)) - self.seen[seat]
             assert not leaked, f"the description for seat {seat} shows unseen {leaked}"
-        leaked = set(cards_in(state.public_view())) - self.public_seen
+        public = state.public_view()
+        leaked = set(cards_in([public, self.game.summary(public)])) - self.public_seen
         assert not leaked, f"the public view shows unseen cards {leaked}"
 
     def check_events(self, events: list[Any]) -> None:

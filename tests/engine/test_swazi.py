@@ -938,3 +938,15 @@ def test_an_ace_takes_its_14_build_with_loose_aces() -> None:
         legal
     )
     assert "capture AH=14 take AD" not in legal
+
+
+def test_a_build_or_change_says_the_value_it_makes() -> None:
+    names = ["Ann", "Bob"]
+    texts = ("build 3H on 2D 4C", "change b10 with 2C", "change b9 with AC=1", "build 2D 5C")
+    labels = [GAME.action_label(GAME.parse_action(text), names) for text in texts]
+    assert labels == [
+        "Build 9: 3♥ on 2♦ + 4♣",
+        "Change the build of 10 to 12 with 2♣",
+        "Change the build of 9 to 10 with A♣ (worth 1)",
+        "Build 7 from 2♦ + 5♣",
+    ]
