@@ -18,7 +18,7 @@ import importlib
 from types import ModuleType
 
 from engine.ai.easy import EasyAgent
-from engine.ai.search import DEFAULT_BUDGET, Budget, SearchAgent
+from engine.ai.search import DEFAULT_BUDGET, Budget, SearchAgent, Yardstick
 from engine.core import Agent, Game, RandomAgent, StateAgent
 from engine.errors import SetupError
 
@@ -54,7 +54,7 @@ def agent(game: Game, level: str, budget: Budget = DEFAULT_BUDGET) -> Agent | St
         return RandomAgent()
     if name == "normal":
         return heuristic(game)
-    scale: float = _module(game).SCALE
+    yardstick: Yardstick = _module(game).YARDSTICK
     if name == "easy":
-        return EasyAgent(heuristic(game), scale)
-    return SearchAgent(heuristic(game), scale, budget)
+        return EasyAgent(heuristic(game), yardstick)
+    return SearchAgent(heuristic(game), yardstick, budget)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import io
 import json
 import random
+from typing import Any
 
 import pytest
 
 from engine.ai import LEVELS, agent, level_name
-from engine.ai.search import Budget, SearchAgent
+from engine.ai.search import Budget, SearchAgent, Yardstick, rollout_value
 from engine.cli import TerminalGame, main
 from engine.core import Action, RandomAgent, State, StateAgent
 from engine.errors import SetupError
@@ -129,3 +130,37 @@ def test_play_seats_the_chosen_level(
     assert isinstance(terminal.agent, SearchAgent)
     assert main(["play", "twentytwo", "--ai", "genius"]) == 2
     assert "unknown AI level 'genius'" in capsys.readouterr().err
+
+
+def test_a_playout_with_a_standing_stops_at_its_horizon_and_is_judged_by_it() -> None:
+    state, seat = positions("fishing", 2, seed=4)[0]
+    assert state.view(seat)["stock"] > 8  # the hand goes on past the horizon
+    policy = agent(games()["fishing"], "normal")
+    assert not isinstance(policy, StateAgent)
+    moves: list[Action] = []
+
+    class Counting:
+        needs_view = policy.needs_view
+
+        def choose(self, view: Any, legal: Any, rng: random.Random, optional: bool) -> Any:
+            moves.append(policy.choose(view, legal, rng, optional))
+            return moves[-1]
+
+    def ahead(world: State) -> list[int]:
+        return [3 if other == seat else 0 for other in range(world.players)]
+
+    action = state.legal_actions(seat)[0]
+    world = state.determinize(seat, random.Random(1))
+    value = rollout_value(world, seat, action, Counting(), 5, Yardstick(2.0, ahead, rounds=2))
+    assert len(moves) == 2 * state.players and value > 0.9
+    behind = Yardstick(2.0, lambda world: [3 - points for points in ahead(world)], rounds=2)
+    world = state.determinize(seat, random.Random(1))
+    assert rollout_value(world, seat, action, Counting(), 5, behind) < 0.1
+
+
+def test_the_heuristic_move_is_left_only_for_one_that_clearly_beat_it() -> None:
+    searcher = hard("fishing")
+    assert searcher.clearly_better([1.0, 0.9, 1.0, 0.8], [0.2, 0.1, 0.3, 0.0])
+    assert not searcher.clearly_better([1.0, 0.0, 1.0, 0.1], [0.0, 1.0, 0.0, 1.0])
+    assert not searcher.clearly_better([0.6, 0.9, 0.2], [0.5, 0.1, 0.3])  # ahead, within noise
+    assert not searcher.clearly_better([1.0], [0.0])  # one world is no evidence
