@@ -116,8 +116,9 @@ class SearchAgent(StateAgent):
         policy: Agent,
         yardstick: Yardstick,
         budget: Budget = DEFAULT_BUDGET,
-        width: int = 8,
-        confidence: float = 1.0,
+        width: int = 6,
+        confidence: float = 1.5,
+        evidence: int = 6,
     ) -> None:
         self.policy = policy
         self.yardstick = yardstick
@@ -126,6 +127,7 @@ class SearchAgent(StateAgent):
         # A few noisy playouts make the best-looking of many moves look better than it is: the
         # heuristic's move is left only for one that beats it by this many standard errors.
         self.confidence = confidence
+        self.evidence = evidence  # fewer paired worlds than this never overrule it
 
     def choose_in(
         self,
@@ -175,9 +177,10 @@ class SearchAgent(StateAgent):
 
     def clearly_better(self, rival: list[float], preferred: list[float]) -> bool:
         """Whether ``rival`` beat ``preferred`` in the worlds both were played in (the same
-        worlds, so their difference is compared) by ``confidence`` standard errors."""
+        worlds, so their difference is compared) by ``confidence`` standard errors, in at least
+        ``evidence`` worlds."""
         differences = [mine - theirs for mine, theirs in zip(rival, preferred, strict=False)]
-        if len(differences) < 2:
+        if len(differences) < max(2, self.evidence):
             return False
         mean = statistics.fmean(differences)
         error = statistics.stdev(differences) / math.sqrt(len(differences))

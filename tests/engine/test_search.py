@@ -160,7 +160,9 @@ def test_a_playout_with_a_standing_stops_at_its_horizon_and_is_judged_by_it() ->
 
 def test_the_heuristic_move_is_left_only_for_one_that_clearly_beat_it() -> None:
     searcher = hard("fishing")
-    assert searcher.clearly_better([1.0, 0.9, 1.0, 0.8], [0.2, 0.1, 0.3, 0.0])
-    assert not searcher.clearly_better([1.0, 0.0, 1.0, 0.1], [0.0, 1.0, 0.0, 1.0])
-    assert not searcher.clearly_better([0.6, 0.9, 0.2], [0.5, 0.1, 0.3])  # ahead, within noise
-    assert not searcher.clearly_better([1.0], [0.0])  # one world is no evidence
+    worlds = searcher.evidence
+    assert searcher.clearly_better([1.0, 0.9, 1.0, 0.8] * worlds, [0.2, 0.1, 0.3, 0.0] * worlds)
+    assert not searcher.clearly_better([1.0, 0.0] * worlds, [0.0, 1.0] * worlds)
+    ahead = [0.6, 0.9, 0.2, 0.5, 0.4, 0.7][:worlds]  # ahead, but within the noise
+    assert not searcher.clearly_better(ahead, [0.5, 0.1, 0.3, 0.6, 0.5, 0.6][:worlds])
+    assert not searcher.clearly_better([1.0] * (worlds - 1), [0.0] * (worlds - 1))  # too few
