@@ -1,1 +1,1 @@
-"""Cardroom's Discord side: commands, views, rendering, sessions and storage."""
+"""Cardroom's Discord bot: ``bot.app.create_bot(settings)``; run it with ``python -m bot``."""

@@ -1,34 +1,29 @@
 """``create_bot(settings)``: the configured Cardroom bot (used by ``python -m bot`` and tests).
 
-setup_hook opens storage (SQLite, migrated), restores running games, adds the cogs, registers
-the routed buttons (so clicks on old messages still work after a restart) and syncs the slash
-commands to the dev guild when one is set. Without a dev guild, commands are published only by
-the owner's ``@Cardroom sync``.
+setup_hook opens storage (SQLite, migrated), loads the feature extensions (each adds its
+commands and registers its buttons, so clicks on old messages still work after a restart),
+restores running games and syncs the slash commands to the dev guild when one is set. Without
+a dev guild, commands are published only by the owner's ``@Cardroom sync``.
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from collections import deque
-from typing import cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import report_error
 from bot.boards.ratings import Ratings
-from bot.cogs.game import GameCog
-from bot.cogs.owner import OwnerCog
-from bot.cogs.scores import ScoresCog
-from bot.errors import report_error
-from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.storage import Storage
-from bot.ui.presenter import DiscordPresenter
-from bot.ui.routes import MOVE_STEP_PREFIXES, MoveTiming, RoutedButton, RoutedSelect
+from bot.tables.presenter import DiscordPresenter
+from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.tables.commands", "bot.boards.commands", "bot.owner")
 
 
 class CardroomTree(app_commands.CommandTree["CardroomBot"]):
@@ -63,23 +58,17 @@ class CardroomBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
-        self.presenter = DiscordPresenter(self)
-        self.interaction_started: dict[int, float] = {}
-        # the timing of recent accepted moves (bounded: a long-running bot must not grow)
-        self.move_times: deque[MoveTiming] = deque(maxlen=100_000)
         self.restore_problems: list[str] = []
 
     async def setup_hook(self) -> None:
-        """Open storage, restore games, add cogs and buttons, sync to the dev guild."""
+        """Open storage, load the features, restore games, sync to the dev guild."""
         self.storage = await Storage.open(self.settings.database_path)
         self.ratings = Ratings(self.storage.results)
         self.tables = TableService(
-            self.settings, self.storage, self.presenter, clock=discord.utils.utcnow
+            self.settings, self.storage, DiscordPresenter(self), clock=discord.utils.utcnow
         )
-        await self.add_cog(GameCog(self))
-        await self.add_cog(ScoresCog(self))
-        await self.add_cog(OwnerCog(self))
-        self.add_dynamic_items(RoutedButton, RoutedSelect)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         self.restore_problems = await self.tables.restore()
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)
@@ -87,14 +76,6 @@ class CardroomBot(commands.Bot):
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Note when a move's click arrived (for the per-move timing); the step handler that
-        every such click reaches takes the note out again."""
-        data = cast("dict[str, object]", interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if custom_id.startswith(MOVE_STEP_PREFIXES):
-            self.interaction_started[interaction.id] = time.perf_counter()
 
     async def close(self) -> None:
         """Stop timers and close storage."""

@@ -1,22 +1,10 @@
-"""The one place errors become answers: user-caused errors get a private, plain-language reply;
-anything unexpected is logged and answered with a short apology (never silence)."""
+"""Errors a player or admin can act on, raised anywhere below the Discord side.
+
+Plain exceptions with no Discord in them, so sessions and services can raise them;
+``bot.answers`` turns them into private answers.
+"""
 
 from __future__ import annotations
-
-import functools
-import logging
-from collections.abc import Callable, Coroutine
-from typing import Any, ParamSpec
-
-import discord
-from discord import app_commands
-
-from engine.errors import EngineError
-
-log = logging.getLogger(__name__)
-P = ParamSpec("P")
-
-APOLOGY = "Sorry, something went wrong on our side; it has been logged. Please try again."
 
 
 class UserError(Exception):
@@ -27,60 +15,15 @@ class UserError(Exception):
         self.message = message
 
 
-def user_message(error: BaseException) -> str | None:
-    """The private answer for a user-caused error, or None for an unexpected one."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
-    if isinstance(error, UserError):
-        return error.message
-    if isinstance(error, EngineError):
-        return str(error)
-    if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Server permission for this."
-    if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works in a server channel, not in DMs."
-    if isinstance(error, app_commands.CheckFailure):
-        return "You cannot use this command here."
-    if isinstance(error, app_commands.TransformerError):
-        return f"I could not read {error.value!r}."
-    return None
+class StaleMove(UserError):
+    """A click made at an older revision (another move came first, or a double click)."""
+
+    def __init__(self) -> None:
+        super().__init__("That move is no longer possible.")
 
 
-async def reply_private(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately, whether or not the interaction was answered already."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not deliver an error answer for interaction %s", interaction.id)
+class SaveFailed(UserError):
+    """The change could not be saved, so it was not made (the table is as it was)."""
 
-
-async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer an error from a command or a component."""
-    text = user_message(error)
-    if text is None:
-        log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
-        text = APOLOGY
-    await reply_private(interaction, text)
-
-
-def answers_user_errors(
-    func: Callable[P, Coroutine[Any, Any, None]],
-) -> Callable[P, Coroutine[Any, Any, None]]:
-    """Wrap a command or component callback: user-caused errors get their private answer
-    here; anything else goes on to the central handler (logged, apology)."""
-
-    @functools.wraps(func)
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        try:
-            await func(*args, **kwargs)
-        except Exception as error:
-            text = user_message(error)
-            if text is None:
-                raise
-            interaction = next(a for a in args if isinstance(a, discord.Interaction))
-            await reply_private(interaction, text)
-
-    return wrapper
+    def __init__(self) -> None:
+        super().__init__("That could not be saved just now, so nothing changed. Please try again.")

@@ -37,7 +37,7 @@ class Settings(BaseSettings):
         default=5.0,
         ge=0,
         le=60,
-        description="out-of-turn window (snaps) when the game has no snap_seconds option",
+        description="out-of-turn window (snaps) for games that do not set their own",
     )
 
 

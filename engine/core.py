@@ -361,6 +361,11 @@ class Game(ABC):
 
         return agent(self, kind)
 
+    def out_of_turn_seconds(self, options: Mapping[str, OptionValue]) -> float | None:
+        """How long out-of-turn actions (snaps) stay open before the waited-for seat may act,
+        when the game's options decide it; None lets the host choose (the bot's setting)."""
+        return None
+
     @abstractmethod
     def describe(self, view: View) -> list[str]:
         """Lines of text showing a view to a person (cards with suit symbols)."""

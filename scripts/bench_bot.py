@@ -5,10 +5,11 @@ running at once under simcord (offline). Prints one JSON line; not a timed test.
 
 Every game has one simulated person and one AI seat. All games are opened first; then in each
 round every person whose turn it is makes one move through the Hand view (the AI answers at
-once); ``games_running_at_the_end`` tells whether all were still on. The stamps come from the bot
-(``CardroomBot.move_times``): interaction arrival → validation, the engine move, the SQLite
-save, and the answer with the new private view. The answer goes to simcord's in-process
-Discord, so no network time is in it; the coalesced table and DM edits follow outside it.
+once); ``games_running_at_the_end`` tells whether all were still on. The stamps come from
+``MoveClock``, which this script installs around the bot (the bot itself keeps no timing):
+interaction arrival → validation, the engine move, the SQLite save, and the answer with the
+new private view. The answer goes to simcord's in-process Discord, so no network time is in
+it; the coalesced table and DM edits follow outside it.
 
 simcord settles after every simulated click, in this script's task, and each pass checks
 every pending task against every timer: with 200 games that is 200 sleeping turn timers, tens
@@ -29,23 +30,100 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import discord
 import simcord
 
-from bot.app import create_bot
+from bot.app import CardroomBot, create_bot
 from bot.settings import Settings
+from bot.tables.hand_view import StepButton, StepSelect
 from tests.bot.helpers import add_player, move_by_hand, open_table
 
 # simcord waits, in real time, for every bot timer due before a settlement's deadline; below
 # turn_seconds (120 s) the sleeping turn timers count as parked. Far above the 5 s default, so
 # a loaded machine does not fail the run.
 SETTLE_SECONDS = 30.0
+
+
+class MoveTiming(NamedTuple):
+    """``time.perf_counter()`` stamps of one accepted move."""
+
+    arrived: float  # the interaction reached the bot
+    save_started: float  # the database work of the move began
+    save_ended: float
+    answered: float  # the player has the answer (their new private view)
+
+    @property
+    def total(self) -> float:
+        """Seconds from arrival to answer."""
+        return self.answered - self.arrived
+
+    @property
+    def save(self) -> float:
+        """Seconds of database work."""
+        return self.save_ended - self.save_started
+
+
+# the saves made within one step click (and the work it starts); the first is its move's
+SAVES: ContextVar[list[tuple[float, float]] | None] = ContextVar("saves", default=None)
+
+
+class MoveClock:
+    """Times every accepted move from the outside: notes when a step click arrives (an
+    ``on_interaction`` listener), wraps the step handlers and the running-game save."""
+
+    def __init__(self) -> None:
+        self.arrivals: dict[int, float] = {}
+        self.moves: list[MoveTiming] = []
+
+    def install(self, bot: CardroomBot) -> None:
+        """Hook into a bot whose storage is open (after its setup)."""
+        bot.add_listener(self.arrived, "on_interaction")
+        for step in (StepButton, StepSelect):
+            step.callback = self.timed(step.callback)  # type: ignore[method-assign,assignment]
+        running = bot.storage.running
+        save = running.save
+
+        async def timed_save(game: Any) -> None:
+            started = time.perf_counter()
+            await save(game)
+            saves = SAVES.get()
+            if saves is not None:
+                saves.append((started, time.perf_counter()))
+
+        running.save = timed_save  # type: ignore[method-assign]
+
+    async def arrived(self, interaction: discord.Interaction) -> None:
+        """Note a step click's arrival."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        if str(data.get("custom_id", "")).startswith("cr:step"):
+            self.arrivals[interaction.id] = time.perf_counter()
+
+    def timed(
+        self, handler: Callable[[Any, discord.Interaction], Awaitable[None]]
+    ) -> Callable[[Any, discord.Interaction], Awaitable[None]]:
+        """``handler`` noting the move it made, if it made one."""
+
+        async def timed_handler(item: Any, interaction: discord.Interaction) -> None:
+            arrived = self.arrivals.pop(interaction.id, time.perf_counter())
+            saves: list[tuple[float, float]] = []
+            token = SAVES.set(saves)
+            try:
+                await handler(item, interaction)
+            finally:
+                SAVES.reset(token)
+            if saves:
+                started, ended = saves[0]
+                self.moves.append(MoveTiming(arrived, started, ended, time.perf_counter()))
+
+        return timed_handler
 
 
 class SimulatorTime:
@@ -107,6 +185,8 @@ async def bench(games: int, rounds: int, game_id: str) -> dict[str, object]:
         async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:
             try:
                 await bot.tree.sync()
+                clock = MoveClock()
+                clock.install(bot)
                 guild = env.create_guild(name="bench")
                 progress(f"opening {games} {game_id} tables")
                 opening = time.perf_counter()
@@ -130,7 +210,7 @@ async def bench(games: int, rounds: int, game_id: str) -> dict[str, object]:
                 finished = time.perf_counter()
                 progress(f"moves made in {finished - started:.1f} s")
                 running = sum(not table.ended for _, _, table in tables)
-                measured = list(bot.move_times)
+                measured = clock.moves
             finally:
                 # aiosqlite's worker thread is not a daemon: left open, it keeps the process
                 # alive after an error.

@@ -1122,6 +1122,11 @@ class CambioGame(Game):
         state.read_totals(data)
         return state
 
+    def out_of_turn_seconds(self, options: Mapping[str, OptionValue]) -> float | None:
+        """The snap window is the ``snap_seconds`` option."""
+        seconds = options.get("snap_seconds")
+        return float(seconds) if isinstance(seconds, int) else None
+
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         if step in _STEP_WORDS:
             return _STEP_WORDS[step]

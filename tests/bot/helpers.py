@@ -15,9 +15,10 @@ import discord
 import simcord
 
 from bot.app import CardroomBot, create_bot
-from bot.render.text import action_label
-from bot.services.tables import Table
-from engine.core import Game
+from bot.tables.session import TableSession
+from bot.text import red_suits
+from engine.choices import HERE, Step, StepChoice, choice_label, resolve
+from engine.core import Action, Game
 
 PRETTY = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
 SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -69,7 +70,7 @@ def cards_in(text: str) -> set[str]:
 MACHINE_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
 
 
-def allowed_cards(table: Table, seat: int | None) -> set[str]:
+def allowed_cards(table: TableSession, seat: int | None) -> set[str]:
     """Cards a seat (None: onlookers) may see now: its view, and the events it may see."""
     state = table.state
     view = state.public_view() if seat is None else state.view(seat)
@@ -110,13 +111,13 @@ async def open_table(
     ai_seats: int,
     options: dict[str, Any] | None = None,
     deck: Sequence[str] | None = None,
-) -> Table:
+) -> TableSession:
     """Start a game: the first player hosts, the others join, AI seats are added, Start.
 
     ``deck`` stacks the first hand (top card first; then seat 0 deals, as in engine tests).
     """
     host = players[0]
-    result = await host.member.slash(channel, "game start", game=game_id, **(options or {}))
+    result = await host.member.slash(channel, f"game start {game_id}", **(options or {}))
     assert result.response is not None, "the lobby was not posted"
     lobby = result.response
     for player in players[1:]:
@@ -132,7 +133,7 @@ async def open_table(
     return bot.tables.tables[table_id]
 
 
-def table_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message:
+def table_message(channel: simcord.ChannelHandle, table: TableSession) -> discord.Message:
     """The table's current message in the channel."""
     for message in reversed(channel.history()):
         if message.id == table.table_message_id:
@@ -151,8 +152,8 @@ def move_buttons(message: Any) -> list[dict[str, Any]]:
         if item.get("disabled"):
             continue
         label = str(item.get("label") or "")
-        if custom_id.startswith("cs:") or (
-            custom_id.startswith("cr:a:") and label not in (BACK, PREVIOUS, MORE)
+        if custom_id.startswith("cr:step-menu:") or (
+            custom_id.startswith("cr:step:") and label not in (BACK, PREVIOUS, MORE)
         ):
             chosen.append(item)
     return chosen
@@ -161,7 +162,7 @@ def move_buttons(message: Any) -> list[dict[str, Any]]:
 async def click_through(
     actor: simcord.MemberActor | simcord.UserHandle,
     message: Any,
-    table: Table,
+    table: TableSession,
     rng: random.Random,
     seen: list[Any],
 ) -> bool:
@@ -172,7 +173,7 @@ async def click_through(
         if not options:
             return False
         item = rng.choice(options)
-        if str(item["custom_id"]).startswith("cs:"):
+        if str(item["custom_id"]).startswith("cr:step-menu:"):
             value = rng.choice(item["options"])["value"]
             result = await actor.select(message, [value], custom_id=item["custom_id"])
         else:
@@ -191,7 +192,7 @@ async def click_through(
 
 
 async def open_hand(
-    player: Player, channel: simcord.ChannelHandle, table: Table
+    player: Player, channel: simcord.ChannelHandle, table: TableSession
 ) -> simcord.ResponseMessage:
     """The private Hand view, opened with the table message's Hand button."""
     result = await player.member.click(table_message(channel, table), label="Hand")
@@ -201,14 +202,14 @@ async def open_hand(
 
 
 async def move_by_hand(
-    player: Player, channel: simcord.ChannelHandle, table: Table, rng: random.Random
+    player: Player, channel: simcord.ChannelHandle, table: TableSession, rng: random.Random
 ) -> bool:
     """Open the Hand view from the table message and make a move there."""
     hand = await open_hand(player, channel, table)
     return await click_through(player.member, hand, table, rng, player.seen_private)
 
 
-def hand_dm(player: Player, table: Table) -> discord.Message:
+def hand_dm(player: Player, table: TableSession) -> discord.Message:
     """The player's current hand DM (as it reads now)."""
     seat = table.seat_of(player.id)
     assert seat is not None
@@ -217,7 +218,7 @@ def hand_dm(player: Player, table: Table) -> discord.Message:
     return next(m for m in player.user.dm_channel.history() if m.id == message_id)
 
 
-async def move_by_dm(player: Player, table: Table, rng: random.Random) -> bool:
+async def move_by_dm(player: Player, table: TableSession, rng: random.Random) -> bool:
     """Make a move with the controls of the hand DM."""
     message = hand_dm(player, table)
     return await click_through(player.user, message, table, rng, player.seen_private)
@@ -265,7 +266,7 @@ class Playthrough:
     env: simcord.Env
     channel: simcord.ChannelHandle
     players: list[Player]
-    table: Table
+    table: TableSession
     rng: random.Random
     before_click: BeforeClick | None = None
     human_moves: int = 0
@@ -358,27 +359,36 @@ async def _pick_one(
     raise AssertionError(f"no option {labels} in {text_of(message)}")
 
 
-async def play(player: Player, table: Table, *texts: str) -> None:
+def option_towards(table: TableSession, step: Step, wanted: Action) -> tuple[StepChoice, str]:
+    """The option of ``step`` that leads towards ``wanted``, and its label as the hand shows
+    it (the engine's words, red suits red)."""
+    depth = len(step.prefix)
+    for choice in step.choices:
+        ends_here = choice.index == HERE and choice.only == wanted
+        on_the_way = depth < len(wanted.path) and choice.step == wanted.path[depth]
+        if ends_here or (choice.index != HERE and on_the_way):
+            return choice, red_suits(choice_label(table.game, step, choice, table.names))
+    raise AssertionError(f"{wanted.text} is not offered at {step.chosen}")
+
+
+async def play(player: Player, table: TableSession, *texts: str) -> None:
     """Make the moves written ``texts`` (``look C D``) step by step in the player's hand DM."""
-    names = table.names
     for text in texts:
         action = table.game.parse_action(text)
-        steps = [action_label(step, names) for step in action.path]
+        seat = table.seat_of(player.id)
+        assert seat is not None
+        legal = table.state.legal_actions(seat)
         revision = table.revision
         message: Any = hand_dm(player, table)
-        for depth in range(len(steps) + 1):
-            if table.revision != revision:
+        step = resolve(legal, ())
+        while isinstance(step, Step) and table.revision == revision:
+            choice, label = option_towards(table, step, action)
+            message = await _pick_one(player.user, message, {label})
+            if choice.only is not None:
                 break
-            # An option is labelled by its step, or by all the steps left when it is the
-            # only way on, or with ✔ when the move ends where others go on.
-            labels = (
-                {steps[depth], " · ".join(steps[depth:])}
-                if depth < len(steps)
-                else {"✔ " + action_label(text, names)}
-            )
-            message = await _pick_one(player.user, message, labels)
+            step = resolve(legal, (*step.prefix, choice.index))
         made = table.actions[revision : revision + 1]
-        assert made == [(table.seat_of(player.id), action.text)], f"{text!r}: {text_of(message)}"
+        assert made == [(seat, action.text)], f"{text!r}: {text_of(message)}"
 
 
 def results_message(channel: simcord.ChannelHandle) -> discord.Message | None:

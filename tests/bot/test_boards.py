@@ -8,7 +8,7 @@ import pytest
 import simcord
 
 from bot.app import CardroomBot
-from bot.render.boards import HISTORY_PAGE, SCOREBOARD_PAGE
+from bot.boards.pages import HISTORY_PAGE, SCOREBOARD_PAGE
 from tests.bot.conftest import admin, member
 from tests.bot.helpers import components, text_of
 from tests.bot.records import finished

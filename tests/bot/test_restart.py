@@ -15,8 +15,8 @@ import pytest
 import simcord
 
 from bot.app import CardroomBot, create_bot
-from bot.services.tables import Table
 from bot.settings import Settings
+from bot.tables.session import TableSession
 from engine.registry import games
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
@@ -121,7 +121,7 @@ async def play_with_a_kill(settings: Settings, game_id: str, kill_at: int) -> Ou
         await release(bot, old)
 
 
-def assert_restored(play: Playthrough, before: Table) -> None:
+def assert_restored(play: Playthrough, before: TableSession) -> None:
     """The new bot's table is the old one, on the old messages, and says it was restored."""
     table = play.table
     assert table is not before
@@ -151,7 +151,7 @@ async def test_a_kill_just_after_a_new_hand_keeps_its_hand_dms(tmp_path: Path) -
     try:
         async with simcord.run(old) as env:
             play = await start(env, old, "twentytwo")
-            while play.table.hand == 0:  # the first hand ends: each person gets a new DM
+            while play.table.deals == 0:  # the first hand ends: each person gets a new DM
                 await play.step()
             dms = [seat.dm_message_id for seat in play.table.seats]
             new = await kill_and_restart(env, old)

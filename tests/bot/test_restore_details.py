@@ -14,8 +14,8 @@ import pytest
 import simcord
 
 from bot.app import CardroomBot, create_bot
-from bot.render.text import fill_names
 from bot.storage import SeatRecord
+from bot.text import fill_names
 from engine.core import Event, Game, State
 from engine.registry import games
 from tests.bot.conftest import fast_settings
@@ -75,7 +75,7 @@ async def test_a_restored_table_has_its_log_and_hand_summaries_back(tmp_path: Pa
         names = ["ann", "AI 1"]
         summaries = [fill_names(e.text, names) for e in events if e.kind == "hand_end"]
         assert table.summaries == summaries and len(summaries) >= 2
-        assert table.hand == sum(event.kind == "deal" for event in events)
+        assert table.deals == sum(event.kind == "deal" for event in events)
         logged = [entry.event.text for entry in table.log]
         assert logged[-2:] == [events[-1].text, "The game resumes after a restart."]
         assert "resumes after a restart" in text_of(table_message(channel, table))

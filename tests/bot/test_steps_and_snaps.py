@@ -18,11 +18,11 @@ import pytest
 import simcord
 
 from bot.app import CardroomBot
-from bot.render.messages import SELECT_PAGE
-from bot.render.text import action_label
-from bot.services.steps import HERE, Node, StaleChoice, resolve
-from bot.services.tables import Table
 from bot.settings import Settings
+from bot.tables.hand_view import SELECT_PAGE
+from bot.tables.session import TableSession
+from bot.text import red_suits
+from engine.choices import HERE, StaleChoice, Step, choice_label, resolve
 from engine.core import Action, RandomAgent, State
 from engine.games.cambio import CambioState
 from engine.registry import games
@@ -53,6 +53,7 @@ STALE = "no longer possible"
 # simcord lets a bot sleep that would end within its settle timeout (5 s) run in real time, so
 # a click then waits for it; a 20 s window is always longer than that here.
 SNAP_SECONDS = 20
+SNAP = "Snap a card that matches the discard …"
 # Seat 0 (ann) deals; bob (seat 1) plays first, then the AI (seat 2). ann's C is the 4♦ and
 # bob draws the 4♠: discarded, it gives ann a snap chance. The AI holds no 4 to snap with.
 CAMBIO_HANDS = ["9C 10C 4D 2C", "5C 6C 7C 8C", "JD QD 3D 5D"]
@@ -69,7 +70,7 @@ def settings(tmp_path: Path) -> Settings:
 class SnapChance:
     """bob has just discarded the 4♠; the AI is next; ann holds the 4♦ in C."""
 
-    table: Table
+    table: TableSession
     ann: Player
     bob: Player
     revision: int  # the table's revision right after the discard
@@ -92,7 +93,7 @@ async def snap_chance(
     return SnapChance(table, ann, bob, table.revision)
 
 
-def cambio(table: Table) -> CambioState:
+def cambio(table: TableSession) -> CambioState:
     """The table's state, as the cambio state it is."""
     assert isinstance(table.state, CambioState)
     return table.state
@@ -105,20 +106,22 @@ async def test_the_game_waits_while_snaps_are_open_and_a_snap_is_applied(
     # The snap controls reach everyone seated at once: ann's DM, bob's Hand view, the table.
     dm = hand_dm(ann, table)
     assert "You may act out of turn now" in text_of(dm)
-    assert [item["label"] for item in move_buttons(dm)] == ["snap"]
+    assert [item["label"] for item in move_buttons(dm)] == [SNAP]
     bobs = answer(await bob.member.click(table_message(channel, table), label="Hand"))
-    assert bobs.ephemeral and [item["label"] for item in move_buttons(bobs)] == ["snap"]
+    assert bobs.ephemeral and [item["label"] for item in move_buttons(bobs)] == [SNAP]
     assert "Out-of-turn moves are open" in text_of(table_message(channel, table))
     window_end = table.window_end
     # bob guesses ann's A: wrong, so he takes a penalty card; the window stays as it was.
     await env.advance_time(SNAP_SECONDS / 2)
-    answered = await pick(bob.member, bobs, "snap", "ann", "A")
+    answered = await pick(bob.member, bobs, SNAP, "ann's cards …", "Snap ann's card A")
     assert "bob snapped ann's card A: 9♣ does not match 4♠ — wrong!" in text_of(answered)
     assert list(cambio(table).hands[1]) == ["A", "B", "C", "D", "E"]
     assert table.window_end == window_end and table.optional_seats() == (0,)
     await env.advance_time(SNAP_SECONDS / 2 - 1)
     assert table.actions[snap_chance.revision :] == [(1, "snap s0.A")], "the AI waits"
-    answered = await pick(ann.user, hand_dm(ann, table), "snap", "you", "C")
+    answered = await pick(
+        ann.user, hand_dm(ann, table), SNAP, "Your own cards …", "Snap your card C"
+    )
     assert "ann snapped their card C: 4♦️ — correct!" in text_of(answered)
     state = cambio(table)
     assert "C" not in state.hands[0] and len(state.hands[0]) == 3
@@ -144,12 +147,12 @@ async def test_a_snap_after_the_window_closed_is_refused_privately(
 ) -> None:
     table, ann = snap_chance.table, snap_chance.ann
     view = answer(await ann.member.click(table_message(channel, table), label="Hand"))
-    view = await pick(ann.member, view, "snap", "you")
-    assert [item["label"] for item in move_buttons(view)] == ["A", "B", "C", "D"]
+    view = await pick(ann.member, view, SNAP, "Your own cards …")
+    assert [item["label"] for item in move_buttons(view)] == [f"Snap your card {p}" for p in "ABCD"]
     await env.advance_time(SNAP_SECONDS + 1)
     moves = list(table.actions)
     assert moves[snap_chance.revision] == (2, "draw"), "the window closed and the AI drew"
-    late = answer(await ann.member.click(view, label="C"))
+    late = answer(await ann.member.click(view, label="Snap your card C"))
     assert late.ephemeral and STALE in text_of(late)
     assert table.actions == moves
     assert cambio(table).hands[0]["C"].card.text == "4D"
@@ -168,7 +171,7 @@ NINE_OPTIONS = 55
 @pytest.fixture
 async def many_options(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
-) -> tuple[Table, Player]:
+) -> tuple[TableSession, Player]:
     """A fishing table where ann (seat 0) is to play, holding the 9♠ over 13 loose cards."""
     ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
     second = " ".join(f"{b} {a}" for a, b in zip(*map(str.split, SECOND_DEAL), strict=True))
@@ -181,18 +184,26 @@ async def many_options(
     return table, ann
 
 
-def nine_plays(table: Table) -> dict[str, Action]:
+def nine_plays(table: TableSession) -> dict[str, Action]:
     """ann's plays of the 9♠, by the label of their option."""
-    return {
-        action_label(action.path[1], table.names): action
-        for action in table.state.legal_actions(0)
-        if action.path[0] == "9S"
-    }
+    legal = table.state.legal_actions(0)
+    root = resolve(legal, ())
+    assert isinstance(root, Step)
+    nine = next(choice for choice in root.choices if choice.step == "9S")
+    step = resolve(legal, (nine.index,))
+    assert isinstance(step, Step)
+    plays = {}
+    for choice in step.choices:
+        assert choice.only is not None, "each option of the 9♠ is one play"
+        plays[red_suits(choice_label(table.game, step, choice, table.names))] = choice.only
+    return plays
 
 
 def select_of(message: simcord.ResponseMessage) -> dict[str, object]:
     """The one select of a hand message."""
-    selects = [item for item in components(message) if str(item["custom_id"]).startswith("cs:")]
+    selects = [
+        item for item in components(message) if str(item["custom_id"]).startswith("cr:step-menu:")
+    ]
     assert len(selects) == 1, text_of(message)
     return selects[0]
 
@@ -214,15 +225,15 @@ def nav(message: simcord.ResponseMessage) -> list[str]:
 
 
 async def test_every_option_is_reachable_through_the_pages_and_back_returns(
-    channel: simcord.ChannelHandle, many_options: tuple[Table, Player]
+    channel: simcord.ChannelHandle, many_options: tuple[TableSession, Player]
 ) -> None:
     table, ann = many_options
     root = answer(await ann.member.click(table_message(channel, table), label="Hand"))
     cards = [item["label"] for item in move_buttons(root)]
-    assert cards == ["9♠", "J♥️ · leave it", "Q♥️ · leave it", "K♥️"]
-    assert "cs:" not in str(components(root)), "four options are buttons"
-    page = await pick(ann.member, root, "9♠")
-    assert "Chosen: **9♠** › …" in text_of(page)
+    assert cards == ["9♠ …", "Play J♥️ to the table", "Play Q♥️ to the table", "K♥️ …"]
+    assert "cr:step-menu:" not in str(components(root)), "four options are buttons"
+    page = await pick(ann.member, root, "9♠ …")
+    assert "**Capture with 9♠, or leave it on the table?**" in text_of(page)
     pages = [labels(page)]
     assert select_of(page)["placeholder"] == "Choose (1/3)" and nav(page) == [MORE, BACK]
     page = answer(await ann.member.click(page, label=MORE))
@@ -235,23 +246,23 @@ async def test_every_option_is_reachable_through_the_pages_and_back_returns(
     assert [len(shown) for shown in pages] == [SELECT_PAGE, SELECT_PAGE, 5]
     everything = [label for shown in pages for label in shown]
     assert sorted(everything) == sorted(nine_plays(table)), "each play once, on some page"
-    assert everything[0] == "leave it"
+    assert nine_plays(table)[everything[0]].text == "play 9S", "leaving it comes first"
     page = answer(await ann.member.click(page, label=PREVIOUS))
     assert labels(page) == pages[1]
     back = answer(await ann.member.click(page, label=BACK))
     assert [item["label"] for item in move_buttons(back)] == cards
-    assert "Chosen" not in text_of(back)
+    assert "then:" not in text_of(back)
     assert table.actions[-1] == (1, "play KC"), "paging and Back make no move"
 
 
 async def test_a_select_choice_applies_its_move_and_stale_clicks_apply_nothing(
-    channel: simcord.ChannelHandle, many_options: tuple[Table, Player]
+    channel: simcord.ChannelHandle, many_options: tuple[TableSession, Player]
 ) -> None:
     table, ann = many_options
     views = []
     for _ in range(3):  # three private views of the same position, each on page 2 of the 9♠
         view = answer(await ann.member.click(table_message(channel, table), label="Hand"))
-        view = await pick(ann.member, view, "9♠")
+        view = await pick(ann.member, view, "9♠ …")
         views.append(answer(await ann.member.click(view, label=MORE)))
     chosen = labels(views[0])[7]  # an option of the second page: its index is not its place
     expected = nine_plays(table)[chosen]
@@ -274,7 +285,7 @@ async def test_a_select_choice_applies_its_move_and_stale_clicks_apply_nothing(
 def indices_of(legal: tuple[Action, ...], action: Action) -> tuple[int, ...]:
     """The indices that lead to ``action``, found as a person clicks: each step's option."""
     prefix: tuple[int, ...] = ()
-    while isinstance(node := resolve(legal, prefix), Node):
+    while isinstance(node := resolve(legal, prefix), Step):
         depth = len(prefix)
         wanted = action.path[depth] if depth < len(action.path) else None
         options = [o for o in node.choices if (o.index == HERE) == (wanted is None)]
@@ -325,7 +336,7 @@ def test_a_move_that_ends_where_others_go_on_is_offered_as_here() -> None:
     long = Choice("capture 9D take b9 4S 5H", ("9D", "capture", "b9", "4S", "5H"))
     legal = (short, long, Choice("discard 9D", ("9D", "discard")))
     node = resolve(legal, (0, 0, 0))
-    assert isinstance(node, Node) and node.chosen == ("9D", "capture", "b9")
+    assert isinstance(node, Step) and node.chosen == ("9D", "capture", "b9")
     assert [(o.index, o.step, o.only) for o in node.choices] == [
         (HERE, short.text, short),
         (0, "4S", long),

@@ -12,7 +12,7 @@ import simcord
 
 from bot.app import CardroomBot
 from bot.errors import UserError
-from bot.services.tables import Table
+from bot.tables.session import TableSession
 from engine.registry import games
 from tests.bot.helpers import (
     Player,
@@ -64,7 +64,7 @@ def table_seats(bot: CardroomBot) -> list[object]:
     return list(next(iter(bot.tables.rematches.values())).seats)
 
 
-def remember(ever: dict[int | None, set[str]], table: Table) -> None:
+def remember(ever: dict[int | None, set[str]], table: TableSession) -> None:
     """Add what each seat (and the channel) may see now (at the end: the final reveal)."""
     for seat in [None, *range(len(table.seats))]:
         ever.setdefault(seat, set()).update(allowed_cards(table, seat))
@@ -73,7 +73,7 @@ def remember(ever: dict[int | None, set[str]], table: Table) -> None:
 def assert_no_leaks(
     channel: simcord.ChannelHandle,
     players: list[Player],
-    table: Table,
+    table: TableSession,
     ever: dict[int | None, set[str]],
 ) -> None:
     """Nobody sees a card their seat was never allowed to see (per the engine's views)."""
@@ -106,7 +106,7 @@ async def test_whole_game(
     assert "Hand by hand" in text
     # nothing is left running or kept in memory
     assert channel.id not in bot.tables.by_channel
-    assert not bot.tables.tables and not bot.tables._flushers
+    assert not bot.tables.tables and not bot.tables.display._tables
     with pytest.raises(UserError, match="This game is over"):  # what a late click is told
         bot.tables.table(next(iter(bot.tables.rematches)))
     finished = await bot.storage.results.replay_record(next(iter(bot.tables.rematches)))

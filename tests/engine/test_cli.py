@@ -322,6 +322,7 @@ def test_run_help_is_the_command_list_only() -> None:
     assert lines[-1].strip().startswith("./run bench")
     assert not any("set -e" in line for line in lines)
     assert [line.split()[1] for line in lines if line.startswith("  ./run")] == [
+        "demo",
         "bot",
         "play",
         "test",

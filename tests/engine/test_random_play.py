@@ -33,7 +33,7 @@ def cards_in(value: Any) -> Iterator[Card]:
     if isinstance(value, str):
         for word in value.split():
             base = word.split("=")[0].strip(",.;:()[]")
-            # The engine writes cards upper-case; "as" in a sentence is a word, not A♠.
+            # Machine-form cards are upper case; "as" in a sentence is not the ace of spades.
             if base.isupper() and is_card_text(base):
                 yield Card.parse(base)
         for match in PRETTY_CARD.finditer(value):

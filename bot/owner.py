@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from bot.app import CardroomBot
 
 
+async def setup(bot: CardroomBot) -> None:
+    """Add the owner's commands to the bot."""
+    await bot.add_cog(OwnerCog(bot))
+
+
 class OwnerCog(commands.Cog):
     """Mention commands for the bot's owner."""
 

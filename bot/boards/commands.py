@@ -1,4 +1,5 @@
-"""``/scoreboard``, ``/stats`` and ``/scoreboard-reset`` (Manage Server, with a confirm)."""
+"""``/scoreboard``, ``/stats`` and ``/scoreboard-reset`` (Manage Server, with a confirm);
+``setup`` adds the cog and registers the page and reset buttons."""
 
 from __future__ import annotations
 
@@ -8,14 +9,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.game import game_choices
-from bot.errors import answers_user_errors
-from bot.render.boards import game_name
-from bot.render.text import clip, plural
-from bot.ui.boards import ask_reset, scoreboard_page
+from bot.answers import answers_user_errors
+from bot.boards.pages import BUTTONS, ask_reset, scoreboard_page
+from bot.text import clip, plural
+from bot.ui import game_choices, game_name
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
+
+
+async def setup(bot: CardroomBot) -> None:
+    """Add the scoreboard commands and the boards' buttons to the bot."""
+    await bot.add_cog(ScoresCog(bot))
+    bot.add_dynamic_items(*BUTTONS)
 
 
 class ScoresCog(commands.Cog):

@@ -1,4 +1,6 @@
-"""The Discord side of ``Presenter``: posts and edits lobby, table, hand DM and result messages.
+"""The Discord side of ``bot.tables.display.Presenter``: posts and edits the lobby, table,
+hand DM and result messages, and answers what it posted anew (the caller reports it to the
+session); it never writes into a session.
 
 It needs no member cache: channels and DMs are reached by id (partial messageables).
 """
@@ -11,15 +13,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.render.messages import (
-    hand_message,
-    lobby_closed_message,
-    lobby_message,
-    results_message,
-    table_message,
-)
-from bot.services.tables import Lobby, Table, places_of
 from bot.storage import BrokenGame
+from bot.tables.hand_view import hand_message
+from bot.tables.lobby import Lobby
+from bot.tables.lobby_view import lobby_closed_message
+from bot.tables.session import TableSession
+from bot.tables.table_view import results_message, table_message
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -39,19 +38,13 @@ RESTORE_FAILED = (
 
 
 class DiscordPresenter:
-    """Implements bot.services.tables.Presenter with discord.py."""
+    """Shows lobbies and tables with discord.py."""
 
     def __init__(self, bot: CardroomBot) -> None:
         self.bot = bot
 
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
-
-    async def lobby_changed(self, lobby: Lobby) -> None:
-        """Edit the lobby message."""
-        if lobby.message_id is not None:
-            message = self._channel(lobby.channel_id).get_partial_message(lobby.message_id)
-            await message.edit(**lobby_message(lobby).kwargs())
 
     async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
         """Show that the lobby closed (expired)."""
@@ -61,73 +54,66 @@ class DiscordPresenter:
         with contextlib.suppress(discord.NotFound):
             await message.edit(**lobby_closed_message(lobby, reason).kwargs())
 
-    async def table_changed(self, table: Table) -> None:
-        """Edit the table message in place; post it anew when missing or nearly an hour old."""
+    async def table_changed(self, session: TableSession) -> int | None:
+        """Edit the table message in place; post it anew when missing or nearly an hour old
+        (returning the new message's id)."""
         now = self.bot.tables.clock()
-        message = table_message(table, now)
-        channel = self._channel(table.channel_id)
-        posted = table.table_posted_at
+        message = table_message(session, now)
+        channel = self._channel(session.channel_id)
+        posted = session.table_posted_at
         too_old = (
             posted is not None
             and (now - posted).total_seconds() >= self.bot.settings.table_repost_seconds
         )
-        if table.table_message_id is not None and not (too_old and not table.ended):
+        old = session.table_message_id
+        if old is not None and not (too_old and not session.ended):
             try:
-                await channel.get_partial_message(table.table_message_id).edit(**message.kwargs())
-                if posted is None:
-                    table.table_posted_at = now
-                return
+                await channel.get_partial_message(old).edit(**message.kwargs())
+                return None
             except discord.NotFound:
                 pass
-        if table.ended:
-            return
-        old = table.table_message_id
-        sent = await channel.send(**message.kwargs())
-        table.table_message_id = sent.id
-        table.table_posted_at = now
+        if session.ended:
+            return None
+        sent = await channel.send(**message.send_kwargs())
         if old is not None:
             try:
                 await channel.get_partial_message(old).delete()
             except discord.HTTPException:
                 log.info("could not delete the old table message %s", old)
+        return sent.id
 
-    async def hand_changed(self, table: Table, seat: int) -> None:
-        """Send the seat's hand DM (a new one for each hand) or edit the current one."""
-        info = table.seats[seat]
+    async def hand_changed(self, session: TableSession, seat: int) -> tuple[int | None] | None:
+        """Send the seat's hand DM (a new one for each deal) or edit the current one."""
+        info = session.seats[seat]
         if info.user_id is None or info.dm_failed:
-            return
-        message = hand_message(table, seat, self.bot.tables.clock())
+            return None
+        message = hand_message(session, seat, self.bot.tables.clock())
         try:
             channel = await self.bot.create_dm(discord.Object(id=info.user_id))
-            if info.dm_message_id is not None and info.dm_hand == table.hand:
+            if info.dm_message_id is not None and info.dm_deal == session.deals:
                 try:
                     await channel.get_partial_message(info.dm_message_id).edit(**message.kwargs())
-                    return
+                    return None
                 except discord.NotFound:
                     pass
             if info.dm_message_id is not None:
-                # The last hand's DM keeps its text but loses its (now stale) controls.
+                # The last deal's DM keeps its text but loses its (now stale) controls.
                 with contextlib.suppress(discord.HTTPException):
                     await channel.get_partial_message(info.dm_message_id).edit(view=None)
-            intro = (
-                f"Cardroom — {table.game.name} in <#{table.channel_id}>"
-                if info.dm_message_id is None
-                else None
-            )
-            message.content = intro
-            sent = await channel.send(**message.kwargs())
-            info.dm_message_id = sent.id
-            info.dm_hand = table.hand
+            if info.dm_message_id is None:
+                message.content = f"Cardroom — {session.game.name} in <#{session.channel_id}>"
+            sent = await channel.send(**message.send_kwargs())
+            return (sent.id,)
         except discord.Forbidden:
-            info.dm_failed = True
-            await self._channel(table.channel_id).send(
+            await self._channel(session.channel_id).send(
                 DM_FAILED.format(mention=f"<@{info.user_id}>"),
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
+            return (None,)
 
-    async def notice(self, table: Table, text: str) -> None:
+    async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
-        await self._channel(table.channel_id).send(
+        await self._channel(session.channel_id).send(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
 
@@ -141,21 +127,21 @@ class DiscordPresenter:
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def table_ended(self, table: Table) -> None:
-        """Post the results (a finished game) or why the game stopped."""
-        channel = self._channel(table.channel_id)
-        if table.end_reason == "over":
-            places = places_of(table.state.scores(), table.state.winners())
-            await channel.send(**results_message(table, places).kwargs())
+    async def table_ended(self, session: TableSession) -> None:
+        """Post the results (a finished game) or why the game stopped; the hand DMs lose
+        their controls."""
+        channel = self._channel(session.channel_id)
+        if session.end_reason == "over":
+            await channel.send(**results_message(session).send_kwargs())
         else:
-            await channel.send(table.end_reason, allowed_mentions=discord.AllowedMentions.none())
-        for seat, info in enumerate(table.seats):
+            await channel.send(session.end_reason, allowed_mentions=discord.AllowedMentions.none())
+        for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:
                 continue
             try:
                 dm = await self.bot.create_dm(discord.Object(id=info.user_id))
                 await dm.get_partial_message(info.dm_message_id).edit(
-                    **hand_message(table, seat, self.bot.tables.clock()).kwargs()
+                    **hand_message(session, seat, self.bot.tables.clock()).kwargs()
                 )
             except discord.HTTPException:
                 log.info("could not close the hand DM of seat %s", seat)

@@ -1,1 +1,0 @@
-"""Slash commands, one cog per feature."""

@@ -1,1 +1,0 @@
-"""Turning engine views, events and actions into text people read on Discord."""

@@ -1,1 +1,0 @@
-"""Services used by the bot: logic that is neither Discord nor SQL."""

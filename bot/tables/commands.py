@@ -1,0 +1,249 @@
+"""``/game``: ``start <game>`` (one subcommand per registered game, with exactly that game's
+options), ``hand``, ``leave``, ``stop``, ``rules`` and ``history``; ``setup`` adds the cog
+and registers the tables' buttons, so clicks on old messages work after a restart.
+
+The start subcommands are built from the registry when the bot starts: a new game's options
+appear without code here.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.answers import answers_user_errors
+from bot.boards.pages import history_page
+from bot.errors import UserError
+from bot.tables.hand_view import HandButton, RefreshButton, StepButton, StepSelect, send_hand
+from bot.tables.lobby import Lobby
+from bot.tables.lobby_view import (
+    LobbyButton,
+    RematchButton,
+    lobby_closed_message,
+    lobby_message,
+    post_lobby,
+)
+from bot.text import clip, red_suits
+from bot.ui import Message, display_name, game_choices
+from engine.core import Game, Option
+from engine.registry import games
+
+if TYPE_CHECKING:
+    from bot.app import CardroomBot
+
+RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules"
+BUTTONS = (HandButton, RefreshButton, StepButton, StepSelect, LobbyButton, RematchButton)
+
+
+async def setup(bot: CardroomBot) -> None:
+    """Add the /game commands and the tables' buttons to the bot."""
+    await bot.add_cog(GameCog(bot))
+    bot.add_dynamic_items(*BUTTONS)
+
+
+def rules_text(game_id: str) -> str:
+    """The player-facing rules of a game (data/rules/<id>.md), or its blurb when missing."""
+    path = RULES_DIR / f"{game_id}.md"
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
+    game = games()[game_id]
+    return f"# {game.name}\n\n{game.blurb}\n\n(The full rules text is not written yet.)"
+
+
+def split_rules(text: str, limit: int = 4000) -> list[str]:
+    """Rules text cut at paragraph breaks into pieces of at most ``limit`` characters."""
+    pieces: list[str] = []
+    current = ""
+    for paragraph in text.split("\n\n"):
+        candidate = f"{current}\n\n{paragraph}" if current else paragraph
+        if len(candidate) <= limit:
+            current = candidate
+            continue
+        if current:
+            pieces.append(current)
+        current = paragraph[:limit]
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def option_annotation(option: Option) -> Any:
+    """The slash-command type of a game option (numbers with their allowed range)."""
+    if option.kind is bool:
+        return bool | None
+    low = option.minimum if option.minimum is not None else -(2**53)
+    high = option.maximum if option.maximum is not None else 2**53
+    return app_commands.Range[int, low, high] | None
+
+
+def start_command(game: Game) -> app_commands.Command[Any, ..., None]:
+    """``/game start <game>`` with exactly the game's options, each optional (its default
+    when left out)."""
+
+    @answers_user_errors
+    async def start(interaction: discord.Interaction, **options: Any) -> None:
+        await open_lobby(interaction, game, options)
+
+    kind = inspect.Parameter.KEYWORD_ONLY
+    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    descriptions = {}
+    for option in game.options:
+        parameters.append(
+            inspect.Parameter(option.name, kind, annotation=option_annotation(option), default=None)
+        )
+        default = "off" if option.default is None else option.default
+        descriptions[option.name] = clip(f"{option.description} (default {default})", 100)
+    # discord.py reads a callback's parameters from its signature: this one has the game's own
+    start.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    start.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
+    return app_commands.Command(
+        name=game.id, description=clip(f"Open a {game.name} table here", 100), callback=start
+    )
+
+
+async def open_lobby(interaction: discord.Interaction, game: Game, options: dict[str, Any]) -> None:
+    """Open a lobby with the given options (the rest at their defaults)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise UserError("Start a game in a server channel.")
+    given = {name: value for name, value in options.items() if value is not None}
+    lobby = _bot(interaction).tables.open_lobby(
+        interaction.guild_id,
+        interaction.channel_id,
+        interaction.user.id,
+        display_name(interaction.user),
+        game.id,
+        given,
+    )
+    await post_lobby(interaction, lobby)
+
+
+def _bot(interaction: discord.Interaction) -> CardroomBot:
+    return cast("CardroomBot", interaction.client)
+
+
+async def _edit_lobby(interaction: discord.Interaction, lobby: Lobby, message: Message) -> None:
+    """Edit the lobby's message in this channel, if it was posted."""
+    if lobby.message_id is not None:
+        channel = _bot(interaction).get_partial_messageable(lobby.channel_id)
+        await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
+
+
+class GameCog(commands.Cog):
+    """The /game command group."""
+
+    def __init__(self, bot: CardroomBot) -> None:
+        self.bot = bot
+        self.group = self._build_group()
+
+    async def cog_load(self) -> None:
+        """Add the /game group (built from the registry) to the tree."""
+        self.bot.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        """Remove the /game group."""
+        self.bot.tree.remove_command(self.group.name)
+
+    def _build_group(self) -> app_commands.Group:
+        group = app_commands.Group(
+            name="game", description="Play card games in this channel", guild_only=True
+        )
+        start = app_commands.Group(
+            name="start", description="Open a table for a game in this channel", parent=group
+        )
+        for game in list(games().values())[:25]:
+            start.add_command(start_command(game))
+        cog = self
+
+        @answers_user_errors
+        async def hand(interaction: discord.Interaction) -> None:
+            await send_hand(interaction)
+
+        @answers_user_errors
+        async def leave(interaction: discord.Interaction) -> None:
+            await cog.leave(interaction)
+
+        @answers_user_errors
+        async def stop(interaction: discord.Interaction) -> None:
+            await cog.stop(interaction)
+
+        @app_commands.describe(game="which game")
+        @app_commands.choices(game=game_choices())
+        @answers_user_errors
+        async def rules(interaction: discord.Interaction, game: str) -> None:
+            await cog.rules(interaction, game)
+
+        @app_commands.describe(game="only this game")
+        @app_commands.choices(game=game_choices())
+        @answers_user_errors
+        async def history(interaction: discord.Interaction, game: str | None = None) -> None:
+            message = await history_page(interaction, game, 0)
+            await interaction.response.send_message(
+                allowed_mentions=discord.AllowedMentions.none(), **message.send_kwargs()
+            )
+
+        commands_: list[tuple[str, str, Callable[..., Coroutine[Any, Any, None]]]] = [
+            ("hand", "See your hand and move (only you see it)", hand),
+            ("leave", "Leave the game in this channel (the AI takes your seat)", leave),
+            ("stop", "Stop the game in this channel (host or Manage Server)", stop),
+            ("rules", "How to play a game", rules),
+            ("history", "This server's last games and results", history),
+        ]
+        for name, description, callback in commands_:
+            group.add_command(
+                app_commands.Command(name=name, description=description, callback=callback)
+            )
+        return group
+
+    # -- the commands ----------------------------------------------------------------------------
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Leave the running game (the AI takes over) or the lobby."""
+        service = self.bot.tables
+        lobby = service.lobby_in(interaction.channel_id or 0)
+        if lobby is not None:
+            lobby.leave(interaction.user.id)
+            service.touch(lobby)
+            await _edit_lobby(interaction, lobby, lobby_message(lobby))
+            await interaction.response.send_message("You left the lobby.", ephemeral=True)
+            return
+        session = service.table_in(interaction.channel_id or 0)
+        await interaction.response.defer(ephemeral=True)
+        await session.leave(interaction.user.id)
+        await interaction.followup.send(
+            "You left the game; the AI plays your seat from now on.", ephemeral=True
+        )
+
+    async def stop(self, interaction: discord.Interaction) -> None:
+        """Stop the running game (host or Manage Server); a lobby is cancelled."""
+        service = self.bot.tables
+        may_manage = interaction.permissions.manage_guild
+        lobby = service.lobby_in(interaction.channel_id or 0)
+        if lobby is not None:
+            if interaction.user.id != lobby.host_id and not may_manage:
+                raise UserError("Only the host or someone with Manage Server can stop this.")
+            service.close_lobby(lobby)
+            await _edit_lobby(interaction, lobby, lobby_closed_message(lobby, "was closed"))
+            await interaction.response.send_message("The lobby is closed.", ephemeral=True)
+            return
+        session = service.table_in(interaction.channel_id or 0)
+        await session.stop(interaction.user.id, may_manage, display_name(interaction.user))
+        await interaction.response.send_message("The game is stopped.", ephemeral=True)
+
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        """The player-facing rules, privately (one embed per part)."""
+        if game not in games():
+            raise UserError(f"There is no game {game!r}.")
+        pieces = split_rules(red_suits(rules_text(game)))
+        colour = discord.Colour(0x5865F2)
+        await interaction.response.send_message(
+            embed=discord.Embed(description=pieces[0], colour=colour), ephemeral=True
+        )
+        for piece in pieces[1:4]:
+            await interaction.followup.send(
+                embed=discord.Embed(description=piece, colour=colour), ephemeral=True
+            )

@@ -1,0 +1,146 @@
+"""Showing running tables without flooding Discord: hand DMs promptly, each table message at
+most once per ``table_edit_seconds``, and the end once.
+
+``Presenter`` is what the Discord side implements (``bot.tables.presenter``); it returns what
+it posted anew, and this module reports that to the session (``TableSession.posted``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.storage import BrokenGame
+from bot.tables.session import Clock, TableSession
+
+if TYPE_CHECKING:
+    from bot.tables.lobby import Lobby
+    from bot.tables.timers import Spawn
+
+
+class Presenter(Protocol):
+    """What the Discord side does when a lobby or table changes."""
+
+    async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
+        """The lobby ended without a game (expired)."""
+
+    async def table_changed(self, session: TableSession) -> int | None:
+        """Post or edit the table message; returns the id of a message posted anew."""
+
+    async def hand_changed(self, session: TableSession, seat: int) -> tuple[int | None] | None:
+        """Send or edit the seat's hand DM; returns ``(new message id,)`` when one was sent
+        anew, ``(None,)`` when the person's DMs are closed, None when edited in place."""
+
+    async def notice(self, session: TableSession, text: str) -> None:
+        """Say something in the table's channel."""
+
+    async def table_ended(self, session: TableSession) -> None:
+        """The game ended: post the results (over) or why it stopped."""
+
+    async def restore_failed(self, broken: BrokenGame) -> None:
+        """Tell the channel its game could not be restored (the reason goes to the log only)."""
+
+
+class TableDisplay:
+    """The pending updates of every table."""
+
+    def __init__(
+        self, presenter: Presenter, clock: Clock, spawn: Spawn, edit_seconds: float
+    ) -> None:
+        self.presenter = presenter
+        self.clock = clock
+        self.spawn = spawn
+        self.edit_seconds = edit_seconds
+        self._tables: dict[str, _TableUpdates] = {}
+
+    def _updates(self, session: TableSession) -> _TableUpdates:
+        updates = self._tables.get(session.table_id)
+        if updates is None:
+            updates = self._tables[session.table_id] = _TableUpdates(self, session)
+        return updates
+
+    def changed(self, session: TableSession) -> None:
+        """The table changed: refresh its message and the hand DMs."""
+        self._updates(session).changed()
+
+    def notice(self, session: TableSession, text: str) -> None:
+        """Say something in the table's channel (in the background)."""
+        self.spawn(self.presenter.notice(session, text), f"notice-{session.table_id}")
+
+    def hand_shown(self, session: TableSession, seat: int) -> None:
+        """The seat's DM hand was refreshed by an interaction answer (no edit needed)."""
+        self._updates(session).dm_fresh[seat] = session.revision
+
+    def ended(self, session: TableSession, forget: Coroutine[Any, Any, None]) -> None:
+        """Show the end, wait for pending updates, then run ``forget``."""
+        self.spawn(self._end(session, forget), f"ended-{session.table_id}")
+
+    async def _end(self, session: TableSession, forget: Coroutine[Any, Any, None]) -> None:
+        try:
+            await self.presenter.table_ended(session)
+        finally:
+            updates = self._tables.pop(session.table_id, None)
+            if updates is not None:
+                await updates.idle()
+            await forget
+
+
+class _TableUpdates:
+    """Coalesces one table's updates: DMs promptly, the table message at most once per
+    interval."""
+
+    def __init__(self, display: TableDisplay, session: TableSession) -> None:
+        self.display = display
+        self.session = session
+        self.dm_dirty = False
+        self.table_dirty = False
+        self.dm_task: asyncio.Task[None] | None = None
+        self.table_task: asyncio.Task[None] | None = None
+        self.last_edit: datetime | None = None
+        self.dm_fresh: dict[int, int] = {}
+
+    async def idle(self) -> None:
+        """Wait until the pending DM and table updates are done."""
+        pending = [task for task in (self.dm_task, self.table_task) if task is not None]
+        await asyncio.gather(*pending, return_exceptions=True)
+
+    def changed(self) -> None:
+        self.dm_dirty = self.table_dirty = True
+        table_id = self.session.table_id
+        if self.dm_task is None or self.dm_task.done():
+            self.dm_task = self.display.spawn(self._dms(), f"dms-{table_id}")
+        if self.table_task is None or self.table_task.done():
+            self.table_task = self.display.spawn(self._table(), f"table-{table_id}")
+
+    async def _dms(self) -> None:
+        session = self.session
+        while self.dm_dirty:
+            self.dm_dirty = False
+            if session.ended:
+                return
+            for seat, info in enumerate(session.seats):
+                if info.user_id is None or info.dm_failed:
+                    continue
+                if info.is_ai and info.dm_message_id is None:
+                    continue
+                if self.dm_fresh.get(seat) == session.revision and info.dm_deal == session.deals:
+                    continue
+                posted = await self.display.presenter.hand_changed(session, seat)
+                if posted is not None:
+                    await session.posted(dm=(seat, posted[0]))
+                self.dm_fresh[seat] = session.revision
+
+    async def _table(self) -> None:
+        interval = self.display.edit_seconds
+        while self.table_dirty:
+            if self.last_edit is not None and interval > 0:
+                wait = interval - (self.display.clock() - self.last_edit).total_seconds()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+            self.table_dirty = False
+            self.last_edit = self.display.clock()
+            posted = await self.display.presenter.table_changed(self.session)
+            if posted is not None:
+                await self.session.posted(table_message=posted)

@@ -1,0 +1,95 @@
+"""Bringing running games back after a restart.
+
+Each saved game (its state read back once, by storage) becomes a session again; its log, deal
+count and hand summaries are rebuilt by replaying its actions from its seed (the engine is
+deterministic). A saved game that cannot be read back is set aside in storage unchanged and
+reported, never restored.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.storage import BrokenGame, LoadedGame, Storage
+from bot.tables.session import Seat, SessionContext, TableSession
+from engine.errors import EngineError
+
+log = logging.getLogger(__name__)
+
+
+async def restore_sessions(
+    storage: Storage, context: SessionContext
+) -> tuple[list[TableSession], list[BrokenGame]]:
+    """The saved running games as sessions, and those that could not be read back (already
+    set aside in storage, so the next start does not report them again)."""
+    sessions: list[TableSession] = []
+    broken: list[BrokenGame] = []
+    for loaded in await storage.running.load():
+        if isinstance(loaded, LoadedGame):
+            sessions.append(session_from_saved(loaded, context))
+            continue
+        await storage.running.set_aside(loaded)
+        broken.append(loaded)
+    return sessions, broken
+
+
+def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSession:
+    """A saved game (its state already read back by storage) as a running session."""
+    saved, state = loaded.saved, loaded.state
+    seats = [
+        Seat(
+            s.user_id,
+            s.name,
+            s.is_ai,
+            s.dm_message_id,
+            s.dm_failed,
+            timeouts_in_a_row=s.timeouts_in_a_row,
+        )
+        for s in saved.seats
+    ]
+    session = TableSession(
+        saved.table_id,
+        saved.guild_id,
+        saved.channel_id,
+        saved.host_id,
+        state.game,
+        dict(saved.options),
+        saved.seed,
+        seats,
+        state,
+        saved.started_at,
+        context,
+        revision=saved.revision,
+        actions=[(int(seat), str(text)) for seat, text in saved.actions],
+        table_message_id=saved.table_message_id,
+        table_posted_at=context.clock() if saved.table_message_id is not None else None,
+    )
+    replay_log(session)
+    for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
+        info.dm_deal = session.deals if info.dm_message_id else -1
+    session.resume(saved.deadline)
+    return session
+
+
+def replay_log(session: TableSession) -> None:
+    """Rebuild a restored session's log, deal count and hand summaries by playing its actions
+    again from its seed. If they do not lead to its saved state, the saved state stays and
+    the log and summaries start empty."""
+    state, revision, actions = session.state, session.revision, session.actions
+    try:
+        deck = state.deck_plan.to_json()  # a game dealt from a given deck replays from it
+        session.state = session.game.new_state(
+            len(session.seats), session.seed, session.options, deck
+        )
+        session.revision, session.actions = 0, []
+        session.log_opening()
+        for seat, text in actions:
+            session.record(seat, text, session.state.apply_text(seat, text))
+        if session.revision == revision and session.state.to_json() == state.to_json():
+            return
+    except EngineError:
+        pass
+    log.warning("table %s: its actions do not replay to its saved state", session.table_id)
+    session.log.clear()
+    session.summaries.clear()
+    session.state, session.revision, session.actions, session.deals = state, revision, actions, 0

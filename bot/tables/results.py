@@ -1,0 +1,75 @@
+"""A finished game's record: places from scores, and the stored result of a session."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from bot.storage import FinishedGame, FinishedSeat
+
+if TYPE_CHECKING:
+    from bot.tables.session import TableSession
+
+
+def places_of(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Places by score: winners first (1); the rest ranked in the winners' direction.
+
+    >>> places_of([10, 25, 25, 3], [1, 2])
+    [3, 1, 1, 4]
+    >>> places_of([4, -1, 9], [1])
+    [2, 1, 3]
+    """
+    if not scores:
+        return []
+    winner_scores = [scores[seat] for seat in winners] or [max(scores)]
+    others = [s for i, s in enumerate(scores) if i not in winners]
+    high_wins = not others or min(winner_scores) >= max(others)
+    key: Callable[[int], int] = (lambda s: -s) if high_wins else (lambda s: s)
+    places: list[int] = []
+    for seat, score in enumerate(scores):
+        if seat in winners:
+            places.append(1)
+            continue
+        better = len(winners) + sum(
+            1 for i, s in enumerate(scores) if i not in winners and key(s) < key(score)
+        )
+        places.append(better + 1)
+    return places
+
+
+def finished_game(session: TableSession, ended_at: datetime) -> FinishedGame:
+    """The stored result of a game that is over: seats with scores and places, the replay
+    record and the hand-by-hand summaries."""
+    state = session.state
+    scores = state.scores()
+    places = places_of(scores, state.winners())
+    return FinishedGame(
+        table_id=session.table_id,
+        guild_id=session.guild_id,
+        channel_id=session.channel_id,
+        game_id=session.game.id,
+        options=dict(session.options),
+        seed=session.seed,
+        started_at=session.started_at,
+        ended_at=ended_at,
+        seats=[
+            FinishedSeat(
+                seat=index,
+                user_id=seat.user_id,
+                name=seat.name,
+                is_ai=seat.is_ai or seat.user_id is None,
+                score=scores[index],
+                place=places[index],
+            )
+            for index, seat in enumerate(session.seats)
+        ],
+        record={
+            "game": session.game.id,
+            "players": state.players,
+            "seed": session.seed,
+            "options": dict(session.options),
+            "actions": [list(action) for action in session.actions],
+        },
+        summary=list(session.summaries),
+    )

@@ -1,0 +1,475 @@
+"""The table session: one running game, with its lock, state, seats, deadlines and log.
+
+It offers one call per intent (``choose`` a step, ``play``, ``leave``, ``stop``, and for the
+timers ``ai_move`` and ``time_out``). Each call is a transaction under the table's lock: the
+change is made in memory, then saved (``storage.running.save``; ``storage.results.finish`` at
+the end, ``storage.running.delete`` when stopped); if the save fails, the session is put back
+exactly as it was (state, revision, log, deadlines, seats) and the caller gets ``SaveFailed``.
+A committed call returns a ``Change`` (events, whose views changed, what to post) and hands it
+to the context's ``changed`` hook, which schedules the display and the timers. The Discord
+side reports the ids of what it posted through ``posted``; nothing else writes into a session
+from outside.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.errors import SaveFailed, StaleMove, UserError
+from bot.settings import Settings
+from bot.storage import SavedGame, SeatRecord, Storage
+from bot.tables.results import finished_game
+from bot.text import fill_names
+from engine.choices import StaleChoice, Step, resolve
+from engine.core import Action, Event, Game, OptionValue, State
+from engine.errors import EngineError
+from engine.runner import agent_move
+
+log = logging.getLogger(__name__)
+
+MAX_TIMEOUTS = 3
+LOG_LENGTH = 40
+Clock = Callable[[], datetime]
+
+
+@dataclass
+class Seat:
+    """One seat: a person (by user id) or an AI."""
+
+    user_id: int | None
+    name: str
+    is_ai: bool = False
+    dm_message_id: int | None = None
+    dm_failed: bool = False
+    dm_deal: int = -1  # the deal the hand DM shows (a new deal gets a new DM)
+    timeouts_in_a_row: int = 0
+
+    @property
+    def is_human(self) -> bool:
+        """A person plays this seat (not the AI, not handed to the AI)."""
+        return not self.is_ai and self.user_id is not None
+
+    def record(self) -> SeatRecord:
+        """The stored form."""
+        return SeatRecord(
+            user_id=self.user_id,
+            name=self.name,
+            is_ai=self.is_ai,
+            dm_message_id=self.dm_message_id,
+            dm_failed=self.dm_failed,
+            timeouts_in_a_row=self.timeouts_in_a_row,
+        )
+
+    def fresh(self) -> Seat:
+        """The same player, for a new game (no messages, no timeouts)."""
+        return Seat(self.user_id, self.name, is_ai=self.is_ai)
+
+
+@dataclass
+class LoggedEvent:
+    """An event in the table log with the revision it happened at."""
+
+    event: Event
+    revision: int
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one committed call changed, for the Discord side to show."""
+
+    events: tuple[Event, ...] = ()
+    views: frozenset[int] = frozenset()  # seats whose private view changed
+    notices: tuple[str, ...] = ()  # to say in the table's channel
+    ended: bool = False  # the game ended (over, stopped, or no players left)
+
+
+@dataclass(frozen=True)
+class SessionContext:
+    """What every session uses: storage, settings, the clock, and the hook that shows and
+    schedules a committed change."""
+
+    storage: Storage
+    settings: Settings
+    clock: Clock
+    changed: Callable[[TableSession, Change], None]
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """Everything a call may change, to put back when its save fails."""
+
+    state: dict[str, Any] | None
+    revision: int
+    actions: int
+    log: tuple[LoggedEvent, ...]
+    summaries: int
+    deals: int
+    deadlines: dict[int, datetime]
+    window_end: datetime | None
+    seats: tuple[Seat, ...]
+    declined: frozenset[tuple[int, int]]
+
+
+@dataclass(eq=False)
+class TableSession:
+    """A running game and the calls that change it."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game: Game
+    options: dict[str, OptionValue]
+    seed: int
+    seats: list[Seat]
+    state: State
+    started_at: datetime
+    context: SessionContext
+    revision: int = 0
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    table_message_id: int | None = None
+    table_posted_at: datetime | None = None
+    deadlines: dict[int, datetime] = field(default_factory=dict)
+    window_end: datetime | None = None
+    deals: int = 0  # "deal" events so far: the number of the current hand or round
+    log: deque[LoggedEvent] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
+    summaries: list[str] = field(default_factory=list)
+    ended: bool = False
+    end_reason: str = ""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    declined: set[tuple[int, int]] = field(default_factory=set)  # (revision, seat) AI passes
+
+    # -- reading -----------------------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        """Seat names, by seat."""
+        return [seat.name for seat in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat a user plays (or played, before it went to the AI), or None."""
+        return next((i for i, s in enumerate(self.seats) if s.user_id == user_id), None)
+
+    def seat_for(self, user_id: int) -> int:
+        """The seat a person plays at this table; raises UserError otherwise."""
+        if self.ended:
+            raise UserError("This game is over.")
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise UserError("You are not seated at this table.")
+        if self.seats[seat].is_ai:
+            raise UserError("Your seat was handed to the AI for the rest of this game.")
+        return seat
+
+    def optional_seats(self) -> tuple[int, ...]:
+        """Seats with out-of-turn actions only (snaps) just now."""
+        waiting = set(self.state.waiting_for())
+        return tuple(seat for seat in self.state.to_act() if seat not in waiting)
+
+    def window_left(self, now: datetime) -> float:
+        """Seconds the out-of-turn window stays open (0 when none is)."""
+        if self.window_end is None or not self.optional_seats():
+            return 0.0
+        return max(0.0, (self.window_end - now).total_seconds())
+
+    def window_seconds(self) -> float:
+        """How long out-of-turn actions stay open: the game's say, else the bot's setting."""
+        seconds = self.game.out_of_turn_seconds(self.options)
+        return self.context.settings.optional_window_seconds if seconds is None else seconds
+
+    def saved(self) -> SavedGame:
+        """The stored form of the running game."""
+        return SavedGame(
+            table_id=self.table_id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            host_id=self.host_id,
+            game_id=self.game.id,
+            options=dict(self.options),
+            seed=self.seed,
+            seats=[seat.record() for seat in self.seats],
+            state=self.state.to_json(),
+            revision=self.revision,
+            actions=list(self.actions),
+            table_message_id=self.table_message_id,
+            deadline=min(self.deadlines.values()) if self.deadlines else None,
+            started_at=self.started_at,
+        )
+
+    # -- the intents -------------------------------------------------------------------------
+    async def choose(self, user_id: int, revision: int, path: Sequence[int]) -> Step | Change:
+        """A step of a move chosen at ``revision``: the next step to offer, or the committed
+        move it completes. Raises StaleMove when the position changed since."""
+        seat = self.seat_for(user_id)
+        if revision != self.revision:
+            raise StaleMove()
+        try:
+            target = resolve(self.state.legal_actions(seat), path)
+        except StaleChoice:
+            raise StaleMove() from None
+        if isinstance(target, Step):
+            return target
+        return await self.play(user_id, revision, target)
+
+    async def play(self, user_id: int, revision: int, action: Action) -> Change:
+        """A person's move at ``revision``; raises StaleMove or UserError, changing nothing."""
+        seat = self.seat_for(user_id)
+        async with self.lock:
+            if self.ended:
+                raise UserError("This game is over.")
+            if revision != self.revision or action not in self.state.legal_actions(seat):
+                raise StaleMove()
+            left = self.window_left(self.context.clock())
+            if left > 0 and seat in self.state.waiting_for():
+                raise UserError(
+                    f"Others may still act out of turn (snap) for {left:.0f} more seconds; "
+                    "try again then."
+                )
+
+            def move() -> Change:
+                self.seats[seat].timeouts_in_a_row = 0
+                return self._apply(seat, action)
+
+            return await self._commit(move)
+
+    async def ai_move(self, seat: int, revision: int) -> Change | None:
+        """The AI's move for ``seat`` if the game is still at ``revision`` and it wants one."""
+        async with self.lock:
+            if self.ended or self.revision != revision:
+                return None
+            action = agent_move(self.state, seat, self.game.agent("normal"), self.ai_rng(seat))
+            if action is None:
+                self.declined.add((self.revision, seat))
+                return None
+            return await self._commit(lambda: self._apply(seat, action))
+
+    async def time_out(self, seat: int, revision: int) -> Change | None:
+        """The seat's time ran out at ``revision``: its timeout move (or the AI's) is made;
+        after ``MAX_TIMEOUTS`` in a row the AI keeps the seat."""
+        async with self.lock:
+            if self.ended or self.revision != revision:
+                return None
+            return await self._commit(lambda: self._time_out(seat))
+
+    async def leave(self, user_id: int) -> Change:
+        """A player leaves: the AI takes the seat; with no people left the game ends."""
+        seat = self.seat_for(user_id)
+        async with self.lock:
+            if self.ended:
+                raise UserError("This game is over.")
+
+            def hand_over() -> Change:
+                self.seats[seat].is_ai = True
+                self.deadlines.pop(seat, None)
+                name = self.seats[seat].name
+                if self._end_if_no_humans():
+                    return Change(views=self._all_seats(), ended=True)
+                return Change(
+                    views=self._all_seats(),
+                    notices=(f"{name} left; the AI plays their seat.",),
+                )
+
+            return await self._commit(hand_over)
+
+    async def stop(self, user_id: int, may_manage: bool, name: str) -> Change:
+        """Stop the game without a result (host or Manage Server)."""
+        if user_id != self.host_id and not may_manage:
+            raise UserError("Only the host or someone with Manage Server can stop this game.")
+        async with self.lock:
+            if self.ended:
+                raise UserError("This game is over.")
+
+            def end() -> Change:
+                self._end(f"{name} stopped the game.")
+                return Change(views=self._all_seats(), ended=True)
+
+            return await self._commit(end)
+
+    async def begin(self) -> None:
+        """Save the game just dealt (raises SaveFailed; nothing else to undo then)."""
+        self._after_change(acted=())
+        try:
+            await self.context.storage.running.save(self.saved())
+        except Exception as error:
+            log.exception("table %s: the first save failed", self.table_id)
+            raise SaveFailed() from error
+
+    async def posted(
+        self,
+        *,
+        table_message: int | None = None,
+        dm: tuple[int, int | None] | None = None,
+    ) -> None:
+        """What the Discord side posted: a new table message, or a seat's new hand DM (its
+        message id, or None when that person's DMs are closed). Saved, so that after a
+        restart the bot edits the messages people see last; a failed save only loses that."""
+        async with self.lock:
+            if table_message is not None:
+                self.table_message_id = table_message
+                self.table_posted_at = self.context.clock()
+            if dm is not None:
+                seat, message_id = dm
+                info = self.seats[seat]
+                if message_id is None:
+                    info.dm_failed = True
+                else:
+                    info.dm_message_id = message_id
+                    info.dm_deal = self.deals
+            if self.ended:
+                return
+            try:
+                await self.context.storage.running.save(self.saved())
+            except Exception:
+                log.exception("table %s: could not save the posted message ids", self.table_id)
+
+    def ai_rng(self, seat: int) -> random.Random:
+        """The AI's generator for this seat and revision: a restarted game plays the same."""
+        return random.Random(f"{self.seed}/ai/{seat}/{self.revision}")
+
+    # -- the transaction ---------------------------------------------------------------------
+    async def _commit(self, make: Callable[[], Change]) -> Change:
+        """Make the change in memory, save it, and on failure put everything back."""
+        snapshot = self._snapshot()
+        try:
+            change = make()
+            if self.state.is_over and not self.ended:
+                self._end("over")
+                change = replace(change, ended=True)
+            await self._save()
+        except Exception as error:
+            self._restore(snapshot)
+            if isinstance(error, (UserError, EngineError)):
+                raise
+            log.exception("table %s: a change could not be saved; undone", self.table_id)
+            raise SaveFailed() from error
+        self.context.changed(self, change)
+        return change
+
+    async def _save(self) -> None:
+        storage = self.context.storage
+        if not self.ended:
+            await storage.running.save(self.saved())
+        elif self.end_reason == "over":
+            await storage.results.finish(finished_game(self, self.context.clock()))
+        else:
+            await storage.running.delete(self.table_id)
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(
+            state=self.state.to_json(),
+            revision=self.revision,
+            actions=len(self.actions),
+            log=tuple(self.log),
+            summaries=len(self.summaries),
+            deals=self.deals,
+            deadlines=dict(self.deadlines),
+            window_end=self.window_end,
+            seats=tuple(replace(seat) for seat in self.seats),
+            declined=frozenset(self.declined),
+        )
+
+    def _restore(self, snapshot: _Snapshot) -> None:
+        if snapshot.state is not None and self.revision != snapshot.revision:
+            self.state = self.game.state_from_json(snapshot.state)
+        self.revision = snapshot.revision
+        del self.actions[snapshot.actions :]
+        self.log.clear()
+        self.log.extend(snapshot.log)
+        del self.summaries[snapshot.summaries :]
+        self.deals = snapshot.deals
+        self.deadlines = dict(snapshot.deadlines)
+        self.window_end = snapshot.window_end
+        self.seats[:] = [replace(seat) for seat in snapshot.seats]
+        self.declined = set(snapshot.declined)
+        self.ended, self.end_reason = False, ""
+
+    # -- in memory ---------------------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> Change:
+        events = self.state.apply(seat, action)
+        self.record(seat, action.text, events)
+        self._after_change(acted=(seat,))
+        return Change(events=tuple(events), views=self._all_seats())
+
+    def _time_out(self, seat: int) -> Change:
+        info = self.seats[seat]
+        info.timeouts_in_a_row += 1
+        action = self.state.timeout_action(seat)
+        if action is None:
+            action = agent_move(self.state, seat, self.game.agent("normal"), self.ai_rng(seat))
+        handed = info.timeouts_in_a_row >= MAX_TIMEOUTS
+        if handed:
+            info.is_ai = True
+        change = self._apply(seat, action) if action is not None else Change()
+        if not handed or self.state.is_over:
+            return change
+        notice = (
+            f"{info.name} ran out of time {MAX_TIMEOUTS} times in a row: "
+            "the AI plays their seat for the rest of the game."
+        )
+        ended = self._end_if_no_humans()
+        return replace(change, notices=(notice,), ended=ended, views=self._all_seats())
+
+    def _end_if_no_humans(self) -> bool:
+        if any(seat.is_human for seat in self.seats):
+            return False
+        self._end("No players are left at the table, so the game ends.")
+        return True
+
+    def _end(self, reason: str) -> None:
+        self.ended = True
+        self.end_reason = reason
+        self.deadlines.clear()
+
+    def _all_seats(self) -> frozenset[int]:
+        return frozenset(range(len(self.seats)))
+
+    def record(self, seat: int, text: str, events: Sequence[Event]) -> None:
+        """Note an applied action: the next revision, the replay record, the log, deals and
+        the summaries of hands that ended."""
+        self.revision += 1
+        self.actions.append((seat, text))
+        for event in events:
+            self.log.append(LoggedEvent(event, self.revision))
+            if event.kind == "deal":
+                self.deals += 1
+            elif event.kind == "hand_end":
+                self.summaries.append(fill_names(event.text, self.names))
+
+    def log_opening(self) -> None:
+        """The log of a game just dealt: it begins, and what happened while it was set up."""
+        self.log.append(LoggedEvent(Event(f"{self.game.name} begins.", "deal"), 0))
+        self.log.extend(LoggedEvent(event, 0) for event in self.state.opening_events())
+
+    def _after_change(self, acted: Sequence[int]) -> None:
+        """Open or close the out-of-turn window and set the turn deadlines."""
+        now = self.context.clock()
+        if self.optional_seats():
+            if self.window_end is None:
+                self.window_end = now + timedelta(seconds=self.window_seconds())
+        else:
+            self.window_end = None
+        start = max(now, self.window_end) if self.window_end else now
+        waiting = set(self.state.waiting_for())
+        for seat in list(self.deadlines):
+            if seat not in waiting or seat in acted:
+                del self.deadlines[seat]
+        turn = timedelta(seconds=self.context.settings.turn_seconds)
+        for seat in waiting:
+            if self.seats[seat].is_human and seat not in self.deadlines:
+                self.deadlines[seat] = start + turn
+
+    def resume(self, deadline: datetime | None) -> None:
+        """Set the deadlines of a restored game (from the saved one, when there was one)."""
+        self.log.append(
+            LoggedEvent(Event("The game resumes after a restart.", "info"), self.revision)
+        )
+        self._after_change(acted=())
+        if deadline is not None:
+            for seat in self.deadlines:
+                self.deadlines[seat] = deadline

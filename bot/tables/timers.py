@@ -1,0 +1,103 @@
+"""The timers of running tables: AI moves, turn timeouts and the out-of-turn window closing.
+
+One driver task per table sleeps until the next thing due at the table's current revision,
+then asks the session (``ai_move``, ``time_out``); a committed change reschedules the driver
+through the service, so a driver never outlives the position it was planned for. A save that
+fails is retried after ``RETRY_SECONDS``, so the table never stops moving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.errors import SaveFailed
+from bot.settings import Settings
+from bot.tables.session import Clock, TableSession
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 1.0
+Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None]"]
+
+
+class TableTimers:
+    """The driver task of every running table."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Clock,
+        spawn: Spawn,
+        window_closed: Callable[[TableSession], None],
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.spawn = spawn
+        self.window_closed = window_closed
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+
+    def schedule(self, session: TableSession) -> None:
+        """Plan the table's next AI move, timeout or window end (replacing the old plan)."""
+        self.cancel(session)
+        if session.ended or session.state.is_over:
+            return
+        name = f"driver-{session.table_id}"
+        self.drivers[session.table_id] = self.spawn(self._run(session, session.revision), name)
+
+    def cancel(self, session: TableSession) -> None:
+        """Stop the table's driver (unless it is the task asking)."""
+        driver = self.drivers.pop(session.table_id, None)
+        if driver is not None and driver is not asyncio.current_task():
+            driver.cancel()
+
+    def close(self) -> None:
+        """Stop every driver (at shutdown)."""
+        for driver in self.drivers.values():
+            driver.cancel()
+        self.drivers.clear()
+
+    def plan(self, session: TableSession) -> list[tuple[datetime, int, str]]:
+        """What is due at the table, soonest first: (when, seat, "ai" | "timeout" | "window")."""
+        now = self.clock()
+        ai_at = now + timedelta(seconds=self.settings.ai_delay_seconds)
+        window_end = session.window_end
+        plan: list[tuple[datetime, int, str]] = []
+        for seat in session.optional_seats():
+            if session.seats[seat].is_ai and (session.revision, seat) not in session.declined:
+                plan.append((ai_at, seat, "ai"))
+        for seat in session.state.waiting_for():
+            if not session.seats[seat].is_human:
+                plan.append((max(ai_at, window_end) if window_end else ai_at, seat, "ai"))
+            elif seat in session.deadlines:
+                plan.append((session.deadlines[seat], seat, "timeout"))
+        if window_end is not None and window_end > now:
+            plan.append((window_end, -1, "window"))
+        plan.sort(key=lambda item: (item[0], item[2] != "ai", item[1]))
+        return plan
+
+    async def _run(self, session: TableSession, revision: int) -> None:
+        for when, seat, kind in self.plan(session):
+            wait = (when - self.clock()).total_seconds()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if session.ended or session.revision != revision:
+                return
+            if kind == "window":
+                self.window_closed(session)
+                continue
+            try:
+                if kind == "ai":
+                    if await session.ai_move(seat, revision) is not None:
+                        return
+                    continue
+                await session.time_out(seat, revision)
+                return
+            except SaveFailed:
+                log.warning("table %s: retrying after a failed save", session.table_id)
+                await asyncio.sleep(RETRY_SECONDS)
+                self.schedule(session)
+                return

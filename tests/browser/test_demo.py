@@ -1,0 +1,252 @@
+"""``./run demo`` in a real browser: headless Chromium (Debian's) plays fishing on the page.
+
+The demo runs as a person starts it (``python -m bot.demo``, a process of its own); the test
+reads the addresses it prints, opens the #games page, starts a game from the message box, adds
+an AI seat, starts, makes moves by clicking through the Hand view, checks the table, a friend's
+tab (bob's view of #games) and the DM page (open since before the game), then stops the demo
+with Ctrl-C (SIGINT) and checks it says so and exits cleanly. A closed terminal (SIGHUP), a
+kill (SIGTERM) and a taken port are checked on the process alone.
+
+Without /usr/bin/chromium the test fails in CI (CI=true) and is skipped elsewhere, with the
+command that installs it (``./run test`` installs it itself where it can).
+``CARDROOM_DEMO_SCREENSHOT=docs/images/demo.png`` saves the page as the README shows it.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+BROWSER_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+URL = re.compile(r"http://127\.0\.0\.1:\d+/#\S+")
+STOPPED = "Cardroom demo stopped."
+WAIT_MS = 20_000  # the longest wait for one step (a busy 2-core machine)
+
+
+@pytest.fixture
+def chromium() -> Path:
+    """Debian's chromium; the test fails in CI, and is skipped elsewhere, without it."""
+    if CHROMIUM.exists():
+        return CHROMIUM
+    how = "Debian's chromium is missing: install it with `apt-get install -y chromium` (as root)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(how)
+    pytest.skip(how)
+
+
+@dataclass
+class DemoProcess:
+    """``python -m bot.demo`` running, with the addresses it printed and its output after."""
+
+    process: subprocess.Popen[str]
+    lines: queue.Queue[str]
+    reader: threading.Thread
+    urls: list[str]
+
+    def stop(self, signum: int) -> tuple[int, list[str]]:
+        """Send ``signum``; the exit code and the lines printed after the addresses."""
+        self.process.send_signal(signum)
+        code = self.process.wait(timeout=30)
+        self.reader.join()
+        rest = []
+        while not self.lines.empty():
+            rest.append(self.lines.get())
+        return code, rest
+
+
+def start_demo(*args: str) -> DemoProcess:
+    """Start the demo as a person does and wait (60 s at most) for its addresses."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.demo", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or ()])
+    reader.start()
+    demo = DemoProcess(process, lines, reader, [])
+    printed: list[str] = []
+    deadline = time.monotonic() + 60
+    while not printed or "Ctrl-C" not in printed[-1]:
+        try:
+            printed.append(lines.get(timeout=max(0.1, deadline - time.monotonic())))
+        except queue.Empty:
+            demo.stop(signal.SIGKILL)
+            pytest.fail("the demo printed no addresses in 60 s:\n" + "".join(printed))
+        demo.urls += URL.findall(printed[-1])
+    return demo
+
+
+@pytest.fixture
+def demo() -> Iterator[list[str]]:
+    """The running demo's page addresses (#games first, then each person's DMs); at the end
+    it is stopped with Ctrl-C (SIGINT) and must say so, alone, and exit 0."""
+    running = start_demo("--friends", "1")
+    try:
+        yield running.urls
+    finally:
+        code, rest = running.stop(signal.SIGINT)
+    assert (code, rest) == (0, [STOPPED + "\n"])
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+def test_a_closed_terminal_or_a_kill_stops_the_demo_cleanly(signum: int) -> None:
+    running = start_demo("--friends", "0")
+    assert len(running.urls) == 2  # #games and ann's DMs
+    assert running.stop(signum) == (0, [STOPPED + "\n"])
+
+
+def test_a_taken_port_is_one_plain_error() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "bot.demo", "--port", str(port)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == f"error: the demo could not start: preview could not bind port {port}\n"
+
+
+def wait_ready(page: Page) -> None:
+    """Wait until the preview page has drawn its state and has no action in flight."""
+    page.wait_for_function(
+        "() => window.simcordPreview && window.simcordPreview.ready === true", timeout=WAIT_MS
+    )
+
+
+def run_command(page: Page, command: str, choice: str) -> None:
+    """Type ``/command`` in the message box and send it with the option ``choice``.
+
+    Works whether the choice is a subcommand (``/game start fishing``) or an option of the
+    command (``/game start game:Fishing``).
+    """
+    page.get_by_placeholder("Message #games").click()
+    page.keyboard.type(f"/{command}")
+    popup = page.locator(".command-popup")
+    entries = popup.get_by_role("option")
+    expect(entries.first).to_be_visible(timeout=WAIT_MS)
+    subcommand = entries.filter(has_text=f"/{command} {choice.lower()}")
+    if subcommand.count():
+        subcommand.first.click()
+    else:
+        entries.filter(has_text=f"/{command}").first.click()
+        popup.get_by_role("option", name=choice, exact=True).click()
+    page.get_by_role("button", name="Send").click()
+    wait_ready(page)
+
+
+def moves_by(table: Locator, name: str) -> set[str]:
+    """The lines of the table's "Last moves" that tell what ``name`` did."""
+    return {line for line in table.inner_text().splitlines() if line.startswith(f"• {name} ")}
+
+
+def play_a_move(page: Page, table: Locator, screenshot: str | None = None) -> str:
+    """At ann's turn, open her Hand and click through it until the move is made; the move's
+    line in the table, which must appear. ``screenshot``: save the page with the Hand open."""
+    expect(table).to_contain_text("Turn: ann", timeout=WAIT_MS)
+    before = moves_by(table, "ann")
+    table.get_by_role("button", name="Hand").click()
+    wait_ready(page)
+    hand = page.locator("article.channel-message:has(.message-ephemeral-note)").last
+    expect(hand).to_contain_text("Your turn", timeout=WAIT_MS)
+    if screenshot:
+        page.screenshot(path=screenshot)
+    # green buttons finish a move, blue ones go on to its next step (card, then what it takes)
+    finishing = hand.locator(".component-button.button-style-3")
+    for _ in range(6):
+        if finishing.count():
+            break
+        hand.locator(".component-button.button-style-1").first.click()
+        wait_ready(page)
+    finishing.first.click()
+    wait_ready(page)
+    # the bot edits the table message a moment after it answers (its edits are throttled)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not moves_by(table, "ann") - before and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    made = moves_by(table, "ann") - before
+    assert made, f"ann's move did not reach the table:\n{table.inner_text()}"
+    return made.pop()
+
+
+def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path) -> None:
+    urls = demo
+    assert len(urls) == 3, urls  # #games, ann's DMs, bob's DMs
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch_persistent_context(
+            tmp_path / "profile",
+            executable_path=str(chromium),
+            args=BROWSER_ARGS,
+            viewport={"width": 1200, "height": 1000},
+        )
+        try:
+            dms = browser.new_page()  # ann's DMs, open before the game: the hand must arrive
+            dms.goto(urls[1])
+            wait_ready(dms)
+            page = browser.new_page()
+            page.goto(urls[0])
+            wait_ready(page)
+            friend = browser.new_page()  # the friend's tab: the same address, viewing as bob
+            friend.goto(urls[0])
+            wait_ready(friend)
+            friend.get_by_label("Viewing as").select_option(label="bob")
+            wait_ready(friend)
+            run_command(page, "game start", "Fishing")
+            lobby = page.locator("article.channel-message").filter(has_text="Fishing").last
+            lobby.get_by_role("button", name="Add AI").click()
+            wait_ready(page)
+            expect(lobby).to_contain_text("AI 1", timeout=WAIT_MS)
+            # ann's click is drawn in bob's tab too
+            bobs_lobby = friend.locator("article.channel-message").filter(has_text="Fishing").last
+            expect(bobs_lobby).to_contain_text("AI 1", timeout=WAIT_MS)
+            lobby.get_by_role("button", name="Start").click()
+            wait_ready(page)
+            table = (
+                page.locator("article.channel-message:not(:has(.message-ephemeral-note))")
+                .filter(has=page.get_by_role("button", name="Hand"))
+                .last
+            )
+            expect(table).to_contain_text("Fishing — table", timeout=WAIT_MS)
+            first = play_a_move(page, table, os.environ.get("CARDROOM_DEMO_SCREENSHOT"))
+            second = play_a_move(page, table)
+            assert first != second
+            expect(friend.locator("article.channel-message").filter(has_text=second)).to_be_visible(
+                timeout=WAIT_MS
+            )
+            expect(dms.locator("article.channel-message").last).to_contain_text(
+                "Your hand — Fishing", timeout=WAIT_MS
+            )
+        finally:
+            browser.close()
