@@ -25,6 +25,7 @@ from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobby import Lobby
 from bot.tables.restore import restore_sessions
 from bot.tables.session import Change, Clock, Seat, SessionContext, TableSession
+from bot.tables.thinking import AiPlayers
 from bot.tables.timers import TableTimers
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
@@ -73,7 +74,8 @@ class TableService:
         self.by_channel: dict[int, str] = {}  # channel id → lobby or table id
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self.context = SessionContext(storage, settings, clock, self._changed)
+        self.ai = AiPlayers(settings)
+        self.context = SessionContext(storage, settings, clock, self._changed, self.ai)
         self.display = TableDisplay(presenter, clock, self.spawn, settings.table_edit_seconds)
         self.timers = TableTimers(settings, clock, self.spawn, self.display.changed)
 
@@ -272,8 +274,9 @@ class TableService:
         return [f"table {game.table_id}: {game.error}" for game in broken]
 
     async def close(self) -> None:
-        """Cancel timers and background work (at shutdown)."""
+        """Cancel timers and background work, stop the AI's workers (at shutdown)."""
         self.timers.close()
+        self.ai.close()
         for lobby in self.lobbies.values():
             if lobby.expiry is not None:
                 lobby.expiry.cancel()

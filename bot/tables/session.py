@@ -26,6 +26,7 @@ from bot.errors import SaveFailed, StaleMove, UserError
 from bot.settings import Settings
 from bot.storage import SavedGame, SeatRecord, Storage
 from bot.tables.results import finished_game
+from bot.tables.thinking import AiPlayers
 from bot.text import fill_names
 from engine.choices import StaleChoice, Step, resolve
 from engine.core import Action, Event, Game, OptionValue, State
@@ -50,6 +51,7 @@ class Seat:
     dm_failed: bool = False
     dm_deal: int = -1  # the deal the hand DM shows (a new deal gets a new DM)
     timeouts_in_a_row: int = 0
+    level: str = "normal"  # how the AI plays the seat (a seat handed over plays normal)
 
     @property
     def is_human(self) -> bool:
@@ -65,11 +67,17 @@ class Seat:
             dm_message_id=self.dm_message_id,
             dm_failed=self.dm_failed,
             timeouts_in_a_row=self.timeouts_in_a_row,
+            level=self.level,
         )
 
     def fresh(self) -> Seat:
         """The same player, for a new game (no messages, no timeouts)."""
-        return Seat(self.user_id, self.name, is_ai=self.is_ai)
+        return Seat(self.user_id, self.name, is_ai=self.is_ai, level=self.level)
+
+    @property
+    def badge(self) -> str:
+        """What follows the seat's name where seats are listed: the AI's mark and level."""
+        return f" 🤖 {self.level}" if self.is_ai else ""
 
 
 @dataclass
@@ -92,13 +100,14 @@ class Change:
 
 @dataclass(frozen=True)
 class SessionContext:
-    """What every session uses: storage, settings, the clock, and the hook that shows and
-    schedules a committed change."""
+    """What every session uses: storage, settings, the clock, the hook that shows and
+    schedules a committed change, and the AI players."""
 
     storage: Storage
     settings: Settings
     clock: Clock
     changed: Callable[[TableSession, Change], None]
+    ai: AiPlayers
 
 
 @dataclass(frozen=True)
@@ -239,11 +248,19 @@ class TableSession:
             return await self._commit(move)
 
     async def ai_move(self, seat: int, revision: int) -> Change | None:
-        """The AI's move for ``seat`` if the game is still at ``revision`` and it wants one."""
+        """The AI's move for ``seat`` if the game is still at ``revision`` and it wants one.
+        A searching level thinks outside the table's lock (in the context's worker processes);
+        its move counts only if nothing moved meanwhile."""
         async with self.lock:
             if self.ended or self.revision != revision:
                 return None
-            action = agent_move(self.state, seat, self.game.agent("normal"), self.ai_rng(seat))
+            thinking = self.context.ai.move(
+                self.state, seat, self.seats[seat].level, self.ai_seed(seat)
+            )
+        action = await thinking
+        async with self.lock:
+            if self.ended or self.revision != revision:
+                return None
             if action is None:
                 self.declined.add((self.revision, seat))
                 return None
@@ -328,9 +345,10 @@ class TableSession:
             except Exception:
                 log.exception("table %s: could not save the posted message ids", self.table_id)
 
-    def ai_rng(self, seat: int) -> random.Random:
-        """The AI's generator for this seat and revision: a restarted game plays the same."""
-        return random.Random(f"{self.seed}/ai/{seat}/{self.revision}")
+    def ai_seed(self, seat: int) -> str:
+        """The seed of the AI's generator for this seat and revision: a restarted game plays
+        the same."""
+        return f"{self.seed}/ai/{seat}/{self.revision}"
 
     # -- the transaction ---------------------------------------------------------------------
     async def _commit(self, make: Callable[[], Change]) -> Change:
@@ -401,7 +419,8 @@ class TableSession:
         info.timeouts_in_a_row += 1
         action = self.state.timeout_action(seat)
         if action is None:
-            action = agent_move(self.state, seat, self.game.agent("normal"), self.ai_rng(seat))
+            normal = self.game.agent("normal")  # a quick move for a person who is away
+            action = agent_move(self.state, seat, normal, random.Random(self.ai_seed(seat)))
         handed = info.timeouts_in_a_row >= MAX_TIMEOUTS
         if handed:
             info.is_ai = True

@@ -34,7 +34,7 @@ def table_message(session: TableSession, now: datetime) -> Message:
     if events:
         lines += ["", "**Last moves**"]
         lines += [f"• {show(e.event.text, names)}" for e in events]
-    seats = " · ".join(f"{seat.name}{' 🤖' if seat.is_ai else ''}" for seat in session.seats)
+    seats = " · ".join(f"{seat.name}{seat.badge}" for seat in session.seats)
     embed = discord.Embed(
         title=f"{session.game.name} — table {session.table_id}",
         description=clip("\n".join(lines), 4000),
@@ -72,8 +72,7 @@ def results_message(session: TableSession) -> Message:
     for seat in order:
         info = session.seats[seat]
         medal = MEDALS.get(places[seat], "▫️")
-        tag = " 🤖" if info.is_ai else ""
-        lines.append(f"{medal} {places[seat]}. **{info.name}**{tag} — {scores[seat]}")
+        lines.append(f"{medal} {places[seat]}. **{info.name}**{info.badge} — {scores[seat]}")
     if session.summaries:
         lines += ["", "**Hand by hand**"]
         summaries = [show(s, session.names) for s in session.summaries]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.ai import LEVELS, agent, level_name
+from engine.ai import LEVELS, agent, decide, level_name
 from engine.ai.search import Budget, SearchAgent, Yardstick, rollout_value
 from engine.cli import TerminalGame, main
 from engine.core import Action, RandomAgent, State, StateAgent
@@ -166,3 +166,16 @@ def test_the_heuristic_move_is_left_only_for_one_that_clearly_beat_it() -> None:
     ahead = [0.6, 0.9, 0.2, 0.5, 0.4, 0.7][:worlds]  # ahead, but within the noise
     assert not searcher.clearly_better(ahead, [0.5, 0.1, 0.3, 0.6, 0.5, 0.6][:worlds])
     assert not searcher.clearly_better([1.0] * (worlds - 1), [0.0] * (worlds - 1))  # too few
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_decision_from_a_saved_state_is_the_levels_own(level: str) -> None:
+    state, seat = positions("swazi", 2, seed=3)[0]
+    legal = state.legal_actions(seat)
+    player = agent(state.game, level, BUDGET)
+    if isinstance(player, StateAgent):
+        expected = player.choose_in(state, seat, legal, random.Random("t/1"), False)
+    else:
+        expected = player.choose(state.agent_view(seat), legal, random.Random("t/1"), False)
+    assert expected is not None
+    assert decide("swazi", state.to_json(), seat, level, "t/1", BUDGET) == expected.text
