@@ -23,6 +23,8 @@ LEVELS = ("easy", "normal", "hard")
 
 DEFAULT_LEVEL = "normal"
 
+WORKER_NICENESS = 10  # how much lower the searching workers' priority is than the bot's
+
 
 class AiPlayers:
     """The AI seats' moves, and the worker processes that search."""
@@ -54,10 +56,12 @@ class AiPlayers:
 
     def pool(self) -> ProcessPoolExecutor:
         """The worker processes (started by spawning: the bot's own threads and loop are not
-        copied into them)."""
+        copied into them), at a lower priority than the bot, so people's moves go first."""
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.processes, mp_context=context, initializer=os.nice, initargs=(WORKER_NICENESS,)
+            )
         return self._pool
 
     def close(self) -> None:

@@ -53,6 +53,12 @@ def heuristic(game: Game) -> Agent:
     return agent_class()
 
 
+def yardstick(game: Game) -> Yardstick:
+    """How the searching levels judge a playout of the game (see ``engine.ai.search``)."""
+    found: Yardstick = _module(game).YARDSTICK
+    return found
+
+
 def agent(game: Game, level: str, budget: Budget = DEFAULT_BUDGET) -> Agent | StateAgent:
     """A player program for ``game`` at ``level`` (``budget``: how long hard thinks)."""
     name = level_name(level)
@@ -60,10 +66,9 @@ def agent(game: Game, level: str, budget: Budget = DEFAULT_BUDGET) -> Agent | St
         return RandomAgent()
     if name == "normal":
         return heuristic(game)
-    yardstick: Yardstick = _module(game).YARDSTICK
     if name == "easy":
-        return EasyAgent(heuristic(game), yardstick)
-    return SearchAgent(heuristic(game), yardstick, budget)
+        return EasyAgent(heuristic(game), yardstick(game))
+    return SearchAgent(heuristic(game), yardstick(game), budget)
 
 
 def decide(
