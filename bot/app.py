@@ -62,7 +62,9 @@ class CardroomBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open storage, load the features, restore games, sync to the dev guild."""
-        self.storage = await Storage.open(self.settings.database_path)
+        self.storage = await Storage.open(
+            self.settings.database_path, synchronous=self.settings.database_synchronous
+        )
         self.ratings = Ratings(self.storage.results)
         self.tables = TableService(
             self.settings, self.storage, DiscordPresenter(self), clock=discord.utils.utcnow

@@ -556,6 +556,17 @@ class State(ABC):
     def _to_json(self) -> dict[str, Any]:
         """The game-specific part of ``to_json``."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A copy sharing only immutable values (cards, events, the deck plan, the listed
+        actions) with this state: ``copy.deepcopy(state)`` without the generic walk, many times
+        quicker, as searching AIs copy a state for every world they look at."""
+        clone = object.__new__(type(self))
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            # The listed actions are immutable, and still right for the copy.
+            setattr(clone, name, dict(value) if name == "_legal_cache" else copied(value, memo))
+        return clone
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
@@ -600,6 +611,35 @@ class TotalsState(State):
             return ()
         best = min(self.totals) if self.game.lowest_wins else max(self.totals)
         return tuple(seat for seat, total in enumerate(self.totals) if total == best)
+
+
+SHARED_TYPES = frozenset({int, str, bool, float, type(None), frozenset, Card, Event, DeckPlan})
+"""The immutable values a copy of a state shares (its frozensets hold seats; a DeckPlan is
+never changed once made)."""
+
+
+def copied(value: Any, memo: dict[int, Any]) -> Any:
+    """A deep copy of a part of a state: lists, dicts, sets and tuples are copied down to the
+    immutable values they hold, which are shared; any other object by ``copy.deepcopy`` (give
+    a mutable class of a state ``__deepcopy__`` to keep this quick)."""
+    kind = type(value)
+    if kind in SHARED_TYPES:
+        return value
+    if kind is list:
+        if SHARED_TYPES.issuperset(map(type, value)):  # checked in C: most lists hold cards
+            return value.copy()
+        return [copied(item, memo) for item in value]
+    if kind is dict:
+        if SHARED_TYPES.issuperset(map(type, value.values())):
+            return value.copy()
+        return {key: copied(item, memo) for key, item in value.items()}
+    if kind is set:
+        return value.copy()  # of seats or ranks
+    if kind is tuple:
+        if SHARED_TYPES.issuperset(map(type, value)):
+            return value
+        return tuple(copied(item, memo) for item in value)
+    return copy.deepcopy(value, memo)
 
 
 def cards_json(cards: Iterable[Card]) -> list[str]:

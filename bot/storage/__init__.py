@@ -6,6 +6,7 @@ of the project is in this package.
 
 from bot.storage.database import Storage
 from bot.storage.errors import StaleRevisionError, StorageError
+from bot.storage.lock import DatabaseInUseError, DatabaseLock
 from bot.storage.models import (
     BrokenGame,
     FinishedGame,
@@ -14,7 +15,9 @@ from bot.storage.models import (
     LoadedGame,
     PlacedSeat,
     PlayerTotals,
+    RecordedGame,
     SavedGame,
+    ScoredGame,
     SeatRecord,
 )
 from bot.storage.results import Results
@@ -22,15 +25,19 @@ from bot.storage.running import RunningGames
 
 __all__ = [
     "BrokenGame",
+    "DatabaseInUseError",
+    "DatabaseLock",
     "FinishedGame",
     "FinishedSeat",
     "HistoryRow",
     "LoadedGame",
     "PlacedSeat",
     "PlayerTotals",
+    "RecordedGame",
     "Results",
     "RunningGames",
     "SavedGame",
+    "ScoredGame",
     "SeatRecord",
     "StaleRevisionError",
     "Storage",

@@ -213,9 +213,9 @@ class GameCog(commands.Cog):
             await edit_lobby(interaction.client, lobby, lobby_message(lobby))
             await interaction.response.send_message("You left the lobby.", ephemeral=True)
             return
-        session = service.table_in(interaction.channel_id or 0)
+        service.table_in(interaction.channel_id or 0)  # no game: answered before deferring
         await interaction.response.defer(ephemeral=True)
-        await session.leave(interaction.user.id)
+        await service.leave(interaction.channel_id or 0, interaction.user.id)
         await interaction.followup.send(
             "You left the game; the AI plays your seat from now on.", ephemeral=True
         )
@@ -232,8 +232,8 @@ class GameCog(commands.Cog):
             await edit_lobby(interaction.client, lobby, lobby_closed_message(lobby, "was closed"))
             await interaction.response.send_message("The lobby is closed.", ephemeral=True)
             return
-        session = service.table_in(interaction.channel_id or 0)
-        await session.stop(interaction.user.id, may_manage, display_name(interaction.user))
+        name = display_name(interaction.user)
+        await service.stop(interaction.channel_id or 0, interaction.user.id, may_manage, name)
         await interaction.response.send_message("The game is stopped.", ephemeral=True)
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:

@@ -13,7 +13,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.storage import BrokenGame
-from bot.tables.session import Clock, TableSession
+from bot.tables.records import Clock
+from bot.tables.session import TableSession
 
 if TYPE_CHECKING:
     from bot.tables.lobby import Lobby

@@ -212,16 +212,16 @@ async def send_hand(interaction: discord.Interaction, table_id: str | None = Non
 async def choose_step(interaction: discord.Interaction, step: StepTarget) -> None:
     """A step chosen in a hand: the next step, or the move it completes; a stale one shows
     the current position."""
-    session = _tables(interaction).table(step.table_id)
-    seat = session.seat_for(interaction.user.id)
+    service, user_id = _tables(interaction), interaction.user.id
     try:
-        chosen = await session.choose(interaction.user.id, step.revision, step.path)
-    except StaleMove:
-        await edit_hand(interaction, session, seat, note=STALE)
+        session, chosen = await service.choose(step.table_id, user_id, step.revision, step.path)
+    except UserError as error:  # stale, or not now: the hand as it is, with why
+        session = service.table(step.table_id)
+        note = STALE if isinstance(error, StaleMove) else error.message
+        await edit_hand(interaction, session, session.seat_for(user_id), note=note)
         return
-    except UserError as error:
-        await edit_hand(interaction, session, seat, note=error.message)
-        return
+    seat = session.seat_of(user_id)
+    assert seat is not None, "choose checked the seat"  # it may have ended the game since
     if isinstance(chosen, Step):
         await edit_hand(interaction, session, seat, path=step.path, page=step.page)
     else:

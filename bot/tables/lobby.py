@@ -10,7 +10,7 @@ import asyncio
 from dataclasses import dataclass
 
 from bot.errors import UserError
-from bot.tables.session import Seat
+from bot.tables.records import Seat
 from engine.core import Game, OptionValue
 
 

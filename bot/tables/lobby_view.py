@@ -17,7 +17,7 @@ import discord
 
 from bot.answers import answer_click
 from bot.tables.lobby import Lobby
-from bot.tables.session import Seat
+from bot.tables.records import Seat
 from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
 from bot.text import clip, show
 from bot.ui import GREY, Message, button, display_name, new_view

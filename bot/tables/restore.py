@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 
 from bot.storage import BrokenGame, LoadedGame, Storage
-from bot.tables.session import Seat, SessionContext, TableSession
+from bot.tables.records import Seat, SessionContext
+from bot.tables.session import TableSession
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)

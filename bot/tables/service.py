@@ -23,10 +23,12 @@ from bot.settings import Settings
 from bot.storage import Storage
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobby import Lobby
+from bot.tables.records import Change, Clock, Seat, SessionContext
 from bot.tables.restore import restore_sessions
-from bot.tables.session import Change, Clock, Seat, SessionContext, TableSession
+from bot.tables.session import TableSession
 from bot.tables.thinking import AiPlayers
 from bot.tables.timers import TableTimers
+from engine.choices import Step
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
 from engine.registry import get_game
@@ -75,9 +77,9 @@ class TableService:
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
         self.ai = AiPlayers(settings)
-        self.context = SessionContext(storage, settings, clock, self._changed, self.ai)
+        self.context = SessionContext(storage, settings, clock, self.ai)
         self.display = TableDisplay(presenter, clock, self.spawn, settings.table_edit_seconds)
-        self.timers = TableTimers(settings, clock, self.spawn, self.display.changed)
+        self.timers = TableTimers(settings, clock, self.spawn, self.display.changed, self.committed)
 
     # -- finding -------------------------------------------------------------------------------
     def _new_id(self) -> str:
@@ -231,8 +233,30 @@ class TableService:
             old.guild_id, old.channel_id, user_id, name, old.game.id, dict(old.options), seats
         )
 
-    # -- around a session's changes --------------------------------------------------------------
-    def _changed(self, session: TableSession, change: Change) -> None:
+    # -- a session's intents, and what follows a committed change --------------------------------
+    async def choose(
+        self, table_id: str, user_id: int, revision: int, path: Sequence[int]
+    ) -> tuple[TableSession, Step | Change]:
+        """A step of a move at a table: the next step to offer, or the committed move."""
+        session = self.table(table_id)
+        chosen = await session.choose(user_id, revision, path)
+        if isinstance(chosen, Change):
+            self.committed(session, chosen)
+        return session, chosen
+
+    async def leave(self, channel_id: int, user_id: int) -> None:
+        """The person leaves the channel's game; the AI takes the seat."""
+        session = self.table_in(channel_id)
+        self.committed(session, await session.leave(user_id))
+
+    async def stop(self, channel_id: int, user_id: int, may_manage: bool, name: str) -> None:
+        """Stop the channel's game (host or Manage Server)."""
+        session = self.table_in(channel_id)
+        self.committed(session, await session.stop(user_id, may_manage, name))
+
+    def committed(self, session: TableSession, change: Change) -> None:
+        """Show a committed change and plan what follows: notices, the display, the timers,
+        and at the end a Rematch offer and forgetting the table."""
         for notice in change.notices:
             self.display.notice(session, notice)
         self.display.changed(session)

@@ -5,10 +5,9 @@ timers ``ai_move`` and ``time_out``). Each call is a transaction under the table
 change is made in memory, then saved (``storage.running.save``; ``storage.results.finish`` at
 the end, ``storage.running.delete`` when stopped); if the save fails, the session is put back
 exactly as it was (state, revision, log, deadlines, seats) and the caller gets ``SaveFailed``.
-A committed call returns a ``Change`` (events, whose views changed, what to post) and hands it
-to the context's ``changed`` hook, which schedules the display and the timers. The Discord
-side reports the ids of what it posted through ``posted``; nothing else writes into a session
-from outside.
+A committed call returns a ``Change`` (events, whose views changed, what to post); its caller
+(``TableService``, or the timers) has it shown and rescheduled. The Discord side reports the
+ids of what it posted through ``posted``; nothing else writes into a session from outside.
 """
 
 from __future__ import annotations
@@ -23,10 +22,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.errors import SaveFailed, StaleMove, UserError
-from bot.settings import Settings
-from bot.storage import SavedGame, SeatRecord, Storage
+from bot.storage import SavedGame
+from bot.tables.records import Change, LoggedEvent, Seat, SessionContext
 from bot.tables.results import finished_game
-from bot.tables.thinking import AiPlayers
 from bot.text import fill_names
 from engine.choices import StaleChoice, Step, resolve
 from engine.core import Action, Event, Game, OptionValue, State
@@ -37,77 +35,6 @@ log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
 LOG_LENGTH = 40
-Clock = Callable[[], datetime]
-
-
-@dataclass
-class Seat:
-    """One seat: a person (by user id) or an AI."""
-
-    user_id: int | None
-    name: str
-    is_ai: bool = False
-    dm_message_id: int | None = None
-    dm_failed: bool = False
-    dm_deal: int = -1  # the deal the hand DM shows (a new deal gets a new DM)
-    timeouts_in_a_row: int = 0
-    level: str = "normal"  # how the AI plays the seat (a seat handed over plays normal)
-
-    @property
-    def is_human(self) -> bool:
-        """A person plays this seat (not the AI, not handed to the AI)."""
-        return not self.is_ai and self.user_id is not None
-
-    def record(self) -> SeatRecord:
-        """The stored form."""
-        return SeatRecord(
-            user_id=self.user_id,
-            name=self.name,
-            is_ai=self.is_ai,
-            dm_message_id=self.dm_message_id,
-            dm_failed=self.dm_failed,
-            timeouts_in_a_row=self.timeouts_in_a_row,
-            level=self.level,
-        )
-
-    def fresh(self) -> Seat:
-        """The same player, for a new game (no messages, no timeouts)."""
-        return Seat(self.user_id, self.name, is_ai=self.is_ai, level=self.level)
-
-    @property
-    def badge(self) -> str:
-        """What follows the seat's name where seats are listed: the AI's mark and level."""
-        return f" 🤖 {self.level}" if self.is_ai else ""
-
-
-@dataclass
-class LoggedEvent:
-    """An event in the table log with the revision it happened at."""
-
-    event: Event
-    revision: int
-
-
-@dataclass(frozen=True)
-class Change:
-    """What one committed call changed, for the Discord side to show."""
-
-    events: tuple[Event, ...] = ()
-    views: frozenset[int] = frozenset()  # seats whose private view changed
-    notices: tuple[str, ...] = ()  # to say in the table's channel
-    ended: bool = False  # the game ended (over, stopped, or no players left)
-
-
-@dataclass(frozen=True)
-class SessionContext:
-    """What every session uses: storage, settings, the clock, the hook that shows and
-    schedules a committed change, and the AI players."""
-
-    storage: Storage
-    settings: Settings
-    clock: Clock
-    changed: Callable[[TableSession, Change], None]
-    ai: AiPlayers
 
 
 @dataclass(frozen=True)
@@ -366,7 +293,6 @@ class TableSession:
                 raise
             log.exception("table %s: a change could not be saved; undone", self.table_id)
             raise SaveFailed() from error
-        self.context.changed(self, change)
         return change
 
     async def _save(self) -> None:

@@ -32,6 +32,7 @@ import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from engine.cards import (
@@ -43,6 +44,7 @@ from engine.cards import (
     SPADES,
     Card,
     describe_cards,
+    shuffle,
 )
 from engine.core import (
     Action,
@@ -268,6 +270,11 @@ class Snap:
         return ("snap", "you" if self.seat is None else f"s{self.seat}", self.pos)
 
 
+# The legal lists hand out one shared object per action: a frozen dataclass's __init__ costs
+# more than a cache lookup, and the runner finds a listed action by identity.
+look_of, replace_of, peek_of, give_of = cache(Look), cache(Replace), cache(Peek), cache(Give)
+spy_of, swap_of, king_peek_of, snap_of = cache(Spy), cache(BlindSwap), cache(KingPeek), cache(Snap)
+
 _STEP_WORDS = {
     "draw": "Draw a card",
     "cambio": "Call Cambio",
@@ -316,6 +323,10 @@ class Slot:
     def seen_by(self) -> frozenset[int] | None:
         """Who sees it, as a Zone says."""
         return None if self.public else frozenset(self.known)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Slot:
+        """A copy for a copied state (quicker than the generic walk)."""
+        return Slot(self.card, set(self.known), self.public)
 
     def to_json(self) -> list[Any]:
         """``[card, known seats, public]``."""
@@ -412,7 +423,7 @@ class CambioState(TotalsState):
         if not self.stock and len(self.discard) > 1 and self.reshuffles < RESHUFFLES:
             self.stock = self.discard[:-1]
             del self.discard[:-1]
-            make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles).shuffle(self.stock)
+            shuffle(self.stock, make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles))
             self.reshuffles += 1
             events.append(
                 Event(
@@ -459,7 +470,7 @@ class CambioState(TotalsState):
         if self.phase == "give":
             assert self.giver is not None
             return (self.giver,)
-        if self.phase == "turn":
+        if self.phase == "turn" and self.window:
             return tuple(sorted({self.turn, *self.snappers()}))
         return (self.turn,)
 
@@ -480,7 +491,7 @@ class CambioState(TotalsState):
         if phase == "look":
             labels = list(self.hands[seat])
             return tuple(
-                Look(first, second)
+                look_of(first, second)
                 for index, first in enumerate(labels)
                 for second in labels[index + 1 :]
             )
@@ -494,13 +505,13 @@ class CambioState(TotalsState):
                 actions.extend(self.snap_actions(seat))
             return tuple(actions)
         if phase == "drawn":
-            return (*(Replace(label) for label in self.hands[seat]), DISCARD)
+            return (*map(replace_of, self.hands[seat]), DISCARD)
         if phase == "power":
             return (*self._power_actions(seat), SKIP)
         if phase == "decide":
             return (SWAP, KEEP)
         if phase == "give":
-            return tuple(Give(label) for label in self.hands[seat])
+            return tuple(map(give_of, self.hands[seat]))
         return ()
 
     def may_call(self) -> bool:
@@ -509,20 +520,20 @@ class CambioState(TotalsState):
 
     def snap_actions(self, seat: int) -> list[Action]:
         """Every unlocked position: own first, then the other seats in order."""
-        actions: list[Action] = [Snap(None, label) for label in self.hands[seat]]
-        actions.extend(Snap(other, label) for other, label in self.unlocked_targets(seat))
+        actions: list[Action] = [snap_of(None, label) for label in self.hands[seat]]
+        actions.extend(snap_of(other, label) for other, label in self.unlocked_targets(seat))
         return actions
 
     def _power_actions(self, seat: int) -> list[Action]:
         own = list(self.hands[seat])
         if self.power == "peek":
-            return [Peek(label) for label in own]
+            return list(map(peek_of, own))
         targets = self.unlocked_targets(seat)
         if self.power == "spy":
-            return [Spy(other, label) for other, label in targets]
+            return [spy_of(other, label) for other, label in targets]
         if self.power == "swap":
-            return [BlindSwap(mine, other, label) for mine in own for other, label in targets]
-        return [KingPeek(mine, other, label) for mine in own for other, label in targets]
+            return [swap_of(mine, other, label) for mine in own for other, label in targets]
+        return [king_peek_of(mine, other, label) for mine in own for other, label in targets]
 
     def has_power_target(self, seat: int, power: str) -> bool:
         """Whether the power has any target (else it is not offered)."""

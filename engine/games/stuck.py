@@ -71,6 +71,7 @@ import random
 from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from engine.cards import (
@@ -154,6 +155,21 @@ DRAW = Word("draw")  # no card can be played; a pass when there is nothing to dr
 GIVES = tuple(Give(seat) for seat in range(MAX_PLAYERS))
 
 
+# The hand cards that may start a play on each current card: its rank or its suit.
+MATCHING = {
+    current: frozenset(
+        card for card in FULL_DECK if card.rank == current.rank or card.suit == current.suit
+    )
+    for current in FULL_DECK
+}
+
+
+@cache
+def played_event(seat: int, card: Card) -> Event:
+    """The event of a card played (events are immutable, so one serves every game)."""
+    return Event(f"{{s{seat}}} plays {card.pretty}", "play")
+
+
 def rank_name(rank: int) -> str:
     """The rank in people form: ``7``, ``Q``."""
     return RANK_TEXT[rank]
@@ -234,8 +250,7 @@ class StuckState(TotalsState):
 
     def first_cards(self, seat: int) -> list[Card]:
         """The hand cards that may start a play: the current card's rank or suit."""
-        rank, suit = self.current
-        return [card for card in self.hands[seat] if card.rank == rank or card.suit == suit]
+        return list(filter(MATCHING[self.current].__contains__, self.hands[seat]))
 
     def follow_ups(self, seat: int) -> list[Card]:
         """The hand cards that may follow this turn's cards (see the module docstring)."""
@@ -325,7 +340,7 @@ class StuckState(TotalsState):
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.run.append(card)
-        events = [Event(f"{{s{seat}}} plays {card.pretty}", "play")]
+        events = [played_event(seat, card)]
         if suit_play:
             events.extend(self.finish_play(seat, bonus=False))
         elif not self.hands[seat]:

@@ -344,6 +344,10 @@ class Build:
         self.augmented = augmented
         self.cards = cards
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Build:
+        """A copy for a copied state (quicker than the generic walk)."""
+        return Build(self.value, self.owner, self.augmented, list(self.cards))
+
     def to_json(self) -> dict[str, Any]:
         """The build as JSON-ready data (also its public view)."""
         return {

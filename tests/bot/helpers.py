@@ -242,10 +242,12 @@ async def kill_and_restart(env: simcord.Env, old: CardroomBot) -> CardroomBot:
     storage): simcord's ``restart_bot`` never calls into the old bot; it cancels every task the
     bot owns, its timers included, as the process dying would, and attaches the new one. The
     old SQLite connection is left open, so the new bot reads the file as a killed process
-    leaves it. That is all a kill leaves: every accepted move is committed before its answer is
-    sent (``TableService._apply``), and a simcord operation returns only once the bot's work
-    has settled, so no move is half done when the bot is dropped between two operations.
+    leaves it; its database lock is released, as the system does for a dead process. That is
+    all a kill leaves: every accepted move is committed before its answer is sent
+    (``TableService._apply``), and a simcord operation returns only once the bot's work has
+    settled, so no move is half done when the bot is dropped between two operations.
     """
+    old.storage.file_lock.release()
     new = create_bot(old.settings)
     await env.restart_bot(new)
     return new

@@ -435,6 +435,7 @@ async def test_a_game_interrupted_by_a_crash_ends_as_without_it(
         )
         await first.running.save(record)
 
+    first.file_lock.release()  # as the system does when the process dies
     second = await Storage.open(path)  # a new bot on the same file; the first never closed
     (restored,) = await running_games(second)
     assert restored == record
