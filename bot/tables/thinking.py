@@ -6,17 +6,22 @@ the machine, so a search never holds up the event loop and people's moves stay f
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import random
 from collections.abc import Awaitable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from bot.settings import Settings
 from engine.ai import agent, decide
 from engine.ai.search import Budget
-from engine.core import Action, State, StateAgent
+from engine.core import Action, Game, State, StateAgent
 from engine.runner import agent_move
+
+log = logging.getLogger(__name__)
 
 LEVELS = ("easy", "normal", "hard")
 """The levels a lobby offers, weakest first (engine.ai also has random, for tests)."""
@@ -41,18 +46,24 @@ class AiPlayers:
         ``seed``. The state is read now; a search goes on after this returns."""
         player = agent(state.game, level, self.budget)
         if isinstance(player, StateAgent) and self.processes:
-            job = self.pool().submit(
-                decide, state.game.id, state.to_json(), seat, level, seed, self.budget
-            )
-            return self._parsed(state, asyncio.wrap_future(job))
+            return self._searched(state.game, state.to_json(), seat, level, seed)
         done = asyncio.get_running_loop().create_future()
         done.set_result(agent_move(state, seat, player, random.Random(seed)))
         return done
 
-    @staticmethod
-    async def _parsed(state: State, text: Awaitable[str | None]) -> Action | None:
-        found = await text
-        return None if found is None else state.game.parse_action(found)
+    async def _searched(
+        self, game: Game, saved: dict[str, Any], seat: int, level: str, seed: str
+    ) -> Action | None:
+        """A worker's move; if the workers broke (one was killed), the normal level's move
+        at once, and a fresh pool for the next search: a table never stops for want of one."""
+        try:
+            job = self.pool().submit(decide, game.id, saved, seat, level, seed, self.budget)
+            found = await asyncio.wrap_future(job)
+        except BrokenProcessPool:
+            log.exception("the AI's worker processes broke; starting new ones")
+            self.close()
+            found = decide(game.id, saved, seat, DEFAULT_LEVEL, seed, self.budget)
+        return None if found is None else game.parse_action(found)
 
     def pool(self) -> ProcessPoolExecutor:
         """The worker processes (started by spawning: the bot's own threads and loop are not

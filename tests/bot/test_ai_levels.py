@@ -101,3 +101,22 @@ async def test_a_search_in_a_worker_process_makes_the_same_move(tmp_path: Path) 
         assert moved in state.legal_actions(seat)
     finally:
         workers.close()
+
+
+async def test_a_killed_worker_costs_one_search_not_the_table(tmp_path: Path) -> None:
+    workers = AiPlayers(fast_settings(tmp_path, ai_processes=1, ai_think_rollouts=8))
+    state = games()["fishing"].new_state(2, 9)
+    seat = state.waiting_for()[0]
+    try:
+        assert await workers.move(state, seat, "hard", "seed/1") in state.legal_actions(seat)
+        pool = workers.pool()
+        for process in list(pool._processes.values()):  # as the machine's OOM killer would
+            process.kill()
+            process.join()
+        normal = await AiPlayers(fast_settings(tmp_path)).move(state, seat, "normal", "seed/2")
+        assert await workers.move(state, seat, "hard", "seed/2") == normal
+        assert workers._pool is None or workers._pool is not pool, "the broken pool was dropped"
+        assert await workers.move(state, seat, "hard", "seed/3") in state.legal_actions(seat)
+        assert workers._pool is not None and workers._pool is not pool
+    finally:
+        workers.close()
