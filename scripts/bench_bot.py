@@ -48,11 +48,10 @@ from bot.settings import Settings
 from bot.tables.hand_view import StepButton, StepSelect
 from tests.bot.helpers import add_player, move_by_hand, open_table
 
-# simcord waits, in real time, for every bot timer due before a settlement's deadline, and for
-# the AI searches under way in the worker processes (hundreds queue up with hard seats); it
-# must stay below turn_seconds (120 s), or it waits for the sleeping turn timers too. Far
-# above the 5 s default, so a loaded machine does not fail the run.
-SETTLE_SECONDS = 100.0
+# simcord waits, in real time, for every bot timer due before a settlement's deadline (and for
+# the AI searches under way); below turn_seconds (120 s) the sleeping turn timers count as
+# parked. Far above the 5 s default, so a loaded machine does not fail the run.
+SETTLE_SECONDS = 30.0
 
 
 class MoveTiming(NamedTuple):
