@@ -23,6 +23,7 @@ CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 RANK_TEXT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_TEXT = ("C", "D", "H", "S")
 SUIT_SYMBOL = ("♣", "♦", "♥", "♠")
+SUIT_NAME = ("club", "diamond", "heart", "spade")
 
 T = TypeVar("T")
 

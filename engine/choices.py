@@ -166,7 +166,7 @@ def action_label(game: Game, action: Action, names: Sequence[str]) -> str:
     >>> from engine.core import Word
     >>> from engine.registry import get_game
     >>> action_label(get_game("stuck"), Word("draw"), ["You", "AI 1"])
-    'Draw'
+    'Draw (you have no card to play)'
     """
     own = game.action_label(action, names)
     if own is not None:
@@ -175,9 +175,18 @@ def action_label(game: Game, action: Action, names: Sequence[str]) -> str:
     return words[:1].upper() + words[1:]
 
 
-def step_prompt(game: Game, chosen: Sequence[str], names: Sequence[str]) -> str:
-    """The question a step asks (what is being decided), given the steps chosen so far."""
-    own = game.step_prompt(tuple(chosen), names)
+def step_prompt(game: Game, step: Step, names: Sequence[str]) -> str:
+    """The question ``step`` asks (what is being decided).
+
+    >>> from engine.core import Word
+    >>> from engine.registry import get_game
+    >>> step = resolve([Word("give s1"), Word("give s2")], ())
+    >>> assert isinstance(step, Step)
+    >>> step_prompt(get_game("stuck"), step, ["You", "AI 1", "AI 2"])
+    'Bonus: stick a card from the draw pile on whom?'
+    """
+    chosen = step.chosen
+    own = game.step_prompt(chosen, tuple(choice.step for choice in step.choices), names)
     if own is not None:
         return own
     if not chosen:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -15,7 +16,7 @@ from typing import Any, TextIO
 from engine.ai import agent, level_name
 from engine.ai.search import DEFAULT_BUDGET, Budget
 from engine.choices import Step, action_label, choice_label, descend, resolve, step_prompt
-from engine.core import Action, Agent, Event, Game, OptionValue, State, StateAgent
+from engine.core import Action, Agent, Event, Game, State, StateAgent
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
 from engine.registry import games, get_game
 from engine.runner import agent_move, play_out
@@ -101,23 +102,12 @@ def options_help(shown: Iterable[Game]) -> str:
             else:
                 values = "a whole number"
             if option.optional:
-                values += ", or off"
+                values += ", or off" + ("" if option.unset == "off" else f" for {option.unset}")
             lines.append(
                 f"  {option.name:<{width}}  {option.description}"
-                f" ({values}; default {option_text(option.default)})"
+                f" ({values}; default {option.words(option.default)})"
             )
     return "\n".join(lines)
-
-
-def option_text(value: OptionValue) -> str:
-    """An option value as written on the command line.
-
-    >>> option_text(True), option_text(None), option_text(21)
-    ('on', 'off', '21')
-    """
-    if value is None or value is False:
-        return "off"
-    return "on" if value is True else str(value)
 
 
 def count_argument(name: str, value: int | None, default: int) -> int:
@@ -279,6 +269,11 @@ def run_play(args: argparse.Namespace) -> int:
     state = game.new_state(players, seed, parse_options(args.option))
     try:
         TerminalGame(game, state, seed, stdin, stdout, level).run()
+    except BrokenPipeError:
+        # The reader went away (``| head``): nothing more can be said, and no traceback.
+        # Python flushes stdout at exit: point it at devnull so that flush fails no more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         # Ctrl-C is how most people leave: one line, no traceback.
         print("\nBye (game left unfinished).", file=stdout)
@@ -316,7 +311,8 @@ class TerminalGame:
     def run(self) -> None:
         """Loop until the game ends (or the person quits)."""
         settings = ", ".join(
-            f"{name} {option_text(value)}" for name, value in self.state.options.items()
+            f"{option.name} {option.words(self.state.options[option.name])}"
+            for option in self.game.options
         )
         self.say(
             f"{self.game.name} — {self.state.players} players, seed {self.seed}"
@@ -406,7 +402,7 @@ class TerminalGame:
                     label = action_label(self.game, target, self.names)
                     self.say(f"Your only move: {label} (made for you).")
                 return target
-            self.say(step_prompt(self.game, target.chosen, self.names))
+            self.say(step_prompt(self.game, target, self.names))
             for number, choice in enumerate(target.choices, start=1):
                 self.say(f"  {number:>2}. {choice_label(self.game, target, choice, self.names)}")
             if shown:

@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
-from engine.cards import FULL_DECK, Card, parse_cards, shuffle
+from engine.cards import FULL_DECK, SUIT_NAME, Card, parse_cards, shuffle
 from engine.errors import (
     ActionParseError,
     CardError,
@@ -159,7 +159,23 @@ class Option:
     kind: type = int
     minimum: int | None = None
     maximum: int | None = None
-    optional: bool = False  # None is allowed (and means "off")
+    optional: bool = False  # None is allowed (and means ``unset``)
+    unset: str = "off"  # what None means, in words
+
+    def words(self, value: OptionValue) -> str:
+        """A value as people read it (and write it after ``--option``, but for ``unset``).
+
+        >>> rounds = Option("rounds", None, "rounds to play", optional=True, unset="one per player")
+        >>> rounds.words(None), rounds.words(3)
+        ('one per player', '3')
+        >>> Option("memory_aid", False, "show seen cards", kind=bool).words(True)
+        'on'
+        """
+        if value is None:
+            return self.unset
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
 
     def coerce(self, value: object) -> OptionValue:
         """Check ``value`` for this option; raises SetupError in plain language."""
@@ -327,7 +343,7 @@ class Game(ABC):
     ) -> State:
         """Make the state, already dealt and at its first decision."""
         state = self.state_class(players, seed, options, deck)
-        state.start()
+        state.first_events = state.start()
         return state
 
     @abstractmethod
@@ -379,8 +395,11 @@ class Game(ABC):
         """This game's words for the path element ``step`` chosen after ``chosen``."""
         return None
 
-    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
-        """The question the step after ``chosen`` asks, in this game's words."""
+    def step_prompt(
+        self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
+    ) -> str | None:
+        """The question the step after ``chosen`` asks, in this game's words (``offered``: the
+        path elements it offers, which tell a turn's phases apart)."""
         return None
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
@@ -405,6 +424,7 @@ class State(ABC):
         self.options = options
         self.deck_plan = deck_plan
         self._legal_cache: dict[int, tuple[Action, ...]] = {}
+        self.first_events: list[Event] = []  # not saved: shown only when the game starts
 
     @classmethod
     def from_saved_header(cls, data: Mapping[str, Any]) -> Self:
@@ -419,8 +439,9 @@ class State(ABC):
         )
 
     @abstractmethod
-    def start(self) -> None:
-        """Deal the first hand (or draw for the dealer first): called once by ``new_state``."""
+    def start(self) -> list[Event]:
+        """Deal the first hand (or draw for the dealer first), called once by ``new_state``;
+        returns what happened, as ``opening_events`` shows it."""
 
     # -- who acts and what they may do ---------------------------------------------------------
     @abstractmethod
@@ -433,8 +454,9 @@ class State(ABC):
 
     def opening_events(self) -> list[Event]:
         """What happened while the game was set up (a draw for the first dealer, the first
-        deal), for the table log when the game starts; ``new_state`` itself returns no events."""
-        return []
+        deal's opening line), for the table log when the game starts; ``new_state`` itself
+        returns no events."""
+        return list(self.first_events)
 
     def timeout_action(self, seat: int) -> Action | None:
         """The action a game's rules name for a seat whose time ran out (None: the AI decides)."""
@@ -640,6 +662,32 @@ def copied(value: Any, memo: dict[int, Any]) -> Any:
             return value
         return tuple(copied(item, memo) for item in value)
     return copy.deepcopy(value, memo)
+
+
+def pile_counts(
+    piles: Sequence[Sequence[Card]],
+    suit: int,
+    scoring: Sequence[tuple[Card, str]],
+    tie_rule: str,
+) -> str:
+    """What each pile holds that scores (its cards, its cards of ``suit``, the ``scoring``
+    cards it has), so a hand's points can be checked; a tie for a "most" says ``tie_rule``.
+
+    >>> piles = [cards_from_json(["2C", "3C", "4D"]), cards_from_json(["5C", "10D", "KH"])]
+    >>> scoring = [(Card.parse("2C"), "2♣"), (Card.parse("10D"), "10♦")]
+    >>> pile_counts(piles, 0, scoring, "nobody scores")
+    '{s0} 3 cards, 2 clubs, 2♣; {s1} 3 cards, 1 club, 10♦ (most cards: a tie, nobody scores)'
+    """
+    word = SUIT_NAME[suit]
+    in_suit = [sum(card.suit == suit for card in pile) for pile in piles]
+    parts = []
+    for seat, pile in enumerate(piles):
+        held = [label for card, label in scoring if card in pile]
+        suited = f"{in_suit[seat]} {word if in_suit[seat] == 1 else word + 's'}"
+        parts.append(", ".join([f"{{s{seat}}} {len(pile)} cards", suited, *held]))
+    most = (("cards", [len(pile) for pile in piles]), (word + "s", in_suit))
+    ties = [what for what, counts in most if counts.count(max(counts)) > 1]
+    return "; ".join(parts) + "".join(f" (most {what}: a tie, {tie_rule})" for what in ties)
 
 
 def cards_json(cards: Iterable[Card]) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.cards import shuffle
 from engine.core import Action, Agent, State, StateAgent
 
 
@@ -58,7 +59,7 @@ def step(
     else:
         waiting = state.waiting_for()
         optional = [seat for seat in seats if seat not in waiting]
-        order_rng.shuffle(optional)
+        shuffle(optional, order_rng)
         for seat in [*optional, *waiting]:
             action = agent_move(state, seat, agents[seat], rngs[seat], seat not in waiting)
             if action is not None:

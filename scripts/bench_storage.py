@@ -124,8 +124,9 @@ async def measure_saves(
         for revision in range(max(len(saves) for saves in positions)):
             for saves in positions:
                 if revision < len(saves):
+                    expected = saves[revision - 1].revision if revision else None
                     before = time.perf_counter()
-                    await storage.running.save(saves[revision])
+                    await storage.running.save(saves[revision], expected)
                     times.append(time.perf_counter() - before)
         seconds = time.perf_counter() - started
     finally:

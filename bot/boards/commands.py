@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.answers import answers_user_errors
 from bot.boards.pages import BUTTONS, ask_reset, played_scores, scoreboard_page
 from bot.text import clip, plural
-from bot.ui import game_choices, game_name
+from bot.ui import display_name, game_choices, game_name
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -70,9 +70,8 @@ class ScoresCog(commands.Cog):
                 f"{plural(row.season_games, 'game')}"
                 for row in rows
             )
-        name = getattr(who, "display_name", who.name)
         await interaction.response.send_message(
-            embed=discord.Embed(title=f"Stats — {name}", description=clip(text, 4000)),
+            embed=discord.Embed(title=f"Stats — {display_name(who)}", description=clip(text, 4000)),
             ephemeral=True,
         )
 

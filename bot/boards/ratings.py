@@ -224,6 +224,16 @@ class Ratings:
                 votes.votes += score_votes(game.scores for game in scored)
                 votes.through = scored[-1].recorded
 
+    async def warm(self) -> None:
+        """Rate the current season of every server and game (at start, in the background), so
+        that no first /scoreboard after a restart rates a whole season while a person waits."""
+        for guild_id, game_id in await self._results.played():
+            await self.refresh(guild_id, game_id)
+
+    def cached_seasons(self) -> dict[tuple[int, str, int], int]:
+        """(server, game, season) → the number of the last game its cached ratings include."""
+        return {key: tally.through for key, tally in self._tallies.items()}
+
     async def _tally(self, guild_id: int, game_id: str, season: int) -> SeasonTally:
         await self.refresh(guild_id, game_id, season)
         return self._tallies[guild_id, game_id, season]

@@ -5,7 +5,7 @@ of the project is in this package.
 """
 
 from bot.storage.database import Storage
-from bot.storage.errors import StaleRevisionError, StorageError
+from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.lock import DatabaseInUseError, DatabaseLock
 from bot.storage.models import (
     BrokenGame,
@@ -35,11 +35,11 @@ __all__ = [
     "PlayerTotals",
     "RecordedGame",
     "Results",
+    "RevisionConflictError",
     "RunningGames",
     "SavedGame",
     "ScoredGame",
     "SeatRecord",
-    "StaleRevisionError",
     "Storage",
     "StorageError",
 ]

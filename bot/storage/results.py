@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from bot.storage.connection import Database, dump, from_text, to_text
+from bot.storage.errors import RevisionConflictError
 from bot.storage.models import (
     FinishedGame,
     FinishedSeat,
@@ -28,8 +29,10 @@ from engine.registry import games
 class Results(Protocol):
     """The finished games of a database, with seasons."""
 
-    async def finish(self, game: FinishedGame) -> None:
-        """Record a finished game and delete its running row, all or nothing."""
+    async def finish(self, game: FinishedGame, expected: int | None = None) -> None:
+        """Record a finished game and delete its running row, all or nothing; with
+        ``expected``, only if the running row is at that revision (else
+        RevisionConflictError)."""
 
     async def replay_record(self, table_id: str) -> dict[str, Any] | None:
         """The replay record of a finished game, or None."""
@@ -42,6 +45,9 @@ class Results(Protocol):
 
     async def game_ids(self, guild_id: int) -> list[str]:
         """The games with finished games on this server, in id order."""
+
+    async def played(self) -> list[tuple[int, str]]:
+        """Every (server, game) with finished games."""
 
     async def season_places(
         self, guild_id: int, game_id: str, season: int, after: int = 0
@@ -70,16 +76,26 @@ class SqliteResults:
         self._db = database
         self._running = running
 
-    async def finish(self, game: FinishedGame) -> None:
+    async def finish(self, game: FinishedGame, expected: int | None = None) -> None:
         """Write a finished game in ONE transaction, all or nothing.
 
         Deletes the running row, inserts the game (in its server's current season), one row per
         seat and the replay record: one INSERT into the view ``finish_game``, whose trigger
-        (migration 003) writes the rows. On any failure nothing is written and the running row
-        stays.
+        (migrations 003, 005) writes the rows. With ``expected``, the running row must be at
+        that revision: RevisionConflictError if another writer saved, finished or removed the
+        game first. On any failure nothing is written and the running row stays.
         """
-        async with self._db.lock:
+        async with self._db.lock, self._db.transaction():
             self._running.forget(game.table_id)
+            if expected is not None:
+                row = await self._db.fetchone(
+                    "SELECT revision FROM running_games WHERE table_id = ?", (game.table_id,)
+                )
+                if row is None or row[0] != expected:
+                    raise RevisionConflictError(
+                        f"table {game.table_id}: another writer saved or ended this game first"
+                        f" (finishing it expected revision {expected})"
+                    )
             await self._db.execute(
                 """
                 INSERT INTO finish_game (table_id, guild_id, channel_id, game_id, options, seed,
@@ -163,6 +179,14 @@ class SqliteResults:
                 (guild_id,),
             )
         return [row[0] for row in rows]
+
+    async def played(self) -> list[tuple[int, str]]:
+        """Every (server, game) with finished games."""
+        async with self._db.lock:
+            rows = await self._db.fetchall(
+                "SELECT DISTINCT guild_id, game_id FROM finished_games ORDER BY guild_id, game_id"
+            )
+        return [(row[0], row[1]) for row in rows]
 
     async def season_places(
         self, guild_id: int, game_id: str, season: int, after: int = 0

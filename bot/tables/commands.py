@@ -106,7 +106,7 @@ def start_command(game: Game) -> app_commands.Command[Any, ..., None]:
         parameters.append(
             inspect.Parameter(option.name, kind, annotation=option_annotation(option), default=None)
         )
-        default = "off" if option.default is None else option.default
+        default = option.words(option.default)
         descriptions[option.name] = clip(f"{option.description} (default {default})", 100)
     # discord.py reads a callback's parameters from its signature: this one has the game's own
     start.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
@@ -116,10 +116,31 @@ def start_command(game: Game) -> app_commands.Command[Any, ..., None]:
     )
 
 
+# What the bot needs in a table's channel, by discord.Permissions flag: the replies to
+# interactions need none, so without these a lobby would work and its table never appear.
+CHANNEL_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def missing_permissions(permissions: discord.Permissions) -> list[str]:
+    """The names of the permissions the bot needs in a table's channel and lacks."""
+    return [name for flag, name in CHANNEL_PERMISSIONS.items() if not getattr(permissions, flag)]
+
+
 async def open_lobby(interaction: discord.Interaction, game: Game, options: dict[str, Any]) -> None:
     """Open a lobby with the given options (the rest at their defaults)."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise UserError("Start a game in a server channel.")
+    missing = missing_permissions(interaction.app_permissions)
+    if missing:
+        raise UserError(
+            "I cannot run a table in this channel: I need these permissions here: "
+            f"{', '.join(missing)}. Ask an admin to grant them, or use another channel."
+        )
     given = {name: value for name, value in options.items() if value is not None}
     lobby = _bot(interaction).tables.open_lobby(
         interaction.guild_id,
@@ -150,6 +171,16 @@ class GameCog(commands.Cog):
     async def cog_unload(self) -> None:
         """Remove the /game group."""
         self.bot.tree.remove_command(self.group.name)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel's lobby closes and its table ends."""
+        self.bot.tables.channel_gone(channel.id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its lobbies close and its tables end."""
+        self.bot.tables.guild_gone(guild.id)
 
     def _build_group(self) -> app_commands.Group:
         group = app_commands.Group(

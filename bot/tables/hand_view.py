@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.answers import answer_click
+from bot.answers import NOT_OURS, answer_click
 from bot.errors import StaleMove, UserError
 from bot.tables.session import TableSession
 from bot.text import clip, red_suits, show
@@ -101,7 +101,9 @@ class RefreshButton(
         await answer_click(interaction, refresh)
 
 
-STEP = r"(?P<table>\w+):(?P<revision>\d+):(?P<path>[\dx.]*):(?P<page>\d+)"
+# a path is indices (or x, "ends here") joined by dots: whatever the template takes parses
+INDEX = r"(?:\d+|x)"
+STEP = rf"(?P<table>\w+):(?P<revision>\d+):(?P<path>(?:{INDEX}(?:\.{INDEX})*)?):(?P<page>\d+)"
 
 
 @dataclass(frozen=True)
@@ -190,7 +192,7 @@ class StepSelect(
             try:
                 path = (*self.step.path, *parse_path(values[0]))
             except ValueError:
-                raise UserError("That button is not one of ours.") from None
+                raise UserError(NOT_OURS) from None
             await choose_step(interaction, replace(self.step, path=path, page=0))
 
         await answer_click(interaction, chosen)
@@ -268,7 +270,7 @@ def hand_message(
         node = resolved if isinstance(resolved, Step) else resolve(legal, ())  # type: ignore[assignment]
     lines += _status(session, seat, now)
     if node is not None and node.chosen:
-        lines.append(f"**{red_suits(step_prompt(session.game, node.chosen, names))}**")
+        lines.append(f"**{red_suits(step_prompt(session.game, node, names))}**")
     events = [e for e in session.log if e.event.visible(seat)][-HAND_EVENTS:]
     if events:
         lines += ["", "**Recent**"]
@@ -292,10 +294,21 @@ def hand_message(
     return Message(embed, view)
 
 
+def hand_closed_message(session: TableSession) -> Message:
+    """A hand DM once the AI has taken its seat: no cards, no controls."""
+    embed = discord.Embed(
+        title=f"Your hand — {session.game.name} (table {session.table_id})",
+        description="The AI plays this seat now, so its cards are no longer shown to you.",
+    )
+    embed.colour = GREY
+    return Message(embed, None)
+
+
 def _status(session: TableSession, seat: int, now: datetime) -> list[str]:
     state = session.state
     if session.ended:
-        return ["**The game is over.**"]
+        over = session.end_reason == "over"
+        return ["**The game is over.**" if over else f"**{session.end_reason}**"]
     waiting = state.waiting_for()
     window_end = session.window_end
     if seat in waiting:

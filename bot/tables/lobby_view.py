@@ -10,6 +10,7 @@ Custom_ids, each built and parsed by its class:
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any, cast
 
@@ -25,6 +26,8 @@ from bot.ui import GREY, Message, button, display_name, new_view
 if TYPE_CHECKING:
     from bot.app import CardroomBot
     from bot.tables.service import TableService
+
+log = logging.getLogger(__name__)
 
 LOBBY_ACTIONS = {
     "join": ("Join", discord.ButtonStyle.primary),
@@ -142,7 +145,13 @@ async def edit_lobby(client: discord.Client, lobby: Lobby, message: Message) -> 
 async def start_table(
     interaction: discord.Interaction, service: TableService, lobby: Lobby
 ) -> None:
-    """Deal the lobby's game, say so in place of the lobby, then show the table."""
+    """Deal the lobby's game, say so in place of the lobby, then show the table.
+
+    Never half-started: the click is acknowledged first (dealing and saving may outlast
+    Discord's 3 s); if Discord refuses that, nothing is dealt and the lobby stays open; once
+    dealt, the table begins even if the answer cannot be shown."""
+    lobby.check_start(interaction.user.id)  # refusals are answered before deferring
+    await interaction.response.defer()
     session = await service.start(lobby.lobby_id, interaction.user.id)
     humans = sum(seat.is_human for seat in session.seats)
     where = (
@@ -157,7 +166,10 @@ async def start_table(
             f"below; {where}"
         ),
     )
-    await interaction.response.edit_message(content=None, embed=embed, view=None)
+    try:
+        await interaction.edit_original_response(content=None, embed=embed, view=None)
+    except discord.HTTPException:
+        log.warning("table %s: the Start answer failed; the table begins", session.table_id)
     service.show(session)
 
 
@@ -205,8 +217,7 @@ def lobby_message(lobby: Lobby) -> Message:
     if game.options:
         lines += ["", "**Options:**"]
         for option in game.options:
-            value = lobby.options.get(option.name)
-            shown = "off" if value is None or value is False else "on" if value is True else value
+            shown = option.words(lobby.options.get(option.name))
             lines.append(f"`{option.name}` = **{shown}** — {option.description}")
     embed = discord.Embed(
         title=f"{game.name} — new table", description=clip(show("\n".join(lines), []), 4000)

@@ -45,10 +45,6 @@ class Seat:
             level=self.level,
         )
 
-    def fresh(self) -> Seat:
-        """The same player, for a new game (no messages, no timeouts)."""
-        return Seat(self.user_id, self.name, is_ai=self.is_ai, level=self.level)
-
     @property
     def badge(self) -> str:
         """What follows the seat's name where seats are listed: the AI's mark and level."""

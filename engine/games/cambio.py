@@ -291,6 +291,26 @@ _STEP_WORDS = {
 }
 
 
+def _first_prompt(offered: Sequence[str]) -> str:
+    """The question of a decision's first step, told apart by what it offers.
+
+    >>> _first_prompt(["draw", "cambio", "snap"])
+    'Draw a card or call Cambio? (Or snap a card that matches the discard.)'
+    """
+    snap = " (Or snap a card that matches the discard.)" if "snap" in offered else ""
+    if "draw" in offered:
+        return ("Draw a card or call Cambio?" if "cambio" in offered else "Draw a card?") + snap
+    if "replace" in offered:
+        return "Keep the drawn card in place of one of yours, or discard it?"
+    if "keep" in offered:
+        return "Swap the two cards you looked at, or keep them where they are?"
+    if "skip" in offered:
+        return "Use the discarded card's power, or not?"
+    if offered == ("snap",):
+        return "Snap a card that matches the discard?"
+    return "Your move:"
+
+
 def _position_words(owner: str, label: str, names: Sequence[str]) -> str:
     """A position, never to be read as a rank: ``your card A``, ``AI 1's card C``.
 
@@ -379,8 +399,8 @@ class CambioState(TotalsState):
         self.recent: list[list[tuple[int, str, str]]] = [[] for _ in range(players)]
 
     # -- dealing -------------------------------------------------------------------------------
-    def start(self) -> None:
-        self.start_round()
+    def start(self) -> list[Event]:
+        return self.start_round()
 
     def start_round(self) -> list[Event]:
         """Deal 4 cards each from the dealer's left to A B C D; the rest is the stock."""
@@ -471,7 +491,8 @@ class CambioState(TotalsState):
             assert self.giver is not None
             return (self.giver,)
         if self.phase == "turn" and self.window:
-            return tuple(sorted({self.turn, *self.snappers()}))
+            snappers = self.snappers()  # in seat order; mostly with the turn's seat among them
+            return tuple(snappers if self.turn in snappers else sorted([self.turn, *snappers]))
         return (self.turn,)
 
     def waiting_for(self) -> tuple[int, ...]:
@@ -501,7 +522,8 @@ class CambioState(TotalsState):
                 actions.append(DRAW)
                 if self.may_call():
                     actions.append(CAMBIO)
-            if seat in self.snappers():
+            # A seat that may act now and is not the turn's may only snap.
+            if seat != self.turn or seat in self.snappers():
                 actions.extend(self.snap_actions(seat))
             return tuple(actions)
         if phase == "drawn":
@@ -826,7 +848,9 @@ class CambioState(TotalsState):
             return events
         label = self.new_label(seat)
         self.hands[seat][label] = Slot(penalty)
-        events.append(Event(f"{{s{seat}}} takes a penalty card, unseen, as card {label}", "snap"))
+        events.append(
+            Event(f"{{s{seat}}} takes a penalty card, unseen: their new card {label}", "snap")
+        )
         return events
 
     def _apply_give(self, seat: int, action: Give) -> list[Event]:
@@ -839,7 +863,8 @@ class CambioState(TotalsState):
         self.giver = None
         return [
             Event(
-                f"{{s{seat}}} gave their card {action.pos} to {{s{owner}}}, as card {pos}", "give"
+                f"{{s{seat}}} moved their card {action.pos} into {{s{owner}}}'s empty card {pos}",
+                "give",
             )
         ]
 
@@ -1034,15 +1059,16 @@ class CambioGame(Game):
         Option(
             "rounds",
             None,
-            "rounds to play (default: one per player)",
+            "rounds to play",
             minimum=1,
             maximum=50,
             optional=True,
+            unset="one per player",
         ),
         Option(
             "limit",
             None,
-            "play until someone reaches this total (replaces rounds)",
+            "play until someone reaches this total, instead of a number of rounds",
             minimum=1,
             maximum=1000,
             optional=True,
@@ -1148,9 +1174,11 @@ class CambioGame(Game):
         owner = chosen[-1] if chosen else ""
         return _position_words(owner, step, names)
 
-    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+    def step_prompt(
+        self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
+    ) -> str | None:
         if not chosen:
-            return None
+            return _first_prompt(offered)
         last = chosen[-1]
         if (last[:1] == "s" and last[1:].isdigit()) or last == "you":
             return "Snap which card?" if chosen[0] == "snap" else "Which of their cards?"
@@ -1245,11 +1273,12 @@ class CambioGame(Game):
         elif phase == "drawn":
             lines.append(f"Turn: {actor} · replace a card with the drawn one, or discard it")
         elif phase == "power":
+            whose = "your" if actor == "You" else "their"
             power = {
-                "peek": "look at an own card",
+                "peek": f"look at one of {whose} cards",
                 "spy": "look at another player's card",
-                "swap": "swap an own card with another player's, unseen",
-                "king": "look at an own card and another player's, then swap or keep",
+                "swap": f"swap one of {whose} cards with another player's, unseen",
+                "king": f"look at one of {whose} cards and another player's, then swap or keep",
             }[view["power"]]
             lines.append(f"Turn: {actor} · may {power} (or skip)")
         elif phase == "decide":

@@ -52,6 +52,7 @@ from engine.core import (
     leader_order,
     make_rng,
     parse_error,
+    pile_counts,
     redeal,
 )
 from engine.errors import ActionParseError, CardError
@@ -189,14 +190,13 @@ class FishingState(TotalsState):
         self.table: list[Card] = []
         self.stock: list[Card] = []
         self.last_capturer: int | None = None
-        self.first_deal: list[Event] = []  # not saved: only shown when the game starts
         self.multi_capture = bool(options["multi_capture"])
 
     game: FishingGame
 
     # -- dealing -------------------------------------------------------------------------------
-    def start(self) -> None:
-        self.first_deal = self.start_hand()
+    def start(self) -> list[Event]:
+        return self.start_hand()
 
     def start_hand(self) -> list[Event]:
         """Deal the current hand from its deck: hands, then the table, the rest is the stock."""
@@ -222,9 +222,6 @@ class FishingState(TotalsState):
         del self.stock[: HAND_SIZE * self.players]
         for hand in self.hands:
             hand.sort()
-
-    def opening_events(self) -> list[Event]:
-        return self.first_deal
 
     # -- decisions -----------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -292,7 +289,11 @@ class FishingState(TotalsState):
             self.totals[seat] += gained
         self.history.append(points)
         events.append(
-            Event(f"Hand {self.hand_number + 1} piles: {pile_counts(self.piles)}", "piles")
+            Event(
+                f"Hand {self.hand_number + 1} piles: "
+                f"{pile_counts(self.piles, CLUBS, SCORING_CARDS, 'nobody scores')}",
+                "piles",
+            )
         )
         events.append(
             Event(
@@ -394,28 +395,6 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
     return points, reasons
 
 
-def pile_counts(piles: Sequence[Sequence[Card]]) -> str:
-    """What each pile holds that scores, so the points can be checked (ties score nothing).
-
-    >>> pile_counts([cards_from_json(["2C", "3C", "4D"]), cards_from_json(["5C", "10D", "KH"])])
-    '{s0} 3 cards, 2 clubs, 2♣; {s1} 3 cards, 1 club, 10♦ (most cards: a tie, nobody scores)'
-    """
-    clubs = [sum(card.suit == CLUBS for card in pile) for pile in piles]
-    parts = []
-    for seat, pile in enumerate(piles):
-        held = [label for card, label in SCORING_CARDS if card in pile]
-        club_word = "club" if clubs[seat] == 1 else "clubs"
-        parts.append(
-            ", ".join([f"{{s{seat}}} {len(pile)} cards", f"{clubs[seat]} {club_word}", *held])
-        )
-    ties = [
-        what
-        for what, counts in (("most cards", [len(pile) for pile in piles]), ("most clubs", clubs))
-        if counts.count(max(counts)) > 1
-    ]
-    return "; ".join(parts) + "".join(f" ({what}: a tie, nobody scores)" for what in ties)
-
-
 def capture_words(take: Iterable[Card], card: Card) -> str:
     """``Capture 3♥ + 4♠ with 7♣``."""
     return f"Capture {' + '.join(c.pretty for c in take)} with {card.pretty}"
@@ -486,7 +465,9 @@ class FishingGame(Game):
             return capture_words(parse_cards(step.split()[1:]), Card.parse(chosen[0]))
         return None
 
-    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+    def step_prompt(
+        self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
+    ) -> str | None:
         if not chosen:
             return "Your move: play which card?"
         return f"Capture with {Card.parse(chosen[0]).pretty}, or leave it on the table?"

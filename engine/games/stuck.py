@@ -77,8 +77,8 @@ from typing import Any
 from engine.cards import (
     FULL_DECK,
     RANK_TEXT,
+    SUIT_NAME,
     SUIT_SYMBOL,
-    SUIT_TEXT,
     Card,
     cards_pretty,
     describe_cards,
@@ -201,8 +201,8 @@ class StuckState(TotalsState):
         self.lacks: list[tuple[set[int], set[int]]] = [(set(), set()) for _ in range(players)]
 
     # -- dealing -------------------------------------------------------------------------------
-    def start(self) -> None:
-        self.start_round()
+    def start(self) -> list[Event]:
+        return self.start_round()
 
     def start_round(self) -> list[Event]:
         """Deal the round: 7 each from the dealer's left, the up card, the rest is the pile."""
@@ -644,6 +644,24 @@ class StuckGame(Game):
             raise SavedStateError("saved stuck state does not match its player count")
         return state
 
+    def step_prompt(
+        self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
+    ) -> str | None:
+        if offered[0].startswith("give"):
+            return "Bonus: stick a card from the draw pile on whom?"
+        if DONE.text in offered:
+            return "Play another card, or end your play?"
+        return "Play which card?"
+
+    def action_label(self, action: Action, names: Sequence[str]) -> str | None:
+        if isinstance(action, Give):
+            return f"Stick a card on {names[action.seat]}"
+        if action == DONE:
+            return "Done: end your play"
+        if action == DRAW:
+            return "Draw (you have no card to play)"
+        return None
+
     def describe(self, view: View) -> list[str]:
         players = len(view["stuck"])
         lines = [
@@ -687,12 +705,12 @@ class StuckGame(Game):
 def follow_hint(run: Sequence[Card]) -> str:
     """What may follow this turn's cards, for people."""
     first = run[0]
-    suit = f"{SUIT_SYMBOL[first.suit]} ({SUIT_TEXT[first.suit]})"
+    suit = f"{SUIT_NAME[first.suit]} ({SUIT_SYMBOL[first.suit]})"
     if all(card.rank == first.rank for card in run):
         if len(run) == 1:
-            return f"Next: another {rank_name(first.rank)}, a {suit} card, or done."
+            return f"Next: another {rank_name(first.rank)}, a {suit}, or done."
         return f"Next: another {rank_name(first.rank)}, or done."
-    return f"Next: another {suit} card, or done."
+    return f"Next: another {suit}, or done."
 
 
 GAME = StuckGame()

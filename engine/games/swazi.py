@@ -59,6 +59,7 @@ from engine.core import (
     cards_json,
     make_rng,
     parse_error,
+    pile_counts,
     redeal,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
@@ -69,6 +70,7 @@ HAND_SIZE = 12
 TOP_BUILD = 14
 TWO_OF_SPADES = Card(2, SPADES)
 TEN_OF_DIAMONDS = Card(10, DIAMONDS)
+SCORING_CARDS = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
 
 CARDLESS_BUILD, AUGMENT, CAPTURE, BUILD, CHANGE, DISCARD = (
     "build",
@@ -380,8 +382,8 @@ class SwaziState(TotalsState):
         self.last_capturer: int | None = None
 
     # -- dealing -----------------------------------------------------------------------------
-    def start(self) -> None:
-        self.start_deal()
+    def start(self) -> list[Event]:
+        return self.start_deal()
 
     def start_deal(self) -> list[Event]:
         """Deal: the layout's 4 cards first, then 12 to each player; the rest is the stock."""
@@ -757,6 +759,8 @@ class SwaziState(TotalsState):
         for seat in (0, 1):
             self.totals[seat] += points[seat]
         self.history.append(points)
+        counts = pile_counts(self.piles, SPADES, SCORING_CARDS, "1 point each")
+        events.append(Event(f"Deal {self.deal_number + 1} piles: {counts}", "piles"))
         events.append(
             Event(
                 f"Deal {self.deal_number + 1} scores: "
@@ -1145,7 +1149,9 @@ class SwaziGame(Game):
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         return _item_words(step)
 
-    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+    def step_prompt(
+        self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
+    ) -> str | None:
         if not chosen:
             return "Your move: which hand card (or a build with table cards only)?"
         first = chosen[0]

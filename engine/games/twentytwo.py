@@ -395,8 +395,8 @@ class TwentyTwoState(State):
         return [seat for seat in order if totals[seat] < ELIMINATED_AT]  # is_in, inlined
 
     # -- dealing -----------------------------------------------------------------------------
-    def start(self) -> None:
-        self.start_game()
+    def start(self) -> list[Event]:
+        return self.start_game()
 
     def start_game(self) -> list[Event]:
         """Choose the first dealer (a draw, unless the deck was given) and deal hand 1."""
@@ -407,11 +407,6 @@ class TwentyTwoState(State):
             self.dealer = max(self.dealer_draw[-1], key=lambda pair: STRENGTH[pair[1]])[0]
         events.extend(self.start_hand(FIRST_HAND_SIZE))
         return events
-
-    def opening_events(self) -> list[Event]:
-        """The draw for the first dealer as table-log lines (``new_state`` returns no events,
-        so a UI shows these when the game starts); empty when the deck was given."""
-        return draw_events(self.dealer_draw) if self.dealer_draw else []
 
     def in_play(self) -> list[Card]:
         """The cards of the deck this hand: all but the penalty cards out so far."""
@@ -882,7 +877,11 @@ class TwentyTwoGame(Game):
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         return {"keep": "Keep your hand", "exchange": "Exchange cards"}.get(step)
 
-    def step_prompt(self, chosen: tuple[str, ...], names: Sequence[str]) -> str | None:
+    def step_prompt(
+        self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
+    ) -> str | None:
+        if "keep" in offered:
+            return "Keep your hand, or exchange cards for new ones from the stock?"
         if chosen == ("exchange",):
             return "Exchange which cards? Pick the lowest one first, then each next one up:"
         if chosen[:1] == ("exchange",):
@@ -890,7 +889,7 @@ class TwentyTwoGame(Game):
             return f"Exchanging {held}: pick a higher card too, or take these?"
         if chosen:
             return f"Playing {describe_cards(chosen)}: add a card, or play these?"
-        return None
+        return "Play which cards? Pick the highest one first:"
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         if isinstance(action, Exchange):

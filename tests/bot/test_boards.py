@@ -186,7 +186,11 @@ async def test_a_game_left_early_is_a_loss_for_the_leaver_whoever_won_the_seat(
     ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
     table = await open_table(bot, channel, [ann, bob], "stuck", 0)
     await bob.member.slash(channel, "game leave")  # the AI finishes bob's seat
+    tallies_before = len(bot.ratings.cached_seasons())
     await Playthrough(env, channel, [ann], table, random.Random(3)).to_the_end()
+    # the ratings were brought up to date when the game ended, before anyone asked
+    assert bot.ratings.cached_seasons() == {(guild.id, "stuck", 1): 1}
+    assert tallies_before == 0
     (game,) = await bot.storage.results.history(guild.id)
     seats = [(seat.user_id, seat.left_early) for seat in game.seats]
     assert seats == [(ann.id, False), (bob.id, True)]

@@ -10,9 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import simcord
 
+from bot.app import create_bot
 from bot.boards.ratings import Ratings, SeasonTally
 from bot.storage import FinishedSeat, Storage
+from tests.bot.conftest import fast_settings
 from tests.bot.records import GUILD, finished
 
 ANN, BOB, CAT = 1, 2, 3
@@ -171,3 +174,17 @@ async def test_a_new_season_starts_from_new_ratings(storage: Storage) -> None:
     await storage.results.finish(finished("g2", {BOB: 1, CAT: 2}, minute=1))
     assert [row.user_id for row in await ratings.scoreboard(GUILD, "fishing")] == [BOB, CAT]
     assert len(await ratings.scoreboard(GUILD, "fishing", season=1)) == 2
+
+
+async def test_a_start_rates_every_current_season_in_the_background(tmp_path: Path) -> None:
+    settings = fast_settings(tmp_path)
+    storage = await Storage.open(settings.database_path)
+    await storage.results.finish(finished("g1", {ANN: 1, BOB: 2}))
+    await storage.results.finish(finished("g2", {ANN: 1, CAT: 2}, game_id="stuck", minute=1))
+    await storage.results.finish(finished("g3", {BOB: 1, CAT: 2}, guild_id=GUILD + 1, minute=2))
+    await storage.close()
+    bot = create_bot(settings)
+    expected = {(GUILD, "fishing", 1): 1, (GUILD, "stuck", 1): 2, (GUILD + 1, "fishing", 1): 3}
+    async with simcord.run(bot):  # returns once the start's background work has settled
+        assert bot.ratings.cached_seasons() == expected
+        await bot.close()

@@ -35,34 +35,13 @@ from playwright.sync_api import Locator, Page, expect, sync_playwright
 
 from bot.demo import Demo, stop_demo
 from bot.demo import start_demo as start_demo_here
+from tests.browser.chromium import BROWSER_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-BROWSER_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 URL = re.compile(r"http://127\.0\.0\.1:\d+/#\S+")
 STOPPED = "Cardroom demo stopped."
 WAIT_MS = 20_000  # the longest wait for one step (a busy 2-core machine)
 T = TypeVar("T")
-
-
-@pytest.fixture
-def chromium() -> Path:
-    """Debian's chromium; the test fails in CI, and is skipped elsewhere, without it."""
-    if CHROMIUM.exists():
-        return CHROMIUM
-    how = "Debian's chromium is missing: install it with `apt-get install -y chromium` (as root)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(how)
-    pytest.skip(how)
 
 
 @dataclass

@@ -508,7 +508,7 @@ def test_correct_snap_of_another_players_card_with_the_give_back() -> None:
     assert legal(state, 1) == ["give A", "give B", "give C", "give D"]
     assert "snapper is choosing" in illegal(state, 0, "draw")
     events = act(state, 1, "give A")
-    assert public_texts(events) == ["{s1} gave their card A to {s0}, as card C"]
+    assert public_texts(events) == ["{s1} moved their card A into {s0}'s empty card C"]
     assert hand(state, 0) == {"A": "2D", "B": "3D", "C": "2C", "D": "5D"}
     assert list(hand(state, 0)) == ["A", "B", "C", "D"]
     assert hand(state, 1) == {"B": "3C", "C": "4C", "D": "5C"}
@@ -525,7 +525,7 @@ def test_wrong_snap_reveals_the_card_and_gives_a_penalty_card_in_e() -> None:
     events = act(state, 1, "snap s0.A")
     assert public_texts(events) == [
         "{s1} snapped {s0}'s card A: 2♦ does not match 4♠ — wrong!",
-        "{s1} takes a penalty card, unseen, as card E",
+        "{s1} takes a penalty card, unseen: their new card E",
     ]
     assert hand(state, 0)["A"] == "2D" and seen_by(state, 0, "A") is None
     # Everyone has just seen it (s0 still has its opening look on show: it has not acted yet).

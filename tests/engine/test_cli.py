@@ -6,13 +6,14 @@ import io
 import json
 import random
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.cards import FULL_DECK
-from engine.choices import Step, descend, resolve
+from engine.choices import Step, descend, resolve, step_prompt
 from engine.cli import EXIT_INTERRUPTED, QuitGame, TerminalGame, main
 from engine.core import Action, State, View
 from engine.registry import get_game
@@ -219,6 +220,65 @@ def test_a_single_optional_move_is_never_taken_for_the_person() -> None:
     assert session.ask(optional=True) is None
 
 
+# -- words -----------------------------------------------------------------------------------
+def every_step(legal: tuple[Action, ...]) -> list[Step]:
+    """Every step a seat could be shown for ``legal`` (each choice followed to its end)."""
+    steps, todo = [], [()]
+    while todo:
+        _, target = descend(legal, todo.pop())
+        if isinstance(target, Step):
+            steps.append(target)
+            todo += [(*target.prefix, c.index) for c in target.choices if c.only is None]
+    return steps
+
+
+@pytest.mark.parametrize("game_id", ["fishing", "twentytwo", "swazi", "cambio", "stuck"])
+def test_every_step_asks_what_is_being_decided(game_id: str) -> None:
+    game, names = get_game(game_id), ["Player (you)", "AI 1", "AI 2"]
+    prompts = set()
+    for seed in range(3):
+        state, rng = (
+            game.new_state(game.player_counts[-1] if game_id == "swazi" else 3, seed),
+            random.Random(seed),
+        )
+        for _ in range(150 if game_id != "swazi" else 40):
+            if state.is_over:
+                break
+            for seat in state.to_act():
+                for step in every_step(state.legal_actions(seat)):
+                    prompt = step_prompt(game, step, names)
+                    # the generic words say nothing of what is decided
+                    assert prompt != "Your move:" and not prompt.endswith("— then:"), prompt
+                    prompts.add(prompt)
+            seat = state.waiting_for()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert len(prompts) > 1
+
+
+def test_the_stuck_bonus_asks_whom_to_stick_a_card_on_by_name() -> None:
+    state = random_position("stuck", 3, lambda s: s.waiting_for() == (0,) and s.phase == "give")
+    session, out = terminal(state, "1\n")
+    action = session.ask(optional=False)
+    shown = out.getvalue()
+    assert "Bonus: stick a card from the draw pile on whom?" in shown
+    assert "1. Stick a card on AI " in shown and "s1" not in shown and "s2" not in shown
+    assert action.text.startswith("give s")
+
+
+@pytest.mark.parametrize("game_id", ["fishing", "twentytwo", "swazi", "cambio", "stuck"])
+def test_every_game_opens_its_first_round_with_a_line(game_id: str) -> None:
+    state = get_game(game_id).new_state(2, 4)
+    session, out = terminal(state, "q\n")
+    session.run()
+    opening = out.getvalue().split("\n\n")[0]
+    word = {"swazi": "Deal 1:", "cambio": "Round 1:", "stuck": "Round 1 of 2:"}.get(
+        game_id, "Hand 1:"
+    )
+    assert f"  · {word}" in opening
+    if game_id == "stuck":  # the up card is seen even when the AI plays first
+        assert "the up card is " in opening
+
+
 # -- the command line ------------------------------------------------------------------------
 def test_play_help_lists_each_options_default(capsys: Any) -> None:
     with pytest.raises(SystemExit) as done:
@@ -231,6 +291,26 @@ def test_play_help_lists_each_options_default(capsys: Any) -> None:
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "memory_aid" in out and "default off" in out and "twentytwo has no options" in out
+    # an option left unset says what that means, in the help and in the header
+    assert "rounds to play (1 to 50, or off for one per player; default one per player)" in out
+    session, shown = terminal(get_game("cambio").new_state(2, 1), "q\n")
+    session.run()
+    assert "rounds one per player, limit off" in shown.getvalue().splitlines()[0]
+
+
+def test_a_reader_that_goes_away_ends_the_game_quietly() -> None:
+    # ``./run play fishing | head -3``: no BrokenPipeError traceback
+    game = subprocess.Popen(
+        [sys.executable, "-m", "engine", "play", "fishing", "--seed", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert game.stdout is not None and game.stdin is not None
+    game.stdout.readline()
+    game.stdout.close()
+    _, err = game.communicate(b"1\n" * 200, timeout=60)
+    assert game.returncode == 0 and err == b""
 
 
 def test_the_header_shows_the_options_in_use() -> None:

@@ -28,7 +28,7 @@ def test_a_copy_plays_on_like_the_state_and_shares_nothing_it_changes(
 ) -> None:
     game = games()[game_id]
     agents = [game.agent("random")] * players
-    for seed in range(2):
+    for seed in (0, 1) if players == 2 else (0,):
         state = game.new_state(players, seed)
         rngs = [random.Random(f"{seed}/{seat}") for seat in range(players)]
         order = random.Random(seed)

@@ -529,9 +529,9 @@ def test_views_hide_stuck_cards_even_from_their_owner() -> None:
 def test_describe_says_what_may_follow() -> None:
     state = new(2, {1: ["7H", "7D", "2H", "3D", "KS", "QS", "JS"]}, up="7C")
     run(state, "play 7H")
-    assert "Next: another 7, a ♥ (H) card, or done." in GAME.describe(state.view(1))
+    assert "Next: another 7, a heart (♥), or done." in GAME.describe(state.view(1))
     run(state, "play 2H")
-    assert "Next: another ♥ (H) card, or done." in GAME.describe(state.view(1))
+    assert "Next: another heart (♥), or done." in GAME.describe(state.view(1))
 
 
 @pytest.mark.parametrize("moves", [("play 7H",), ("play 7H", "play 7D", "done")])

@@ -163,7 +163,7 @@ def test_second_half_then_next_deal_with_the_other_dealer() -> None:
         seat = state.to_act()[0]
         events = state.apply_text(seat, f"discard {state.hands[seat][0].text}")
     kinds = [e.kind for e in events]
-    assert kinds == ["discard", "hand_end", "deal"]
+    assert kinds == ["discard", "piles", "hand_end", "deal"]
     # nobody captured: nobody sweeps; 0–0 cards and spades are ties, 1 point each
     assert state.scores() == (2, 2) and state.history == [[2, 2]]
     assert state.dealer == 1 and state.to_act() == (0,) and state.deal_number == 1
@@ -534,8 +534,12 @@ def test_the_last_capturer_sweeps_the_layout() -> None:
     state = position(("9C", ""), layout="4S 5H 2D", half=2, stock="", turn=0, piles=("", "KS KH"))
     events = play(state, 0, "capture 9C take 4S 5H")
     kinds = [e.kind for e in events]
-    assert kinds == ["capture", "capture", "hand_end", "deal"]
+    assert kinds == ["capture", "capture", "piles", "hand_end", "deal"]
     assert events[1].text == "{s0} took the rest of the layout: 2♦"
+    assert events[2].text == (
+        "Deal 1 piles: {s0} 4 cards, 1 spade; {s1} 2 cards, 1 spade"
+        " (most spades: a tie, 1 point each)"
+    )
     # 4 cards against 2 (2), spades 1–1 (1 each), 2♠ nobody
     assert state.history == [[3, 1]]
 

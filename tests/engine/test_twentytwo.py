@@ -105,7 +105,10 @@ def cards(text: str) -> list[Card]:
 def test_a_given_deck_makes_seat_0_deal_with_no_draw_one_card_at_a_time() -> None:
     deck = [card.text for card in sorted(FULL_DECK, key=rank_key, reverse=True)]
     state = start(3, deck)
-    assert state.dealer == 0 and state.dealer_draw == [] and state.opening_events() == []
+    assert state.dealer == 0 and state.dealer_draw == []
+    assert texts(state.opening_events()) == [
+        "Hand 1: {s0} deals 7 cards each; 31 left in the stock"
+    ]
     # One at a time clockwise from the dealer's left: s1 gets the 1st, 4th, 7th … cards of
     # AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC 10S 10H 10D 10C 9S …
     assert hand(state, 1) == "10D JC JS QH KD AC AS"
@@ -126,6 +129,7 @@ def test_the_high_card_draw_redraws_the_tied_highest_and_is_shown() -> None:
         "Draw for the first dealer: {s0} 5, {s1} 6, {s2} 6, {s3} 2",
         "Tied players draw again: {s1} 4, {s2} 10",
         "{s2} drew highest and deals first",
+        "Hand 1: {s2} deals 7 cards each; 24 left in the stock",
     ]
     assert state.public_view()["dealer_draw"] == [
         [[0, "5"], [1, "6"], [2, "6"], [3, "2"]],
