@@ -30,6 +30,19 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(default=None, description="sync slash commands here at start")
     turn_seconds: int = Field(default=120, ge=10, le=3600)
     ai_delay_seconds: float = Field(default=1.5, ge=0, le=30)
+    ai_think_seconds: float = Field(
+        default=0.3, gt=0, le=10, description="how long a hard AI seat thinks about a move"
+    )
+    ai_think_rollouts: int | None = Field(
+        default=None, ge=1, description="instead, a fixed number of playouts (reproducible)"
+    )
+    ai_processes: int | None = Field(
+        default=None,
+        ge=0,
+        le=64,
+        description="processes for searching AI seats (default: one per core; 0: in the bot's "
+        "own process, blocking it, for tests)",
+    )
     # Below: tuning knobs with sensible defaults; tests shorten them.
     table_edit_seconds: float = Field(
         default=1.0, ge=0, le=10, description="least time between two edits of a table message"

@@ -1,11 +1,13 @@
 """The bot's own time per move, from the interaction's arrival to its answer, with many games
 running at once under simcord (offline). Prints one JSON line; not a timed test.
 
-    python scripts/bench_bot.py [--games 200] [--rounds 2] [--game fishing]
+    python scripts/bench_bot.py [--games 200] [--rounds 2] [--game fishing] [--ai-level hard]
 
-Every game has one simulated person and one AI seat. All games are opened first; then in each
-round every person whose turn it is makes one move through the Hand view (the AI answers at
-once); ``games_running_at_the_end`` tells whether all were still on. The stamps come from
+Every game has one simulated person and one AI seat (``--ai-level``: normal by default; hard
+thinks in the bot's worker processes for its default 0.3 s a move, while people move). All
+games are opened first; then in each round every person whose turn it is makes one move
+through the Hand view (the AI answers at once, or when its search ends);
+``games_running_at_the_end`` tells whether all were still on. The stamps come from
 ``MoveClock``, which this script installs around the bot (the bot itself keeps no timing):
 interaction arrival → validation, the engine move, the SQLite save, and the answer with the
 new private view (its card picture drawn, unless the picture cache held it). The answer goes to
@@ -49,9 +51,9 @@ from bot.settings import Settings
 from bot.tables.hand_view import StepButton, StepSelect
 from tests.bot.helpers import add_player, move_by_hand, open_table
 
-# simcord waits, in real time, for every bot timer due before a settlement's deadline; below
-# turn_seconds (120 s) the sleeping turn timers count as parked. Far above the 5 s default, so
-# a loaded machine does not fail the run.
+# simcord waits, in real time, for every bot timer due before a settlement's deadline (and for
+# the AI searches under way); below turn_seconds (120 s) the sleeping turn timers count as
+# parked. Far above the 5 s default, so a loaded machine does not fail the run.
 SETTLE_SECONDS = 30.0
 
 
@@ -194,7 +196,7 @@ class SimulatorTime:
         return total
 
 
-async def bench(games: int, rounds: int, game_id: str) -> dict[str, object]:
+async def bench(games: int, rounds: int, game_id: str, ai_level: str) -> dict[str, object]:
     """Run the benchmark and return its figures."""
     task = asyncio.current_task()
     assert task is not None
@@ -221,7 +223,7 @@ async def bench(games: int, rounds: int, game_id: str) -> dict[str, object]:
                 for number in range(games):
                     channel = guild.create_text_channel(f"table-{number}")
                     player = add_player(env, guild, f"player{number}")
-                    table = await open_table(bot, channel, [player], game_id, 1)
+                    table = await open_table(bot, channel, [player], game_id, 1, ai_level=ai_level)
                     tables.append((player, channel, table))
                 started = time.perf_counter()
                 progress(f"opened in {started - opening:.1f} s")
@@ -252,6 +254,7 @@ async def bench(games: int, rounds: int, game_id: str) -> dict[str, object]:
     return {
         "benchmark": "bot time per move (interaction arrival → answer), simcord",
         "game": game_id,
+        "ai_level": ai_level,
         "games_at_once": games,
         "games_running_at_the_end": running,
         "moves": len(total),
@@ -294,8 +297,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--game", default="fishing")
+    parser.add_argument("--ai-level", default="normal", choices=("easy", "normal", "hard"))
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(bench(args.games, args.rounds, args.game))))
+    print(json.dumps(asyncio.run(bench(args.games, args.rounds, args.game, args.ai_level))))
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ class SeatRecord(BaseModel):
     dm_message_id: int | None = None  # the seat's hand DM message (edited as it changes)
     dm_failed: bool = False  # DMs closed: told once in the channel
     timeouts_in_a_row: int = 0
+    level: str = "normal"  # how the AI plays the seat (easy, normal, hard)
 
 
 class SavedGame(BaseModel):

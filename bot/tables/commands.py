@@ -21,10 +21,11 @@ from bot.answers import answers_user_errors
 from bot.boards.pages import history_page
 from bot.errors import UserError
 from bot.tables.hand_view import HandButton, RefreshButton, StepButton, StepSelect, send_hand
-from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import (
+    AiLevelButton,
     LobbyButton,
     RematchButton,
+    edit_lobby,
     lobby_closed_message,
     lobby_message,
     post_lobby,
@@ -39,7 +40,15 @@ if TYPE_CHECKING:
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules"
 RULES_PART = 3900  # characters of rules text per message (Discord's limit: 4000 in all)
-BUTTONS = (HandButton, RefreshButton, StepButton, StepSelect, LobbyButton, RematchButton)
+BUTTONS = (
+    HandButton,
+    RefreshButton,
+    StepButton,
+    StepSelect,
+    LobbyButton,
+    AiLevelButton,
+    RematchButton,
+)
 
 
 async def setup(bot: CardroomBot) -> None:
@@ -149,13 +158,6 @@ def _bot(interaction: discord.Interaction) -> CardroomBot:
     return cast("CardroomBot", interaction.client)
 
 
-async def _edit_lobby(interaction: discord.Interaction, lobby: Lobby, message: Message) -> None:
-    """Edit the lobby's message in this channel, if it was posted."""
-    if lobby.message_id is not None:
-        channel = _bot(interaction).get_partial_messageable(lobby.channel_id)
-        await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
-
-
 class GameCog(commands.Cog):
     """The /game command group."""
 
@@ -240,7 +242,7 @@ class GameCog(commands.Cog):
         if lobby is not None:
             lobby.leave(interaction.user.id)
             service.touch(lobby)
-            await _edit_lobby(interaction, lobby, lobby_message(lobby))
+            await edit_lobby(interaction.client, lobby, lobby_message(lobby))
             await interaction.response.send_message("You left the lobby.", ephemeral=True)
             return
         service.table_in(interaction.channel_id or 0)  # no game: answered before deferring
@@ -259,7 +261,7 @@ class GameCog(commands.Cog):
             if interaction.user.id != lobby.host_id and not may_manage:
                 raise UserError("Only the host or someone with Manage Server can stop this.")
             service.close_lobby(lobby)
-            await _edit_lobby(interaction, lobby, lobby_closed_message(lobby, "was closed"))
+            await edit_lobby(interaction.client, lobby, lobby_closed_message(lobby, "was closed"))
             await interaction.response.send_message("The lobby is closed.", ephemeral=True)
             return
         name = display_name(interaction.user)

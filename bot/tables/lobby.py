@@ -66,12 +66,24 @@ class Lobby:
             raise UserError("You are the host: use Cancel to close the lobby.")
         del self.seats[seat]
 
-    def add_ai(self, user_id: int) -> None:
-        """Add an AI seat (anyone seated may)."""
+    def add_ai(self, user_id: int, level: str) -> Seat:
+        """Add an AI seat playing at ``level`` (anyone seated may)."""
         if self.seat_of(user_id) is None:
             raise UserError("Only players seated at this table can add an AI.")
         self._check_room()
-        self.seats.append(Seat(None, ai_seat_name(seat.name for seat in self.seats), is_ai=True))
+        seat = Seat(None, ai_seat_name(s.name for s in self.seats), is_ai=True, level=level)
+        self.seats.append(seat)
+        return seat
+
+    def set_ai_level(self, user_id: int, name: str, level: str) -> Seat:
+        """Make the AI seat called ``name`` play at ``level`` (anyone seated may)."""
+        if self.seat_of(user_id) is None:
+            raise UserError("Only players seated at this table can choose an AI's level.")
+        seat = next((s for s in self.seats if s.is_ai and s.name == name), None)
+        if seat is None:
+            raise UserError(f"{name} is no longer at this table.")
+        seat.level = level
+        return seat
 
     def check_host(self, user_id: int, doing: str) -> None:
         """Raise UserError unless ``user_id`` hosts this lobby."""

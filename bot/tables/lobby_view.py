@@ -3,6 +3,8 @@
 Custom_ids, each built and parsed by its class:
 
 - ``cr:lobby:<lobby>:<join|leave|add-ai|start|cancel>`` a lobby button
+- ``cr:ai-level:<lobby>:<number>:<easy|normal|hard>`` the level of the lobby's ``AI <number>``
+  (offered privately to whoever added it)
 - ``cr:rematch:<table>`` Rematch under a finished game's results
 """
 
@@ -16,6 +18,8 @@ import discord
 
 from bot.answers import answer_click
 from bot.tables.lobby import Lobby
+from bot.tables.records import Seat
+from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
 from bot.text import clip, show
 from bot.ui import GREY, Message, button, controls, display_name, layout, small
 
@@ -72,14 +76,68 @@ class LobbyButton(
             closed = lobby_closed_message(lobby, "was cancelled by the host")
             await interaction.response.edit_message(**closed.kwargs())
             return
+        added = None
         if self.action == "join":
             lobby.join(user.id, display_name(user))
         elif self.action == "leave":
             lobby.leave(user.id)
         else:
-            lobby.add_ai(user.id)
+            added = lobby.add_ai(user.id, DEFAULT_LEVEL)
         service.touch(lobby)
         await interaction.response.edit_message(**lobby_message(lobby).kwargs())
+        if added is not None:  # one click adds the default level; the others are offered
+            offer = level_offer(lobby, added)
+            await interaction.followup.send(**offer.send_kwargs(), ephemeral=True)
+
+
+class AiLevelButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"cr:ai-level:(?P<lobby>\w+):(?P<name>\w+):(?P<level>easy|normal|hard)",
+):
+    """Easy, Normal or Hard: the level an AI seat of a lobby plays at."""
+
+    def __init__(self, lobby_id: str, name: str, level: str, chosen: bool) -> None:
+        self.lobby_id, self.name, self.level = lobby_id, name, level
+        style = discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary
+        custom_id = f"cr:ai-level:{lobby_id}:{name}:{level}"
+        super().__init__(button(custom_id, level.capitalize(), style))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> AiLevelButton:
+        return cls(match["lobby"], match["name"], match["level"], chosen=False)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Set the level, show it here and in the lobby."""
+        await answer_click(interaction, lambda: self._clicked(interaction))
+
+    async def _clicked(self, interaction: discord.Interaction) -> None:
+        service = _tables(interaction)
+        lobby = service.lobby(self.lobby_id)
+        seat = lobby.set_ai_level(interaction.user.id, self.name, self.level)
+        service.touch(lobby)
+        await interaction.response.edit_message(**level_offer(lobby, seat).kwargs())
+        await edit_lobby(interaction.client, lobby, lobby_message(lobby))
+
+
+def level_offer(lobby: Lobby, seat: Seat) -> Message:
+    """The private note to whoever added an AI: its level, and buttons to change it."""
+    text = (
+        f"**🤖 {seat.name}** plays at the **{seat.level}** level. Easy makes beginner's slips, "
+        "normal plays well and fast, hard thinks ahead (a little slower)."
+    )
+    buttons = (
+        AiLevelButton(lobby.lobby_id, seat.name, level, level == seat.level) for level in LEVELS
+    )
+    return Message(layout(text, controls(*buttons), colour=GREY))
+
+
+async def edit_lobby(client: discord.Client, lobby: Lobby, message: Message) -> None:
+    """Edit the lobby's message in its channel, if it was posted."""
+    if lobby.message_id is not None:
+        channel = client.get_partial_messageable(lobby.channel_id)
+        await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
 
 
 async def start_table(

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from bot.settings import Settings
 from bot.storage import SeatRecord, Storage
+from bot.tables.thinking import AiPlayers
 from engine.core import Event
 
 Clock = Callable[[], datetime]
@@ -25,11 +26,13 @@ class Seat:
     dm_failed: bool = False
     dm_deal: int = -1  # the deal the hand DM shows (a new deal gets a new DM)
     timeouts_in_a_row: int = 0
+    level: str = "normal"  # how the AI plays the seat (a seat handed over plays normal)
 
     @property
     def shown(self) -> str:
-        """The seat as people see it in a list: an AI seat marked ``🤖 Ada``."""
-        return f"🤖 {self.name}" if self.is_ai else self.name
+        """The seat as people see it in a list: an AI seat marked and with its level,
+        ``🤖 Ada (hard)``."""
+        return f"🤖 {self.name} ({self.level})" if self.is_ai else self.name
 
     @property
     def is_human(self) -> bool:
@@ -45,6 +48,7 @@ class Seat:
             dm_message_id=self.dm_message_id,
             dm_failed=self.dm_failed,
             timeouts_in_a_row=self.timeouts_in_a_row,
+            level=self.level,
         )
 
 
@@ -68,8 +72,9 @@ class Change:
 
 @dataclass(frozen=True)
 class SessionContext:
-    """What every session uses: storage, settings and the clock."""
+    """What every session uses: storage, settings, the clock and the AI players."""
 
     storage: Storage
     settings: Settings
     clock: Clock
+    ai: AiPlayers

@@ -45,6 +45,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
             s.dm_message_id,
             s.dm_failed,
             timeouts_in_a_row=s.timeouts_in_a_row,
+            level=s.level,
         )
         for s in saved.seats
     ]

@@ -25,6 +25,7 @@ from bot.tables.lobby import Lobby
 from bot.tables.records import Change, Clock, Seat, SessionContext
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession
+from bot.tables.thinking import AiPlayers
 from bot.tables.timers import RETRY_SECONDS, TableTimers
 from engine.choices import Step
 from engine.core import Game, OptionValue
@@ -103,7 +104,8 @@ class TableService:
         self.by_channel: dict[int, str] = {}  # channel id → lobby or table id
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self.context = SessionContext(storage, settings, clock)
+        self.ai = AiPlayers(settings)
+        self.context = SessionContext(storage, settings, clock, self.ai)
         self.display = TableDisplay(
             presenter, clock, self.spawn, settings.table_edit_seconds, self.channel_lost
         )
@@ -369,8 +371,9 @@ class TableService:
         return [f"table {game.table_id}: {game.error}" for game in broken]
 
     async def close(self) -> None:
-        """Cancel timers and background work (at shutdown)."""
+        """Cancel timers and background work, stop the AI's workers (at shutdown)."""
         self.timers.close()
+        self.ai.close()
         for lobby in self.lobbies.values():
             if lobby.expiry is not None:
                 lobby.expiry.cancel()

@@ -150,11 +150,19 @@ class TableSession:
             return await self._commit(move)
 
     async def ai_move(self, seat: int, revision: int) -> Change | None:
-        """The AI's move for ``seat`` if the game is still at ``revision`` and it wants one."""
+        """The AI's move for ``seat`` if the game is still at ``revision`` and it wants one.
+        A searching level thinks outside the table's lock (in the context's worker processes);
+        its move counts only if nothing moved meanwhile."""
         async with self.lock:
             if self.ended or self.revision != revision:
                 return None
-            action = agent_move(self.state, seat, self.game.agent("normal"), self.ai_rng(seat))
+            thinking = self.context.ai.move(
+                self.state, seat, self.seats[seat].level, self.ai_seed(seat)
+            )
+        action = await thinking
+        async with self.lock:
+            if self.ended or self.revision != revision:
+                return None
             if action is None:
                 self.declined.add((self.revision, seat))
                 return None
@@ -245,9 +253,10 @@ class TableSession:
             except Exception:
                 log.exception("table %s: could not save the posted message ids", self.table_id)
 
-    def ai_rng(self, seat: int) -> random.Random:
-        """The AI's generator for this seat and revision: a restarted game plays the same."""
-        return random.Random(f"{self.seed}/ai/{seat}/{self.revision}")
+    def ai_seed(self, seat: int) -> str:
+        """The seed of the AI's generator for this seat and revision: a restarted game plays
+        the same."""
+        return f"{self.seed}/ai/{seat}/{self.revision}"
 
     # -- the transaction ---------------------------------------------------------------------
     async def _commit(self, make: Callable[[], Change]) -> Change:
@@ -308,7 +317,8 @@ class TableSession:
         info.timeouts_in_a_row += 1
         action = self.state.timeout_action(seat)
         if action is None:
-            action = agent_move(self.state, seat, self.game.agent("normal"), self.ai_rng(seat))
+            normal = self.game.agent("normal")  # a quick move for a person who is away
+            action = agent_move(self.state, seat, normal, random.Random(self.ai_seed(seat)))
         handed = info.timeouts_in_a_row >= MAX_TIMEOUTS
         if handed:
             info.is_ai = True

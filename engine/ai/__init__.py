@@ -9,18 +9,24 @@
   playouts for reproducible play.
 
 The levels that look ahead (easy, hard) see the game only through ``State.determinize``.
-``agent(game, level)`` makes the player program for a level.
+``agent(game, level)`` makes the player program for a level; ``decide`` is one decision from
+a saved state, for a worker process (the bot keeps searches off its event loop).
 """
 
 from __future__ import annotations
 
 import importlib
+import random
+from collections.abc import Mapping
 from types import ModuleType
+from typing import Any
 
 from engine.ai.easy import EasyAgent
-from engine.ai.search import DEFAULT_BUDGET, Budget, SearchAgent
+from engine.ai.search import DEFAULT_BUDGET, Budget, SearchAgent, Yardstick
 from engine.core import Agent, Game, RandomAgent, StateAgent
 from engine.errors import SetupError
+from engine.registry import get_game
+from engine.runner import agent_move
 
 LEVELS = ("random", "easy", "normal", "hard")
 """Every level, weakest first."""
@@ -47,6 +53,12 @@ def heuristic(game: Game) -> Agent:
     return agent_class()
 
 
+def yardstick(game: Game) -> Yardstick:
+    """How the searching levels judge a playout of the game (see ``engine.ai.search``)."""
+    found: Yardstick = _module(game).YARDSTICK
+    return found
+
+
 def agent(game: Game, level: str, budget: Budget = DEFAULT_BUDGET) -> Agent | StateAgent:
     """A player program for ``game`` at ``level`` (``budget``: how long hard thinks)."""
     name = level_name(level)
@@ -54,7 +66,18 @@ def agent(game: Game, level: str, budget: Budget = DEFAULT_BUDGET) -> Agent | St
         return RandomAgent()
     if name == "normal":
         return heuristic(game)
-    scale: float = _module(game).SCALE
     if name == "easy":
-        return EasyAgent(heuristic(game), scale)
-    return SearchAgent(heuristic(game), scale, budget)
+        return EasyAgent(heuristic(game), yardstick(game))
+    return SearchAgent(heuristic(game), yardstick(game), budget)
+
+
+def decide(
+    game_id: str, state: Mapping[str, Any], seat: int, level: str, seed: str, budget: Budget
+) -> str | None:
+    """The text of ``level``'s move for ``seat`` in a state saved by ``State.to_json`` (None:
+    it declines an optional move); ``seed`` seeds its generator. Picklable, for a worker."""
+    game = get_game(game_id)
+    action = agent_move(
+        game.state_from_json(state), seat, agent(game, level, budget), random.Random(seed)
+    )
+    return None if action is None else action.text

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.ai.search import Yardstick
 from engine.cards import FULL_DECK, Card
-from engine.core import Action, View
+from engine.core import Action, State, View
 from engine.games.cambio import (
     CAMBIO,
     DISCARD,
@@ -15,6 +16,7 @@ from engine.games.cambio import (
     SKIP,
     SWAP,
     BlindSwap,
+    CambioState,
     Give,
     KingPeek,
     Look,
@@ -191,5 +193,12 @@ class Mind:
 NORMAL = CambioAgent
 """The normal level's agent class (found by ``engine.ai``)."""
 
-SCALE = 5.0
-"""Points of one hand that make a clear lead (the searching levels' yardstick)."""
+
+def standing(world: State) -> list[int]:
+    """The card points each seat holds now (what the round would score if it ended)."""
+    assert isinstance(world, CambioState)
+    return world.round_points()
+
+
+YARDSTICK = Yardstick(scale=5.0, standing=standing, rounds=3)
+"""How the searching levels judge a playout: three turns each, then the card points held."""

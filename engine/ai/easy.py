@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.ai.search import rollout_value
+from engine.ai.search import Yardstick, rollout_value
 from engine.core import Action, Agent, State, StateAgent
 
 
@@ -18,13 +18,13 @@ class EasyAgent(StateAgent):
     def __init__(
         self,
         policy: Agent,
-        scale: float,
+        yardstick: Yardstick,
         skill: float = 0.4,
         tries: int = 2,
         blunder: float = 0.3,
     ) -> None:
         self.policy = policy
-        self.scale = scale
+        self.yardstick = yardstick
         self.skill = skill
         self.tries = tries
         self.blunder = blunder
@@ -49,7 +49,7 @@ class EasyAgent(StateAgent):
 
         def value(action: Action) -> float:
             world = state.determinize(seat, random.Random(deal_seed))
-            return rollout_value(world, seat, action, self.policy, play_seed, self.scale)
+            return rollout_value(world, seat, action, self.policy, play_seed, self.yardstick)
 
         best_value, best = max((value(action), index) for index, action in enumerate(tried))
         return tried[best] if best_value >= value(preferred) - self.blunder else preferred

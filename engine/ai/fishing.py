@@ -5,9 +5,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.ai.search import Yardstick
 from engine.cards import CLUBS, Card
-from engine.core import Action, View, cards_from_json
-from engine.games.fishing import TEN_OF_DIAMONDS, TWO_OF_CLUBS, Play, plays
+from engine.core import Action, State, View, cards_from_json
+from engine.games.fishing import (
+    TEN_OF_DIAMONDS,
+    TWO_OF_CLUBS,
+    FishingState,
+    Play,
+    plays,
+    score_piles,
+)
 
 ONE_PER_RANK = tuple(Card(rank, CLUBS) for rank in range(1, 14))
 """A card of every rank: what any opponent card could capture does not depend on its suit."""
@@ -46,5 +54,12 @@ class FishingAgent:
 NORMAL = FishingAgent
 """The normal level's agent class (found by ``engine.ai``)."""
 
-SCALE = 2.0
-"""Points of one hand that make a clear lead (the searching levels' yardstick)."""
+
+def standing(world: State) -> list[int]:
+    """The points the piles would score if the hand ended now."""
+    assert isinstance(world, FishingState)
+    return score_piles(world.piles)[0]
+
+
+YARDSTICK = Yardstick(scale=2.0, standing=standing, rounds=3)
+"""How the searching levels judge a playout: three turns each, then the piles' points."""

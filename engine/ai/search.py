@@ -4,16 +4,19 @@ Determinized Monte Carlo (perfect-information Monte Carlo) with sequential halvi
 candidate moves are the heuristic's choice plus a spread of others; each round deals fresh
 worlds with ``State.determinize`` and plays every remaining candidate out in the same worlds
 (common random numbers: the comparison is not drowned by the luck of the deal), every seat
-played by the heuristic, to the end of the current hand; the worse half is dropped. Only worlds
-from ``determinize`` are looked at, so the search knows what the seat knows and no more.
+played by the heuristic, to the end of the current hand (or a game's horizon, see
+``Yardstick``); the worse half of the others is dropped. The heuristic's choice stays to the end
+and is left only for a move that clearly beat it in the same worlds. Only worlds from
+``determinize`` are looked at, so the search knows what the seat knows and no more.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.core import Action, Agent, State, StateAgent
@@ -34,34 +37,56 @@ class Budget:
 DEFAULT_BUDGET = Budget()
 
 
+Standing = Callable[[State], Sequence[float]]
+"""A game's estimate of a hand in progress: the points each seat would score if the hand
+ended now, counted like the game's scores (so lower is better where the lowest wins)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Yardstick:
+    """How a game's playouts are judged: ``scale`` points of one hand make a clear lead; with
+    a ``standing``, a playout stops after ``rounds`` turns of every seat and the standing
+    judges it (cheaper than playing the hand out: long hands can afford more worlds)."""
+
+    scale: float
+    standing: Standing | None = None
+    rounds: int = 0
+
+
 def rollout_value(
-    world: State, seat: int, action: Action, policy: Agent, seed: int, scale: float
+    world: State, seat: int, action: Action, policy: Agent, seed: int, yardstick: Yardstick
 ) -> float:
     """Play ``action`` in ``world`` (changed in place), then every seat by ``policy`` until the
-    scores change (the hand ends) or the game ends; how good that is for ``seat``, 0 to 1."""
+    scores change (the hand ends), the game ends or the yardstick's horizon is reached; how
+    good that is for ``seat``, 0 to 1."""
     before = world.scores()
     world.apply(seat, action)
     agents = [policy] * world.players
     rngs = [random.Random(seed + other) for other in range(world.players)]
     order_rng = random.Random(-seed)
+    limit = yardstick.rounds * world.players if yardstick.standing else MAX_ROLLOUT_STEPS
     steps = 0
-    while not world.is_over and world.scores() == before and steps < MAX_ROLLOUT_STEPS:
+    while not world.is_over and world.scores() == before and steps < limit:
         step(world, agents, rngs, order_rng)
         steps += 1
-    return outcome(world, seat, before, scale)
+    return outcome(world, seat, before, yardstick)
 
 
-def outcome(world: State, seat: int, before: Sequence[int], scale: float) -> float:
+def outcome(world: State, seat: int, before: Sequence[int], yardstick: Yardstick) -> float:
     """A finished game: the seat's share of the win. Otherwise how the seat's points of this
-    hand compare with the others' average, squashed to 0..1 (``scale`` points is a clear lead)."""
+    hand (scored, or the standing when the hand goes on) compare with the others' average,
+    squashed to 0..1."""
     if world.is_over:
         winners = world.winners()
         return 1.0 / len(winners) if seat in winners else 0.0
     sign = -1 if world.game.lowest_wins else 1
-    pairs = zip(world.scores(), before, strict=True)
-    gains = [sign * (after - earlier) for after, earlier in pairs]
+    scores = world.scores()
+    if scores == before and yardstick.standing is not None:
+        gains = [sign * points for points in yardstick.standing(world)]
+    else:
+        gains = [sign * (after - earlier) for after, earlier in zip(scores, before, strict=True)]
     others = (sum(gains) - gains[seat]) / (len(gains) - 1)
-    return 0.5 + 0.5 * math.tanh((gains[seat] - others) / scale)
+    return 0.5 + 0.5 * math.tanh((gains[seat] - others) / yardstick.scale)
 
 
 def spread(legal: Sequence[Action], first: Action, width: int, rng: random.Random) -> list[Action]:
@@ -89,16 +114,20 @@ class SearchAgent(StateAgent):
     def __init__(
         self,
         policy: Agent,
-        scale: float,
+        yardstick: Yardstick,
         budget: Budget = DEFAULT_BUDGET,
-        width: int = 8,
-        prior_bonus: float = 0.02,
+        width: int = 6,
+        confidence: float = 1.5,
+        evidence: int = 6,
     ) -> None:
         self.policy = policy
-        self.scale = scale
+        self.yardstick = yardstick
         self.budget = budget
         self.width = width
-        self.prior_bonus = prior_bonus  # the heuristic's choice wins near-ties
+        # A few noisy playouts make the best-looking of many moves look better than it is: the
+        # heuristic's move is left only for one that beats it by this many standard errors.
+        self.confidence = confidence
+        self.evidence = evidence  # fewer paired worlds than this never overrule it
 
     def choose_in(
         self,
@@ -117,53 +146,60 @@ class SearchAgent(StateAgent):
         return candidates[self.halve(state, seat, candidates, rng)]
 
     def halve(self, state: State, seat: int, candidates: list[Action], rng: random.Random) -> int:
-        """Sequential halving over ``candidates``; the index of the survivor."""
+        """Sequential halving over ``candidates`` (the heuristic's, index 0, is never dropped);
+        the index of the move to play."""
         started = time.perf_counter()
         rounds = max(1, math.ceil(math.log2(len(candidates))))
         total = self.budget.rollouts
-        sums = [0.0] * len(candidates)
-        counts = [0] * len(candidates)
-        remaining = list(range(len(candidates)))
+        values: list[list[float]] = [[] for _ in candidates]
+        rivals = list(range(1, len(candidates)))
         for _ in range(rounds):
             worlds = 0
             while True:
-                self.evaluate(state, seat, candidates, remaining, rng, sums, counts)
+                self.evaluate(state, seat, candidates, [0, *rivals], rng, values)
                 worlds += 1
                 if total is None:  # estimate the whole budget from the time taken so far
                     spent = time.perf_counter() - started
-                    total = int(self.budget.seconds * sum(counts) / max(spent, 1e-9))
-                if worlds >= max(1, total // (rounds * len(remaining))):
+                    played = sum(map(len, values))
+                    total = int(self.budget.seconds * played / max(spent, 1e-9))
+                if worlds >= max(1, total // (rounds * (len(rivals) + 1))):
                     break
             if self.budget.rollouts is None and time.perf_counter() - started > (
                 self.budget.seconds
             ):
                 break
-            remaining.sort(key=lambda index: -self.mean(index, sums, counts))
-            remaining = remaining[: max(1, math.ceil(len(remaining) / 2))]
-            if len(remaining) == 1:
+            rivals.sort(key=lambda index: -statistics.fmean(values[index]))
+            rivals = rivals[: max(1, len(rivals) // 2)]
+            if len(rivals) == 1:
                 break
-        return max(remaining, key=lambda index: self.mean(index, sums, counts))
+        best = max(rivals, key=lambda index: statistics.fmean(values[index]))
+        return best if self.clearly_better(values[best], values[0]) else 0
+
+    def clearly_better(self, rival: list[float], preferred: list[float]) -> bool:
+        """Whether ``rival`` beat ``preferred`` in the worlds both were played in (the same
+        worlds, so their difference is compared) by ``confidence`` standard errors, in at least
+        ``evidence`` worlds."""
+        differences = [mine - theirs for mine, theirs in zip(rival, preferred, strict=False)]
+        if len(differences) < max(2, self.evidence):
+            return False
+        mean = statistics.fmean(differences)
+        error = statistics.stdev(differences) / math.sqrt(len(differences))
+        return mean > self.confidence * error and mean > 0
 
     def evaluate(
         self,
         state: State,
         seat: int,
         candidates: list[Action],
-        remaining: list[int],
+        indices: list[int],
         rng: random.Random,
-        sums: list[float],
-        counts: list[int],
+        values: list[list[float]],
     ) -> None:
-        """Play every remaining candidate out in one freshly dealt world (the same for all)."""
+        """Play the candidates at ``indices`` out in one freshly dealt world (the same for all)."""
         deal_seed = rng.getrandbits(48)
         play_seed = rng.getrandbits(32)
-        for index in remaining:
+        for index in indices:
             world = state.determinize(seat, random.Random(deal_seed))
-            sums[index] += rollout_value(
-                world, seat, candidates[index], self.policy, play_seed, self.scale
-            )
-            counts[index] += 1
-
-    def mean(self, index: int, sums: list[float], counts: list[int]) -> float:
-        """A candidate's mean value so far (the heuristic's choice, index 0, gets its bonus)."""
-        return sums[index] / max(counts[index], 1) + (self.prior_bonus if index == 0 else 0.0)
+            action = candidates[index]
+            value = rollout_value(world, seat, action, self.policy, play_seed, self.yardstick)
+            values[index].append(value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
+from engine.ai.search import Yardstick
 from engine.cards import FULL_DECK, Card
 from engine.core import Action, View, cards_from_json
 from engine.games.stuck import DONE, GIVE, MAX_STUCK, PLAYS, Give
@@ -176,5 +177,5 @@ class Table:
 NORMAL = StuckAgent
 """The normal level's agent class (found by ``engine.ai``)."""
 
-SCALE = 3.0
-"""Points of one hand that make a clear lead (the searching levels' yardstick)."""
+YARDSTICK = Yardstick(scale=3.0)
+"""How the searching levels judge a playout: hands are short, played out to their end."""

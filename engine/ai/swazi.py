@@ -6,8 +6,9 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from engine.ai.search import Yardstick
 from engine.cards import SPADES, Card
-from engine.core import Action, View, cards_from_json
+from engine.core import Action, State, View, cards_from_json
 from engine.games.swazi import (
     AUGMENT,
     BUILD,
@@ -19,7 +20,9 @@ from engine.games.swazi import (
     TOP_BUILD,
     TWO_OF_SPADES,
     Move,
+    SwaziState,
     _subset_table,
+    score_piles,
     serves,
 )
 
@@ -172,5 +175,12 @@ def _pick(cards: Sequence[Card], indices: Iterable[int]) -> tuple[Card, ...]:
 NORMAL = SwaziAgent
 """The normal level's agent class (found by ``engine.ai``)."""
 
-SCALE = 3.0
-"""Points of one hand that make a clear lead (the searching levels' yardstick)."""
+
+def standing(world: State) -> list[int]:
+    """The points the piles would score if the hand ended now."""
+    assert isinstance(world, SwaziState)
+    return score_piles(world.piles)[0]
+
+
+YARDSTICK = Yardstick(scale=3.0, standing=standing, rounds=3)
+"""How the searching levels judge a playout: three turns each, then the piles' points."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.ai.search import Yardstick
 from engine.cards import Card
 from engine.core import Action, View, cards_from_json
 from engine.games.twentytwo import KEEP, STRENGTH, Exchange, Play, is_beat, rank_key, ranks_of
@@ -80,5 +81,5 @@ class TwentyTwoAgent:
 NORMAL = TwentyTwoAgent
 """The normal level's agent class (found by ``engine.ai``)."""
 
-SCALE = 5.0
-"""Points of one hand that make a clear lead (the searching levels' yardstick)."""
+YARDSTICK = Yardstick(scale=5.0)
+"""How the searching levels judge a playout: hands are short, played out to their end."""

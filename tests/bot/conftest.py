@@ -24,6 +24,8 @@ def fast_settings(tmp_path: Path, **overrides: object) -> Settings:
         "ai_delay_seconds": 0.0,
         "table_edit_seconds": 0.0,
         "optional_window_seconds": 0.0,
+        "ai_think_rollouts": 8,  # a node budget: the same moves on any machine
+        "ai_processes": 0,  # searches in the test's process, so simulated time covers them
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -137,6 +137,7 @@ async def open_table(
     ai_seats: int,
     options: dict[str, Any] | None = None,
     deck: Sequence[str] | None = None,
+    ai_level: str = "normal",
 ) -> TableSession:
     """Start a game: the first player hosts, the others join, AI seats are added, Start.
 
@@ -149,7 +150,9 @@ async def open_table(
     for player in players[1:]:
         await player.member.click(lobby, label="Join")
     for _ in range(ai_seats):
-        await host.member.click(lobby, label="Add AI")
+        added = await host.member.click(lobby, label="Add AI")
+        if ai_level != "normal":  # normal is what Add AI adds; another level is offered
+            await host.member.click(added.followups[0], label=ai_level.capitalize())
     game = bot.tables.lobby(bot.tables.by_channel[channel.id]).game
     # The bot has no deck hook (it deals from a fresh seed): the game gets the deck on Start.
     stacked = partial(game.new_state, deck=deck) if deck is not None else game.new_state

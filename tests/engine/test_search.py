@@ -6,11 +6,12 @@ from __future__ import annotations
 import io
 import json
 import random
+from typing import Any
 
 import pytest
 
-from engine.ai import LEVELS, agent, level_name
-from engine.ai.search import Budget, SearchAgent
+from engine.ai import LEVELS, agent, decide, heuristic, level_name, yardstick
+from engine.ai.search import Budget, SearchAgent, Yardstick, rollout_value
 from engine.cli import TerminalGame, main
 from engine.core import Action, RandomAgent, State, StateAgent
 from engine.errors import SetupError
@@ -47,8 +48,12 @@ def hard(game_id: str) -> StateAgent:
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_states_differing_only_in_hidden_cards_get_the_same_hard_decision(game_id: str) -> None:
-    searcher = hard(game_id)
-    for state, seat in positions(game_id, 2, seed=11):
+    # This searcher follows its playouts' every lead (hard itself keeps the heuristic's move
+    # unless a rival clearly beat it), so its decisions show whatever the playouts saw.
+    searcher = SearchAgent(
+        heuristic(games()[game_id]), yardstick(games()[game_id]), BUDGET, confidence=0.0, evidence=2
+    )
+    for state, seat in positions(game_id, 2, seed=11, every=7):
         # Another real state: the same game with the cards hidden from the seat dealt again.
         other = state.determinize(seat, random.Random(99))
         assert other.view(seat) == state.view(seat)
@@ -129,3 +134,52 @@ def test_play_seats_the_chosen_level(
     assert isinstance(terminal.agent, SearchAgent)
     assert main(["play", "twentytwo", "--ai", "genius"]) == 2
     assert "unknown AI level 'genius'" in capsys.readouterr().err
+
+
+def test_a_playout_with_a_standing_stops_at_its_horizon_and_is_judged_by_it() -> None:
+    state, seat = positions("fishing", 2, seed=4)[0]
+    assert state.view(seat)["stock"] > 8  # the hand goes on past the horizon
+    policy = agent(games()["fishing"], "normal")
+    assert not isinstance(policy, StateAgent)
+    moves: list[Action] = []
+
+    class Counting:
+        needs_view = policy.needs_view
+
+        def choose(self, view: Any, legal: Any, rng: random.Random, optional: bool) -> Any:
+            moves.append(policy.choose(view, legal, rng, optional))
+            return moves[-1]
+
+    def ahead(world: State) -> list[int]:
+        return [3 if other == seat else 0 for other in range(world.players)]
+
+    action = state.legal_actions(seat)[0]
+    world = state.determinize(seat, random.Random(1))
+    value = rollout_value(world, seat, action, Counting(), 5, Yardstick(2.0, ahead, rounds=2))
+    assert len(moves) == 2 * state.players and value > 0.9
+    behind = Yardstick(2.0, lambda world: [3 - points for points in ahead(world)], rounds=2)
+    world = state.determinize(seat, random.Random(1))
+    assert rollout_value(world, seat, action, Counting(), 5, behind) < 0.1
+
+
+def test_the_heuristic_move_is_left_only_for_one_that_clearly_beat_it() -> None:
+    searcher = hard("fishing")
+    worlds = searcher.evidence
+    assert searcher.clearly_better([1.0, 0.9, 1.0, 0.8] * worlds, [0.2, 0.1, 0.3, 0.0] * worlds)
+    assert not searcher.clearly_better([1.0, 0.0] * worlds, [0.0, 1.0] * worlds)
+    ahead = [0.6, 0.9, 0.2, 0.5, 0.4, 0.7][:worlds]  # ahead, but within the noise
+    assert not searcher.clearly_better(ahead, [0.5, 0.1, 0.3, 0.6, 0.5, 0.6][:worlds])
+    assert not searcher.clearly_better([1.0] * (worlds - 1), [0.0] * (worlds - 1))  # too few
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_decision_from_a_saved_state_is_the_levels_own(level: str) -> None:
+    state, seat = positions("swazi", 2, seed=3)[0]
+    legal = state.legal_actions(seat)
+    player = agent(state.game, level, BUDGET)
+    if isinstance(player, StateAgent):
+        expected = player.choose_in(state, seat, legal, random.Random("t/1"), False)
+    else:
+        expected = player.choose(state.agent_view(seat), legal, random.Random("t/1"), False)
+    assert expected is not None
+    assert decide("swazi", state.to_json(), seat, level, "t/1", BUDGET) == expected.text
