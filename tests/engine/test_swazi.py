@@ -938,3 +938,24 @@ def test_an_ace_takes_its_14_build_with_loose_aces() -> None:
         legal
     )
     assert "capture AH=14 take AD" not in legal
+
+
+# -- words -----------------------------------------------------------------------------------------
+def test_a_step_by_step_capture_says_what_is_picked_so_far() -> None:
+    names = ["Ann", "Bob"]
+    assert GAME.step_prompt(("KS", "capture"), (), names) == (
+        "Capture what with K♠? (one at a time)"
+    )
+    assert GAME.step_prompt(("KS", "capture", "5D"), (), names) == (
+        "Capturing 5♦ with K♠: what else?"
+    )
+    assert GAME.step_prompt(("build", "3S", "4H"), (), names) == (
+        "Building with 3♠ + 4♥: what else?"
+    )
+
+
+def test_a_change_says_the_value_it_makes() -> None:
+    change = GAME.parse_action("change b7 with 7H")
+    assert GAME.action_label(change, ["Ann", "Bob"]) == (
+        "Change your opponent's build of 7 into 14 with 7♥"
+    )
