@@ -4,6 +4,7 @@ import logging
 import sys
 
 from bot.settings import SettingsError, load_settings
+from bot.storage import DatabaseLock, StorageError
 
 
 def main() -> int:
@@ -19,6 +20,12 @@ def main() -> int:
             "(copy .env.example) or in the environment.",
             file=sys.stderr,
         )
+        return 2
+    try:  # before connecting to Discord; the bot takes the lock for good when it opens storage
+        settings.database_path.parent.mkdir(parents=True, exist_ok=True)
+        DatabaseLock.acquire(settings.database_path).release()
+    except (StorageError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     from bot.app import create_bot
 

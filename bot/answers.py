@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 
 APOLOGY = "Sorry, something went wrong on our side; it has been logged. Please try again."
+NOT_OURS = "That button is not one of ours."
 
 
 def user_message(error: BaseException) -> str | None:

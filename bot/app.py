@@ -9,12 +9,14 @@ a dev guild, commands are published only by the owner's ``@Cardroom sync``.
 from __future__ import annotations
 
 import logging
+import re
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import report_error
+from bot.answers import NOT_OURS, reply_private, report_error
 from bot.boards.ratings import Ratings
 from bot.settings import Settings
 from bot.storage import Storage
@@ -59,23 +61,46 @@ class CardroomBot(commands.Bot):
         )
         self.settings = settings
         self.restore_problems: list[str] = []
+        self.button_ids: list[re.Pattern[str]] = []  # the custom_id templates of our buttons
 
     async def setup_hook(self) -> None:
         """Open storage, load the features, restore games, sync to the dev guild."""
-        self.storage = await Storage.open(self.settings.database_path)
+        self.storage = await Storage.open(
+            self.settings.database_path, synchronous=self.settings.database_synchronous
+        )
         self.ratings = Ratings(self.storage.results)
         self.tables = TableService(
-            self.settings, self.storage, DiscordPresenter(self), clock=discord.utils.utcnow
+            self.settings,
+            self.storage,
+            DiscordPresenter(self),
+            clock=discord.utils.utcnow,
+            on_result=self.ratings.refresh,  # the scoreboard is ready before anyone asks
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.restore_problems = await self.tables.restore()
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)
+        self.tables.spawn(self.ratings.warm(), "ratings-warm")  # cancelled by tables.close()
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register the features' buttons, noting their custom_id templates."""
+        super().add_dynamic_items(*items)
+        self.button_ids += [item.__discord_ui_compiled_template__ for item in items]
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click on a button none of our classes reads (another app's, or a custom_id
+        damaged on the way) gets a plain answer instead of Discord's "interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data = cast("dict[str, Any]", interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if not any(template.fullmatch(custom_id) for template in self.button_ids):
+            await reply_private(interaction, NOT_OURS)
 
     async def close(self) -> None:
         """Stop timers and close storage."""

@@ -26,7 +26,7 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +116,9 @@ class Demo:
 
         async def act_in_turn(context_id: str | None, body: Mapping[str, Any]) -> dict[str, Any]:
             async with self.turn:
+                # the page writes "in 2 minutes" against its own clock, which simcord moves
+                # only on a refresh (private): an acting page would keep the time it opened at
+                page._advance_presentation_time()
                 answer = await act(context_id, body)
                 await self.redraw(acted=(page, context_id))
                 return answer
@@ -156,13 +159,17 @@ class Demo:
             await self.redraw()
 
     async def run_clock(self) -> None:
-        """Keep the simulated clock in step with the real one until cancelled."""
-        last = time.monotonic()
+        """Keep the simulated clock in step with the real one until cancelled.
+
+        Each tick brings it to the real time elapsed since the start, never past it: simcord
+        also moves its clock by itself when a bot timer comes due in real time, and adding each
+        tick's length on top of that ran the demo ahead (about 7 seconds a minute).
+        """
+        started, origin = time.monotonic(), self.env.now()
         while True:
             await asyncio.sleep(TICK_SECONDS)
-            now = time.monotonic()
-            await self.catch_up(now - last)
-            last = now
+            real = origin + timedelta(seconds=time.monotonic() - started)
+            await self.catch_up(max(0.0, (real - self.env.now()).total_seconds()))
 
 
 async def start_demo(database: Path, friends: int, port: int) -> Demo:

@@ -6,6 +6,7 @@ An empty value (``DEV_GUILD_ID=``) means "not set": the default applies.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -22,6 +23,10 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = Field(default=None, description="the bot's token")
     database_path: Path = Field(default=Path("data/cardroom.db"))
+    database_synchronous: Literal["normal", "full"] = Field(
+        default="normal",
+        description="full: every save is on disk before the player is answered (power cuts)",
+    )
     dev_guild_id: int | None = Field(default=None, description="sync slash commands here at start")
     turn_seconds: int = Field(default=120, ge=10, le=3600)
     ai_delay_seconds: float = Field(default=1.5, ge=0, le=30)

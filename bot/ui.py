@@ -99,5 +99,7 @@ def game_name(game_id: str) -> str:
 
 
 def display_name(user: discord.abc.User) -> str:
-    """The name people see for a user (server nickname when the interaction carries it)."""
-    return getattr(user, "display_name", None) or user.name
+    """The name people see for a user (server nickname when the interaction carries it),
+    markdown escaped: every message shows it as written (``[Free Nitro](…)`` is no link) and
+    the bot never pings anyone (its allowed_mentions are none)."""
+    return discord.utils.escape_markdown(getattr(user, "display_name", None) or user.name)

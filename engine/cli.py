@@ -13,8 +13,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.ai import agent, level_name
+from engine.ai.search import DEFAULT_BUDGET, Budget
 from engine.choices import Step, action_label, choice_label, descend, resolve, step_prompt
-from engine.core import Action, Agent, Event, Game, State
+from engine.core import Action, Agent, Event, Game, State, StateAgent
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
 from engine.registry import games, get_game
 from engine.runner import agent_move, play_out
@@ -37,7 +39,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     simulate.add_argument(
         "--agent",
         default="random",
-        help="random or ai, for every seat, or one per seat separated by commas (ai,random)",
+        help="an AI level (random, easy, normal or ai, hard) for every seat, or one per seat "
+        "separated by commas (hard,normal)",
+    )
+    simulate.add_argument(
+        "--rollouts", type=int, help="hard thinks for this many playouts a move, not 0.3 s"
     )
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
 
@@ -54,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
     )
+    play.add_argument("--ai", default="normal", help="the AI seats' level: easy, normal, hard")
 
     replay = commands.add_parser("replay", help="replay a JSON record, print the position")
     replay.add_argument("file", type=Path)
@@ -143,7 +150,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         kinds *= players
     if len(kinds) != players:
         raise SetupError(f"give one agent for every seat ({players}), or one for all")
-    agents = [game.agent(kind.strip()) for kind in kinds]
+    budget = Budget(rollouts=args.rollouts) if args.rollouts else DEFAULT_BUDGET
+    agents = [agent(game, kind.strip(), budget) for kind in kinds]
     options = game.resolve_options(parse_options(args.option))
     print(json.dumps(simulate(game, players, count, args.seed, agents, options)))
     return 0
@@ -154,7 +162,7 @@ def simulate(
     players: int,
     count: int,
     seed: int,
-    agents: Sequence[Agent],
+    agents: Sequence[Agent | StateAgent],
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play ``count`` games (seeds ``seed``, ``seed + 1`` …) and measure them."""
@@ -257,9 +265,10 @@ def run_play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     players = count_argument("--players", args.players, game.player_counts[0])
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    level = level_name(args.ai)
     state = game.new_state(players, seed, parse_options(args.option))
     try:
-        TerminalGame(game, state, seed, stdin, stdout).run()
+        TerminalGame(game, state, seed, stdin, stdout, level).run()
     except BrokenPipeError:
         # The reader went away (``| head``): nothing more can be said, and no traceback.
         # Python flushes stdout at exit: point it at devnull so that flush fails no more.
@@ -275,11 +284,19 @@ def run_play(args: argparse.Namespace) -> int:
 class TerminalGame:
     """A game between a person at the terminal (seat 0) and AI seats."""
 
-    def __init__(self, game: Game, state: State, seed: int, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(
+        self,
+        game: Game,
+        state: State,
+        seed: int,
+        stdin: TextIO,
+        stdout: TextIO,
+        level: str = "normal",
+    ) -> None:
         self.game, self.state, self.seed = game, state, seed
         self.stdin, self.stdout = stdin, stdout
         self.names = ["Player (you)"] + [f"AI {seat}" for seat in range(1, state.players)]
-        self.agent = game.heuristic_agent()
+        self.agent = game.agent(level)
         self.rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(state.players)]
         self.order_rng = random.Random(f"{seed}/order")
 

@@ -6,11 +6,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.core import Action, Agent, State
+from engine.cards import shuffle
+from engine.core import Action, Agent, State, StateAgent
 
 
 def agent_move(
-    state: State, seat: int, agent: Agent, rng: random.Random, optional: bool | None = None
+    state: State,
+    seat: int,
+    agent: Agent | StateAgent,
+    rng: random.Random,
+    optional: bool | None = None,
 ) -> Action | None:
     """The agent's move for ``seat`` (None when it declines an optional action).
 
@@ -21,12 +26,17 @@ def agent_move(
         return None
     if optional is None:
         optional = seat not in state.waiting_for()
+    if isinstance(agent, StateAgent):
+        return agent.choose_in(state, seat, legal, rng, optional)
     view = state.agent_view(seat) if agent.needs_view else None
     return agent.choose(view, legal, rng, optional)
 
 
 def step(
-    state: State, agents: Sequence[Agent], rngs: Sequence[random.Random], order_rng: random.Random
+    state: State,
+    agents: Sequence[Agent | StateAgent],
+    rngs: Sequence[random.Random],
+    order_rng: random.Random,
 ) -> tuple[int, Action]:
     """Apply one agent move and return (seat, action).
 
@@ -37,15 +47,19 @@ def step(
     if len(seats) == 1:  # the common case (and self-play's hot loop): one seat, waited for
         seat = seats[0]
         agent = agents[seat]
-        view = state.agent_view(seat) if agent.needs_view else None
-        action = agent.choose(view, state.legal_actions(seat), rngs[seat], False)
+        legal = state.legal_actions(seat)
+        if isinstance(agent, StateAgent):
+            action = agent.choose_in(state, seat, legal, rngs[seat], False)
+        else:
+            view = state.agent_view(seat) if agent.needs_view else None
+            action = agent.choose(view, legal, rngs[seat], False)
         if action is not None:
             state.apply(seat, action)
             return seat, action
     else:
         waiting = state.waiting_for()
         optional = [seat for seat in seats if seat not in waiting]
-        order_rng.shuffle(optional)
+        shuffle(optional, order_rng)
         for seat in [*optional, *waiting]:
             action = agent_move(state, seat, agents[seat], rngs[seat], seat not in waiting)
             if action is not None:
@@ -54,7 +68,9 @@ def step(
     raise RuntimeError(f"no seat of {seats} moved; the game waits for {state.waiting_for()}")
 
 
-def play_out(state: State, agents: Sequence[Agent], seed: int, max_steps: int = 1_000_000) -> int:
+def play_out(
+    state: State, agents: Sequence[Agent | StateAgent], seed: int, max_steps: int = 1_000_000
+) -> int:
     """Play ``state`` to its end with one agent per seat; returns the number of actions."""
     rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(state.players)]
     order_rng = random.Random(f"{seed}/order")

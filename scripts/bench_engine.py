@@ -6,7 +6,9 @@ by side with RLCard's pure-Python UNO measured the same way.
 
 Prints one JSON line per game and player count: the best of 3 timed runs, each on new seeds,
 after an untimed warm-up run (steady-state self-play, caches filled). Then UNO's line and, for
-two players, each game's ratio to UNO and whether its target is met. UNO needs the ``bench``
+two players, each game's ratio to UNO and whether its target is met. Last, per game, the time
+to copy a state (``copy.deepcopy``, as the hard AI does for every world it looks at), over
+every position of 20 two-player random games. UNO needs the ``bench``
 extra (``pip install -e '.[bench]'``); without it the ratios are left out. Progress goes to
 stderr. Not a test: figures vary with the machine and with what else runs on it.
 """
@@ -14,6 +16,7 @@ stderr. Not a test: figures vary with the machine and with what else runs on it.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import sys
@@ -22,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.registry import games
-from engine.runner import play_out
+from engine.runner import play_out, step
 
 UNO_GAME = "uno (RLCard)"
 TARGETS = {"fishing": 1.5, "stuck": 1.5}
@@ -134,6 +137,31 @@ def ratio_table(rows: list[dict[str, Any]], uno: dict[str, Any]) -> list[str]:
     return lines
 
 
+def measure_copy(game_id: str, count: int = 20, repeats: int = 3) -> dict[str, Any]:
+    """Microseconds to copy a state, averaged over every position of ``count`` two-player
+    random games (the least CPU time of ``repeats`` passes)."""
+    game = games()[game_id]
+    agents = [game.agent("random")] * 2
+    positions = []
+    for seed in range(count):
+        state = game.new_state(2, seed)
+        rngs = [random.Random(f"{seed}/{seat}") for seat in range(2)]
+        while not state.is_over:
+            positions.append(copy.deepcopy(state))
+            step(state, agents, rngs, random.Random(seed))
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.process_time()
+        for position in positions:
+            copy.deepcopy(position)
+        best = min(best, time.process_time() - started)
+    return {
+        "game": game_id,
+        "positions": len(positions),
+        "copy_us": round(best / len(positions) * 1e6, 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -152,10 +180,11 @@ def main() -> None:
     if args.players and 2 not in args.players:
         return
     uno = measure_uno(args.games)
-    if uno is None:
-        return
-    print(json.dumps(uno), flush=True)
-    print("\n".join(["", *ratio_table(rows, uno)]), flush=True)
+    if uno is not None:
+        print(json.dumps(uno), flush=True)
+        print("\n".join(["", *ratio_table(rows, uno), ""]), flush=True)
+    for game_id in dict.fromkeys(row["game"] for row in rows):
+        print(json.dumps(measure_copy(game_id)), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,14 @@
-"""Storage throughput on one SQLite file: move saves per second and finished-game writes per
-second, through the bot's own Storage (aiosqlite, WAL, synchronous=NORMAL).
+"""Storage on SQLite files, through the bot's own Storage (aiosqlite, WAL): move saves per
+second and per save with synchronous=NORMAL and FULL, finished-game writes per second, and how
+fast /scoreboard and /stats answer at 10,000 finished games of one server.
 
 A move save is ``storage.running.save`` of a real fishing position (state, seats, action list
 so far); a finished-game write is ``storage.results.finish`` (delete the running row, the game,
-four seat rows and the replay record, in one transaction). Prints one line per figure, then
-one JSON line.
+four seat rows and the replay record, in one transaction). A scoreboard or stats answer is
+``Ratings.scoreboard`` / ``Ratings.stats``, the data behind the command (rendering aside):
+right after start (nothing cached), then as the bot answers: after a game ends (the tally
+brought forward by that game) and with nothing new. Prints one line per figure, then one JSON
+line.
 """
 
 from __future__ import annotations
@@ -18,8 +22,11 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import get_args
 
+from bot.boards.ratings import Ratings
 from bot.storage import FinishedGame, FinishedSeat, SavedGame, SeatRecord, Storage
+from bot.storage.connection import Synchronous
 from engine.registry import get_game
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -62,12 +69,15 @@ def game_positions(tables: int, seed: int) -> list[list[SavedGame]]:
     return positions
 
 
-def finished_games(count: int) -> list[FinishedGame]:
-    """``count`` finished 4-player games spread over 10 servers."""
+PLAYERS = 40  # people of the server(s) in finished games
+
+
+def finished_games(count: int, servers: int = 10) -> list[FinishedGame]:
+    """``count`` finished 4-player games of ``PLAYERS`` people, spread over ``servers``."""
     return [
         FinishedGame(
             table_id=f"done{n}",
-            guild_id=n % 10,
+            guild_id=n % servers,
             channel_id=100,
             game_id="fishing",
             options={"target": 21, "multi_capture": False},
@@ -77,7 +87,7 @@ def finished_games(count: int) -> list[FinishedGame]:
             seats=[
                 FinishedSeat(
                     seat=s,
-                    user_id=1000 + (n + s) % 40,
+                    user_id=1000 + (n * 7 + s * 3) % PLAYERS,
                     name=f"p{s}",
                     is_ai=False,
                     score=21 - s,
@@ -92,35 +102,102 @@ def finished_games(count: int) -> list[FinishedGame]:
     ]
 
 
-async def measure(path: Path, tables: int, finishes: int) -> dict[str, float]:
-    """Run both measurements on the database at ``path``."""
-    progress(f"playing {tables} games and {finishes} finished games to save")
-    positions = game_positions(tables, seed=1)
-    done = finished_games(finishes)
-    storage = await Storage.open(path)
+def percentile(samples: list[float], fraction: float) -> float:
+    """The sample below which ``fraction`` of the samples lie (nearest rank)."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def ms(seconds: float) -> float:
+    """Seconds as milliseconds, rounded for printing."""
+    return round(seconds * 1000, 3)
+
+
+async def measure_saves(
+    path: Path, positions: list[list[SavedGame]], synchronous: Synchronous
+) -> dict[str, float]:
+    """Save every position, tables taking turns as in a busy server; each save timed."""
+    storage = await Storage.open(path, synchronous=synchronous)
+    times = []
     try:
-        moves = sum(len(saves) for saves in positions)
-        progress(f"saving {moves} moves")
         started = time.perf_counter()
         for revision in range(max(len(saves) for saves in positions)):
-            for saves in positions:  # tables take turns, as in a busy server
+            for saves in positions:
                 if revision < len(saves):
-                    await storage.running.save(saves[revision])
-        move_seconds = time.perf_counter() - started
-
-        progress(f"writing {finishes} finished games")
-        started = time.perf_counter()
-        for game in done:
-            await storage.results.finish(game)
-        finish_seconds = time.perf_counter() - started
+                    expected = saves[revision - 1].revision if revision else None
+                    before = time.perf_counter()
+                    await storage.running.save(saves[revision], expected)
+                    times.append(time.perf_counter() - before)
+        seconds = time.perf_counter() - started
     finally:
         await storage.close()
     return {
-        "move_saves": moves,
-        "move_saves_per_s": round(moves / move_seconds),
-        "finished_writes": finishes,
-        "finished_writes_per_s": round(finishes / finish_seconds),
+        f"{synchronous}_saves_per_s": round(len(times) / seconds),
+        f"{synchronous}_save_mean_ms": ms(sum(times) / len(times)),
+        f"{synchronous}_save_p99_ms": ms(percentile(times, 0.99)),
     }
+
+
+async def measure_boards(path: Path, finishes: int, queries: int) -> dict[str, float]:
+    """Finish ``finishes`` games on one server (timed), then time scoreboards and stats."""
+    done = finished_games(finishes, servers=1)
+    storage = await Storage.open(path)
+    try:
+        progress(f"writing {finishes} finished games")
+        started = time.perf_counter()
+        for game in done[:-queries]:
+            await storage.results.finish(game)
+        finish_seconds = time.perf_counter() - started
+
+        progress(f"answering scoreboards and stats at {finishes - queries} finished games")
+        ratings = Ratings(storage.results)
+        before = time.perf_counter()
+        await ratings.scoreboard(0, "fishing")
+        cold = time.perf_counter() - before
+        steady_board, steady_stats, after_game = [], [], []
+        for n, game in enumerate(done[-queries:]):
+            for samples, ask in (
+                (steady_board, ratings.scoreboard(0, "fishing")),
+                (steady_stats, ratings.stats(0, 1000 + n % PLAYERS)),
+            ):
+                before = time.perf_counter()
+                await ask
+                samples.append(time.perf_counter() - before)
+            await storage.results.finish(game)
+            before = time.perf_counter()
+            await ratings.refresh(0, "fishing")  # what the bot does when a game ends
+            await ratings.scoreboard(0, "fishing")
+            after_game.append(time.perf_counter() - before)
+    finally:
+        await storage.close()
+    return {
+        "finished_writes": finishes - queries,
+        "finished_writes_per_s": round((finishes - queries) / finish_seconds),
+        "board_games": finishes,
+        "scoreboard_cold_ms": ms(cold),
+        "scoreboard_median_ms": ms(percentile(steady_board, 0.5)),
+        "scoreboard_p99_ms": ms(percentile(steady_board, 0.99)),
+        "stats_median_ms": ms(percentile(steady_stats, 0.5)),
+        "stats_p99_ms": ms(percentile(steady_stats, 0.99)),
+        "scoreboard_after_a_game_median_ms": ms(percentile(after_game, 0.5)),
+        "scoreboard_after_a_game_p99_ms": ms(percentile(after_game, 0.99)),
+    }
+
+
+async def measure(directory: Path, tables: int, finishes: int, queries: int) -> dict[str, float]:
+    """Every measurement, each on its own new file in ``directory``."""
+    progress(f"playing {tables} games to save")
+    positions = game_positions(tables, seed=1)
+    moves = sum(len(saves) for saves in positions)
+    figures: dict[str, float] = {"move_saves": moves}
+    for synchronous in get_args(Synchronous):
+        progress(f"saving {moves} moves, synchronous={synchronous}")
+        figures |= await measure_saves(directory / f"{synchronous}.db", positions, synchronous)
+    figures["full_extra_ms_per_save"] = round(
+        figures["full_save_mean_ms"] - figures["normal_save_mean_ms"], 3
+    )
+    figures |= await measure_boards(directory / "boards.db", finishes, queries)
+    return figures
 
 
 def progress(text: str) -> None:
@@ -129,20 +206,42 @@ def progress(text: str) -> None:
 
 
 def main() -> None:
-    """Measure on a fresh file (``--db`` to choose where) and print the figures."""
+    """Measure on new files (``--dir`` to choose where) and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20, help="fishing games saved move by move")
-    parser.add_argument("--finishes", type=int, default=5000, help="finished games written")
-    parser.add_argument("--db", type=Path, help="database file (default: a temporary one)")
+    parser.add_argument("--finishes", type=int, default=10_000, help="finished games of a server")
+    parser.add_argument("--queries", type=int, default=200, help="timed answers of each kind")
+    parser.add_argument("--dir", type=Path, help="folder for the database files (default: temp)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as directory:
-        path = args.db or Path(directory) / "bench.db"
-        figures = asyncio.run(measure(path, args.tables, args.finishes))
-    print(f"storage: {figures['move_saves_per_s']} move saves/s ({figures['move_saves']} saves)")
+    with tempfile.TemporaryDirectory() as temporary:
+        directory = args.dir or Path(temporary)
+        figures = asyncio.run(measure(directory, args.tables, args.finishes, args.queries))
+    f = figures
+    print(f"storage: {f['move_saves']} move saves, each table's whole game, tables taking turns")
+    for synchronous in get_args(Synchronous):
+        print(
+            f"storage: synchronous={synchronous}: {f[f'{synchronous}_saves_per_s']} saves/s,"
+            f" mean {f[f'{synchronous}_save_mean_ms']} ms, p99 {f[f'{synchronous}_save_p99_ms']}"
+            " ms per save"
+        )
+    print(f"storage: synchronous=full costs {f['full_extra_ms_per_save']} ms more per save")
     print(
-        f"storage: {figures['finished_writes_per_s']} finished-game writes/s "
-        f"({figures['finished_writes']} games, 4 seats each)"
+        f"storage: {f['finished_writes_per_s']} finished-game writes/s"
+        f" ({f['finished_writes']} games, 4 seats each)"
     )
+    print(
+        f"storage: at {f['board_games']} finished games of one server, first /scoreboard"
+        f" {f['scoreboard_cold_ms']} ms (rating the whole season, in a worker thread)"
+    )
+    for name, key in (
+        ("/scoreboard", "scoreboard"),
+        ("/stats", "stats"),
+        ("/scoreboard right after a game ended", "scoreboard_after_a_game"),
+    ):
+        print(
+            f"storage: {name}: median {f[f'{key}_median_ms']} ms, p99 {f[f'{key}_p99_ms']} ms"
+            f" ({args.queries} answers)"
+        )
     print(json.dumps({"bench": "storage", **figures}))
 
 

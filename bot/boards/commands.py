@@ -10,9 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import answers_user_errors
-from bot.boards.pages import BUTTONS, ask_reset, scoreboard_page
+from bot.boards.pages import BUTTONS, ask_reset, played_scores, scoreboard_page
 from bot.text import clip, plural
-from bot.ui import game_choices, game_name
+from bot.ui import display_name, game_choices, game_name
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -65,14 +65,13 @@ class ScoresCog(commands.Cog):
         else:
             text = "\n".join(
                 f"**{game_name(row.game_id)}** — {plural(row.games, 'game')}, "
-                f"{plural(row.wins, 'win')} ({row.wins / row.games:.0%}), best score "
-                f"{row.best_score}, average {row.average_score:.1f}; season {row.season}: "
-                f"rating {row.rating:.1f} after {plural(row.season_games, 'game')}"
+                f"{plural(row.wins, 'win')} ({row.wins / row.games:.0%}), "
+                f"{played_scores(row)}; season {row.season}: rating {row.rating:.1f} after "
+                f"{plural(row.season_games, 'game')}"
                 for row in rows
             )
-        name = getattr(who, "display_name", who.name)
         await interaction.response.send_message(
-            embed=discord.Embed(title=f"Stats — {name}", description=clip(text, 4000)),
+            embed=discord.Embed(title=f"Stats — {display_name(who)}", description=clip(text, 4000)),
             ephemeral=True,
         )
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.answers import answer_click
-from bot.boards.ratings import ScoreRow
+from bot.boards.ratings import ScoreRow, StatsRow
 from bot.errors import UserError
 from bot.storage import HistoryRow
 from bot.text import clip, plural
@@ -48,6 +48,13 @@ def _guild(interaction: discord.Interaction) -> int:
 
 def _game(word: str) -> str | None:
     return None if word == ALL else word
+
+
+def played_scores(row: StatsRow) -> str:
+    """A stats line's scores, which count only games played to the end."""
+    if row.average_score is None:
+        return "no game played to the end"
+    return f"best score {row.best_score}, average {row.average_score:.1f}"
 
 
 def page_count(total: int, size: int) -> int:

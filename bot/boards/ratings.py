@@ -12,6 +12,7 @@ Storage returns the rows (``Results``); everything computed from them is here.
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce, PlackettLuceRating
 from pydantic import BaseModel
 
-from bot.storage import PlacedSeat, Results
+from bot.storage import PlacedSeat, RecordedGame, Results
 
 MODEL = PlackettLuce()
 
@@ -41,41 +42,96 @@ class PlayerRating:
 DEFAULT = PlayerRating(MODEL.mu, MODEL.sigma, 0)
 
 
+class SeasonTally:
+    """One season's ratings, games, wins and names, as far as game ``through`` (in record
+    order); ``add`` brings it forward one game at a time, as openskill rates games in order."""
+
+    def __init__(self) -> None:
+        self.through = 0
+        self._ratings: dict[int, PlackettLuceRating] = {}
+        self._rated_games: dict[int, int] = defaultdict(int)
+        self.games: dict[int, int] = defaultdict(int)
+        self.wins: dict[int, int] = defaultdict(int)
+        self.names: dict[int, str] = {}
+
+    def add(self, seats: Sequence[PlacedSeat]) -> None:
+        """Count one more game; each seat is a person and their place (a person seated twice
+        is rated once, with their first seat). A game with fewer than two people changes no
+        rating."""
+        places: dict[int, int] = {}
+        for seat in seats:
+            places.setdefault(seat.user_id, seat.place)
+            self.games[seat.user_id] += 1
+            self.wins[seat.user_id] += seat.place == 1
+            self.names[seat.user_id] = seat.name
+            if seat.user_id not in self._ratings:
+                self._ratings[seat.user_id] = MODEL.rating()
+        if len(places) < 2:
+            return
+        users = list(places)
+        rated = MODEL.rate(
+            [[self._ratings[u]] for u in users], ranks=[float(places[u]) for u in users]
+        )
+        for user_id, (new,) in zip(users, rated, strict=True):
+            self._ratings[user_id] = new
+            self._rated_games[user_id] += 1
+
+    def with_games(self, games: Iterable[RecordedGame]) -> SeasonTally:
+        """A copy brought forward by ``games`` (this tally stays as it is, for its readers)."""
+        tally = SeasonTally()
+        tally.through = self.through
+        tally._ratings = dict(self._ratings)
+        tally._rated_games = defaultdict(int, self._rated_games)
+        tally.games = defaultdict(int, self.games)
+        tally.wins = defaultdict(int, self.wins)
+        tally.names = dict(self.names)
+        for game in games:
+            tally.add(game.seats)
+            tally.through = max(tally.through, game.recorded)
+        return tally
+
+    def rating(self, user_id: int) -> PlayerRating:
+        """A user's rating (a new player's if they have none in this season)."""
+        rating = self._ratings.get(user_id)
+        if rating is None:
+            return DEFAULT
+        return PlayerRating(rating.mu, rating.sigma, self._rated_games[user_id])
+
+    def board(self, game_id: str, season: int) -> list[ScoreRow]:
+        """The scoreboard: players by rating, then wins, then games, then id."""
+        ordinals = {user: self.rating(user).ordinal for user in self.games}
+        order = sorted(self.games, key=lambda u: (-ordinals[u], -self.wins[u], -self.games[u], u))
+        return [
+            ScoreRow(
+                user_id=user,
+                name=self.names[user],
+                game_id=game_id,
+                season=season,
+                games=self.games[user],
+                wins=self.wins[user],
+                win_rate=self.wins[user] / self.games[user],
+                rating=round(ordinals[user], 3),
+                rank=rank,
+            )
+            for rank, user in enumerate(order, start=1)
+        ]
+
+
 def rate_games(games: Iterable[Sequence[tuple[int, int]]]) -> dict[int, PlayerRating]:
     """Ratings after ``games`` in order; each game lists (user id, place) of its rated seats.
 
     A user listed twice in one game counts once, with their first seat. Every user seen gets a
     rating (the default one if none of their games had another player).
     """
-    current: dict[int, PlackettLuceRating] = {}
-    counts: dict[int, int] = {}
+    tally = SeasonTally()
     for game in games:
-        places: dict[int, int] = {}
-        for user_id, place in game:
-            places.setdefault(user_id, place)
-            if user_id not in current:
-                current[user_id] = MODEL.rating()
-                counts[user_id] = 0
-        if len(places) < 2:
-            continue
-        users = list(places)
-        rated = MODEL.rate([[current[u]] for u in users], ranks=[float(places[u]) for u in users])
-        for user_id, (new,) in zip(users, rated, strict=True):
-            current[user_id] = new
-            counts[user_id] += 1
-    return {
-        user_id: PlayerRating(rating.mu, rating.sigma, counts[user_id])
-        for user_id, rating in current.items()
-    }
+        tally.add([PlacedSeat(user_id, "", place) for user_id, place in game])
+    return {user_id: tally.rating(user_id) for user_id in tally.games}
 
 
-def lowest_score_wins(games: Iterable[Sequence[tuple[int, int]]]) -> bool:
-    """Whether, going by recorded results, a game is won by the lowest score.
-
-    Each game lists (score, place) of every seat; a game whose winners scored less than the
-    other seats on average votes for lowest. The engine does not say which way its games
-    count, so the results decide (ties and no decisive game: highest wins).
-    """
+def score_votes(games: Iterable[Sequence[tuple[int, int]]]) -> int:
+    """Votes for "won by the lowest score": each game lists (score, place) of every seat; one
+    whose winners scored less than the other seats on average votes +1, more votes -1."""
     votes = 0
     for game in games:
         winners = [score for score, place in game if place == 1]
@@ -84,7 +140,16 @@ def lowest_score_wins(games: Iterable[Sequence[tuple[int, int]]]) -> bool:
             continue
         difference = sum(winners) / len(winners) - sum(others) / len(others)
         votes += (difference < 0) - (difference > 0)
-    return votes > 0
+    return votes
+
+
+def lowest_score_wins(games: Iterable[Sequence[tuple[int, int]]]) -> bool:
+    """Whether, going by recorded results, a game is won by the lowest score.
+
+    The engine does not say which way its games count, so the results decide by
+    ``score_votes`` (ties and no decisive game: highest wins).
+    """
+    return score_votes(games) > 0
 
 
 class ScoreRow(BaseModel):
@@ -110,46 +175,68 @@ class StatsRow(BaseModel):
     rating: float  # the current season's ordinal (0, a new player's, without a game in it)
     season: int  # the current season of this game on this server
     season_games: int  # games in the current season
-    best_score: int  # highest, or lowest where the lowest score wins
-    average_score: float
+    # highest, or lowest where the lowest score wins; of games played to the end (None: none)
+    best_score: int | None
+    average_score: float | None
 
 
-def rank_season(game_id: str, season: int, games: Sequence[Sequence[PlacedSeat]]) -> list[ScoreRow]:
-    """The scoreboard of one season: players by rating, then wins, then games, then id."""
-    ratings = rate_games([(seat.user_id, seat.place) for seat in game] for game in games)
-    games_played: dict[int, int] = defaultdict(int)
-    wins: dict[int, int] = defaultdict(int)
-    names: dict[int, str] = {}
-    for game in games:
-        for seat in game:
-            games_played[seat.user_id] += 1
-            wins[seat.user_id] += seat.place == 1
-            names[seat.user_id] = seat.name
-    order = sorted(
-        games_played,
-        key=lambda user: (-ratings[user].ordinal, -wins[user], -games_played[user], user),
-    )
-    return [
-        ScoreRow(
-            user_id=user,
-            name=names[user],
-            game_id=game_id,
-            season=season,
-            games=games_played[user],
-            wins=wins[user],
-            win_rate=wins[user] / games_played[user],
-            rating=round(ratings[user].ordinal, 3),
-            rank=rank,
-        )
-        for rank, user in enumerate(order, start=1)
-    ]
+@dataclass
+class ScoreVotes:
+    """The running ``score_votes`` of one game on one server, as far as game ``through``."""
+
+    through: int = 0
+    votes: int = 0
 
 
 class Ratings:
-    """Scoreboards and stats of a server, computed from the finished games in ``results``."""
+    """Scoreboards and stats of a server, from the finished games in ``results``.
+
+    Ratings are kept per (server, game, season) and brought up to date by reading only the
+    games recorded since (``refresh``, called when a game ends, and before every answer), with
+    the rating itself computed in a worker thread: a scoreboard or stats answer never rates a
+    whole season on the event loop, nor holds the database while it does.
+    """
 
     def __init__(self, results: Results) -> None:
         self._results = results
+        self._tallies: dict[tuple[int, str, int], SeasonTally] = {}
+        self._votes: dict[tuple[int, str], ScoreVotes] = {}
+        # one refresh at a time per server and game: two would both add the same new games
+        self._refreshing: dict[tuple[int, str], asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def refresh(self, guild_id: int, game_id: str, season: int | None = None) -> None:
+        """Bring the cached ratings of a season (None: the current one) and the score votes of
+        ``game_id`` on this server up to date with the finished games."""
+        if season is None:
+            season = await self._results.current_season(guild_id, game_id)
+        async with self._refreshing[guild_id, game_id]:
+            tally = self._tallies.get((guild_id, game_id, season), SeasonTally())
+            new_games = await self._results.season_places(guild_id, game_id, season, tally.through)
+            if new_games:  # a new tally replaces the old: a board read from the old stays whole
+                self._tallies[guild_id, game_id, season] = await asyncio.to_thread(
+                    tally.with_games, new_games
+                )
+            else:
+                self._tallies[guild_id, game_id, season] = tally
+            votes = self._votes.setdefault((guild_id, game_id), ScoreVotes())
+            scored = await self._results.score_places(guild_id, game_id, votes.through)
+            if scored:
+                votes.votes += score_votes(game.scores for game in scored)
+                votes.through = scored[-1].recorded
+
+    async def warm(self) -> None:
+        """Rate the current season of every server and game (at start, in the background), so
+        that no first /scoreboard after a restart rates a whole season while a person waits."""
+        for guild_id, game_id in await self._results.played():
+            await self.refresh(guild_id, game_id)
+
+    def cached_seasons(self) -> dict[tuple[int, str, int], int]:
+        """(server, game, season) → the number of the last game its cached ratings include."""
+        return {key: tally.through for key, tally in self._tallies.items()}
+
+    async def _tally(self, guild_id: int, game_id: str, season: int) -> SeasonTally:
+        await self.refresh(guild_id, game_id, season)
+        return self._tallies[guild_id, game_id, season]
 
     async def scoreboard(
         self, guild_id: int, game_id: str | None = None, season: int | None = None
@@ -164,8 +251,7 @@ class Ratings:
             chosen = (
                 season if season is not None else await self._results.current_season(guild_id, each)
             )
-            games = await self._results.season_places(guild_id, each, chosen)
-            board.extend(rank_season(each, chosen, games))
+            board.extend((await self._tally(guild_id, each, chosen)).board(each, chosen))
         return board
 
     async def stats(self, guild_id: int, user_id: int) -> list[StatsRow]:
@@ -174,20 +260,19 @@ class Ratings:
         result = []
         for totals in await self._results.player_totals(guild_id, user_id):
             season = await self._results.current_season(guild_id, totals.game_id)
-            games = await self._results.season_places(guild_id, totals.game_id, season)
-            ratings = rate_games([(s.user_id, s.place) for s in game] for game in games)
-            season_games = sum(any(s.user_id == user_id for s in game) for game in games)
-            low_wins = lowest_score_wins(await self._results.score_places(guild_id, totals.game_id))
+            tally = await self._tally(guild_id, totals.game_id, season)
+            low_wins = self._votes[guild_id, totals.game_id].votes > 0
+            average = totals.average_score
             result.append(
                 StatsRow(
                     game_id=totals.game_id,
                     games=totals.games,
                     wins=totals.wins,
-                    rating=round(ratings.get(user_id, DEFAULT).ordinal, 3),
+                    rating=round(tally.rating(user_id).ordinal, 3),
                     season=season,
-                    season_games=season_games,
+                    season_games=tally.games.get(user_id, 0),
                     best_score=totals.lowest_score if low_wins else totals.highest_score,
-                    average_score=round(totals.average_score, 3),
+                    average_score=None if average is None else round(average, 3),
                 )
             )
         return result

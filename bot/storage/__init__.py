@@ -5,7 +5,8 @@ of the project is in this package.
 """
 
 from bot.storage.database import Storage
-from bot.storage.errors import StaleRevisionError, StorageError
+from bot.storage.errors import RevisionConflictError, StorageError
+from bot.storage.lock import DatabaseInUseError, DatabaseLock
 from bot.storage.models import (
     BrokenGame,
     FinishedGame,
@@ -14,7 +15,9 @@ from bot.storage.models import (
     LoadedGame,
     PlacedSeat,
     PlayerTotals,
+    RecordedGame,
     SavedGame,
+    ScoredGame,
     SeatRecord,
 )
 from bot.storage.results import Results
@@ -22,17 +25,21 @@ from bot.storage.running import RunningGames
 
 __all__ = [
     "BrokenGame",
+    "DatabaseInUseError",
+    "DatabaseLock",
     "FinishedGame",
     "FinishedSeat",
     "HistoryRow",
     "LoadedGame",
     "PlacedSeat",
     "PlayerTotals",
+    "RecordedGame",
     "Results",
+    "RevisionConflictError",
     "RunningGames",
     "SavedGame",
+    "ScoredGame",
     "SeatRecord",
-    "StaleRevisionError",
     "Storage",
     "StorageError",
 ]

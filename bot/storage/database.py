@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.storage.connection import Database
+from bot.storage.connection import Database, Synchronous
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
 from bot.storage.results import Results, SqliteResults
 from bot.storage.running import RunningGames, SqliteRunningGames
@@ -20,6 +20,9 @@ class Storage:
 
     def __init__(self, database: Database) -> None:
         self._database = database
+        # Held until close(); the system lets go of it when the process dies (tests that stand
+        # for a killed bot release it themselves).
+        self.file_lock = database.file_lock
         running = SqliteRunningGames(database)
         self.running: RunningGames = running
         self.results: Results = SqliteResults(database, running)
@@ -31,9 +34,13 @@ class Storage:
         *,
         migrations: Path = MIGRATIONS_DIR,
         up_to: int | None = None,
+        synchronous: Synchronous = "normal",
     ) -> Storage:
-        """Open (creating the directory and file) and migrate to the latest, or ``up_to``."""
-        database = await Database.open(path)
+        """Open (creating the directory and file) and migrate to the latest, or ``up_to``.
+
+        Raises DatabaseInUseError when another process has the database open.
+        """
+        database = await Database.open(path, synchronous)
         try:
             await migrate(database, load_migrations(migrations), up_to)
         except BaseException:

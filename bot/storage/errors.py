@@ -7,5 +7,6 @@ class StorageError(Exception):
     """Something the storage layer refuses or cannot do."""
 
 
-class StaleRevisionError(StorageError):
-    """A save of a game older than the one already stored (a late or repeated save)."""
+class RevisionConflictError(StorageError):
+    """A save found the stored game not at the revision it expected: another writer (another
+    process, or a late or repeated save) saved, finished or removed it first."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any, NamedTuple
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from engine.core import State
 
@@ -81,6 +81,15 @@ class FinishedSeat(BaseModel):
     is_ai: bool
     score: int
     place: int = Field(ge=1)  # 1 = winner(s); equal places for ties
+    # The person (user_id) left and the AI finished the seat: for that person the game is a
+    # loss in last place, and the seat's score is not theirs.
+    left_early: bool = False
+
+    @model_validator(mode="after")
+    def _a_leaver_is_a_person(self) -> FinishedSeat:
+        if self.left_early and (self.user_id is None or not self.is_ai):
+            raise ValueError("a seat left early names its person and was finished by the AI")
+        return self
 
 
 class FinishedGame(BaseModel):
@@ -117,19 +126,37 @@ class HistoryRow(BaseModel):
 
 
 class PlacedSeat(NamedTuple):
-    """A person's seat in a finished game, as ratings need it."""
+    """A person's seat in a finished game, as ratings need it (a leaver's place is last)."""
 
     user_id: int
     name: str
     place: int
 
 
+class RecordedGame(NamedTuple):
+    """What ratings read of one finished game: its number in the order games were recorded
+    and its seats (with a person, for ratings; every seat's (score, place) for scores)."""
+
+    recorded: int
+    seats: list[PlacedSeat]
+
+
+class ScoredGame(NamedTuple):
+    """Every seat's (score, place) of one finished game, with its number in record order."""
+
+    recorded: int
+    scores: list[tuple[int, int]]
+
+
 class PlayerTotals(NamedTuple):
-    """A player's totals over one game's finished games on a server (all seasons)."""
+    """A player's totals over one game's finished games on a server (all seasons).
+
+    Games left early count in ``games`` (as losses) but not in the scores, which are None when
+    the player finished no game of it."""
 
     game_id: str
     games: int
     wins: int
-    highest_score: int
-    lowest_score: int
-    average_score: float
+    highest_score: int | None
+    lowest_score: int | None
+    average_score: float | None

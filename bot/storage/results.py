@@ -12,12 +12,15 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from bot.storage.connection import Database, dump, from_text, to_text
+from bot.storage.errors import RevisionConflictError
 from bot.storage.models import (
     FinishedGame,
     FinishedSeat,
     HistoryRow,
     PlacedSeat,
     PlayerTotals,
+    RecordedGame,
+    ScoredGame,
 )
 from bot.storage.running import RunningGames
 from engine.registry import games
@@ -26,8 +29,10 @@ from engine.registry import games
 class Results(Protocol):
     """The finished games of a database, with seasons."""
 
-    async def finish(self, game: FinishedGame) -> None:
-        """Record a finished game and delete its running row, all or nothing."""
+    async def finish(self, game: FinishedGame, expected: int | None = None) -> None:
+        """Record a finished game and delete its running row, all or nothing; with
+        ``expected``, only if the running row is at that revision (else
+        RevisionConflictError)."""
 
     async def replay_record(self, table_id: str) -> dict[str, Any] | None:
         """The replay record of a finished game, or None."""
@@ -41,13 +46,18 @@ class Results(Protocol):
     async def game_ids(self, guild_id: int) -> list[str]:
         """The games with finished games on this server, in id order."""
 
-    async def season_places(
-        self, guild_id: int, game_id: str, season: int
-    ) -> list[list[PlacedSeat]]:
-        """The seats with a person of every game of a season, game by game as they ended."""
+    async def played(self) -> list[tuple[int, str]]:
+        """Every (server, game) with finished games."""
 
-    async def score_places(self, guild_id: int, game_id: str) -> list[list[tuple[int, int]]]:
-        """(score, place) of every seat of every finished game of ``game_id`` here."""
+    async def season_places(
+        self, guild_id: int, game_id: str, season: int, after: int = 0
+    ) -> list[RecordedGame]:
+        """The seats with a person of the games of a season recorded after game ``after``, in
+        record order (a person who left early placed last)."""
+
+    async def score_places(self, guild_id: int, game_id: str, after: int = 0) -> list[ScoredGame]:
+        """(score, place) of every seat of the games of ``game_id`` here recorded after game
+        ``after``, in record order."""
 
     async def player_totals(self, guild_id: int, user_id: int) -> list[PlayerTotals]:
         """A player's totals per game on this server, in game id order."""
@@ -66,16 +76,26 @@ class SqliteResults:
         self._db = database
         self._running = running
 
-    async def finish(self, game: FinishedGame) -> None:
+    async def finish(self, game: FinishedGame, expected: int | None = None) -> None:
         """Write a finished game in ONE transaction, all or nothing.
 
         Deletes the running row, inserts the game (in its server's current season), one row per
         seat and the replay record: one INSERT into the view ``finish_game``, whose trigger
-        (migration 003) writes the rows. On any failure nothing is written and the running row
-        stays.
+        (migrations 003, 005) writes the rows. With ``expected``, the running row must be at
+        that revision: RevisionConflictError if another writer saved, finished or removed the
+        game first. On any failure nothing is written and the running row stays.
         """
-        async with self._db.lock:
+        async with self._db.lock, self._db.transaction():
             self._running.forget(game.table_id)
+            if expected is not None:
+                row = await self._db.fetchone(
+                    "SELECT revision FROM running_games WHERE table_id = ?", (game.table_id,)
+                )
+                if row is None or row[0] != expected:
+                    raise RevisionConflictError(
+                        f"table {game.table_id}: another writer saved or ended this game first"
+                        f" (finishing it expected revision {expected})"
+                    )
             await self._db.execute(
                 """
                 INSERT INTO finish_game (table_id, guild_id, channel_id, game_id, options, seed,
@@ -160,54 +180,72 @@ class SqliteResults:
             )
         return [row[0] for row in rows]
 
-    async def season_places(
-        self, guild_id: int, game_id: str, season: int
-    ) -> list[list[PlacedSeat]]:
-        """The seats with a person of every game of a season, game by game in the order they
-        ended (games without a person are left out)."""
+    async def played(self) -> list[tuple[int, str]]:
+        """Every (server, game) with finished games."""
         async with self._db.lock:
             rows = await self._db.fetchall(
-                """
-                SELECT g.table_id, s.user_id, s.name, s.place
-                FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
-                WHERE g.guild_id = ? AND g.game_id = ? AND g.season = ?
-                    AND s.user_id IS NOT NULL
-                ORDER BY g.ended_at, g.table_id, s.seat
-                """,
-                (guild_id, game_id, season),
+                "SELECT DISTINCT guild_id, game_id FROM finished_games ORDER BY guild_id, game_id"
             )
-        seats: dict[str, list[PlacedSeat]] = {}
-        for table_id, user_id, name, place in rows:
-            seats.setdefault(table_id, []).append(PlacedSeat(user_id, name, place))
-        return list(seats.values())
+        return [(row[0], row[1]) for row in rows]
 
-    async def score_places(self, guild_id: int, game_id: str) -> list[list[tuple[int, int]]]:
-        """(score, place) of every seat of this server's finished games of ``game_id``."""
+    async def season_places(
+        self, guild_id: int, game_id: str, season: int, after: int = 0
+    ) -> list[RecordedGame]:
+        """The seats with a person of every game of a season recorded after game ``after``
+        (0: all), in record order; games without a person are left out. A person who left
+        early is placed last, after every seat played to the end."""
         async with self._db.lock:
             rows = await self._db.fetchall(
                 """
-                SELECT s.table_id, s.score, s.place
+                SELECT g.recorded, s.user_id, s.name, s.place, s.left_early,
+                    MAX(s.place) OVER (PARTITION BY g.recorded)
                 FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
-                WHERE g.guild_id = ? AND g.game_id = ?
+                WHERE g.guild_id = ? AND g.game_id = ? AND g.season = ? AND g.recorded > ?
+                ORDER BY g.recorded, s.seat
                 """,
-                (guild_id, game_id),
+                (guild_id, game_id, season, after),
             )
-        results: dict[str, list[tuple[int, int]]] = {}
-        for table_id, score, place in rows:
-            results.setdefault(table_id, []).append((score, place))
-        return list(results.values())
+        games: dict[int, list[PlacedSeat]] = {}
+        for recorded, user_id, name, place, left_early, last in rows:
+            seats = games.setdefault(recorded, [])
+            if user_id is not None:
+                seats.append(PlacedSeat(user_id, name, last + 1 if left_early else place))
+        return [RecordedGame(recorded, seats) for recorded, seats in games.items() if seats]
+
+    async def score_places(self, guild_id: int, game_id: str, after: int = 0) -> list[ScoredGame]:
+        """(score, place) of every seat of this server's games of ``game_id`` recorded after
+        game ``after`` (0: all), in record order."""
+        async with self._db.lock:
+            rows = await self._db.fetchall(
+                """
+                SELECT g.recorded, s.score, s.place
+                FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
+                WHERE g.guild_id = ? AND g.game_id = ? AND g.recorded > ?
+                ORDER BY g.recorded, s.seat
+                """,
+                (guild_id, game_id, after),
+            )
+        games: dict[int, list[tuple[int, int]]] = {}
+        for recorded, score, place in rows:
+            games.setdefault(recorded, []).append((score, place))
+        return [ScoredGame(recorded, scores) for recorded, scores in games.items()]
 
     async def player_totals(self, guild_id: int, user_id: int) -> list[PlayerTotals]:
         """A player's games, wins, highest, lowest and average score per game on this server
-        (all seasons), in game id order; only games the player played."""
+        (all seasons), in game id order; only games the player played. A game left early is a
+        game and no win, and its seat's score is not the player's."""
         async with self._db.lock:
             rows = await self._db.fetchall(
                 """
-                SELECT g.game_id, COUNT(*), SUM(s.place = 1), MAX(s.score), MIN(s.score),
-                    AVG(s.score)
-                FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
-                WHERE g.guild_id = ? AND s.user_id = ?
-                GROUP BY g.game_id ORDER BY g.game_id
+                WITH seats AS (
+                    SELECT g.game_id, s.place, s.left_early,
+                        CASE WHEN s.left_early THEN NULL ELSE s.score END AS played_score
+                    FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
+                    WHERE g.guild_id = ? AND s.user_id = ?
+                )
+                SELECT game_id, COUNT(*), SUM(place = 1 AND NOT left_early), MAX(played_score),
+                    MIN(played_score), AVG(played_score)
+                FROM seats GROUP BY game_id ORDER BY game_id
                 """,
                 (guild_id, user_id),
             )
@@ -227,15 +265,22 @@ class SqliteResults:
             )
             ids = [row[0] for row in games_rows]
             seat_rows = await self._db.fetchall(
-                "SELECT table_id, seat, user_id, name, is_ai, score, place FROM finished_seats"
+                "SELECT table_id, seat, user_id, name, is_ai, score, place, left_early"
+                " FROM finished_seats"
                 f" WHERE table_id IN ({', '.join('?' * len(ids))}) ORDER BY table_id, seat",
                 ids,
             )
         seats: dict[str, list[FinishedSeat]] = defaultdict(list)
-        for table_id, seat, user_id, name, is_ai, score, place in seat_rows:
+        for table_id, seat, user_id, name, is_ai, score, place, left_early in seat_rows:
             seats[table_id].append(
                 FinishedSeat(
-                    seat=seat, user_id=user_id, name=name, is_ai=is_ai, score=score, place=place
+                    seat=seat,
+                    user_id=user_id,
+                    name=name,
+                    is_ai=is_ai,
+                    score=score,
+                    place=place,
+                    left_early=left_early,
                 )
             )
         return [

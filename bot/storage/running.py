@@ -15,7 +15,7 @@ import aiosqlite
 from pydantic import ValidationError
 
 from bot.storage.connection import Database, dump, to_text
-from bot.storage.errors import StaleRevisionError, StorageError
+from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.models import BrokenGame, LoadedGame, SavedGame, SeatRecord
 from engine.registry import get_game
 
@@ -28,8 +28,9 @@ RUNNING_COLUMNS = (
 class RunningGames(Protocol):
     """The running games of a database."""
 
-    async def save(self, game: SavedGame) -> None:
-        """Insert or update a running game; StaleRevisionError for an older revision."""
+    async def save(self, game: SavedGame, expected: int | None = None) -> None:
+        """Store a running game if the stored one is at revision ``expected`` (None: a new
+        game); RevisionConflictError, storing nothing, if another writer saved it since."""
 
     async def load(self) -> list[LoadedGame | BrokenGame]:
         """Every running game, oldest first; one that cannot be read back is a BrokenGame."""
@@ -37,8 +38,12 @@ class RunningGames(Protocol):
     async def set_aside(self, broken: BrokenGame) -> None:
         """Move a game that cannot be read back out of the running games, unchanged."""
 
-    async def delete(self, table_id: str) -> None:
-        """Forget a running game stopped without a result (nothing if it is not there)."""
+    async def delete(self, table_id: str, expected: int | None = None) -> None:
+        """Forget a running game stopped without a result (nothing if it is not there); with
+        ``expected``, only if it is at that revision (else RevisionConflictError)."""
+
+    async def id_taken(self, table_id: str) -> bool:
+        """Whether a running, finished or set-aside game has this id."""
 
     def forget(self, table_id: str) -> None:
         """Drop what this store remembers of a game another store has just removed."""
@@ -65,78 +70,84 @@ class SqliteRunningGames:
         self._db = database
         self._saved_actions: dict[str, int] = {}  # table id: actions known to be stored
 
-    async def save(self, game: SavedGame) -> None:
-        """Insert or update a running game in one statement (its own transaction).
+    async def save(self, game: SavedGame, expected: int | None = None) -> None:
+        """Store a running game in one statement (its own transaction), if the stored one is
+        still at revision ``expected`` (None: a new game, with no row yet).
 
-        Raises StaleRevisionError, storing nothing, for a revision lower than the stored one.
-        Only the actions not yet saved by this store are sent; SQLite appends them to the
-        stored list, which keeps a save's cost flat however long the game.
+        Raises RevisionConflictError, storing nothing, when it is not: another writer saved
+        the game since (or finished or removed it). Only the actions not yet saved by this
+        store are sent; SQLite appends them to the stored list, which keeps a save's cost flat
+        however long the game.
         """
         async with self._db.lock:
-            known = self._saved_actions.get(game.table_id, 0)
+            known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
             if not 0 <= known <= len(game.actions):
                 known = 0
-            stored = await self._upsert(game, known)
-            if stored != len(game.actions) and known:
-                stored = await self._upsert(game, 0)  # the row was not as remembered
+            stored = await self._write(game, expected, known)
+            if stored is None and known:
+                stored = await self._write(game, expected, 0)  # the row was not as remembered
             if stored is None:
                 self._saved_actions.pop(game.table_id, None)
-                raise StaleRevisionError(
-                    f"table {game.table_id}: revision {game.revision} is older than the saved one"
+                raise RevisionConflictError(
+                    f"table {game.table_id}: another writer saved this game first (this save"
+                    f" expected {'no saved game' if expected is None else f'revision {expected}'}"
+                    ")"
                 )
             self._saved_actions[game.table_id] = stored
 
-    async def _upsert(self, game: SavedGame, known: int) -> int | None:
-        """Write ``game`` sending its actions from index ``known`` on (0: all of them).
+    async def _write(self, game: SavedGame, expected: int | None, known: int) -> int | None:
+        """Insert ``game`` (``expected`` None) or update the row at revision ``expected``,
+        sending its actions from index ``known`` on (0: all of them).
 
-        Returns the number of actions stored, or None when nothing was written (an older
-        revision, or a stored action list that is not ``known`` long).
+        Returns the number of actions stored, or None when nothing was written (a row there
+        already, or not at ``expected``, or a stored action list that is not ``known`` long).
         """
-        rows = await self._db.fetchall(
-            """
-            INSERT INTO running_games (table_id, guild_id, channel_id, host_id, game_id,
-                options, seed, seats, state, revision, actions, table_message_id, deadline,
-                started_at, saved_at)
-            VALUES (:table_id, :guild_id, :channel_id, :host_id, :game_id, :options, :seed,
-                :seats, :state, :revision, :actions, :table_message_id, :deadline, :started_at,
-                :saved_at)
-            ON CONFLICT (table_id) DO UPDATE SET
-                guild_id = excluded.guild_id, channel_id = excluded.channel_id,
-                host_id = excluded.host_id, game_id = excluded.game_id,
-                options = excluded.options, seed = excluded.seed, seats = excluded.seats,
-                state = excluded.state, revision = excluded.revision,
-                actions = CASE
-                    WHEN :known = 0 OR running_games.actions = '[]' THEN excluded.actions
-                    WHEN excluded.actions = '[]' THEN running_games.actions
-                    ELSE substr(running_games.actions, 1, length(running_games.actions) - 1)
-                        || ',' || substr(excluded.actions, 2)
-                END,
-                table_message_id = excluded.table_message_id, deadline = excluded.deadline,
-                started_at = excluded.started_at, saved_at = excluded.saved_at
-            WHERE excluded.revision >= running_games.revision
-                AND (:known = 0 OR (json_valid(running_games.actions)
-                    AND json_array_length(running_games.actions) = :known))
-            RETURNING json_array_length(actions)
-            """,
-            {
-                "table_id": game.table_id,
-                "guild_id": game.guild_id,
-                "channel_id": game.channel_id,
-                "host_id": game.host_id,
-                "game_id": game.game_id,
-                "options": dump(game.options),
-                "seed": game.seed,
-                "seats": dump(game.seats),
-                "state": dump(game.state),
-                "revision": game.revision,
-                "actions": dump(game.actions[known:]),
-                "known": known,
-                "table_message_id": game.table_message_id,
-                "deadline": to_text(game.deadline),
-                "started_at": to_text(game.started_at),
-                "saved_at": to_text(datetime.now(UTC)),
-            },
-        )
+        values = {
+            "table_id": game.table_id,
+            "guild_id": game.guild_id,
+            "channel_id": game.channel_id,
+            "host_id": game.host_id,
+            "game_id": game.game_id,
+            "options": dump(game.options),
+            "seed": game.seed,
+            "seats": dump(game.seats),
+            "state": dump(game.state),
+            "revision": game.revision,
+            "actions": dump(game.actions[known:]),
+            "table_message_id": game.table_message_id,
+            "deadline": to_text(game.deadline),
+            "started_at": to_text(game.started_at),
+            "saved_at": to_text(datetime.now(UTC)),
+        }
+        if expected is None:
+            rows = await self._db.fetchall(
+                f"INSERT INTO running_games ({RUNNING_COLUMNS}) VALUES (:table_id, :guild_id,"
+                " :channel_id, :host_id, :game_id, :options, :seed, :seats, :state, :revision,"
+                " :actions, :table_message_id, :deadline, :started_at, :saved_at)"
+                " ON CONFLICT (table_id) DO NOTHING RETURNING json_array_length(actions)",
+                values,
+            )
+        else:
+            rows = await self._db.fetchall(
+                """
+                UPDATE running_games SET
+                    guild_id = :guild_id, channel_id = :channel_id, host_id = :host_id,
+                    game_id = :game_id, options = :options, seed = :seed, seats = :seats,
+                    state = :state, revision = :revision,
+                    actions = CASE
+                        WHEN :known = 0 OR actions = '[]' THEN :actions
+                        WHEN :actions = '[]' THEN actions
+                        ELSE substr(actions, 1, length(actions) - 1) || ',' || substr(:actions, 2)
+                    END,
+                    table_message_id = :table_message_id, deadline = :deadline,
+                    started_at = :started_at, saved_at = :saved_at
+                WHERE table_id = :table_id AND revision = :expected
+                    AND (:known = 0
+                        OR (json_valid(actions) AND json_array_length(actions) = :known))
+                RETURNING json_array_length(actions)
+                """,
+                {**values, "expected": expected, "known": known},
+            )
         return next((int(row[0]) for row in rows), None)
 
     async def load(self) -> list[LoadedGame | BrokenGame]:
@@ -199,11 +210,33 @@ class SqliteRunningGames:
                 "DELETE FROM running_games WHERE table_id = ?", (broken.table_id,)
             )
 
-    async def delete(self, table_id: str) -> None:
-        """Forget a running game stopped without a result (nothing if it is not there)."""
+    async def delete(self, table_id: str, expected: int | None = None) -> None:
+        """Forget a running game stopped without a result (nothing if it is not there); with
+        ``expected``, only if it is at that revision: RevisionConflictError if another writer
+        saved or removed it first."""
         async with self._db.lock:
             self.forget(table_id)
-            await self._db.execute("DELETE FROM running_games WHERE table_id = ?", (table_id,))
+            rows = await self._db.fetchall(
+                "DELETE FROM running_games WHERE table_id = ? AND (? IS NULL OR revision = ?)"
+                " RETURNING table_id",
+                (table_id, expected, expected),
+            )
+        if expected is not None and not rows:
+            raise RevisionConflictError(
+                f"table {table_id}: another writer saved or ended this game first"
+                f" (stopping it expected revision {expected})"
+            )
+
+    async def id_taken(self, table_id: str) -> bool:
+        """Whether a running, finished or set-aside game has this id."""
+        async with self._db.lock:
+            row = await self._db.fetchone(
+                "SELECT EXISTS (SELECT 1 FROM running_games WHERE table_id = :id)"
+                " OR EXISTS (SELECT 1 FROM finished_games WHERE table_id = :id)"
+                " OR EXISTS (SELECT 1 FROM set_aside_games WHERE table_id = :id)",
+                {"id": table_id},
+            )
+        return bool(row and row[0])
 
     def forget(self, table_id: str) -> None:
         """Drop the count of stored actions of a game (its row is gone or replaced)."""

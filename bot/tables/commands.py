@@ -107,10 +107,31 @@ def start_command(game: Game) -> app_commands.Command[Any, ..., None]:
     )
 
 
+# What the bot needs in a table's channel, by discord.Permissions flag: the replies to
+# interactions need none, so without these a lobby would work and its table never appear.
+CHANNEL_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def missing_permissions(permissions: discord.Permissions) -> list[str]:
+    """The names of the permissions the bot needs in a table's channel and lacks."""
+    return [name for flag, name in CHANNEL_PERMISSIONS.items() if not getattr(permissions, flag)]
+
+
 async def open_lobby(interaction: discord.Interaction, game: Game, options: dict[str, Any]) -> None:
     """Open a lobby with the given options (the rest at their defaults)."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise UserError("Start a game in a server channel.")
+    missing = missing_permissions(interaction.app_permissions)
+    if missing:
+        raise UserError(
+            "I cannot run a table in this channel: I need these permissions here: "
+            f"{', '.join(missing)}. Ask an admin to grant them, or use another channel."
+        )
     given = {name: value for name, value in options.items() if value is not None}
     lobby = _bot(interaction).tables.open_lobby(
         interaction.guild_id,
@@ -148,6 +169,16 @@ class GameCog(commands.Cog):
     async def cog_unload(self) -> None:
         """Remove the /game group."""
         self.bot.tree.remove_command(self.group.name)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel's lobby closes and its table ends."""
+        self.bot.tables.channel_gone(channel.id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its lobbies close and its tables end."""
+        self.bot.tables.guild_gone(guild.id)
 
     def _build_group(self) -> app_commands.Group:
         group = app_commands.Group(
@@ -211,9 +242,9 @@ class GameCog(commands.Cog):
             await _edit_lobby(interaction, lobby, lobby_message(lobby))
             await interaction.response.send_message("You left the lobby.", ephemeral=True)
             return
-        session = service.table_in(interaction.channel_id or 0)
+        service.table_in(interaction.channel_id or 0)  # no game: answered before deferring
         await interaction.response.defer(ephemeral=True)
-        await session.leave(interaction.user.id)
+        await service.leave(interaction.channel_id or 0, interaction.user.id)
         await interaction.followup.send(
             "You left the game; the AI plays your seat from now on.", ephemeral=True
         )
@@ -230,8 +261,8 @@ class GameCog(commands.Cog):
             await _edit_lobby(interaction, lobby, lobby_closed_message(lobby, "was closed"))
             await interaction.response.send_message("The lobby is closed.", ephemeral=True)
             return
-        session = service.table_in(interaction.channel_id or 0)
-        await session.stop(interaction.user.id, may_manage, display_name(interaction.user))
+        name = display_name(interaction.user)
+        await service.stop(interaction.channel_id or 0, interaction.user.id, may_manage, name)
         await interaction.response.send_message("The game is stopped.", ephemeral=True)
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:

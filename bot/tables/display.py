@@ -8,20 +8,26 @@ it posted anew, and this module reports that to the session (``TableSession.post
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.storage import BrokenGame
-from bot.tables.session import Clock, TableSession
+from bot.tables.records import Clock
+from bot.tables.session import TableSession
 
 if TYPE_CHECKING:
     from bot.tables.lobby import Lobby
     from bot.tables.timers import Spawn
 
 
+class ChannelLost(Exception):
+    """The table's channel is gone, or the bot may no longer see or post in it."""
+
+
 class Presenter(Protocol):
-    """What the Discord side does when a lobby or table changes."""
+    """What the Discord side does when a lobby or table changes. A call that cannot reach
+    the table's channel at all raises ChannelLost (the display then has the game ended)."""
 
     async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
         """The lobby ended without a game (expired)."""
@@ -32,6 +38,10 @@ class Presenter(Protocol):
     async def hand_changed(self, session: TableSession, seat: int) -> tuple[int | None] | None:
         """Send or edit the seat's hand DM; returns ``(new message id,)`` when one was sent
         anew, ``(None,)`` when the person's DMs are closed, None when edited in place."""
+
+    async def hand_closed(self, session: TableSession, seat: int) -> None:
+        """Edit a seat's hand DM one last time when the AI took the seat: no cards, no
+        controls."""
 
     async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
@@ -47,12 +57,18 @@ class TableDisplay:
     """The pending updates of every table."""
 
     def __init__(
-        self, presenter: Presenter, clock: Clock, spawn: Spawn, edit_seconds: float
+        self,
+        presenter: Presenter,
+        clock: Clock,
+        spawn: Spawn,
+        edit_seconds: float,
+        lost: Callable[[TableSession], None],
     ) -> None:
         self.presenter = presenter
         self.clock = clock
         self.spawn = spawn
         self.edit_seconds = edit_seconds
+        self.lost = lost  # told once a table's channel cannot be reached: no request retried
         self._tables: dict[str, _TableUpdates] = {}
 
     def _updates(self, session: TableSession) -> _TableUpdates:
@@ -67,7 +83,13 @@ class TableDisplay:
 
     def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel (in the background)."""
-        self.spawn(self.presenter.notice(session, text), f"notice-{session.table_id}")
+        self.spawn(self._notice(session, text), f"notice-{session.table_id}")
+
+    async def _notice(self, session: TableSession, text: str) -> None:
+        try:
+            await self.presenter.notice(session, text)
+        except ChannelLost:
+            self.lost(session)
 
     def hand_shown(self, session: TableSession, seat: int) -> None:
         """The seat's DM hand was refreshed by an interaction answer (no edit needed)."""
@@ -122,12 +144,19 @@ class _TableUpdates:
                 return
             for seat, info in enumerate(session.seats):
                 if info.user_id is None or info.dm_failed:
-                    continue
-                if info.is_ai and info.dm_message_id is None:
+                    continue  # an AI seat, or a person whose DMs are closed
+                if info.is_ai:  # handed to the AI: one last edit without cards, then nothing
+                    if info.dm_message_id is not None:
+                        await self.display.presenter.hand_closed(session, seat)
+                        await session.posted(dm_closed=seat)
                     continue
                 if self.dm_fresh.get(seat) == session.revision and info.dm_deal == session.deals:
                     continue
-                posted = await self.display.presenter.hand_changed(session, seat)
+                try:
+                    posted = await self.display.presenter.hand_changed(session, seat)
+                except ChannelLost:  # telling a closed-DMs player in the channel failed
+                    self.display.lost(session)
+                    return
                 if posted is not None:
                     await session.posted(dm=(seat, posted[0]))
                 self.dm_fresh[seat] = session.revision
@@ -141,6 +170,10 @@ class _TableUpdates:
                     await asyncio.sleep(wait)
             self.table_dirty = False
             self.last_edit = self.display.clock()
-            posted = await self.display.presenter.table_changed(self.session)
+            try:
+                posted = await self.display.presenter.table_changed(self.session)
+            except ChannelLost:
+                self.display.lost(self.session)
+                return
             if posted is not None:
                 await self.session.posted(table_message=posted)

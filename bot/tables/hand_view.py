@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.answers import answer_click
+from bot.answers import NOT_OURS, answer_click
 from bot.errors import StaleMove, UserError
 from bot.tables.session import TableSession
 from bot.text import clip, red_suits, show
@@ -101,7 +101,9 @@ class RefreshButton(
         await answer_click(interaction, refresh)
 
 
-STEP = r"(?P<table>\w+):(?P<revision>\d+):(?P<path>[\dx.]*):(?P<page>\d+)"
+# a path is indices (or x, "ends here") joined by dots: whatever the template takes parses
+INDEX = r"(?:\d+|x)"
+STEP = rf"(?P<table>\w+):(?P<revision>\d+):(?P<path>(?:{INDEX}(?:\.{INDEX})*)?):(?P<page>\d+)"
 
 
 @dataclass(frozen=True)
@@ -190,7 +192,7 @@ class StepSelect(
             try:
                 path = (*self.step.path, *parse_path(values[0]))
             except ValueError:
-                raise UserError("That button is not one of ours.") from None
+                raise UserError(NOT_OURS) from None
             await choose_step(interaction, replace(self.step, path=path, page=0))
 
         await answer_click(interaction, chosen)
@@ -212,16 +214,16 @@ async def send_hand(interaction: discord.Interaction, table_id: str | None = Non
 async def choose_step(interaction: discord.Interaction, step: StepTarget) -> None:
     """A step chosen in a hand: the next step, or the move it completes; a stale one shows
     the current position."""
-    session = _tables(interaction).table(step.table_id)
-    seat = session.seat_for(interaction.user.id)
+    service, user_id = _tables(interaction), interaction.user.id
     try:
-        chosen = await session.choose(interaction.user.id, step.revision, step.path)
-    except StaleMove:
-        await edit_hand(interaction, session, seat, note=STALE)
+        session, chosen = await service.choose(step.table_id, user_id, step.revision, step.path)
+    except UserError as error:  # stale, or not now: the hand as it is, with why
+        session = service.table(step.table_id)
+        note = STALE if isinstance(error, StaleMove) else error.message
+        await edit_hand(interaction, session, session.seat_for(user_id), note=note)
         return
-    except UserError as error:
-        await edit_hand(interaction, session, seat, note=error.message)
-        return
+    seat = session.seat_of(user_id)
+    assert seat is not None, "choose checked the seat"  # it may have ended the game since
     if isinstance(chosen, Step):
         await edit_hand(interaction, session, seat, path=step.path, page=step.page)
     else:
@@ -292,10 +294,21 @@ def hand_message(
     return Message(embed, view)
 
 
+def hand_closed_message(session: TableSession) -> Message:
+    """A hand DM once the AI has taken its seat: no cards, no controls."""
+    embed = discord.Embed(
+        title=f"Your hand — {session.game.name} (table {session.table_id})",
+        description="The AI plays this seat now, so its cards are no longer shown to you.",
+    )
+    embed.colour = GREY
+    return Message(embed, None)
+
+
 def _status(session: TableSession, seat: int, now: datetime) -> list[str]:
     state = session.state
     if session.ended:
-        return ["**The game is over.**"]
+        over = session.end_reason == "over"
+        return ["**The game is over.**" if over else f"**{session.end_reason}**"]
     waiting = state.waiting_for()
     window_end = session.window_end
     if seat in waiting:

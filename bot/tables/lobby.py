@@ -10,8 +10,9 @@ import asyncio
 from dataclasses import dataclass
 
 from bot.errors import UserError
-from bot.tables.session import Seat
+from bot.tables.records import Seat
 from engine.core import Game, OptionValue
+from engine.errors import SetupError
 
 
 @dataclass
@@ -61,6 +62,15 @@ class Lobby:
         """Raise UserError unless ``user_id`` hosts this lobby."""
         if user_id != self.host_id:
             raise UserError(f"Only the host can {doing}.")
+
+    def check_start(self, user_id: int) -> None:
+        """Raise UserError unless ``user_id`` may start the game now (the host, with a
+        player count the game allows)."""
+        self.check_host(user_id, "start the game")
+        try:
+            self.game.check_players(len(self.seats))
+        except SetupError as error:
+            raise UserError(f"Cannot start: {error}.") from None
 
     def _check_room(self) -> None:
         most = max(self.game.player_counts)

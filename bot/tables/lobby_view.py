@@ -8,6 +8,7 @@ Custom_ids, each built and parsed by its class:
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any, cast
 
@@ -21,6 +22,8 @@ from bot.ui import GREY, Message, button, display_name, new_view
 if TYPE_CHECKING:
     from bot.app import CardroomBot
     from bot.tables.service import TableService
+
+log = logging.getLogger(__name__)
 
 LOBBY_ACTIONS = {
     "join": ("Join", discord.ButtonStyle.primary),
@@ -82,7 +85,13 @@ class LobbyButton(
 async def start_table(
     interaction: discord.Interaction, service: TableService, lobby: Lobby
 ) -> None:
-    """Deal the lobby's game, say so in place of the lobby, then show the table."""
+    """Deal the lobby's game, say so in place of the lobby, then show the table.
+
+    Never half-started: the click is acknowledged first (dealing and saving may outlast
+    Discord's 3 s); if Discord refuses that, nothing is dealt and the lobby stays open; once
+    dealt, the table begins even if the answer cannot be shown."""
+    lobby.check_start(interaction.user.id)  # refusals are answered before deferring
+    await interaction.response.defer()
     session = await service.start(lobby.lobby_id, interaction.user.id)
     humans = sum(seat.is_human for seat in session.seats)
     where = (
@@ -97,7 +106,10 @@ async def start_table(
             f"below; {where}"
         ),
     )
-    await interaction.response.edit_message(content=None, embed=embed, view=None)
+    try:
+        await interaction.edit_original_response(content=None, embed=embed, view=None)
+    except discord.HTTPException:
+        log.warning("table %s: the Start answer failed; the table begins", session.table_id)
     service.show(session)
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.storage import BrokenGame
-from bot.tables.hand_view import hand_message
+from bot.tables.display import ChannelLost
+from bot.tables.hand_view import hand_closed_message, hand_message
 from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import lobby_closed_message
 from bot.tables.session import TableSession
@@ -30,11 +32,26 @@ DM_FAILED = (
     "the **Hand** button on the table to see your cards and move."
 )
 
+# Discord's answers meaning the channel itself is out of reach: Unknown Channel, Missing
+# Access, Missing Permissions (an Unknown Message only means one old message is gone).
+CHANNEL_LOST_CODES = frozenset({10003, 50001, 50013})
+
 RESTORE_FAILED = (
     "⚠️ The game at this table (table {table}) could not be restored after the bot restarted: "
     "its saved data is damaged. It has been set aside for the bot's admins, and nothing was "
     "recorded for it. Start a new game with `/game start`."
 )
+
+
+@contextlib.asynccontextmanager
+async def reaching_the_channel() -> AsyncIterator[None]:
+    """Turn Discord refusing the channel itself into ChannelLost."""
+    try:
+        yield
+    except discord.HTTPException as error:
+        if error.code in CHANNEL_LOST_CODES:
+            raise ChannelLost(str(error)) from error
+        raise
 
 
 class DiscordPresenter:
@@ -57,6 +74,10 @@ class DiscordPresenter:
     async def table_changed(self, session: TableSession) -> int | None:
         """Edit the table message in place; post it anew when missing or nearly an hour old
         (returning the new message's id)."""
+        async with reaching_the_channel():
+            return await self._table_changed(session)
+
+    async def _table_changed(self, session: TableSession) -> int | None:
         now = self.bot.tables.clock()
         message = table_message(session, now)
         channel = self._channel(session.channel_id)
@@ -105,17 +126,31 @@ class DiscordPresenter:
             sent = await channel.send(**message.send_kwargs())
             return (sent.id,)
         except discord.Forbidden:
-            await self._channel(session.channel_id).send(
-                DM_FAILED.format(mention=f"<@{info.user_id}>"),
-                allowed_mentions=discord.AllowedMentions(users=True),
-            )
+            async with reaching_the_channel():
+                await self._channel(session.channel_id).send(
+                    DM_FAILED.format(mention=f"<@{info.user_id}>"),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
             return (None,)
+
+    async def hand_closed(self, session: TableSession, seat: int) -> None:
+        """The last edit of the hand DM of a seat the AI took: no cards, no controls."""
+        info = session.seats[seat]
+        if info.user_id is None or info.dm_message_id is None:
+            return
+        try:
+            dm = await self.bot.create_dm(discord.Object(id=info.user_id))
+            message = dm.get_partial_message(info.dm_message_id)
+            await message.edit(**hand_closed_message(session).kwargs())
+        except discord.HTTPException:
+            log.info("could not close the hand DM of seat %s", seat)
 
     async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
-        await self._channel(session.channel_id).send(
-            text, allowed_mentions=discord.AllowedMentions.none()
-        )
+        async with reaching_the_channel():
+            await self._channel(session.channel_id).send(
+                text, allowed_mentions=discord.AllowedMentions.none()
+            )
 
     async def restore_failed(self, broken: BrokenGame) -> None:
         """Tell the channel its game could not be restored (the reason goes to the log only:
@@ -131,12 +166,20 @@ class DiscordPresenter:
         """Post the results (a finished game) or why the game stopped; the hand DMs lose
         their controls."""
         channel = self._channel(session.channel_id)
-        if session.end_reason == "over":
-            await channel.send(**results_message(session).send_kwargs())
-        else:
-            await channel.send(session.end_reason, allowed_mentions=discord.AllowedMentions.none())
+        try:
+            if session.end_reason == "over":
+                await channel.send(**results_message(session).send_kwargs())
+            else:
+                await channel.send(
+                    session.end_reason, allowed_mentions=discord.AllowedMentions.none()
+                )
+        except discord.HTTPException:  # once, not retried: the DMs below still say it ended
+            log.warning("table %s: could not post its end in the channel", session.table_id)
         for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:
+                continue
+            if info.is_ai:  # the seat went to the AI: its person sees nothing of it
+                await self.hand_closed(session, seat)
                 continue
             try:
                 dm = await self.bot.create_dm(discord.Object(id=info.user_id))

@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 
 from bot.storage import BrokenGame, LoadedGame, Storage
-from bot.tables.session import Seat, SessionContext, TableSession
+from bot.tables.records import Seat, SessionContext
+from bot.tables.session import TableSession
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
         saved.started_at,
         context,
         revision=saved.revision,
+        stored_revision=saved.revision,
         actions=[(int(seat), str(text)) for seat, text in saved.actions],
         table_message_id=saved.table_message_id,
         table_posted_at=context.clock() if saved.table_message_id is not None else None,
@@ -67,7 +69,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
     replay_log(session)
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
-    session.resume(saved.deadline)
+    session.resume()
     return session
 
 

@@ -61,6 +61,8 @@ def finished_game(session: TableSession, ended_at: datetime) -> FinishedGame:
                 is_ai=seat.is_ai or seat.user_id is None,
                 score=scores[index],
                 place=places[index],
+                # a person's seat the AI finished: they left (a loss for them)
+                left_early=seat.is_ai and seat.user_id is not None,
             )
             for index, seat in enumerate(session.seats)
         ],

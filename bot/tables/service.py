@@ -11,33 +11,60 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
-from bot.errors import UserError
+from bot.errors import SaveFailed, UserError
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobby import Lobby
+from bot.tables.records import Change, Clock, Seat, SessionContext
 from bot.tables.restore import restore_sessions
-from bot.tables.session import Change, Clock, Seat, SessionContext, TableSession
-from bot.tables.timers import TableTimers
+from bot.tables.session import TableSession
+from bot.tables.timers import RETRY_SECONDS, TableTimers
+from engine.choices import Step
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
 
+CHANNEL_LOST = "The bot can no longer reach this table's channel, so the game ended."
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
 def utcnow() -> datetime:
     """The current time (UTC, aware)."""
     return datetime.now(UTC)
+
+
+class Draws(Protocol):
+    """Where deal seeds and table and lobby ids come from."""
+
+    def seed(self) -> int:
+        """A new game's seed (the engine derives every shuffle from it)."""
+
+    def table_id(self) -> str:
+        """A new table or lobby id (16 lower-case hex digits)."""
+
+
+class SecretDraws:
+    """Seeds and ids from the operating system's secure source (``secrets``). One generator
+    behind them all (a Mersenne Twister) could be recovered from enough visible ids, and with
+    it every future deck; these cannot. 64-bit ids are also checked against every stored game
+    before use."""
+
+    def seed(self) -> int:
+        """63 random bits."""
+        return secrets.randbits(63)
+
+    def table_id(self) -> str:
+        """64 random bits in hex."""
+        return secrets.token_hex(8)
 
 
 @dataclass(frozen=True)
@@ -48,7 +75,7 @@ class Rematch:
     channel_id: int
     game: Game
     options: dict[str, OptionValue]
-    seats: tuple[Seat, ...]
+    players: frozenset[int]  # user ids of the people who played it
 
 
 class TableService:
@@ -61,27 +88,39 @@ class TableService:
         presenter: Presenter,
         *,
         clock: Clock = utcnow,
-        rng: random.Random | None = None,
+        draws: Draws | None = None,
+        on_result: Callable[[int, str], Coroutine[Any, Any, None]] | None = None,
     ) -> None:
         self.settings = settings
         self.storage = storage
         self.presenter = presenter
         self.clock = clock
-        self.rng = rng or random.Random(secrets.randbits(64))
+        self.draws = draws or SecretDraws()
+        # run in the background with (server, game id) when a game ends with a recorded result
+        self.on_result = on_result
         self.lobbies: dict[str, Lobby] = {}
         self.tables: dict[str, TableSession] = {}
         self.by_channel: dict[int, str] = {}  # channel id → lobby or table id
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self.context = SessionContext(storage, settings, clock, self._changed)
-        self.display = TableDisplay(presenter, clock, self.spawn, settings.table_edit_seconds)
-        self.timers = TableTimers(settings, clock, self.spawn, self.display.changed)
+        self.context = SessionContext(storage, settings, clock)
+        self.display = TableDisplay(
+            presenter, clock, self.spawn, settings.table_edit_seconds, self.channel_lost
+        )
+        self.timers = TableTimers(settings, clock, self.spawn, self.display.changed, self.committed)
 
     # -- finding -------------------------------------------------------------------------------
     def _new_id(self) -> str:
         while True:
-            candidate = f"{self.rng.getrandbits(40):010x}"
+            candidate = self.draws.table_id()
             if candidate not in self.tables and candidate not in self.lobbies:
+                return candidate
+
+    async def _new_table_id(self) -> str:
+        """An id used by no table of this process nor any game stored, running or finished."""
+        while True:
+            candidate = self._new_id()
+            if not await self.storage.running.id_taken(candidate):
                 return candidate
 
     def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
@@ -137,7 +176,6 @@ class TableService:
         host_name: str,
         game_id: str,
         options: dict[str, object],
-        seats: Sequence[Seat] | None = None,
     ) -> Lobby:
         """Open a lobby in a channel (one game per channel); raises UserError if it cannot."""
         if channel_id in self.by_channel:
@@ -149,8 +187,8 @@ class TableService:
             resolved = game.resolve_options(options)
         except SetupError as error:
             raise UserError(f"{error}.") from None
-        seated = [Seat(host_id, host_name)] if seats is None else [s.fresh() for s in seats]
-        lobby = Lobby(self._new_id(), guild_id, channel_id, host_id, game, resolved, seated)
+        seats = [Seat(host_id, host_name)]
+        lobby = Lobby(self._new_id(), guild_id, channel_id, host_id, game, resolved, seats)
         self.lobbies[lobby.lobby_id] = lobby
         self.by_channel[channel_id] = lobby.lobby_id
         self.touch(lobby)
@@ -182,14 +220,14 @@ class TableService:
         """Deal the game and save it (host only); the lobby becomes a table, not yet shown.
         A refused start or a failed save keeps the lobby open."""
         lobby = self.lobby(lobby_id)
-        lobby.check_host(user_id, "start the game")
-        seed = self.rng.getrandbits(63)
+        lobby.check_start(user_id)
+        seed = self.draws.seed()
         try:
             state = lobby.game.new_state(len(lobby.seats), seed, lobby.options)
         except SetupError as error:
             raise UserError(f"Cannot start: {error}.") from None
         session = TableSession(
-            self._new_id(),
+            await self._new_table_id(),
             lobby.guild_id,
             lobby.channel_id,
             lobby.host_id,
@@ -214,23 +252,77 @@ class TableService:
         self.timers.schedule(session)
 
     def rematch(self, table_id: str, user_id: int, name: str) -> Lobby:
-        """Open a new lobby with the same seats and options; the clicker hosts it."""
+        """Open a new lobby for the same game and options, once, seating only the clicker
+        (a player of that game), who hosts it; the others join with the button, so nobody is
+        dealt into a game they did not ask for."""
         old = self.rematches.get(table_id)
         if old is None:
             raise UserError("This rematch is no longer available; start a new game instead.")
-        if not any(seat.user_id == user_id for seat in old.seats):
+        if user_id not in old.players:
             raise UserError("Only players of that game can ask for a rematch.")
-        seats = [seat.fresh() for seat in old.seats]
-        for seat in seats:  # seats handed to the AI go back to their players
-            seat.is_ai = seat.user_id is None
-        host = next(i for i, s in enumerate(seats) if s.user_id == user_id)
-        seats.insert(0, seats.pop(host))
-        return self.open_lobby(
-            old.guild_id, old.channel_id, user_id, name, old.game.id, dict(old.options), seats
-        )
+        options: dict[str, object] = dict(old.options)
+        lobby = self.open_lobby(old.guild_id, old.channel_id, user_id, name, old.game.id, options)
+        del self.rematches[table_id]
+        return lobby
 
-    # -- around a session's changes --------------------------------------------------------------
-    def _changed(self, session: TableSession, change: Change) -> None:
+    # -- a session's intents, and what follows a committed change --------------------------------
+    async def choose(
+        self, table_id: str, user_id: int, revision: int, path: Sequence[int]
+    ) -> tuple[TableSession, Step | Change]:
+        """A step of a move at a table: the next step to offer, or the committed move."""
+        session = self.table(table_id)
+        chosen = await session.choose(user_id, revision, path)
+        if isinstance(chosen, Change):
+            self.committed(session, chosen)
+        return session, chosen
+
+    async def leave(self, channel_id: int, user_id: int) -> None:
+        """The person leaves the channel's game; the AI takes the seat."""
+        session = self.table_in(channel_id)
+        self.committed(session, await session.leave(user_id))
+
+    async def stop(self, channel_id: int, user_id: int, may_manage: bool, name: str) -> None:
+        """Stop the channel's game (host or Manage Server)."""
+        session = self.table_in(channel_id)
+        self.committed(session, await session.stop(user_id, may_manage, name))
+
+    def channel_lost(self, session: TableSession) -> None:
+        """The table's channel is gone or closed to the bot: end the game without a result,
+        so nothing keeps asking Discord for a channel that refuses (403s get a bot banned)."""
+        self.spawn(self._abandon(session), f"abandon-{session.table_id}")
+
+    async def _abandon(self, session: TableSession) -> None:
+        while True:
+            try:
+                change = await session.abandon(CHANNEL_LOST)
+            except SaveFailed:
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            if change is not None:
+                log.warning("table %s: its channel is lost; the game ended", session.table_id)
+                self.committed(session, change)
+            return
+
+    def channel_gone(self, channel_id: int) -> None:
+        """A channel was deleted: its lobby closes and its table ends."""
+        key = self.by_channel.get(channel_id)
+        lobby = self.lobbies.get(key) if key else None
+        if lobby is not None:
+            self.close_lobby(lobby)
+        session = self.tables.get(key) if key else None
+        if session is not None:
+            self.channel_lost(session)
+
+    def guild_gone(self, guild_id: int) -> None:
+        """The bot left (or was removed from) a server: its lobbies close, its tables end."""
+        for lobby in [lobby for lobby in self.lobbies.values() if lobby.guild_id == guild_id]:
+            self.close_lobby(lobby)
+        for session in [s for s in self.tables.values() if s.guild_id == guild_id]:
+            self.channel_lost(session)
+
+    def committed(self, session: TableSession, change: Change) -> None:
+        """Show a committed change and plan what follows: notices, the display, the timers,
+        and at the end a Rematch offer and forgetting the table."""
         for notice in change.notices:
             self.display.notice(session, notice)
         self.display.changed(session)
@@ -241,12 +333,17 @@ class TableService:
         if self.by_channel.get(session.channel_id) == session.table_id:
             del self.by_channel[session.channel_id]
         if session.end_reason == "over":
+            if self.on_result is not None:
+                self.spawn(
+                    self.on_result(session.guild_id, session.game.id),
+                    f"result-{session.table_id}",
+                )
             self.rematches[session.table_id] = Rematch(
                 session.guild_id,
                 session.channel_id,
                 session.game,
                 dict(session.options),
-                tuple(session.seats),
+                frozenset(seat.user_id for seat in session.seats if seat.user_id is not None),
             )
             while len(self.rematches) > REMATCHES_KEPT:  # the oldest offers go first
                 del self.rematches[next(iter(self.rematches))]

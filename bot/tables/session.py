@@ -5,10 +5,9 @@ timers ``ai_move`` and ``time_out``). Each call is a transaction under the table
 change is made in memory, then saved (``storage.running.save``; ``storage.results.finish`` at
 the end, ``storage.running.delete`` when stopped); if the save fails, the session is put back
 exactly as it was (state, revision, log, deadlines, seats) and the caller gets ``SaveFailed``.
-A committed call returns a ``Change`` (events, whose views changed, what to post) and hands it
-to the context's ``changed`` hook, which schedules the display and the timers. The Discord
-side reports the ids of what it posted through ``posted``; nothing else writes into a session
-from outside.
+A committed call returns a ``Change`` (events, whose views changed, what to post); its caller
+(``TableService``, or the timers) has it shown and rescheduled. The Discord side reports the
+ids of what it posted through ``posted``; nothing else writes into a session from outside.
 """
 
 from __future__ import annotations
@@ -23,8 +22,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.errors import SaveFailed, StaleMove, UserError
-from bot.settings import Settings
-from bot.storage import SavedGame, SeatRecord, Storage
+from bot.storage import SavedGame
+from bot.tables.records import Change, LoggedEvent, Seat, SessionContext
 from bot.tables.results import finished_game
 from bot.text import fill_names
 from engine.choices import StaleChoice, Step, resolve
@@ -36,69 +35,6 @@ log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
 LOG_LENGTH = 40
-Clock = Callable[[], datetime]
-
-
-@dataclass
-class Seat:
-    """One seat: a person (by user id) or an AI."""
-
-    user_id: int | None
-    name: str
-    is_ai: bool = False
-    dm_message_id: int | None = None
-    dm_failed: bool = False
-    dm_deal: int = -1  # the deal the hand DM shows (a new deal gets a new DM)
-    timeouts_in_a_row: int = 0
-
-    @property
-    def is_human(self) -> bool:
-        """A person plays this seat (not the AI, not handed to the AI)."""
-        return not self.is_ai and self.user_id is not None
-
-    def record(self) -> SeatRecord:
-        """The stored form."""
-        return SeatRecord(
-            user_id=self.user_id,
-            name=self.name,
-            is_ai=self.is_ai,
-            dm_message_id=self.dm_message_id,
-            dm_failed=self.dm_failed,
-            timeouts_in_a_row=self.timeouts_in_a_row,
-        )
-
-    def fresh(self) -> Seat:
-        """The same player, for a new game (no messages, no timeouts)."""
-        return Seat(self.user_id, self.name, is_ai=self.is_ai)
-
-
-@dataclass
-class LoggedEvent:
-    """An event in the table log with the revision it happened at."""
-
-    event: Event
-    revision: int
-
-
-@dataclass(frozen=True)
-class Change:
-    """What one committed call changed, for the Discord side to show."""
-
-    events: tuple[Event, ...] = ()
-    views: frozenset[int] = frozenset()  # seats whose private view changed
-    notices: tuple[str, ...] = ()  # to say in the table's channel
-    ended: bool = False  # the game ended (over, stopped, or no players left)
-
-
-@dataclass(frozen=True)
-class SessionContext:
-    """What every session uses: storage, settings, the clock, and the hook that shows and
-    schedules a committed change."""
-
-    storage: Storage
-    settings: Settings
-    clock: Clock
-    changed: Callable[[TableSession, Change], None]
 
 
 @dataclass(frozen=True)
@@ -115,6 +51,7 @@ class _Snapshot:
     window_end: datetime | None
     seats: tuple[Seat, ...]
     declined: frozenset[tuple[int, int]]
+    options_changed: dict[int, int]
 
 
 @dataclass(eq=False)
@@ -145,6 +82,12 @@ class TableSession:
     end_reason: str = ""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     declined: set[tuple[int, int]] = field(default_factory=set)  # (revision, seat) AI passes
+    # seat -> the revision at which its legal actions last changed: a click drawn before that
+    # is stale; one drawn after it is not, whatever other seats did since (DESIGN: "Bot")
+    options_changed: dict[int, int] = field(default_factory=dict)
+    # The revision of the stored row as this session last saved or loaded it (None: not saved
+    # yet). Every save expects it: a game another writer saved since is never overwritten.
+    stored_revision: int | None = None
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -202,12 +145,17 @@ class TableSession:
             started_at=self.started_at,
         )
 
+    def is_stale(self, seat: int, revision: int) -> bool:
+        """Whether a view of ``seat`` drawn at ``revision`` no longer shows its legal actions."""
+        return not self.options_changed.get(seat, 0) <= revision <= self.revision
+
     # -- the intents -------------------------------------------------------------------------
     async def choose(self, user_id: int, revision: int, path: Sequence[int]) -> Step | Change:
-        """A step of a move chosen at ``revision``: the next step to offer, or the committed
-        move it completes. Raises StaleMove when the position changed since."""
+        """A step of a move chosen in a view drawn at ``revision``: the next step to offer, or
+        the committed move it completes. Raises StaleMove when the seat's legal actions
+        changed since."""
         seat = self.seat_for(user_id)
-        if revision != self.revision:
+        if self.is_stale(seat, revision):
             raise StaleMove()
         try:
             target = resolve(self.state.legal_actions(seat), path)
@@ -223,7 +171,7 @@ class TableSession:
         async with self.lock:
             if self.ended:
                 raise UserError("This game is over.")
-            if revision != self.revision or action not in self.state.legal_actions(seat):
+            if self.is_stale(seat, revision) or action not in self.state.legal_actions(seat):
                 raise StaleMove()
             left = self.window_left(self.context.clock())
             if left > 0 and seat in self.state.waiting_for():
@@ -243,7 +191,7 @@ class TableSession:
         async with self.lock:
             if self.ended or self.revision != revision:
                 return None
-            action = agent_move(self.state, seat, self.game.heuristic_agent(), self.ai_rng(seat))
+            action = agent_move(self.state, seat, self.game.agent("normal"), self.ai_rng(seat))
             if action is None:
                 self.declined.add((self.revision, seat))
                 return None
@@ -284,18 +232,20 @@ class TableSession:
         async with self.lock:
             if self.ended:
                 raise UserError("This game is over.")
+            return await self._commit(lambda: self._stopped(f"{name} stopped the game."))
 
-            def end() -> Change:
-                self._end(f"{name} stopped the game.")
-                return Change(views=self._all_seats(), ended=True)
-
-            return await self._commit(end)
+    async def abandon(self, reason: str) -> Change | None:
+        """End the game without a result because its channel is lost (None: already over)."""
+        async with self.lock:
+            if self.ended:
+                return None
+            return await self._commit(lambda: self._stopped(reason))
 
     async def begin(self) -> None:
         """Save the game just dealt (raises SaveFailed; nothing else to undo then)."""
         self._after_change(acted=())
         try:
-            await self.context.storage.running.save(self.saved())
+            await self._store()
         except Exception as error:
             log.exception("table %s: the first save failed", self.table_id)
             raise SaveFailed() from error
@@ -305,10 +255,12 @@ class TableSession:
         *,
         table_message: int | None = None,
         dm: tuple[int, int | None] | None = None,
+        dm_closed: int | None = None,
     ) -> None:
-        """What the Discord side posted: a new table message, or a seat's new hand DM (its
-        message id, or None when that person's DMs are closed). Saved, so that after a
-        restart the bot edits the messages people see last; a failed save only loses that."""
+        """What the Discord side posted: a new table message, a seat's new hand DM (its
+        message id, or None when that person's DMs are closed), or the last edit of the hand
+        DM of a seat handed to the AI (never edited again). Saved, so that after a restart
+        the bot edits the messages people see last; a failed save only loses that."""
         async with self.lock:
             if table_message is not None:
                 self.table_message_id = table_message
@@ -321,10 +273,12 @@ class TableSession:
                 else:
                     info.dm_message_id = message_id
                     info.dm_deal = self.deals
+            if dm_closed is not None:
+                self.seats[dm_closed].dm_message_id = None
             if self.ended:
                 return
             try:
-                await self.context.storage.running.save(self.saved())
+                await self._store()
             except Exception:
                 log.exception("table %s: could not save the posted message ids", self.table_id)
 
@@ -336,8 +290,10 @@ class TableSession:
     async def _commit(self, make: Callable[[], Change]) -> Change:
         """Make the change in memory, save it, and on failure put everything back."""
         snapshot = self._snapshot()
+        options_before = self._options()
         try:
             change = make()
+            self._note_changed_options(options_before)
             if self.state.is_over and not self.ended:
                 self._end("over")
                 change = replace(change, ended=True)
@@ -348,17 +304,22 @@ class TableSession:
                 raise
             log.exception("table %s: a change could not be saved; undone", self.table_id)
             raise SaveFailed() from error
-        self.context.changed(self, change)
         return change
 
     async def _save(self) -> None:
         storage = self.context.storage
         if not self.ended:
-            await storage.running.save(self.saved())
+            await self._store()
         elif self.end_reason == "over":
-            await storage.results.finish(finished_game(self, self.context.clock()))
+            game = finished_game(self, self.context.clock())
+            await storage.results.finish(game, self.stored_revision)
         else:
-            await storage.running.delete(self.table_id)
+            await storage.running.delete(self.table_id, self.stored_revision)
+
+    async def _store(self) -> None:
+        """Save the running game over the row this session last saved or loaded."""
+        await self.context.storage.running.save(self.saved(), self.stored_revision)
+        self.stored_revision = self.revision
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(
@@ -372,6 +333,7 @@ class TableSession:
             window_end=self.window_end,
             seats=tuple(replace(seat) for seat in self.seats),
             declined=frozenset(self.declined),
+            options_changed=dict(self.options_changed),
         )
 
     def _restore(self, snapshot: _Snapshot) -> None:
@@ -387,9 +349,22 @@ class TableSession:
         self.window_end = snapshot.window_end
         self.seats[:] = [replace(seat) for seat in snapshot.seats]
         self.declined = set(snapshot.declined)
+        self.options_changed = dict(snapshot.options_changed)
         self.ended, self.end_reason = False, ""
 
     # -- in memory ---------------------------------------------------------------------------
+    def _options(self) -> dict[int, tuple[Action, ...]]:
+        """The legal actions of every seat that has any."""
+        return {seat: tuple(self.state.legal_actions(seat)) for seat in self.state.to_act()}
+
+    def _note_changed_options(self, before: dict[int, tuple[Action, ...]]) -> None:
+        """Mark the seats whose legal actions a change altered (an acting seat always: its
+        own move), so their older views are stale and the others' are not."""
+        after = self._options()
+        for seat in before.keys() | after.keys():
+            if before.get(seat, ()) != after.get(seat, ()):
+                self.options_changed[seat] = self.revision
+
     def _apply(self, seat: int, action: Action) -> Change:
         events = self.state.apply(seat, action)
         self.record(seat, action.text, events)
@@ -401,7 +376,7 @@ class TableSession:
         info.timeouts_in_a_row += 1
         action = self.state.timeout_action(seat)
         if action is None:
-            action = agent_move(self.state, seat, self.game.heuristic_agent(), self.ai_rng(seat))
+            action = agent_move(self.state, seat, self.game.agent("normal"), self.ai_rng(seat))
         handed = info.timeouts_in_a_row >= MAX_TIMEOUTS
         if handed:
             info.is_ai = True
@@ -414,6 +389,10 @@ class TableSession:
         )
         ended = self._end_if_no_humans()
         return replace(change, notices=(notice,), ended=ended, views=self._all_seats())
+
+    def _stopped(self, reason: str) -> Change:
+        self._end(reason)
+        return Change(views=self._all_seats(), ended=True)
 
     def _end_if_no_humans(self) -> bool:
         if any(seat.is_human for seat in self.seats):
@@ -433,6 +412,7 @@ class TableSession:
         """Note an applied action: the next revision, the replay record, the log, deals and
         the summaries of hands that ended."""
         self.revision += 1
+        self.options_changed[seat] = self.revision
         self.actions.append((seat, text))
         for event in events:
             self.log.append(LoggedEvent(event, self.revision))
@@ -464,12 +444,13 @@ class TableSession:
             if self.seats[seat].is_human and seat not in self.deadlines:
                 self.deadlines[seat] = start + turn
 
-    def resume(self, deadline: datetime | None) -> None:
-        """Set the deadlines of a restored game (from the saved one, when there was one)."""
+    def resume(self) -> None:
+        """Go on after a restart: every waiting seat gets a whole turn from now (the time
+        the bot was down is nobody's fault, so it never counts as a timeout), and views
+        drawn before the restart stay good only at the current revision."""
         self.log.append(
             LoggedEvent(Event("The game resumes after a restart.", "info"), self.revision)
         )
+        self.deadlines.clear()
         self._after_change(acted=())
-        if deadline is not None:
-            for seat in self.deadlines:
-                self.deadlines[seat] = deadline
+        self.options_changed = dict.fromkeys(range(len(self.seats)), self.revision)

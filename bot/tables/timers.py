@@ -16,7 +16,8 @@ from typing import Any
 
 from bot.errors import SaveFailed
 from bot.settings import Settings
-from bot.tables.session import Clock, TableSession
+from bot.tables.records import Change, Clock
+from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +34,13 @@ class TableTimers:
         clock: Clock,
         spawn: Spawn,
         window_closed: Callable[[TableSession], None],
+        committed: Callable[[TableSession, Change], None],
     ) -> None:
         self.settings = settings
         self.clock = clock
         self.spawn = spawn
         self.window_closed = window_closed
+        self.committed = committed
         self.drivers: dict[str, asyncio.Task[None]] = {}
 
     def schedule(self, session: TableSession) -> None:
@@ -91,10 +94,13 @@ class TableTimers:
                 continue
             try:
                 if kind == "ai":
-                    if await session.ai_move(seat, revision) is not None:
-                        return
-                    continue
-                await session.time_out(seat, revision)
+                    change = await session.ai_move(seat, revision)
+                    if change is None:
+                        continue  # the AI passed its out-of-turn chance
+                else:
+                    change = await session.time_out(seat, revision)
+                if change is not None:
+                    self.committed(session, change)
                 return
             except SaveFailed:
                 log.warning("table %s: retrying after a failed save", session.table_id)

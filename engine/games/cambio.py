@@ -23,7 +23,7 @@ and wants the lowest total. Where each rule lives:
   ``snappers``, ``_apply_snap``, ``_apply_give``, ``new_label``.
 - knowledge (who knows the card in each position, following public moves):
   ``Slot``, ``zones``, the views (``view``, ``agent_view``; option ``memory_aid``).
-- the heuristic AI: ``CambioAgent``.
+- the heuristic AI: ``engine.ai.cambio``.
 """
 
 from __future__ import annotations
@@ -32,18 +32,19 @@ import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from engine.cards import (
     ACE,
     CLUBS,
-    FULL_DECK,
     JACK,
     KING,
     QUEEN,
     SPADES,
     Card,
     describe_cards,
+    shuffle,
 )
 from engine.core import (
     Action,
@@ -62,6 +63,7 @@ from engine.core import (
     leader_order,
     make_rng,
     parse_error,
+    redeal,
 )
 from engine.errors import SavedStateError
 from engine.layout import Group, Layout, Shown, face_up, rows, stack
@@ -268,6 +270,11 @@ class Snap:
         return ("snap", "you" if self.seat is None else f"s{self.seat}", self.pos)
 
 
+# The legal lists hand out one shared object per action: a frozen dataclass's __init__ costs
+# more than a cache lookup, and the runner finds a listed action by identity.
+look_of, replace_of, peek_of, give_of = cache(Look), cache(Replace), cache(Peek), cache(Give)
+spy_of, swap_of, king_peek_of, snap_of = cache(Spy), cache(BlindSwap), cache(KingPeek), cache(Snap)
+
 _STEP_WORDS = {
     "draw": "Draw a card",
     "cambio": "Call Cambio",
@@ -336,6 +343,10 @@ class Slot:
     def seen_by(self) -> frozenset[int] | None:
         """Who sees it, as a Zone says."""
         return None if self.public else frozenset(self.known)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Slot:
+        """A copy for a copied state (quicker than the generic walk)."""
+        return Slot(self.card, set(self.known), self.public)
 
     def to_json(self) -> list[Any]:
         """``[card, known seats, public]``."""
@@ -432,7 +443,7 @@ class CambioState(TotalsState):
         if not self.stock and len(self.discard) > 1 and self.reshuffles < RESHUFFLES:
             self.stock = self.discard[:-1]
             del self.discard[:-1]
-            make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles).shuffle(self.stock)
+            shuffle(self.stock, make_rng(self.seed, "reshuffle", self.round_index, self.reshuffles))
             self.reshuffles += 1
             events.append(
                 Event(
@@ -479,8 +490,9 @@ class CambioState(TotalsState):
         if self.phase == "give":
             assert self.giver is not None
             return (self.giver,)
-        if self.phase == "turn":
-            return tuple(sorted({self.turn, *self.snappers()}))
+        if self.phase == "turn" and self.window:
+            snappers = self.snappers()  # in seat order; mostly with the turn's seat among them
+            return tuple(snappers if self.turn in snappers else sorted([self.turn, *snappers]))
         return (self.turn,)
 
     def waiting_for(self) -> tuple[int, ...]:
@@ -500,7 +512,7 @@ class CambioState(TotalsState):
         if phase == "look":
             labels = list(self.hands[seat])
             return tuple(
-                Look(first, second)
+                look_of(first, second)
                 for index, first in enumerate(labels)
                 for second in labels[index + 1 :]
             )
@@ -510,17 +522,18 @@ class CambioState(TotalsState):
                 actions.append(DRAW)
                 if self.may_call():
                     actions.append(CAMBIO)
-            if seat in self.snappers():
+            # A seat that may act now and is not the turn's may only snap.
+            if seat != self.turn or seat in self.snappers():
                 actions.extend(self.snap_actions(seat))
             return tuple(actions)
         if phase == "drawn":
-            return (*(Replace(label) for label in self.hands[seat]), DISCARD)
+            return (*map(replace_of, self.hands[seat]), DISCARD)
         if phase == "power":
             return (*self._power_actions(seat), SKIP)
         if phase == "decide":
             return (SWAP, KEEP)
         if phase == "give":
-            return tuple(Give(label) for label in self.hands[seat])
+            return tuple(map(give_of, self.hands[seat]))
         return ()
 
     def may_call(self) -> bool:
@@ -529,20 +542,20 @@ class CambioState(TotalsState):
 
     def snap_actions(self, seat: int) -> list[Action]:
         """Every unlocked position: own first, then the other seats in order."""
-        actions: list[Action] = [Snap(None, label) for label in self.hands[seat]]
-        actions.extend(Snap(other, label) for other, label in self.unlocked_targets(seat))
+        actions: list[Action] = [snap_of(None, label) for label in self.hands[seat]]
+        actions.extend(snap_of(other, label) for other, label in self.unlocked_targets(seat))
         return actions
 
     def _power_actions(self, seat: int) -> list[Action]:
         own = list(self.hands[seat])
         if self.power == "peek":
-            return [Peek(label) for label in own]
+            return list(map(peek_of, own))
         targets = self.unlocked_targets(seat)
         if self.power == "spy":
-            return [Spy(other, label) for other, label in targets]
+            return [spy_of(other, label) for other, label in targets]
         if self.power == "swap":
-            return [BlindSwap(mine, other, label) for mine in own for other, label in targets]
-        return [KingPeek(mine, other, label) for mine in own for other, label in targets]
+            return [swap_of(mine, other, label) for mine in own for other, label in targets]
+        return [king_peek_of(mine, other, label) for mine in own for other, label in targets]
 
     def has_power_target(self, seat: int, power: str) -> bool:
         """Whether the power has any target (else it is not offered)."""
@@ -965,6 +978,26 @@ class CambioState(TotalsState):
             ]
         return view
 
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        # Knowledge stays with the position: a seat that knew a hidden card knows the new one.
+        hidden = [slot for hand in self.hands for slot in hand.values() if not slot.knows(seat)]
+        faces = [slot.card for slot in hidden]
+        drawn = [self.drawn] if self.drawn is not None and seat != self.turn else []
+        redeal([faces, drawn, self.stock], rng)
+        for slot, card in zip(hidden, faces, strict=True):
+            slot.card = card
+        if drawn:
+            self.drawn = drawn[0]
+        # What the others just looked at follows the cards now in those positions.
+        for other, entries in enumerate(self.recent):
+            if other != seat:
+                self.recent[other] = [
+                    (owner, label, self.hands[owner][label].card.text)
+                    if label in self.hands[owner]
+                    else (owner, label, card)
+                    for owner, label, card in entries
+                ]
+
     def zones(self) -> Iterable[Zone]:
         for seat, hand in enumerate(self.hands):
             for label, slot in hand.items():
@@ -1001,171 +1034,6 @@ class CambioState(TotalsState):
             "recent": [[list(entry) for entry in entries] for entries in self.recent],
             **self.totals_json(),
         }
-
-
-# -- the heuristic AI ------------------------------------------------------------------------------
-
-
-class CambioAgent:
-    """Remembers what it saw (its ``agent_view``), replaces known high cards with low draws,
-    uses powers to learn unknown cards and to pass high cards on, snaps known matches, and
-    calls Cambio when its estimated total is low."""
-
-    needs_view = True
-
-    def choose(
-        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
-    ) -> Action | None:
-        """The AI's move (None: let an optional snap pass)."""
-        assert view is not None
-        mind = Mind(view)
-        snap = mind.best_snap(legal)
-        if snap is not None:
-            return snap
-        if optional:
-            return None
-        first = legal[0]
-        if isinstance(first, Look):
-            return first
-        if first == DRAW:
-            return CAMBIO if CAMBIO in legal and mind.should_call() else DRAW
-        if isinstance(first, Give):
-            return mind.give(legal)
-        if first in (SWAP, KEEP):
-            return mind.decide_king()
-        if DISCARD in legal:
-            return mind.replace_or_discard(legal)
-        return mind.use_power(legal)
-
-
-class Mind:
-    """What an agent works out from its view: known cards and the mean of unseen ones."""
-
-    CALL_AFTER = 8  # rounds of draws after which the AI always calls (rounds must end)
-    CALL_SURE = 5  # call with every own card known and at most this total
-    CALL_AT_MOST = 7  # otherwise call with at most this estimate …
-    CALL_LEAD = 4  # … and this far below everyone else's estimate
-    RISK = -0.5  # extra saving asked of replacing an unknown card (worth the mean): knowing helps
-
-    def __init__(self, view: View) -> None:
-        self.view = view
-        self.seat: int = view["seat"]
-        self.players = len(view["positions"])
-        self.positions: list[list[str]] = view["positions"]
-        self.known: list[dict[str, Card]] = [
-            {label: Card.parse(text) for label, text in hand.items()} for hand in view["known"]
-        ]
-        seen = {card for hand in self.known for card in hand.values()}
-        if view["drawn"]:
-            seen.add(Card.parse(view["drawn"]))
-        unseen = [points(card) for card in FULL_DECK if card not in seen]
-        self.mean = sum(unseen) / len(unseen) if unseen else 5.0
-
-    def value(self, seat: int, label: str) -> float:
-        """The known points at a position, or the mean of the unseen cards."""
-        card = self.known[seat].get(label)
-        return self.mean if card is None else points(card)
-
-    def estimate(self, seat: int) -> float:
-        """A seat's expected total."""
-        return sum(self.value(seat, label) for label in self.positions[seat])
-
-    def best_snap(self, legal: Sequence[Action]) -> Action | None:
-        """A snap of a known match, when it pays: an own card leaves (its points go), another
-        player's card is replaced by our highest card."""
-        top = self.view["discard_top"]
-        if top is None or not self.view["snap_window"]:
-            return None
-        rank = Card.parse(top).rank
-        mine = self.positions[self.seat]
-        give_away = max((self.value(self.seat, label) for label in mine), default=None)
-        best: tuple[float, Action] | None = None
-        for action in legal:
-            if not isinstance(action, Snap):
-                continue
-            owner = self.seat if action.seat is None else action.seat
-            card = self.known[owner].get(action.pos)
-            if card is None or card.rank != rank:
-                continue
-            if owner == self.seat:
-                gain = points(card) + 0.5
-            else:
-                gain = -1.0 if give_away is None else give_away - 0.5
-            if gain > 0.4 and (best is None or gain > best[0]):
-                best = (gain, action)
-        return best[1] if best else None
-
-    def should_call(self) -> bool:
-        """Call when our estimate is low, or clearly the lowest; always after a long round."""
-        mine = self.estimate(self.seat)
-        others = [self.estimate(seat) for seat in range(self.players) if seat != self.seat]
-        unknown = sum(label not in self.known[self.seat] for label in self.positions[self.seat])
-        if self.view["draws"] >= self.CALL_AFTER * self.players:
-            return True
-        if unknown == 0 and mine <= self.CALL_SURE:
-            return True
-        lead = self.CALL_LEAD
-        return mine <= self.CALL_AT_MOST and mine + lead <= min(others, default=mine + lead)
-
-    def replace_or_discard(self, legal: Sequence[Action]) -> Action:
-        """Replace the position where the drawn card saves most; else discard (using its power,
-        or snapping our own card of the same rank next)."""
-        drawn = Card.parse(self.view["drawn"])
-        value = points(drawn)
-        best: tuple[float, Action] = (0.0, DISCARD)
-        for action in legal:
-            if isinstance(action, Replace):
-                card = self.known[self.seat].get(action.pos)
-                # An unknown card is worth the mean, but replacing it is a gamble: ask more.
-                saving = points(card) - value if card is not None else self.mean - value - self.RISK
-                if saving > best[0]:
-                    best = (saving, action)
-        # Discarding a card matching one we know lets us snap ours away at once.
-        match = max(
-            (points(card) for card in self.known[self.seat].values() if card.rank == drawn.rank),
-            default=None,
-        )
-        if match is not None and match + 0.5 >= best[0] and match >= 0:
-            return DISCARD
-        return best[1] if best[0] > 0.5 else DISCARD
-
-    def use_power(self, legal: Sequence[Action]) -> Action:
-        """Learn an unknown own card first, then an opponent's; swap our worst for their best."""
-        me = self.seat
-        candidates: list[tuple[float, Action]] = []
-        for action in legal:
-            if isinstance(action, Peek):
-                unknown = action.pos not in self.known[me]
-                candidates.append((3.0 if unknown else -1.0, action))
-            elif isinstance(action, Spy):
-                unknown = action.pos not in self.known[action.seat]
-                candidates.append(
-                    (1.0 - 0.01 * self.estimate(action.seat) if unknown else -1, action)
-                )
-            elif isinstance(action, BlindSwap):
-                gain = self.value(me, action.own) - self.value(action.seat, action.pos)
-                sure = action.own in self.known[me] and action.pos in self.known[action.seat]
-                candidates.append((gain - (0 if sure else 2.0), action))
-            elif isinstance(action, KingPeek):
-                learn = (action.own not in self.known[me]) + (
-                    action.pos not in self.known[action.seat]
-                )
-                gain = self.value(me, action.own) - self.value(action.seat, action.pos)
-                candidates.append((learn * 1.5 + max(gain, 0.0) * 0.5, action))
-        if not candidates:
-            return SKIP
-        score, action = max(candidates, key=lambda item: item[0])
-        return action if score > 0.5 else SKIP
-
-    def decide_king(self) -> Action:
-        """Swap when their card is lower than ours."""
-        own, other, pos = self.view["pending"]
-        return SWAP if self.value(other, pos) < self.value(self.seat, own) else KEEP
-
-    def give(self, legal: Sequence[Action]) -> Action:
-        """Give away our highest card (an unknown one counts as the mean)."""
-        gives = [action for action in legal if isinstance(action, Give)]
-        return max(gives, key=lambda action: self.value(self.seat, action.pos))
 
 
 # -- the game type ---------------------------------------------------------------------------------
@@ -1298,9 +1166,6 @@ class CambioGame(Game):
         """The snap window is the ``snap_seconds`` option."""
         seconds = options.get("snap_seconds")
         return float(seconds) if isinstance(seconds, int) else None
-
-    def heuristic_agent(self) -> CambioAgent:
-        return CambioAgent()
 
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         if step in _STEP_WORDS:

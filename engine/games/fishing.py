@@ -53,6 +53,7 @@ from engine.core import (
     make_rng,
     parse_error,
     pile_counts,
+    redeal,
 )
 from engine.errors import ActionParseError, CardError
 from engine.layout import Layout, face_up, rows, stack, your_hand
@@ -342,6 +343,12 @@ class FishingState(TotalsState):
     def view(self, seat: int) -> View:
         return {**self.public_view(), "seat": seat, "hand": cards_json(self.hands[seat])}
 
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        others = [hand for other, hand in enumerate(self.hands) if other != seat]
+        redeal([*others, self.stock], rng)
+        for hand in others:
+            hand.sort()
+
     def zones(self) -> Iterable[Zone]:
         for seat in range(self.players):
             yield Zone(f"hand s{seat}", tuple(self.hands[seat]), frozenset((seat,)))
@@ -391,40 +398,6 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
 def capture_words(take: Iterable[Card], card: Card) -> str:
     """``Capture 3♥ + 4♠ with 7♣``."""
     return f"Capture {' + '.join(c.pretty for c in take)} with {card.pretty}"
-
-
-ONE_PER_RANK = tuple(Card(rank, CLUBS) for rank in range(1, 14))
-"""A card of every rank: what any opponent card could capture does not depend on its suit."""
-
-
-class FishingAgent:
-    """Captures the most valuable set (cards, clubs, 2♣, 10♦); otherwise gives away the least."""
-
-    needs_view = True
-
-    def choose(
-        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
-    ) -> Action | None:
-        """The best-scoring legal play, ties broken at random."""
-        assert view is not None
-        table = cards_from_json(view["table"])
-        plays = [action for action in legal if isinstance(action, Play)]
-        scored = [(self.worth(play, table), rng.random(), play) for play in plays]
-        return max(scored)[2]
-
-    @staticmethod
-    def card_worth(card: Card) -> float:
-        return 1 + (card.suit == CLUBS) * 0.6 + (card in (TWO_OF_CLUBS, TEN_OF_DIAMONDS)) * 3
-
-    def worth(self, play: Play, table: list[Card]) -> float:
-        if play.take:
-            return 10 + sum(map(self.card_worth, (*play.take, play.card)))
-        # Leaving a card: it may be taken by the next player, together with what it completes.
-        after = sorted([*table, play.card])
-        exposed = {card for reply in plays(ONE_PER_RANK, after, multi=False) for card in reply.take}
-        exposure = sum(map(self.card_worth, exposed))
-        low_value_bias = -0.05 * play.card.rank if play.card.rank <= 10 else 0.2
-        return -self.card_worth(play.card) - 0.3 * exposure + low_value_bias
 
 
 class FishingGame(Game):
@@ -484,9 +457,6 @@ class FishingGame(Game):
         state.last_capturer = data["last_capturer"]
         state.read_totals(data)
         return state
-
-    def heuristic_agent(self) -> FishingAgent:
-        return FishingAgent()
 
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         if chosen and step == "leave it":

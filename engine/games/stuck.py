@@ -57,7 +57,7 @@ Rules, and where they live
 - Scoring (``StuckState.end_round``): the player who went out scores 0, everyone else (everyone,
   after a stall) 1 per hand card and 2 per stuck card. After one round per player the lowest
   total wins; ties share the win (``StuckState.winners``).
-- The AI (``StuckAgent``, ``Table.worth``) plans the rest of its play at every step: going out
+- The AI (``engine.ai.stuck``) plans the rest of its play at every step: going out
   above all, then cards shed plus the bonus, and a last card the next player likely cannot play
   on, or at least not by rank (which would stick a card on it). What each player was seen to
   lack when drawing (no card of the current suit or rank) is public memory kept in
@@ -71,6 +71,7 @@ import random
 from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from engine.cards import (
@@ -99,6 +100,7 @@ from engine.core import (
     leader_order,
     make_rng,
     parse_error,
+    redeal,
     seat_name,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
@@ -151,6 +153,21 @@ PLAYS = {card: PlayCard(card) for card in FULL_DECK}
 DONE = Word("done")  # end a rank play (or a rank-then-suit play) here
 DRAW = Word("draw")  # no card can be played; a pass when there is nothing to draw
 GIVES = tuple(Give(seat) for seat in range(MAX_PLAYERS))
+
+
+# The hand cards that may start a play on each current card: its rank or its suit.
+MATCHING = {
+    current: frozenset(
+        card for card in FULL_DECK if card.rank == current.rank or card.suit == current.suit
+    )
+    for current in FULL_DECK
+}
+
+
+@cache
+def played_event(seat: int, card: Card) -> Event:
+    """The event of a card played (events are immutable, so one serves every game)."""
+    return Event(f"{{s{seat}}} plays {card.pretty}", "play")
 
 
 def rank_name(rank: int) -> str:
@@ -233,8 +250,7 @@ class StuckState(TotalsState):
 
     def first_cards(self, seat: int) -> list[Card]:
         """The hand cards that may start a play: the current card's rank or suit."""
-        rank, suit = self.current
-        return [card for card in self.hands[seat] if card.rank == rank or card.suit == suit]
+        return list(filter(MATCHING[self.current].__contains__, self.hands[seat]))
 
     def follow_ups(self, seat: int) -> list[Card]:
         """The hand cards that may follow this turn's cards (see the module docstring)."""
@@ -324,7 +340,7 @@ class StuckState(TotalsState):
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.run.append(card)
-        events = [Event(f"{{s{seat}}} plays {card.pretty}", "play")]
+        events = [played_event(seat, card)]
         if suit_play:
             events.extend(self.finish_play(seat, bonus=False))
         elif not self.hands[seat]:
@@ -506,6 +522,41 @@ class StuckState(TotalsState):
             ],
         }
 
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        # Stuck cards are face down: hidden from their owner too.
+        hands = [hand for other, hand in enumerate(self.hands) if other != seat]
+        places = [*hands, *self.stuck, self.pile]
+        redeal(places, rng)
+        self._respect_lacks(seat, places, rng)
+        for hand in hands:
+            hand.sort()
+
+    def _respect_lacks(self, seat: int, places: list[list[Card]], rng: random.Random) -> None:
+        """Swap out of each other hand the dealt cards of a suit or rank it was seen to lack
+        (public knowledge), for allowed cards from the other hidden places where possible."""
+
+        def allowed(card: Card, place: list[Card]) -> bool:
+            owner = next((o for o, hand in enumerate(self.hands) if hand is place), None)
+            if owner is None or owner == seat:
+                return True
+            suits, ranks = self.lacks[owner]
+            return card.suit not in suits and card.rank not in ranks
+
+        for hand in places:
+            for index, card in enumerate(hand):
+                if allowed(card, hand):
+                    continue
+                swaps = [
+                    (other, spot)
+                    for other in places
+                    if other is not hand
+                    for spot, candidate in enumerate(other)
+                    if allowed(candidate, hand) and allowed(card, other)
+                ]
+                if swaps:
+                    other, spot = rng.choice(swaps)
+                    hand[index], other[spot] = other[spot], card
+
     def zones(self) -> Iterable[Zone]:
         for seat in range(self.players):
             yield Zone(f"hand s{seat}", tuple(self.hands[seat]), frozenset((seat,)))
@@ -532,170 +583,6 @@ class StuckState(TotalsState):
             "went_out": list(self.went_out),
             "lacks": [[sorted(suits), sorted(ranks)] for suits, ranks in self.lacks],
         }
-
-
-# -- the heuristic AI --------------------------------------------------------------------------
-class StuckAgent:
-    """Plans the rest of its play at every step and plays its first card (or ``done``).
-
-    A plan is worth the cards it sheds, the bonus it earns, going out above all, and what the
-    last card leaves the next player: a card they likely cannot play on (they must draw) and
-    whose rank they likely lack (a rank play of theirs would stick a card on us), ideally one
-    we can still follow ourselves. Keeping one card back is considered for that. What the next
-    player lacks is known from their draws (``StuckState.agent_view``). The bonus goes to the
-    opponent closest to going out, weighed with their lead on total points."""
-
-    needs_view = True
-
-    def choose(
-        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
-    ) -> Action | None:
-        """The first step of the best plan (a card, ``done``), or the best bonus target."""
-        assert view is not None
-        if len(legal) == 1:
-            return legal[0]
-        if view["phase"] == GIVE:
-            return self.target(view, legal)
-        table = Table(view)
-        best: tuple[float, float, Action] | None = None
-        for head, rest, bonus in self.plans(view, table.hand, cards_from_json(view["run"])):
-            for played in self.orders(head, rest):
-                if not played and not table.run:
-                    continue  # a turn's play has at least one card
-                value = table.worth(played, bonus)
-                candidate = (value, rng.random(), PLAYS[played[0]] if played else DONE)
-                if best is None or candidate[:2] > best[:2]:
-                    best = candidate
-        assert best is not None
-        return best[2]
-
-    @staticmethod
-    def plans(
-        view: View, hand: list[Card], run: list[Card]
-    ) -> list[tuple[Card | None, list[Card], bool]]:
-        """Candidate rests of this turn's play: a card that must come first (or None), the
-        cards that may follow in any order, and whether a bonus follows."""
-        if not run:
-            current = Card.parse(view["current"])
-            same_rank = [card for card in hand if card.rank == current.rank]
-            plans: list[tuple[Card | None, list[Card], bool]] = [
-                (card, [], False)
-                for card in hand
-                if card.suit == current.suit and card.rank != current.rank
-            ]
-            if same_rank:
-                plans.append((None, same_rank, True))
-            for card in same_rank:
-                plans.append((card, [c for c in hand if c.suit == card.suit and c != card], True))
-            return plans
-        first = run[0]
-        if all(card.rank == first.rank for card in run):
-            plans = [(None, [card for card in hand if card.rank == first.rank], True)]
-            if len(run) == 1:
-                plans.append((None, [card for card in hand if card.suit == first.suit], True))
-            return [*plans, (None, [], True)]
-        return [(None, [card for card in hand if card.suit == first.suit], True)]
-
-    @staticmethod
-    def orders(head: Card | None, rest: list[Card]) -> Iterable[list[Card]]:
-        """The plays worth comparing: all of ``rest`` or all but one, each card of it last."""
-        start = [head] if head is not None else []
-        if not rest:
-            yield start
-            return
-        variants = [rest] + [[c for c in rest if c != kept] for kept in rest]
-        for cards in variants:
-            if not cards:
-                yield start
-            for last in cards:
-                yield [*start, *(card for card in cards if card != last), last]
-
-    @staticmethod
-    def target(view: View, legal: Sequence[Action]) -> Action:
-        """The opponent closest to going out (fewest cards to clear), weighed with how far
-        they lead on total points; level: the next one to play."""
-        seat, players, scores = view["seat"], len(view["stuck"]), view["scores"]
-        best = min(scores[other] for other in range(players) if other != seat)
-
-        def key(action: Action) -> tuple[float, int]:
-            assert isinstance(action, Give)
-            other = action.seat
-            cards = view["hand_sizes"][other] + view["stuck"][other]
-            return (cards + 0.5 * (scores[other] - best), (other - seat) % players)
-
-        return min(legal, key=key)
-
-
-class Table:
-    """What the agent knows when weighing a plan: its hand, the seen cards, the next player."""
-
-    # Weights in points, tuned by self-play against the random agent (README figures).
-    BONUS = 2.0  # a stuck card on an opponent
-    RANK_RISK = 4.0  # times the chance that the next player can rank-play on our last card
-    BLOCK = 3.0  # times the chance that the next player cannot play at all and must draw
-    FOLLOW = 0.5  # … and that we can then play on our own last card
-
-    def __init__(self, view: View) -> None:
-        self.view = view
-        self.seat: int = view["seat"]
-        self.players = len(view["stuck"])
-        self.hand = cards_from_json(view["hand"])
-        self.current = Card.parse(view["current"])
-        self.run = cards_from_json(view["run"])
-        self.stuck: int = view["stuck"][self.seat]
-        seen = set(cards_from_json(view["discard"])) | set(self.hand)
-        self.next_seat = (self.seat + 1) % self.players
-        # The cards the next player may hold: unseen, and not of a suit or rank they lack.
-        lacks = view.get("lacks", [{"suits": [], "ranks": []}] * self.players)[self.next_seat]
-        self.unseen = [
-            card
-            for card in FULL_DECK
-            if card not in seen
-            and card.suit not in lacks["suits"]
-            and card.rank not in lacks["ranks"]
-        ]
-        self.next_hand: int = view["hand_sizes"][self.next_seat]
-        self.next_stuck: int = view["stuck"][self.next_seat]
-        self.can_draw = view["draw_pile"] > 0 or len(view["discard"]) > 1
-        self.bonus_room = any(
-            count < MAX_STUCK for other, count in enumerate(view["stuck"]) if other != self.seat
-        )
-
-    def none_held(self, matching: int) -> float:
-        """The chance that the next player holds none of ``matching`` unseen cards."""
-        total = len(self.unseen)
-        chance = 1.0
-        for index in range(min(self.next_hand, total)):
-            chance *= max(total - matching - index, 0) / (total - index)
-        return chance
-
-    def worth(self, played: list[Card], bonus: bool) -> float:
-        """How good it is to play ``played`` (in this order) now and end the play there."""
-        left = [card for card in self.hand if card not in played]
-        value = float(len(played))
-        if not left:
-            if self.stuck == 0:
-                return 1000.0 + value
-            value += self.stuck  # picked up, each costs 1 instead of 2
-        if bonus and self.can_draw and self.bonus_room:
-            value += self.BONUS
-        last = played[-1] if played else (self.run[-1] if self.run else self.current)
-        same_rank = sum(card.rank == last.rank for card in self.unseen)
-        same_suit = sum(card.suit == last.suit for card in self.unseen)
-        rank_play = 1.0 - self.none_held(same_rank)
-        blocked = self.none_held(same_rank + same_suit)
-        # A rank play against us likely sticks a card on us (2 points), on someone else if many.
-        value -= (
-            rank_play
-            * self.RANK_RISK
-            * (1.0 if self.players == 2 else 0.5)
-            * (self.stuck < MAX_STUCK)
-        )
-        # A blocked next player draws: a stuck card (2 points) or, with 3 already, a hand card.
-        value += blocked * self.BLOCK * (1.0 if self.next_stuck < MAX_STUCK else 0.5)
-        if left and any(card.rank == last.rank or card.suit == last.suit for card in left):
-            value += self.FOLLOW * blocked  # and we can play on again instead of drawing
-        return value
 
 
 # -- the game type -------------------------------------------------------------------------------
@@ -757,9 +644,6 @@ class StuckGame(Game):
         if len(state.hands) != players or len(state.stuck) != players or not state.discard:
             raise SavedStateError("saved stuck state does not match its player count")
         return state
-
-    def heuristic_agent(self) -> StuckAgent:
-        return StuckAgent()
 
     def step_prompt(
         self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]

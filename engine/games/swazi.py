@@ -21,7 +21,7 @@ Where each rule lives (all in this module):
   ``SwaziState.end_deal``, ``score_piles``.
 - Move text and choice paths: ``Move.text``, ``Move.path``; reading text:
   ``SwaziGame.parse_action``.
-- The heuristic player: ``SwaziAgent``.
+- The heuristic player: ``engine.ai.swazi``.
 
 Text order: cards of a list in card order (A 2 … K, C D H S within a rank); in a ``take`` list
 the build comes first; in an ``augment`` list ``top`` comes first. Choice paths: the hand card
@@ -60,6 +60,7 @@ from engine.core import (
     make_rng,
     parse_error,
     pile_counts,
+    redeal,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
 from engine.layout import Layout, face_up, rows, stack, your_hand
@@ -344,6 +345,10 @@ class Build:
         self.owner = owner
         self.augmented = augmented
         self.cards = cards
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Build:
+        """A copy for a copied state (quicker than the generic walk)."""
+        return Build(self.value, self.owner, self.augmented, list(self.cards))
 
     def to_json(self) -> dict[str, Any]:
         """The build as JSON-ready data (also its public view)."""
@@ -932,6 +937,25 @@ class SwaziState(TotalsState):
     def view(self, seat: int) -> View:
         return {**self.public_view(), "seat": seat, "hand": cards_json(self.hands[seat])}
 
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        other = self.hands[1 - seat]
+        redeal([other, self.stock], rng)
+        # The owner of a build holds a card of its value (public knowledge): deal one back.
+        theirs = [value for value, build in self.builds.items() if build.owner != seat]
+        for value in theirs:
+            if any(serves(card, value) for card in other):
+                continue
+            needed = [index for index, card in enumerate(self.stock) if serves(card, value)]
+            spare = [
+                index
+                for index, card in enumerate(other)
+                if not any(serves(card, owned) for owned in theirs)
+            ]
+            if needed and spare:
+                into, out = rng.choice(spare), rng.choice(needed)
+                other[into], self.stock[out] = self.stock[out], other[into]
+        other.sort()
+
     def zones(self) -> Iterable[Zone]:
         for seat in (0, 1):
             yield Zone(f"hand s{seat}", tuple(self.hands[seat]), frozenset((seat,)))
@@ -1026,153 +1050,7 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
     return points, reasons
 
 
-# -- the heuristic player ------------------------------------------------------------------------
-def worth(card: Card) -> float:
-    """What a captured card is worth, in units of one card toward "most cards"."""
-    return (
-        1.0
-        + 2.0 * (card.suit == SPADES)
-        + 6.5 * (card == TWO_OF_SPADES)
-        + 13.0 * (card == TEN_OF_DIAMONDS)
-        + 6.5 * (card.rank == 1)
-    )
-
-
-def best_groups(value: int, loose: Sequence[Card]) -> list[Card]:
-    """A greedy capture for a card of ``value``: every single card of that value, then the most
-    valuable sets adding up to it, one after another (never every combination)."""
-    taken = [c for c in loose if c.rank == value or (c.rank == 1 and value in (1, TOP_BUILD))]
-    rest = sorted(card for card in loose if card not in taken)
-    while value > 1 and len(rest) >= 2:
-        ranks = tuple(card.rank for card in rest)
-        subsets = [s for s in _subset_table(ranks)[value] if len(s) >= 2]
-        if not subsets:
-            break
-        best = max(subsets, key=lambda s: (sum(worth(rest[i]) for i in s), -len(s)))
-        taken += [rest[i] for i in best]
-        rest = [card for i, card in enumerate(rest) if i not in best]
-    return sorted(taken)
-
-
-class SwaziAgent:
-    """A greedy player. Before its hand card it steals the opponent's pile top into its own
-    builds (making a build from loose cards first when that lets it); then it plays the best
-    of: the most valuable greedy capture, a build or change it can take next turn, or the
-    cheapest discard. It makes a few candidate moves and keeps the legal ones, so it never
-    scores every combination."""
-
-    needs_view = True
-
-    def choose(
-        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
-    ) -> Action | None:
-        """The best candidate that is legal (a legal hand-card move if none is)."""
-        assert view is not None
-        allowed = set(legal)
-        hand = cards_from_json(view["hand"])
-        loose = cards_from_json(view["layout"])
-        seat = view["seat"]
-        builds = {build["value"]: build for build in view["builds"]}
-        top_text = view["piles"][1 - seat]["top"]
-        top = Card.parse(top_text) if top_text else None
-        for move in self.free_moves(hand, loose, builds, seat, top):
-            if move in allowed:
-                return move
-        scored = [
-            (score, rng.random(), move)
-            for card in hand
-            for move, score in self.candidates(card, hand, loose, builds, seat)
-            if move in allowed
-        ]
-        if scored:
-            return max(scored)[2]
-        held = set(hand)
-        for action in legal:  # pragma: no cover - the candidates always hold a legal move
-            assert isinstance(action, Move)
-            if action.card is not None or held.intersection(action.cards):
-                return action
-        return legal[0]  # pragma: no cover
-
-    @staticmethod
-    def free_moves(
-        hand: list[Card], loose: list[Card], builds: dict[int, Any], seat: int, top: Card | None
-    ) -> list[Move]:
-        """Card-less moves that take the opponent's pile top into an own build, or a build
-        from loose cards that makes that possible (tried in this order)."""
-        if top is None:
-            return []
-        moves: list[Move] = []
-        table = _subset_table(tuple(card.rank for card in loose))
-        for value in sorted(builds):
-            if builds[value]["owner"] != seat:
-                continue
-            if serves(top, value):
-                moves.append(Move(AUGMENT, build=value, top=True))
-            rest = value - top.rank
-            for subset in table[rest] if rest >= 1 else ():
-                moves.append(Move(AUGMENT, build=value, cards=_pick(loose, subset), top=True))
-        value = TOP_BUILD if top.rank == 1 else top.rank
-        if value not in builds and any(serves(card, value) for card in hand):
-            moves += [
-                Move(CARDLESS_BUILD, cards=_pick(loose, subset))
-                for subset in table[value]
-                if len(subset) >= 2
-            ]
-        return moves
-
-    @staticmethod
-    def candidates(
-        card: Card, hand: list[Card], loose: list[Card], builds: dict[int, Any], seat: int
-    ) -> list[tuple[Move, float]]:
-        """The moves worth trying with ``card``, each with a score."""
-        found: list[tuple[Move, float]] = []
-        others = [c for c in hand if c != card]
-        for ace in (1, TOP_BUILD) if card.rank == 1 else (0,):
-            value = ace or card.rank
-            taken = tuple(best_groups(value, loose))
-            gain = sum(map(worth, taken)) + worth(card)
-            word_ace = 1 if ace and all(c.rank == 1 for c in taken) else ace
-            if taken:
-                found.append((Move(CAPTURE, card, word_ace, 0, taken), 10 + gain))
-            build = builds.get(value)
-            if build is not None:
-                cards = cards_from_json(build["cards"])
-                bonus = sum(map(worth, cards)) * (1.5 if build["owner"] != seat else 1.0)
-                found.append((Move(CAPTURE, card, ace, value, taken), 10 + gain + bonus))
-                found.append((Move(CAPTURE, card, ace, value), 9 + worth(card) + bonus))
-        ace = 1 if card.rank == 1 else 0
-        table = _subset_table(tuple(c.rank for c in loose))
-        for total in range(1, TOP_BUILD + 1 - card.rank):
-            value = card.rank + total
-            if not table[total] or not any(serves(c, value) for c in others):
-                continue
-            best = max(table[total], key=lambda s: sum(worth(loose[i]) for i in s))
-            part = _pick(loose, best)
-            score = 4 + 0.6 * (sum(map(worth, part)) + worth(card))
-            if value not in builds:
-                found.append((Move(BUILD, card, ace, cards=part), score))
-            elif ace:
-                found.append((Move(AUGMENT, card, 1, value, part), score))
-            else:
-                found.append(
-                    (Move(AUGMENT, build=value, cards=tuple(sorted((*part, card)))), score)
-                )
-        for old, build in builds.items():
-            value = old + card.rank
-            if build["owner"] != seat and any(serves(c, value) for c in others):
-                cards = cards_from_json(build["cards"])
-                found.append((Move(CHANGE, card, ace, old), 5 + 0.7 * sum(map(worth, cards))))
-        face = 0.3 if card.rank >= 11 else -0.02 * card.rank
-        found.append((Move(DISCARD, card), -worth(card) + face))
-        return found
-
-
 _DISCARD = {card: Move(DISCARD, card) for card in FULL_DECK}
-
-
-def _pick(cards: Sequence[Card], indices: Iterable[int]) -> tuple[Card, ...]:
-    """The cards at ``indices``."""
-    return tuple([cards[i] for i in indices])
 
 
 # -- the game -----------------------------------------------------------------------------------
@@ -1267,9 +1145,6 @@ class SwaziGame(Game):
         state.last_capturer = data["last_capturer"]
         state.read_totals(data)
         return state
-
-    def heuristic_agent(self) -> SwaziAgent:
-        return SwaziAgent()
 
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         return _item_words(step)

@@ -27,7 +27,7 @@ Where each rule lives, in the order of the rules document:
 - Next dealer (the loser; tied losers: the last in reveal order), elimination at 22 (an
   eliminated loser still deals but gets no cards), the end and the winners:
   ``TwentyTwoState.showdown`` and ``TwentyTwoState.finish``.
-- The heuristic AI: ``TwentyTwoAgent``.
+- The heuristic AI: ``engine.ai.twentytwo``.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ from engine.core import (
     cards_json,
     make_rng,
     parse_error,
+    redeal,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
 from engine.layout import Layout, face_up, rows, stack, your_hand
@@ -730,6 +731,14 @@ class TwentyTwoState(State):
             "discards": cards_json(self.discards[seat]),
         }
 
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        # Other seats' discards went face down: hidden too, like their hands and the stock.
+        others = [other for other in range(self.players) if other != seat]
+        hands = [self.hands[other] for other in others]
+        redeal([*hands, *(self.discards[other] for other in others), self.stock], rng)
+        for hand in hands:
+            hand.sort(key=rank_key)
+
     def zones(self) -> Iterable[Zone]:
         for seat in range(self.players):
             yield Zone(f"hand s{seat}", tuple(self.hands[seat]), frozenset((seat,)))
@@ -784,74 +793,6 @@ def draw_events(rounds: Sequence[Sequence[tuple[int, Card]]]) -> list[Event]:
     dealer = max(rounds[-1], key=lambda pair: STRENGTH[pair[1]])[0]
     events.append(Event(f"{{s{dealer}}} drew highest and deals first", "draw"))
     return events
-
-
-# -- the heuristic AI ----------------------------------------------------------------------------
-class TwentyTwoAgent:
-    """Keeps a low card for the showdown and sheds the rest while it still can.
-
-    Exchange: throw away the middling cards (too high to keep for the end, too low to beat
-    with). Lead: the highest rank, all copies (keeping the lowest card back). Follow: keep the
-    lowest card possible; then prefer a beat (the lead is worth having), the cheapest one.
-    """
-
-    needs_view = True
-    keep_low = 5  # cards up to this rank are worth keeping for the showdown
-    keep_high = 12  # cards from this rank up win tricks
-
-    def choose(
-        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
-    ) -> Action | None:
-        """The heuristic choice among ``legal``."""
-        assert view is not None
-        hand = sorted(cards_from_json(view["hand"]), key=rank_key)
-        first = legal[0]
-        if first == KEEP:
-            return self.exchange(hand, legal)
-        plays = [action for action in legal if isinstance(action, Play)]
-        if not view["trick"]:
-            return self.lead(hand, plays)
-        return self.follow(hand, plays, view)
-
-    def exchange(self, hand: list[Card], legal: Sequence[Action]) -> Action:
-        """Discard the middling cards (as many as the stock allows), or keep."""
-        lowest = STRENGTH[hand[0]]
-        # The lowest card stays if it is fairly low: it may be the card kept for the end.
-        middling = [
-            card
-            for card in hand
-            if self.keep_low < STRENGTH[card] < self.keep_high
-            and not (STRENGTH[card] == lowest and lowest <= 7)
-        ]
-        # With a short stock, the highest middling cards go first: the worst to be left with.
-        middling.sort(key=rank_key, reverse=True)
-        options = {action.ranks: action for action in legal if isinstance(action, Exchange)}
-        limit = max((len(ranks) for ranks in options), default=0)
-        wanted = ranks_of(middling[:limit])
-        return options.get(wanted, legal[0])
-
-    def lead(self, hand: list[Card], plays: list[Play]) -> Action:
-        """Lead the highest rank, as many copies as allowed."""
-        # The highest rank, as many copies as allowed: it sheds the most and is hard to beat.
-        return max(plays, key=lambda play: (play.ranks[0], len(play.ranks)))
-
-    def follow(self, hand: list[Card], plays: list[Play], view: View) -> Action:
-        """Keep the lowest card possible; then beat if possible, as cheaply as possible."""
-        best = next(
-            ranks_of(cards_from_json(entry["cards"]))
-            for entry in view["trick"]
-            if entry["seat"] == view["best_seat"]
-        )
-
-        def worth(play: Play) -> tuple[int, bool, int]:
-            remaining = list(STRENGTH[card] for card in hand)
-            for rank in play.ranks:
-                remaining.remove(rank)
-            low = min(remaining) if remaining else 0
-            # A beat as cheap as possible keeps the high cards for later beats.
-            return (-low, is_beat(play.ranks, best), -sum(play.ranks))
-
-        return max(plays, key=worth)
 
 
 # -- the game type -------------------------------------------------------------------------------
@@ -932,9 +873,6 @@ class TwentyTwoGame(Game):
         ):
             raise SavedStateError("saved twentytwo state does not match its player count")
         return state
-
-    def heuristic_agent(self) -> TwentyTwoAgent:
-        return TwentyTwoAgent()
 
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         return {"keep": "Keep your hand", "exchange": "Exchange cards"}.get(step)

@@ -11,7 +11,7 @@ import simcord
 
 from bot.app import CardroomBot, create_bot
 from bot.settings import Settings
-from tests.bot.helpers import release
+from tests.bot.helpers import SeededDraws, release
 
 
 def fast_settings(tmp_path: Path, **overrides: object) -> Settings:
@@ -53,7 +53,7 @@ async def env(simcord_env: simcord.Env) -> simcord.Env:
 def bot(env: simcord.Env) -> CardroomBot:
     assert isinstance(env.bot, CardroomBot)
     # table ids and seeds come from this generator: fixed, so every run deals the same cards
-    env.bot.tables.rng.seed("cardroom tests")
+    env.bot.tables.draws = SeededDraws("cardroom tests")
     return env.bot
 
 

@@ -24,6 +24,20 @@ PRETTY = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
 SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
+class SeededDraws:
+    """Seeds and table ids from a seeded generator, so that a test deals the same cards every
+    run (the bot's own come from ``secrets``)."""
+
+    def __init__(self, seed: str) -> None:
+        self._rng = random.Random(seed)
+
+    def seed(self) -> int:
+        return self._rng.getrandbits(63)
+
+    def table_id(self) -> str:
+        return f"{self._rng.getrandbits(64):016x}"
+
+
 def short_options(game: Game) -> dict[str, Any]:
     """Options that keep a test game short (by option name; the rest stay at defaults)."""
     chosen: dict[str, Any] = {}
@@ -239,10 +253,12 @@ async def kill_and_restart(env: simcord.Env, old: CardroomBot) -> CardroomBot:
     storage): simcord's ``restart_bot`` never calls into the old bot; it cancels every task the
     bot owns, its timers included, as the process dying would, and attaches the new one. The
     old SQLite connection is left open, so the new bot reads the file as a killed process
-    leaves it. That is all a kill leaves: every accepted move is committed before its answer is
-    sent (``TableService._apply``), and a simcord operation returns only once the bot's work
-    has settled, so no move is half done when the bot is dropped between two operations.
+    leaves it; its database lock is released, as the system does for a dead process. That is
+    all a kill leaves: every accepted move is committed before its answer is sent
+    (``TableService._apply``), and a simcord operation returns only once the bot's work has
+    settled, so no move is half done when the bot is dropped between two operations.
     """
+    old.storage.file_lock.release()
     new = create_bot(old.settings)
     await env.restart_bot(new)
     return new
@@ -371,19 +387,22 @@ def option_towards(table: TableSession, step: Step, wanted: Action) -> tuple[Ste
     raise AssertionError(f"{wanted.text} is not offered at {step.chosen}")
 
 
-async def play(player: Player, table: TableSession, *texts: str) -> None:
-    """Make the moves written ``texts`` (``look C D``) step by step in the player's hand DM."""
+async def play(player: Player, table: TableSession, *texts: str, shown: Any = None) -> None:
+    """Make the moves written ``texts`` (``look C D``) step by step in the player's hand DM
+    (the first in ``shown`` when given: a Hand view the player opened earlier)."""
     for text in texts:
         action = table.game.parse_action(text)
         seat = table.seat_of(player.id)
         assert seat is not None
         legal = table.state.legal_actions(seat)
         revision = table.revision
-        message: Any = hand_dm(player, table)
+        message: Any = hand_dm(player, table) if shown is None else shown
+        actor = player.user if shown is None else player.member
+        shown = None
         step = resolve(legal, ())
         while isinstance(step, Step) and table.revision == revision:
             choice, label = option_towards(table, step, action)
-            message = await _pick_one(player.user, message, {label})
+            message = await _pick_one(actor, message, {label})
             if choice.only is not None:
                 break
             step = resolve(legal, (*step.prefix, choice.index))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 
 from bot.storage import FinishedGame, FinishedSeat
@@ -18,16 +19,19 @@ def finished(
     guild_id: int = GUILD,
     scores: dict[int | None, int] | None = None,
     minute: int = 0,
+    left: Collection[int] = (),
 ) -> FinishedGame:
-    """A finished game; ``places`` maps user id (None: an AI seat) to place, in seat order."""
+    """A finished game; ``places`` maps user id (None: an AI seat) to place, in seat order.
+    The users in ``left`` left early: the AI finished their seats."""
     seats = [
         FinishedSeat(
             seat=seat,
             user_id=user,
             name="AI" if user is None else f"user {user}",
-            is_ai=user is None,
+            is_ai=user is None or user in left,
             score=(scores or {}).get(user, 10 - place),
             place=place,
+            left_early=user in left,
         )
         for seat, (user, place) in enumerate(places.items())
     ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -10,7 +11,7 @@ import simcord
 from bot.app import CardroomBot
 from bot.boards.pages import HISTORY_PAGE, SCOREBOARD_PAGE
 from tests.bot.conftest import admin, member
-from tests.bot.helpers import components, text_of
+from tests.bot.helpers import Playthrough, add_player, components, open_table, text_of
 from tests.bot.records import finished
 
 RANK = re.compile(r"^(\d+)\. \*\*(.+?)\*\*", re.MULTILINE)
@@ -177,3 +178,26 @@ async def test_history_lists_the_newest_games_with_results_a_page_at_a_time(
     assert re.findall(r"table (\w+)", text_of(older.response)) == rest
     assert "🥇1. user 2 50" in text_of(older.response)
     assert buttons(older.response) == {"◀ Previous": True, "Next ▶": False}
+
+
+async def test_a_game_left_early_is_a_loss_for_the_leaver_whoever_won_the_seat(
+    bot: CardroomBot, env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "stuck", 0)
+    await bob.member.slash(channel, "game leave")  # the AI finishes bob's seat
+    tallies_before = len(bot.ratings.cached_seasons())
+    await Playthrough(env, channel, [ann], table, random.Random(3)).to_the_end()
+    # the ratings were brought up to date when the game ended, before anyone asked
+    assert bot.ratings.cached_seasons() == {(guild.id, "stuck", 1): 1}
+    assert tallies_before == 0
+    (game,) = await bot.storage.results.history(guild.id)
+    seats = [(seat.user_id, seat.left_early) for seat in game.seats]
+    assert seats == [(ann.id, False), (bob.id, True)]
+
+    stats = await ann.member.slash(channel, "stats", member=bob.user)
+    assert stats.ephemeral and stats.response is not None
+    assert "1 game, 0 wins (0%), no game played to the end" in text_of(stats.response)
+    board = await ann.member.slash(channel, "scoreboard", game="stuck")
+    assert board.response is not None
+    assert RANK.findall(text_of(board.response)) == [("1", "ann"), ("2", "bob")]

@@ -1,7 +1,8 @@
 """A bot killed in the middle of a game, then a new bot on the same database file: every game
 resumes from SQLite and ends exactly as the same game played without the interruption; the
-table says it was restored; buttons of messages from before the restart work; the turn timer
-resumes from the saved deadline. How the bot is killed: ``helpers.kill_and_restart``.
+table says it was restored; buttons of messages from before the restart work; every waiting
+seat gets a whole new turn and the time the bot was down counts as no timeout. How the bot is
+killed: ``helpers.kill_and_restart``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
     Player,
     Playthrough,
+    SeededDraws,
     add_player,
     kill_and_restart,
     move_by_hand,
@@ -50,7 +52,7 @@ class Outcome:
 async def start(env: simcord.Env, bot: CardroomBot, game_id: str) -> Playthrough:
     """The game with a fixed deal: the same seed, seats, options and move choices each time."""
     await bot.tree.sync()
-    bot.tables.rng.seed(f"restart/{game_id}")  # the table id and the game's seed
+    bot.tables.draws = SeededDraws(f"restart/{game_id}")  # the table id and the game's seed
     guild = env.create_guild(name="Cardroom test")
     channel = guild.create_text_channel("games")
     game = games()[game_id]
@@ -162,7 +164,9 @@ async def test_a_kill_just_after_a_new_hand_keeps_its_hand_dms(tmp_path: Path) -
         await release(new, old)
 
 
-async def test_the_turn_timer_resumes_from_the_saved_deadline(tmp_path: Path) -> None:
+async def test_a_restart_gives_a_whole_new_turn_and_no_strike_for_the_downtime(
+    tmp_path: Path,
+) -> None:
     settings = fast_settings(tmp_path)
     old = new = create_bot(settings)
     try:
@@ -174,16 +178,19 @@ async def test_the_turn_timer_resumes_from_the_saved_deadline(tmp_path: Path) ->
             table = await open_table(old, channel, [ann, bob], "fishing", 0)
             rng = random.Random(2)
             assert await move_by_hand([ann, bob][table.state.waiting_for()[0]], channel, table, rng)
-            await env.advance_time(settings.turn_seconds - 20)
+            await env.advance_time(settings.turn_seconds - 1)
             revision = table.revision
+            waiting = table.state.waiting_for()[0]
 
             new = await kill_and_restart(env, old)
             restored = new.tables.tables[table.table_id]
-            # 20 seconds were left: a timer started afresh would wait the whole turn
-            await env.advance_time(19)
-            assert restored.revision == revision
+            # one second was left before the kill: the seat gets a whole turn from the restart
+            await env.advance_time(settings.turn_seconds - 1)
+            assert restored.revision == revision, "the saved deadline is not kept"
+            assert restored.seats[waiting].timeouts_in_a_row == 0
             await env.advance_time(2)
             assert restored.revision == revision + 1, "the AI played the timed-out turn"
+            assert restored.seats[waiting].timeouts_in_a_row == 1
             assert table.revision == revision, "the killed bot's timer died with it"
             # the Hand button of the table message posted before the restart still works
             mover = [ann, bob][restored.state.waiting_for()[0]]

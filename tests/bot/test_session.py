@@ -1,4 +1,6 @@
-"""The table session's calls are transactions: a failed save leaves the table as it was."""
+"""The table session's calls are transactions: a failed save leaves the table as it was, the
+player is told to try again, the timers go on, and a game's end is recorded before it is
+announced (retried until it is)."""
 
 from __future__ import annotations
 
@@ -11,9 +13,19 @@ from unittest import mock
 import simcord
 
 from bot.app import CardroomBot
-from bot.storage import LoadedGame, SavedGame
+from bot.storage import FinishedGame, LoadedGame, SavedGame
 from bot.tables.session import TableSession
-from tests.bot.helpers import add_player, click_through, open_hand, open_table, text_of
+from engine.registry import games
+from tests.bot.helpers import (
+    Playthrough,
+    add_player,
+    click_through,
+    open_hand,
+    open_table,
+    results_message,
+    short_options,
+    text_of,
+)
 
 LOCKED = sqlite3.OperationalError("database is locked")
 
@@ -71,12 +83,12 @@ async def test_the_ai_tries_again_after_a_failed_save(
     save = bot.storage.running.save
     failures = 0
 
-    async def failing_for_the_ai(game: SavedGame) -> None:
+    async def failing_for_the_ai(game: SavedGame, expected: int | None) -> None:
         nonlocal failures
         if game.revision > 1 and failures < 2:  # the AI's answer to ann's move, twice
             failures += 1
             raise LOCKED
-        await save(game)
+        await save(game, expected)
 
     with mock.patch.object(bot.storage.running, "save", side_effect=failing_for_the_ai):
         hand = await open_hand(ann, channel, table)
@@ -99,3 +111,65 @@ async def test_a_stop_whose_delete_fails_keeps_the_game(
     assert everything(table) == before and bot.tables.table_in(channel.id) is table
     result = await ann.member.slash(channel, "game stop")
     assert table.ended and "stopped" in text_of(result.response)
+
+
+async def test_the_turn_timer_runs_on_after_a_failed_save(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    if 0 not in table.state.waiting_for():
+        await env.advance_time(2)
+    revision = table.revision
+    hand = await open_hand(ann, channel, table)
+    with mock.patch.object(bot.storage.running, "save", side_effect=LOCKED):
+        assert not await click_through(ann.member, hand, table, random.Random(3), [])
+    await env.advance_time(bot.settings.turn_seconds + 1)
+    assert table.revision > revision, "ann's turn timed out: the AI played it"
+    assert table.seats[0].timeouts_in_a_row == 1
+
+
+async def test_the_end_is_recorded_before_it_is_announced_and_retried_until_it_is(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "stuck", 1, short_options(games()["stuck"]))
+    finish = bot.storage.results.finish
+    announced_at_failures: list[bool] = []
+
+    async def failing_twice(game: FinishedGame, expected: int | None = None) -> None:
+        if len(announced_at_failures) < 2:
+            announced_at_failures.append(results_message(channel) is not None)
+            raise LOCKED
+        await finish(game, expected)
+
+    with mock.patch.object(bot.storage.results, "finish", side_effect=failing_twice):
+        await Playthrough(env, channel, [ann], table, random.Random(1)).to_the_end()
+    assert announced_at_failures == [False, False], "no results before the end was saved"
+    results = [m for m in channel.history() if "results" in str(m.embeds and m.embeds[0].title)]
+    assert len(results) == 1, "announced once, after the third try saved it"
+    assert await bot.storage.results.replay_record(table.table_id) is not None
+    assert await saved_revisions(bot) == []
+
+
+async def test_a_game_another_writer_saved_is_never_overwritten(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """Another process saved this game since (as a second shard owner would): ann's move is
+    refused as a failed save, and the other writer's row stays as it wrote it."""
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    if 0 not in table.state.waiting_for():
+        await env.advance_time(2)
+    before = everything(table)
+    theirs = table.saved().model_copy(update={"revision": table.revision + 1, "host_id": 4242})
+    await bot.storage.running.save(theirs, table.revision)
+
+    seen: list[Any] = []
+    hand = await open_hand(ann, channel, table)
+    assert not await click_through(ann.member, hand, table, random.Random(3), seen)
+    assert "could not be saved just now, so nothing changed" in text_of(seen[-1])
+    assert everything(table) == before
+    (stored,) = await bot.storage.running.load()
+    assert isinstance(stored, LoadedGame)
+    assert (stored.saved.revision, stored.saved.host_id) == (table.revision + 1, 4242)

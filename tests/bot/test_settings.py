@@ -14,9 +14,10 @@ from bot.settings import SettingsError, load_settings
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_bot(directory: Path) -> subprocess.CompletedProcess[str]:
-    """``python -m bot`` in ``directory`` (its ``.env``), with no settings in the environment."""
-    environment = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)}
+def run_bot(directory: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` in ``directory`` (its ``.env``), with only ``settings`` (names in
+    upper case) in the environment."""
+    environment = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT), **settings}
     return subprocess.run(
         [sys.executable, "-m", "bot"],
         cwd=directory,

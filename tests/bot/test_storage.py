@@ -26,9 +26,9 @@ from bot.storage import (
     FinishedGame,
     FinishedSeat,
     LoadedGame,
+    RevisionConflictError,
     SavedGame,
     SeatRecord,
-    StaleRevisionError,
     Storage,
     StorageError,
 )
@@ -227,19 +227,59 @@ async def test_save_and_load_round_trip(storage: Storage) -> None:
     assert await running_games(storage) == [game]
     state.apply(state.to_act()[0], state.legal_actions(state.to_act()[0])[0])
     moved = saved(state, revision=1, actions=[(0, "x")], deadline=None, table_message_id=None)
-    await storage.running.save(moved)
+    await storage.running.save(moved, expected=0)
     assert await running_games(storage) == [moved]
 
 
-async def test_a_lower_revision_is_refused(storage: Storage) -> None:
+async def test_a_save_that_expects_another_revision_is_refused(storage: Storage) -> None:
     state = games()["fishing"].new_state(2, 7)
     await storage.running.save(saved(state, revision=5))
-    with pytest.raises(StaleRevisionError):
-        await storage.running.save(saved(state, revision=4, table_message_id=1))
-    await storage.running.save(saved(state, revision=5, table_message_id=2))  # same revision: ok
+    for late, expected in [(4, 3), (6, 4), (6, None), (5, None)]:  # older, or not as stored
+        with pytest.raises(RevisionConflictError, match="another writer saved this game first"):
+            await storage.running.save(saved(state, revision=late, table_message_id=1), expected)
+    await storage.running.save(saved(state, revision=5, table_message_id=2), 5)  # as stored: ok
     (loaded,) = await running_games(storage)
     assert isinstance(loaded, SavedGame)
     assert (loaded.revision, loaded.table_message_id) == (5, 2)
+    with pytest.raises(RevisionConflictError):
+        await storage.running.delete("t1", expected=4)
+    with pytest.raises(RevisionConflictError):
+        await storage.results.finish(finished("t1", {1: 1, 2: 2}), expected=4)
+    assert await running_games(storage) == [loaded]
+    await storage.results.finish(finished("t1", {1: 1, 2: 2}), expected=5)
+    assert await running_games(storage) == []
+    with pytest.raises(RevisionConflictError):  # gone: a late save does not bring it back
+        await storage.running.save(saved(state, revision=6), 5)
+    assert await running_games(storage) == []
+
+
+async def test_two_writers_racing_for_a_game_one_wins_the_other_gets_a_conflict(
+    tmp_path: Path,
+) -> None:
+    """Two stores on one database (two processes), both with the game at revision 3."""
+    path = tmp_path / "cardroom.db"
+    state = games()["fishing"].new_state(2, 7)
+    first = await Storage.open(path)
+    await first.running.save(saved(state, revision=3))
+    first.file_lock.release()  # stands for a second process the lock did not keep out
+    second = await Storage.open(path)
+    try:
+        outcomes = await asyncio.gather(
+            first.running.save(saved(state, revision=4, table_message_id=1), 3),
+            second.running.save(saved(state, revision=4, table_message_id=2), 3),
+            return_exceptions=True,
+        )
+        assert sorted(type(outcome).__name__ for outcome in outcomes) == [
+            "NoneType",
+            "RevisionConflictError",
+        ]
+        (stored,) = await running_games(second)
+        assert isinstance(stored, SavedGame)
+        winner = 1 if outcomes[0] is None else 2
+        assert (stored.revision, stored.table_message_id) == (4, winner)
+    finally:
+        await second.close()
+        await first.close()
 
 
 async def test_delete_game(storage: Storage) -> None:
@@ -258,16 +298,17 @@ async def test_only_new_actions_are_sent_and_the_list_stays_whole(tmp_path: Path
     actions: list[tuple[int, str]] = []
     for revision in range(1, 4):
         actions.append((revision % 2, f"move {revision}"))
-        await storage.running.save(saved(state, revision=revision, actions=list(actions)))
-    with sqlite3.connect(path) as connection:  # someone else removes the row meanwhile
-        connection.execute("DELETE FROM running_games")
+        expected = revision - 1 if revision > 1 else None
+        await storage.running.save(saved(state, revision=revision, actions=list(actions)), expected)
+    with sqlite3.connect(path) as connection:  # someone else empties the stored list meanwhile
+        connection.execute("UPDATE running_games SET actions = '[]'")
     actions.append((0, "move 4"))
-    await storage.running.save(saved(state, revision=4, actions=list(actions)))
+    await storage.running.save(saved(state, revision=4, actions=list(actions)), 3)
     (loaded,) = await running_games(storage)
     assert isinstance(loaded, SavedGame)
     assert loaded.actions == actions
-    await storage.running.save(saved(state, revision=5, actions=[(1, "a new list")]))
-    await storage.running.save(saved(state, revision=6, actions=[(1, "a new list"), (0, "x")]))
+    await storage.running.save(saved(state, revision=5, actions=[(1, "a new list")]), 4)
+    await storage.running.save(saved(state, revision=6, actions=[(1, "a new list"), (0, "x")]), 5)
     await storage.close()
     with sqlite3.connect(path) as connection:
         stored = connection.execute("SELECT actions FROM running_games").fetchone()[0]
@@ -430,11 +471,13 @@ async def test_a_game_interrupted_by_a_crash_ends_as_without_it(
     record = saved(state, seats=seats_for(players, ai={players - 1}))
     while len(actions) < len(whole_actions) // 2:
         play(game, state, actions, stop_at=len(actions) + 1)
+        expected = record.revision if actions[:-1] else None
         record = record.model_copy(
             update={"state": state.to_json(), "revision": len(actions), "actions": list(actions)}
         )
-        await first.running.save(record)
+        await first.running.save(record, expected)
 
+    first.file_lock.release()  # as the system does when the process dies
     second = await Storage.open(path)  # a new bot on the same file; the first never closed
     (restored,) = await running_games(second)
     assert restored == record
@@ -488,7 +531,8 @@ async def test_a_killed_process_leaves_its_last_save(tmp_path: Path) -> None:
                     seats=[SeatRecord(user_id=3, name="a", is_ai=False),
                            SeatRecord(user_id=None, name="AI", is_ai=True)],
                     state=state.to_json(), revision=revision, actions=actions,
-                    table_message_id=7, deadline=None, started_at=datetime.now(UTC)))
+                    table_message_id=7, deadline=None, started_at=datetime.now(UTC)),
+                    revision - 1 if revision > 1 else None)
             print(state.to_json()["turn"], flush=True)
             os._exit(0)  # no close, no checkpoint: as if the process were killed
 

@@ -59,11 +59,6 @@ async def play_to_the_end(
     return play.human_moves
 
 
-def table_seats(bot: CardroomBot) -> list[object]:
-    """The seats of the (only) finished game."""
-    return list(next(iter(bot.tables.rematches.values())).seats)
-
-
 def remember(ever: dict[int | None, set[str]], table: TableSession) -> None:
     """Add what each seat (and the channel) may see now (at the end: the final reveal)."""
     for seat in [None, *range(len(table.seats))]:
@@ -111,7 +106,7 @@ async def test_whole_game(
         bot.tables.table(next(iter(bot.tables.rematches)))
     finished = await bot.storage.results.replay_record(next(iter(bot.tables.rematches)))
     assert finished is not None and finished["game"] == game_id
-    # the scoreboard and stats count the game; Rematch opens a lobby with the same seats
+    # the scoreboard and stats count the game; Rematch opens a lobby seating only the clicker
     board = await players[0].member.slash(channel, "scoreboard", game=game_id)
     assert board.response is not None and "player0" in text_of(board.response)
     stats = await players[1].member.slash(channel, "stats")
@@ -120,7 +115,12 @@ async def test_whole_game(
     await players[1].member.click(results, label="Rematch")
     lobby = bot.tables.lobby(bot.tables.by_channel[channel.id])
     assert lobby.host_id == players[1].id
-    assert sorted(s.name for s in lobby.seats) == sorted(s.name for s in table_seats(bot))
+    assert [seat.user_id for seat in lobby.seats] == [players[1].id]
+    # the offer is used once: a second click (a cancelled lobby, the channel free) is refused
+    bot.tables.close_lobby(lobby)
+    again = await players[0].member.click(results, label="Rematch")
+    assert again.ephemeral and "no longer available" in text_of(again.response)
+    assert channel.id not in bot.tables.by_channel
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,8 @@ reads the addresses it prints, opens the #games page, starts a game from the mes
 an AI seat, starts, makes moves by clicking through the Hand view, checks the table, a friend's
 tab (bob's view of #games) and the DM page (open since before the game), then stops the demo
 with Ctrl-C (SIGINT) and checks it says so and exits cleanly. A closed terminal (SIGHUP), a
-kill (SIGTERM) and a taken port are checked on the process alone.
+kill (SIGTERM) and a taken port are checked on the process alone. The demo's clock (kept in
+step with real time) is checked with the demo in this process, where a test can move it.
 
 Without /usr/bin/chromium the test fails in CI (CI=true) and is skipped elsewhere, with the
 command that installs it (``./run test`` installs it itself where it can).
@@ -14,6 +15,7 @@ command that installs it (``./run test`` installs it itself where it can).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import queue
 import re
@@ -23,39 +25,23 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from playwright.sync_api import Locator, Page, expect, sync_playwright
 
+from bot.demo import Demo, stop_demo
+from bot.demo import start_demo as start_demo_here
+from tests.browser.chromium import BROWSER_ARGS
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-BROWSER_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 URL = re.compile(r"http://127\.0\.0\.1:\d+/#\S+")
 STOPPED = "Cardroom demo stopped."
 WAIT_MS = 20_000  # the longest wait for one step (a busy 2-core machine)
-
-
-@pytest.fixture
-def chromium() -> Path:
-    """Debian's chromium; the test fails in CI, and is skipped elsewhere, without it."""
-    if CHROMIUM.exists():
-        return CHROMIUM
-    how = "Debian's chromium is missing: install it with `apt-get install -y chromium` (as root)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(how)
-    pytest.skip(how)
+T = TypeVar("T")
 
 
 @dataclass
@@ -167,6 +153,39 @@ def run_command(page: Page, command: str, choice: str) -> None:
     wait_ready(page)
 
 
+def open_lobby_with_an_ai(page: Page) -> Locator:
+    """Start fishing from the message box and add an AI seat; the lobby."""
+    run_command(page, "game start", "Fishing")
+    lobby = page.locator("article.channel-message").filter(has_text="Fishing").last
+    lobby.get_by_role("button", name="Add AI").click()
+    wait_ready(page)
+    expect(lobby).to_contain_text("AI 1", timeout=WAIT_MS)
+    return lobby
+
+
+def start_table(page: Page, lobby: Locator) -> Locator:
+    """Click the lobby's Start; the table message."""
+    lobby.get_by_role("button", name="Start").click()
+    wait_ready(page)
+    table = (
+        page.locator("article.channel-message:not(:has(.message-ephemeral-note))")
+        .filter(has=page.get_by_role("button", name="Hand"))
+        .last
+    )
+    expect(table).to_contain_text("Fishing — table", timeout=WAIT_MS)
+    return table
+
+
+def open_hand(page: Page, table: Locator) -> Locator:
+    """At ann's turn, click the table's Hand; her private Hand message."""
+    expect(table).to_contain_text("Turn: ann", timeout=WAIT_MS)
+    table.get_by_role("button", name="Hand").click()
+    wait_ready(page)
+    hand = page.locator("article.channel-message:has(.message-ephemeral-note)").last
+    expect(hand).to_contain_text("Your turn", timeout=WAIT_MS)
+    return hand
+
+
 def moves_by(table: Locator, name: str) -> set[str]:
     """The lines of the table's "Last moves" that tell what ``name`` did."""
     return {line for line in table.inner_text().splitlines() if line.startswith(f"• {name} ")}
@@ -175,12 +194,8 @@ def moves_by(table: Locator, name: str) -> set[str]:
 def play_a_move(page: Page, table: Locator, screenshot: str | None = None) -> str:
     """At ann's turn, open her Hand and click through it until the move is made; the move's
     line in the table, which must appear. ``screenshot``: save the page with the Hand open."""
-    expect(table).to_contain_text("Turn: ann", timeout=WAIT_MS)
     before = moves_by(table, "ann")
-    table.get_by_role("button", name="Hand").click()
-    wait_ready(page)
-    hand = page.locator("article.channel-message:has(.message-ephemeral-note)").last
-    expect(hand).to_contain_text("Your turn", timeout=WAIT_MS)
+    hand = open_hand(page, table)
     if screenshot:
         page.screenshot(path=screenshot)
     # green buttons finish a move, blue ones go on to its next step (card, then what it takes)
@@ -223,22 +238,11 @@ def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path
             wait_ready(friend)
             friend.get_by_label("Viewing as").select_option(label="bob")
             wait_ready(friend)
-            run_command(page, "game start", "Fishing")
-            lobby = page.locator("article.channel-message").filter(has_text="Fishing").last
-            lobby.get_by_role("button", name="Add AI").click()
-            wait_ready(page)
-            expect(lobby).to_contain_text("AI 1", timeout=WAIT_MS)
+            lobby = open_lobby_with_an_ai(page)
             # ann's click is drawn in bob's tab too
             bobs_lobby = friend.locator("article.channel-message").filter(has_text="Fishing").last
             expect(bobs_lobby).to_contain_text("AI 1", timeout=WAIT_MS)
-            lobby.get_by_role("button", name="Start").click()
-            wait_ready(page)
-            table = (
-                page.locator("article.channel-message:not(:has(.message-ephemeral-note))")
-                .filter(has=page.get_by_role("button", name="Hand"))
-                .last
-            )
-            expect(table).to_contain_text("Fishing — table", timeout=WAIT_MS)
+            table = start_table(page, lobby)
             first = play_a_move(page, table, os.environ.get("CARDROOM_DEMO_SCREENSHOT"))
             second = play_a_move(page, table)
             assert first != second
@@ -250,3 +254,74 @@ def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path
             )
         finally:
             browser.close()
+
+
+@dataclass
+class DemoHere:
+    """The demo in this process, its event loop in a thread of its own (Playwright's sync API
+    runs in the test's), with no clock running: the test moves the simulated time."""
+
+    loop: asyncio.AbstractEventLoop
+    demo: Demo
+
+    def run(self, work: Coroutine[object, object, T]) -> T:
+        """Run ``work`` in the demo's loop and wait for it."""
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout=60)
+
+
+@pytest.fixture
+def demo_here(tmp_path: Path) -> Iterator[DemoHere]:
+    """The demo with you alone, in this process."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever)
+    thread.start()
+    started = asyncio.run_coroutine_threadsafe(
+        start_demo_here(tmp_path / "demo.db", friends=0, port=0), loop
+    )
+    here = DemoHere(loop, started.result(timeout=60))
+    try:
+        yield here
+    finally:
+        here.run(stop_demo(here.demo))
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
+
+
+def test_the_time_left_is_counted_from_now_after_a_quiet_spell(
+    chromium: Path, demo_here: DemoHere
+) -> None:
+    """A page that nothing redrew for a quarter of an hour says "in 2 minutes" of a fresh turn
+    (the page counts relative times from a clock of its own, which the demo must move on)."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=BROWSER_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 1000})
+            page.goto(demo_here.demo.pages[0].url)
+            wait_ready(page)
+            demo_here.run(demo_here.demo.catch_up(15 * 60))
+            table = start_table(page, open_lobby_with_an_ai(page))
+            if "Turn: ann" not in table.inner_text():  # the AI leads: let it play
+                demo_here.run(demo_here.demo.catch_up(5))
+            hand = open_hand(page, table)
+            expect(hand).to_contain_text("Decide in 2 minutes", timeout=WAIT_MS)
+        finally:
+            browser.close()
+
+
+def test_the_clock_holds_while_it_is_ahead_of_real_time(demo_here: DemoHere) -> None:
+    """simcord moves its clock by itself when a bot timer comes due in real time; the demo's
+    clock then waits for real time instead of adding each tick on top (which ran it ahead)."""
+    demo = demo_here.demo
+    clock = asyncio.run_coroutine_threadsafe(demo.run_clock(), demo_here.loop)
+    try:
+        started, origin = time.monotonic(), demo.env.now()
+        demo_here.run(demo.env.advance_time(5))  # as simcord does when a timer fires
+        time.sleep(2)
+        moved = (demo.env.now() - origin).total_seconds()
+        assert time.monotonic() - started < 4.5, "too slow a machine to tell"
+        assert moved == pytest.approx(5, abs=0.01)
+        time.sleep(4)  # real time passes the clock: it follows again
+        assert (demo.env.now() - origin).total_seconds() >= time.monotonic() - started - 1
+    finally:
+        clock.cancel()

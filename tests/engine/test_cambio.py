@@ -947,7 +947,7 @@ def test_ai_snaps_a_known_match_and_gives_its_highest_card() -> None:
     look_all(state)
     act(state, 1, "draw")
     act(state, 1, "discard")
-    agent = GAME.heuristic_agent()
+    agent = GAME.agent("normal")
     rng = random.Random(1)
     # s0 knows its A B (2♦ 3♦): no match for 4♠; it lets the optional snap pass.
     assert agent.choose(state.agent_view(0), state.legal_actions(0), rng, True) is None
@@ -962,7 +962,7 @@ def test_ai_snaps_a_known_match_and_gives_its_highest_card() -> None:
 def test_ai_beats_random() -> None:
     from engine.cli import simulate
 
-    ai = GAME.heuristic_agent()
+    ai = GAME.agent("normal")
     result = simulate(GAME, 2, 40, 0, [ai, GAME.agent("random")])
     assert result["wins"][0] >= 34
 

@@ -29,9 +29,11 @@ def test_every_game_has_its_rules_file_listed_and_pointed_at(game_id: str) -> No
 
 def test_nothing_points_outside_the_repository() -> None:
     outside = ("../shared", "RULES.md", "DESIGN.md")
-    for folder in ("engine", "data", "docs"):
-        for path in (ROOT / folder).rglob("*"):
-            if path.suffix in (".py", ".md", ".sql"):
-                text = path.read_text(encoding="utf-8")
-                found = [word for word in outside if word in text]
-                assert not found, f"{path.relative_to(ROOT)} mentions {found}"
+    paths = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    for folder in ("engine", "bot", "data", "docs"):
+        paths += (ROOT / folder).rglob("*")
+    for path in paths:
+        if path.suffix in (".py", ".md", ".sql"):
+            text = path.read_text(encoding="utf-8")
+            found = [word for word in outside if word in text]
+            assert not found, f"{path.relative_to(ROOT)} mentions {found}"

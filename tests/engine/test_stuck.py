@@ -13,6 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from engine.ai.stuck import StuckAgent
 from engine.cards import FULL_DECK, Card
 from engine.cli import main
 from engine.core import Event, make_rng
@@ -26,7 +27,6 @@ from engine.games.stuck import (
     PLAY,
     Give,
     PlayCard,
-    StuckAgent,
     StuckState,
 )
 from engine.runner import play_out

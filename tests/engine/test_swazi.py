@@ -903,7 +903,7 @@ def test_the_heuristic_player_beats_the_random_one(ai_seat: int) -> None:
     wins = 0
     for seed in range(12):
         agents: list[Any] = [RandomAgent(), RandomAgent()]
-        agents[ai_seat] = GAME.heuristic_agent()
+        agents[ai_seat] = GAME.agent("normal")
         state = GAME.new_state(2, seed)
         play_out(state, agents, seed)
         wins += state.winners() == (ai_seat,)

@@ -1,0 +1,70 @@
+"""The plain records of a table session: its seats, its log entries, what a committed call
+changed, and what every session shares (storage, settings, the clock)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.settings import Settings
+from bot.storage import SeatRecord, Storage
+from engine.core import Event
+
+Clock = Callable[[], datetime]
+
+
+@dataclass
+class Seat:
+    """One seat: a person (by user id) or an AI."""
+
+    user_id: int | None
+    name: str
+    is_ai: bool = False
+    dm_message_id: int | None = None
+    dm_failed: bool = False
+    dm_deal: int = -1  # the deal the hand DM shows (a new deal gets a new DM)
+    timeouts_in_a_row: int = 0
+
+    @property
+    def is_human(self) -> bool:
+        """A person plays this seat (not the AI, not handed to the AI)."""
+        return not self.is_ai and self.user_id is not None
+
+    def record(self) -> SeatRecord:
+        """The stored form."""
+        return SeatRecord(
+            user_id=self.user_id,
+            name=self.name,
+            is_ai=self.is_ai,
+            dm_message_id=self.dm_message_id,
+            dm_failed=self.dm_failed,
+            timeouts_in_a_row=self.timeouts_in_a_row,
+        )
+
+
+@dataclass
+class LoggedEvent:
+    """An event in the table log with the revision it happened at."""
+
+    event: Event
+    revision: int
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one committed call changed, for the Discord side to show."""
+
+    events: tuple[Event, ...] = ()
+    views: frozenset[int] = frozenset()  # seats whose private view changed
+    notices: tuple[str, ...] = ()  # to say in the table's channel
+    ended: bool = False  # the game ended (over, stopped, or no players left)
+
+
+@dataclass(frozen=True)
+class SessionContext:
+    """What every session uses: storage, settings and the clock."""
+
+    storage: Storage
+    settings: Settings
+    clock: Clock

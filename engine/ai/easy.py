@@ -1,0 +1,55 @@
+"""The easy level: the heuristic's move some of the time, otherwise a plausible slip."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.ai.search import rollout_value
+from engine.core import Action, Agent, State, StateAgent
+
+
+class EasyAgent(StateAgent):
+    """Plays the heuristic's move with probability ``skill``; otherwise the better of ``tries``
+    other legal moves, each played out once in one world the seat cannot tell from the real
+    one, unless that is a blunder (worth ``blunder`` less than the heuristic's move there):
+    beginners slip, they do not throw a capture of everything away."""
+
+    def __init__(
+        self,
+        policy: Agent,
+        scale: float,
+        skill: float = 0.4,
+        tries: int = 2,
+        blunder: float = 0.3,
+    ) -> None:
+        self.policy = policy
+        self.scale = scale
+        self.skill = skill
+        self.tries = tries
+        self.blunder = blunder
+
+    def choose_in(
+        self,
+        state: State,
+        seat: int,
+        legal: Sequence[Action],
+        rng: random.Random,
+        optional: bool,
+    ) -> Action | None:
+        """The heuristic's move or a tried alternative (out-of-turn moves: the heuristic's)."""
+        view = state.agent_view(seat) if self.policy.needs_view else None
+        preferred = self.policy.choose(view, legal, rng, optional)
+        if optional or preferred is None or len(legal) == 1 or rng.random() < self.skill:
+            return preferred
+        others = [action for action in legal if action != preferred]
+        tried = rng.sample(others, min(self.tries, len(others)))
+        deal_seed = rng.getrandbits(48)
+        play_seed = rng.getrandbits(32)
+
+        def value(action: Action) -> float:
+            world = state.determinize(seat, random.Random(deal_seed))
+            return rollout_value(world, seat, action, self.policy, play_seed, self.scale)
+
+        best_value, best = max((value(action), index) for index, action in enumerate(tried))
+        return tried[best] if best_value >= value(preferred) - self.blunder else preferred

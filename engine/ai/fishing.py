@@ -1,0 +1,50 @@
+"""The normal level of fishing: the heuristic player."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.cards import CLUBS, Card
+from engine.core import Action, View, cards_from_json
+from engine.games.fishing import TEN_OF_DIAMONDS, TWO_OF_CLUBS, Play, plays
+
+ONE_PER_RANK = tuple(Card(rank, CLUBS) for rank in range(1, 14))
+"""A card of every rank: what any opponent card could capture does not depend on its suit."""
+
+
+class FishingAgent:
+    """Captures the most valuable set (cards, clubs, 2♣, 10♦); otherwise gives away the least."""
+
+    needs_view = True
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        """The best-scoring legal play, ties broken at random."""
+        assert view is not None
+        table = cards_from_json(view["table"])
+        plays = [action for action in legal if isinstance(action, Play)]
+        scored = [(self.worth(play, table), rng.random(), play) for play in plays]
+        return max(scored)[2]
+
+    @staticmethod
+    def card_worth(card: Card) -> float:
+        return 1 + (card.suit == CLUBS) * 0.6 + (card in (TWO_OF_CLUBS, TEN_OF_DIAMONDS)) * 3
+
+    def worth(self, play: Play, table: list[Card]) -> float:
+        if play.take:
+            return 10 + sum(map(self.card_worth, (*play.take, play.card)))
+        # Leaving a card: it may be taken by the next player, together with what it completes.
+        after = sorted([*table, play.card])
+        exposed = {card for reply in plays(ONE_PER_RANK, after, multi=False) for card in reply.take}
+        exposure = sum(map(self.card_worth, exposed))
+        low_value_bias = -0.05 * play.card.rank if play.card.rank <= 10 else 0.2
+        return -self.card_worth(play.card) - 0.3 * exposure + low_value_bias
+
+
+NORMAL = FishingAgent
+"""The normal level's agent class (found by ``engine.ai``)."""
+
+SCALE = 2.0
+"""Points of one hand that make a clear lead (the searching levels' yardstick)."""

@@ -1,0 +1,84 @@
+"""The normal level of twentytwo: the heuristic player."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.core import Action, View, cards_from_json
+from engine.games.twentytwo import KEEP, STRENGTH, Exchange, Play, is_beat, rank_key, ranks_of
+
+
+class TwentyTwoAgent:
+    """Keeps a low card for the showdown and sheds the rest while it still can.
+
+    Exchange: throw away the middling cards (too high to keep for the end, too low to beat
+    with). Lead: the highest rank, all copies (keeping the lowest card back). Follow: keep the
+    lowest card possible; then prefer a beat (the lead is worth having), the cheapest one.
+    """
+
+    needs_view = True
+    keep_low = 5  # cards up to this rank are worth keeping for the showdown
+    keep_high = 12  # cards from this rank up win tricks
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        """The heuristic choice among ``legal``."""
+        assert view is not None
+        hand = sorted(cards_from_json(view["hand"]), key=rank_key)
+        first = legal[0]
+        if first == KEEP:
+            return self.exchange(hand, legal)
+        plays = [action for action in legal if isinstance(action, Play)]
+        if not view["trick"]:
+            return self.lead(hand, plays)
+        return self.follow(hand, plays, view)
+
+    def exchange(self, hand: list[Card], legal: Sequence[Action]) -> Action:
+        """Discard the middling cards (as many as the stock allows), or keep."""
+        lowest = STRENGTH[hand[0]]
+        # The lowest card stays if it is fairly low: it may be the card kept for the end.
+        middling = [
+            card
+            for card in hand
+            if self.keep_low < STRENGTH[card] < self.keep_high
+            and not (STRENGTH[card] == lowest and lowest <= 7)
+        ]
+        # With a short stock, the highest middling cards go first: the worst to be left with.
+        middling.sort(key=rank_key, reverse=True)
+        options = {action.ranks: action for action in legal if isinstance(action, Exchange)}
+        limit = max((len(ranks) for ranks in options), default=0)
+        wanted = ranks_of(middling[:limit])
+        return options.get(wanted, legal[0])
+
+    def lead(self, hand: list[Card], plays: list[Play]) -> Action:
+        """Lead the highest rank, as many copies as allowed."""
+        # The highest rank, as many copies as allowed: it sheds the most and is hard to beat.
+        return max(plays, key=lambda play: (play.ranks[0], len(play.ranks)))
+
+    def follow(self, hand: list[Card], plays: list[Play], view: View) -> Action:
+        """Keep the lowest card possible; then beat if possible, as cheaply as possible."""
+        best = next(
+            ranks_of(cards_from_json(entry["cards"]))
+            for entry in view["trick"]
+            if entry["seat"] == view["best_seat"]
+        )
+
+        def worth(play: Play) -> tuple[int, bool, int]:
+            remaining = list(STRENGTH[card] for card in hand)
+            for rank in play.ranks:
+                remaining.remove(rank)
+            low = min(remaining) if remaining else 0
+            # A beat as cheap as possible keeps the high cards for later beats.
+            return (-low, is_beat(play.ranks, best), -sum(play.ranks))
+
+        return max(plays, key=worth)
+
+
+NORMAL = TwentyTwoAgent
+"""The normal level's agent class (found by ``engine.ai``)."""
+
+SCALE = 5.0
+"""Points of one hand that make a clear lead (the searching levels' yardstick)."""

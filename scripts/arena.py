@@ -1,0 +1,139 @@
+"""AI level against AI level: win shares with 95% confidence intervals, and time per move.
+
+    .venv/bin/python scripts/arena.py --game fishing --pair hard,normal --games 200
+    .venv/bin/python scripts/arena.py --pair normal,easy --players 2 --players 3 --games 1000
+
+For each game, player count and pair ``A,B``, plays ``--games`` games (seeds 0, 1, …): seat
+``game % players`` is level A, every other seat level B, so A sits in every seat in turn. A's
+win share counts a shared win as a fraction (1/k of a win for each of k winners); the
+interval is the normal approximation (1.96 standard errors). Fair play between levels at
+n players gives A a share of 1/n. The hard level thinks for ``--rollouts`` playouts a move
+(a node budget: reproducible and independent of the machine's load), not for 0.3 s.
+Time per move is the CPU time of each level's decisions (median and 99th percentile, ms).
+``--jobs`` plays games in parallel processes. Not a test: it prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from engine.ai import agent, level_name
+from engine.ai.search import Budget
+from engine.core import Action, Agent, State, StateAgent
+from engine.registry import games
+from engine.runner import agent_move, play_out
+
+
+class Timed(StateAgent):
+    """Another agent, with the CPU time of each of its decisions noted."""
+
+    def __init__(self, inner: Agent | StateAgent) -> None:
+        self.inner = inner
+        self.seconds: list[float] = []
+
+    def choose_in(
+        self,
+        state: State,
+        seat: int,
+        legal: Sequence[Action],
+        rng: random.Random,
+        optional: bool,
+    ) -> Action | None:
+        """The inner agent's choice, timed."""
+        started = time.process_time()
+        action = agent_move(state, seat, self.inner, rng, optional)
+        self.seconds.append(time.process_time() - started)
+        return action
+
+
+def play_one(
+    game_id: str, players: int, pair: tuple[str, str], seed: int, rollouts: int
+) -> tuple[float, list[float], list[float]]:
+    """One game: A's share of the win and both levels' decision times."""
+    game = games()[game_id]
+    budget = Budget(rollouts=rollouts)
+    first, second = Timed(agent(game, pair[0], budget)), Timed(agent(game, pair[1], budget))
+    seat_a = seed % players
+    agents = [first if seat == seat_a else second for seat in range(players)]
+    state = game.new_state(players, seed)
+    play_out(state, agents, seed)
+    winners = state.winners()
+    share = 1.0 / len(winners) if seat_a in winners else 0.0
+    return share, first.seconds, second.seconds
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def match(
+    game_id: str, players: int, pair: tuple[str, str], count: int, rollouts: int, jobs: int
+) -> dict[str, object]:
+    """Play ``count`` games and sum them up."""
+    shares: list[float] = []
+    times: tuple[list[float], list[float]] = ([], [])
+    started = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [
+            pool.submit(play_one, game_id, players, pair, seed, rollouts) for seed in range(count)
+        ]
+        for future in futures:
+            share, first, second = future.result()
+            shares.append(share)
+            times[0].extend(first)
+            times[1].extend(second)
+    mean = statistics.fmean(shares)
+    error = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else 1.0
+    result: dict[str, object] = {
+        "game": game_id,
+        "players": players,
+        "a": pair[0],
+        "b": pair[1],
+        "games": count,
+        "a_share": round(mean, 3),
+        "ci95": [round(mean - error, 3), round(mean + error, 3)],
+        "fair_share": round(1 / players, 3),
+        "rollouts": rollouts,
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
+    for level, seconds in zip(pair, times, strict=True):
+        if seconds:
+            result[f"{level}_ms_median"] = round(1000 * statistics.median(seconds), 2)
+            result[f"{level}_ms_p99"] = round(1000 * percentile(seconds, 0.99), 2)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
+    parser.add_argument("--players", type=int, action="append", help="player counts (2)")
+    parser.add_argument("--pair", action="append", help="LEVEL_A,LEVEL_B (hard,normal)")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--rollouts", type=int, default=64, help="hard's playouts a move")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    pairs = [tuple(level_name(level) for level in text.split(",")) for text in args.pair or []]
+    for game_id, game in games().items():
+        if args.game and game_id not in args.game:
+            continue
+        for players in args.players or [2]:
+            if players not in game.player_counts:
+                continue
+            for first, second in pairs or [("hard", "normal")]:
+                figures = match(
+                    game_id, players, (first, second), args.games, args.rollouts, args.jobs
+                )
+                print(json.dumps(figures), flush=True)
+
+
+if __name__ == "__main__":
+    main()

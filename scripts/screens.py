@@ -1,0 +1,515 @@
+"""Screenshots of every screen a player sees, for review: ``python scripts/screens.py``.
+
+Each game is played under simcord (the simulated Discord the bot tests use) by ann and bob, with
+an AI seat where the game allows three, short options (the lowest target or round count), and
+cara watching. simcord's preview draws each screen as the Discord client does, as the person who
+sees it, in Debian's chromium; the PNGs are the lobby, the table after a few moves, the channel,
+the Hand at a person's turn and the next steps of a move, the hand DM, the table and a Hand
+while a snap window is open (games with out-of-turn moves), the results and the boards
+(``/scoreboard``, ``/stats``, ``/game history``), each in the dark and the light theme at a
+desktop and a phone width.
+
+simcord's preview draws Discord's dark theme only: the light theme is Discord's light palette
+laid over the preview's colour variables, close to Discord's but not its pixels.
+
+    python scripts/screens.py                       # every game, into screens/
+    python scripts/screens.py --game fishing --out /tmp/shots --themes dark --widths 400
+
+Files: ``OUT/<game>/<NN>-<scene>-<theme>-<desktop|phone>.png`` and ``OUT/index.md``, which
+lists each screen, who sees it and what it shows. A review tool, not a test: a scene that
+cannot be reached in a game (no snap window in fishing) is listed as skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import simcord
+from simcord.preview import Preview, _capture
+
+from bot.app import CardroomBot, create_bot
+from bot.settings import Settings
+from engine.registry import games
+from tests.bot.helpers import (
+    Player,
+    Playthrough,
+    add_player,
+    answer,
+    hand_dm,
+    move_buttons,
+    release,
+    results_message,
+    short_options,
+    table_message,
+)
+from tests.browser.chromium import BROWSER_ARGS, CHROMIUM
+
+WIDTH_NAMES = ("desktop", "phone")
+# Tall enough that no message is cut; a channel is shot as the window a person sees.
+MESSAGE_HEIGHT, CHANNEL_HEIGHT = 2400, 1000
+# Discord's light palette over the preview's colour variables (the page's own are dark).
+LIGHT_CSS = """
+:root {
+  color-scheme: light !important;
+  --discord-bg: #ffffff; --discord-surface: #f2f3f5; --discord-elevated: #e3e5e8;
+  --discord-control: #e3e5e8; --discord-hover: #ebedef; --discord-text: #313338;
+  --discord-muted: #5c5e66; --discord-subtle: #4e5058; --discord-border: #d4d7dc;
+  --component-surface: #f2f3f5; --component-border: #e3e5e8; --modal-surface: #ffffff;
+  --modal-separator: #e3e5e8; --control-border: #d4d7dc; --chip-surface: #e3e5e8;
+  --list-surface: #ffffff; --option-hover: #ebedef; --subtle-surface: #e3e5e8;
+  --subtle-surface-text: #313338; --entity-text: #4e5058; --entity-dim: #5c5e66;
+  --input-surface: #ebedef; --input-placeholder: #5c5e66; --modal-trigger-border: #d4d7dc;
+  --choice-border: #b5bac1; --button-alt: #e3e5e8; --button-alt-hover: #d4d7dc;
+  --button-alt-active: #c4c9ce; --code-surface: #e3e5e8; --code-border: #d4d7dc;
+  --code-text: #2e3338; --embed-field-name: #060607; --link-text: #006ce7;
+  --button-secondary-surface: #e3e5e8;
+}
+.button-style-2, .button-secondary { color: #313338 !important; }
+html, body, .preview-stage, .preview-app { background: #ffffff !important; color: #313338; }
+"""
+
+
+def screen_settings(database: Path) -> Settings:
+    """The bot's settings for shooting: its own database, no waiting for the AI or edits."""
+    return Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        discord_token=None,
+        database_path=database,
+        dev_guild_id=None,
+        ai_delay_seconds=0.0,
+        table_edit_seconds=0.0,
+    )
+
+
+class Browser:
+    """One chromium for every capture, and the theme painted on the next ones.
+
+    simcord's captures launch Playwright's own browser (not installed here, and fetched from the
+    network) and paint the dark theme only: its private capture hooks are replaced.
+    """
+
+    def __init__(self, executable: str) -> None:
+        self.executable = executable
+        self.theme = "dark"
+        self._playwright: Any = None
+        self._browser: Any = None
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        """Replace simcord's capture hooks while the block runs."""
+        hooks = _capture.ManagedCapture
+        saved = (hooks._ensure_browser, hooks.close, hooks._freeze)
+        browser = self
+        freeze = hooks._freeze
+
+        async def ensure_browser(capture: Any) -> Any:
+            capture._browser = await browser.launched()
+            return capture._browser
+
+        async def close(capture: Any) -> None:  # the browser outlives each preview
+            capture._browser = None
+
+        async def paint(page: Any) -> None:
+            await freeze(page)
+            if browser.theme == "light":  # the page's CSP refuses <style>; a sheet object is fine
+                await page.evaluate(
+                    """css => { const sheet = new CSSStyleSheet(); sheet.replaceSync(css);
+                    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]; }""",
+                    LIGHT_CSS,
+                )
+
+        hooks._ensure_browser = ensure_browser  # type: ignore[method-assign]
+        hooks.close = close  # type: ignore[method-assign]
+        hooks._freeze = staticmethod(paint)  # type: ignore[method-assign, assignment]
+        try:
+            yield
+        finally:
+            hooks._ensure_browser, hooks.close, hooks._freeze = saved  # type: ignore[method-assign]
+
+    async def launched(self) -> Any:
+        """The browser, started on first use."""
+        if self._browser is None:
+            from playwright.async_api import async_playwright
+
+            self._playwright = await async_playwright().start()
+            self._browser = await self._playwright.chromium.launch(
+                executable_path=self.executable, args=BROWSER_ARGS
+            )
+        return self._browser
+
+    async def close(self) -> None:
+        """Stop the browser, if it was started."""
+        if self._browser is not None:
+            await self._browser.close()
+            await self._playwright.stop()
+            self._browser = self._playwright = None
+
+
+@dataclass
+class Camera:
+    """Saves screens of one simulated Discord as the people who see them."""
+
+    env: simcord.Env
+    browser: Browser
+    folder: Path
+    themes: list[str]
+    widths: list[tuple[str, int]]
+    index: list[str]
+    people: list[simcord.MemberActor]
+    shots: int = 0
+    preview: Preview | None = None
+    showing: tuple[int, tuple[int, ...]] = (0, ())
+
+    async def shoot(
+        self,
+        scene: str,
+        what: str,
+        channel: simcord.ChannelHandle,
+        viewer: simcord.MemberActor | simcord.UserHandle,
+        target: Any,
+        layout: str = "message",
+    ) -> None:
+        """Save ``target`` (a message, or an interaction's answer) as ``viewer`` sees it, in
+        every theme and width; ``layout="channel"``: the channel around it instead."""
+        preview = await self._preview(channel, viewer)
+        files = []
+        for theme in self.themes:
+            self.browser.theme = theme
+            for name, width in self.widths:
+                path = self.folder / f"{scene}-{theme}-{name}.png"
+                await preview.screenshot(
+                    path,
+                    viewer=viewer,
+                    target=target,
+                    viewport=(width, CHANNEL_HEIGHT if layout == "channel" else MESSAGE_HEIGHT),
+                    layout=layout,  # type: ignore[arg-type]
+                    mode="viewport" if layout == "channel" else "surface",
+                    allow_incomplete=True,
+                )
+                files.append(path.name)
+                self.shots += 1
+        who = viewer.name if isinstance(viewer, simcord.UserHandle) else viewer.user.name
+        self.index.append(f"- `{self.folder.name}/{scene}` — {what} (seen by {who})")
+
+    def skip(self, scene: str, why: str) -> None:
+        """Note a scene the game did not reach."""
+        self.index.append(f"- `{self.folder.name}/{scene}` — skipped: {why}")
+
+    async def _preview(
+        self, channel: simcord.ChannelHandle, viewer: simcord.MemberActor | simcord.UserHandle
+    ) -> Preview:
+        # simcord keeps one preview per Env: a screen of another channel closes the last one
+        if self.preview is None or self.showing[0] != channel.id:
+            await self.close()
+            viewers = [viewer] if isinstance(viewer, simcord.UserHandle) else self.people
+            self.preview = self.env.preview(channel, viewers=viewers)
+            await self.preview.__aenter__()
+            self.showing = (channel.id, tuple(v.id for v in viewers))
+        return self.preview
+
+    async def close(self) -> None:
+        """Close the open preview."""
+        if self.preview is not None:
+            await self.preview.close()
+            self.preview = None
+
+
+@dataclass
+class World:
+    """A bot in a simulated server with ann, bob and cara, and a channel for one game."""
+
+    env: simcord.Env
+    bot: CardroomBot
+    channel: simcord.ChannelHandle
+    ann: Player
+    bob: Player
+    cara: Player
+    players: list[Player] = field(default_factory=list)
+
+
+async def world(scratch: Path, game_id: str) -> World:
+    """Start the bot under simcord with a server, ``#<game>`` and three people."""
+    bot = create_bot(screen_settings(scratch / f"{game_id}.db"))
+    env = simcord.Env(bot)
+    env.backend.bot_user.name = "Cardroom"
+    await env.start()
+    await bot.tree.sync()
+    guild = env.create_guild(name="Cardroom")
+    channel = guild.create_text_channel(game_id)
+    ann, bob, cara = (add_player(env, guild, name) for name in ("ann", "bob", "cara"))
+    return World(env, bot, channel, ann, bob, cara, [ann, bob])
+
+
+async def shoot_game(here: World, camera: Camera, game_id: str, seed: int) -> None:
+    """Play ``game_id`` to its end, saving each screen on the way."""
+    game = games()[game_id]
+    channel, ann, bob, cara = here.channel, here.ann, here.bob, here.cara
+    started = await ann.member.slash(channel, f"game start {game_id}", **start_options(game))
+    lobby = answer(started)
+    await bob.member.click(lobby, label="Join")
+    if 3 in game.player_counts:
+        await ann.member.click(lobby, label="Add AI")
+    await camera.shoot(
+        "01-lobby",
+        "the lobby: ann hosts, bob joined, an AI seat where allowed, before Start",
+        channel,
+        ann.member,
+        latest(channel, lobby.id),
+    )
+    await ann.member.click(lobby, label="Start")
+    table = here.bot.tables.tables[here.bot.tables.by_channel[channel.id]]
+    run = Playthrough(here.env, channel, here.players, table, random.Random(seed))
+    shot_snap = shot_turn = False
+    for _ in range(4000):
+        if table.ended:
+            break
+        if not shot_snap and snap_open(run):
+            shot_snap = True
+            await shoot_snap_window(here, camera, run)
+        if not shot_turn and run.human_moves >= 3 and person_waited_for(run) is not None:
+            shot_turn = True
+            await shoot_turn(here, camera, run)
+        await run.step()
+    if not shot_snap:
+        camera.skip("06-snap-*", f"{game.name} opened no snap window for a person")
+    results = results_message(channel)
+    if results is None:
+        camera.skip("08-results", "the game did not end")
+        return
+    await camera.shoot("08-results", "the results message", channel, cara.member, results)
+    await camera.shoot(
+        "09-channel-end",
+        "the channel at the end, as ann sees it",
+        channel,
+        ann.member,
+        results,
+        layout="channel",
+    )
+    await shoot_boards(here, camera, game_id)
+
+
+def start_options(game: Any) -> dict[str, Any]:
+    """A short game (the lowest target or round count) with its snap window kept open."""
+    options = short_options(game)
+    if "snap_seconds" in options:
+        options["snap_seconds"] = 10
+    return options
+
+
+def latest(channel: simcord.ChannelHandle, message_id: int) -> Any:
+    """A channel message as it reads now."""
+    return next(m for m in reversed(channel.history()) if m.id == message_id)
+
+
+def person_waited_for(run: Playthrough) -> Player | None:
+    """The person the game waits for, if it waits for one."""
+    for seat in run.table.state.waiting_for():
+        for player in run.players:
+            if run.table.seats[seat].user_id == player.id and run.table.seats[seat].is_human:
+                return player
+    return None
+
+
+def snap_open(run: Playthrough) -> bool:
+    """Whether a person may snap (act out of turn) just now."""
+    seats = run.table.seats
+    return any(seats[seat].is_human for seat in run.table.optional_seats())
+
+
+async def shoot_turn(here: World, camera: Camera, run: Playthrough) -> None:
+    """The table, the channel, a person's Hand at their turn, the next steps and the DM."""
+    channel, table = here.channel, run.table
+    player = person_waited_for(run)
+    assert player is not None
+    name = player.user.name
+    await camera.shoot(
+        "02-table",
+        "the table message after a few moves",
+        channel,
+        here.cara.member,
+        table_message(channel, table),
+    )
+    await camera.shoot(
+        "03-channel",
+        "the channel around the table",
+        channel,
+        here.cara.member,
+        table_message(channel, table),
+        layout="channel",
+    )
+    clicked = await player.member.click(table_message(channel, table), label="Hand")
+    await camera.shoot("04-hand", f"{name}'s Hand at their turn", channel, player.member, clicked)
+    message: Any = answer(clicked)
+    for depth in (1, 2):
+        step = next_step(message)
+        if step is None:
+            break
+        label, choose = step
+        message = answer(await choose(player.member, message))
+        await camera.shoot(
+            f"04-hand-step{depth}",
+            f"{name}'s Hand after choosing {label}",
+            channel,
+            player.member,
+            message,
+        )
+    dm = hand_dm(player, table)
+    await camera.shoot(
+        "05-dm", f"{name}'s hand by DM at their turn", player.user.dm_channel, player.user, dm
+    )
+
+
+Choose = Callable[[simcord.MemberActor, Any], Awaitable[simcord.InteractionResult]]
+
+
+def next_step(message: Any) -> tuple[str, Choose] | None:
+    """A choice of ``message`` that goes on to another step (not one that makes the move)."""
+    for item in move_buttons(message):
+        custom_id = item["custom_id"]
+        if "options" in item:  # a select: its first option
+
+            async def select(actor: simcord.MemberActor, on: Any, item: Any = item) -> Any:
+                return await actor.select(
+                    on, [item["options"][0]["value"]], custom_id=item["custom_id"]
+                )
+
+            return str(item["options"][0]["label"]), select
+        if item.get("style") == 1:  # primary: goes on (success, green, makes the move)
+
+            async def click(actor: simcord.MemberActor, on: Any, custom_id: str = custom_id) -> Any:
+                return await actor.click(on, custom_id=custom_id)
+
+            return str(item.get("label")), click
+    return None
+
+
+async def shoot_snap_window(here: World, camera: Camera, run: Playthrough) -> None:
+    """The table and a person's Hand while they may snap."""
+    channel, table = here.channel, run.table
+    seat = next(s for s in table.optional_seats() if table.seats[s].is_human)
+    player = next(p for p in run.players if p.id == table.seats[seat].user_id)
+    await camera.shoot(
+        "06-snap-table",
+        "the table while a snap window is open",
+        channel,
+        here.cara.member,
+        table_message(channel, table),
+    )
+    clicked = await player.member.click(table_message(channel, table), label="Hand")
+    await camera.shoot(
+        "06-snap-hand",
+        f"{player.user.name}'s Hand while they may snap",
+        channel,
+        player.member,
+        clicked,
+    )
+    await camera.shoot(
+        "07-snap-dm",
+        f"{player.user.name}'s hand DM while they may snap",
+        player.user.dm_channel,
+        player.user,
+        hand_dm(player, table),
+    )
+
+
+async def shoot_boards(here: World, camera: Camera, game_id: str) -> None:
+    """``/scoreboard``, ``/stats`` and ``/game history`` after the game, as ann asks them."""
+    channel, ann = here.channel, here.ann
+    for scene, command, options, what in (
+        ("10-scoreboard", "scoreboard", {"game": game_id}, "/scoreboard for this game"),
+        ("11-scoreboard-all", "scoreboard", {}, "/scoreboard with no game given"),
+        ("12-stats", "stats", {}, "ann's /stats"),
+        ("13-history", "game history", {}, "/game history"),
+    ):
+        result = await ann.member.slash(channel, command, **options)
+        await camera.shoot(scene, what, channel, ann.member, result)
+
+
+async def shoot(
+    game_ids: list[str],
+    out: Path,
+    themes: list[str],
+    widths: list[int],
+    executable: str,
+    say: Callable[[str], None],
+) -> int:
+    """Shoot every game of ``game_ids`` into ``out``; the number of PNGs saved."""
+    browser = Browser(executable)
+    index = ["# Cardroom's screens", ""]
+    shots = 0
+    started = time.monotonic()
+    named = list(zip(WIDTH_NAMES, widths, strict=False))
+    with tempfile.TemporaryDirectory(prefix="cardroom-screens-") as scratch, browser.installed():
+        try:
+            for seed, game_id in enumerate(game_ids):
+                folder = out / game_id
+                folder.mkdir(parents=True, exist_ok=True)
+                here = await world(Path(scratch), game_id)
+                people = [here.ann.member, here.bob.member, here.cara.member]
+                camera = Camera(here.env, browser, folder, themes, named, index, people)
+                index += ["", f"## {games()[game_id].name}", ""]
+                try:
+                    await shoot_game(here, camera, game_id, seed)
+                finally:
+                    await camera.close()
+                    await release(here.bot)
+                    await here.env.shutdown()
+                shots += camera.shots
+                say(f"{game_id}: {camera.shots} screens ({time.monotonic() - started:.0f} s)")
+        finally:
+            await browser.close()
+    (out / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
+    return shots
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the options and shoot."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ids = sorted(games())
+    parser.add_argument(
+        "--game", action="append", choices=ids, help="a game to shoot (repeat; default all)"
+    )
+    parser.add_argument("--out", type=Path, default=Path("screens"), help="default screens/")
+    parser.add_argument("--themes", default="dark,light", help="dark, light or both (default)")
+    parser.add_argument(
+        "--widths", default="1000,400", help="desktop[,phone] widths in pixels (1000,400)"
+    )
+    parser.add_argument("--browser", default=str(CHROMIUM), help="chromium to drive")
+    args = parser.parse_args(argv)
+    themes = args.themes.split(",")
+    if not set(themes) <= {"dark", "light"}:
+        parser.error("--themes: dark, light or dark,light")
+    widths = [int(width) for width in args.widths.split(",")][: len(WIDTH_NAMES)]
+    if not Path(args.browser).exists():
+        parser.error(f"no browser at {args.browser}: apt-get install -y chromium (as root)")
+    out = args.out.resolve()
+    shots = asyncio.run(
+        shoot(
+            args.game or ids,
+            out,
+            themes,
+            widths,
+            args.browser,
+            lambda line: print(line, flush=True),
+        )
+    )
+    print(f"{shots} screens in {out} (list: {out / 'index.md'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""Privacy and plain names: a seat handed to the AI gets one last hand DM edit without cards
+or controls, and nothing of that seat reaches its former player afterwards; names are shown
+as written (markdown escaped), never as links or formatting."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+import simcord
+
+from bot.app import CardroomBot
+from tests.bot.helpers import (
+    add_player,
+    cards_in,
+    components,
+    move_by_hand,
+    open_table,
+    text_of,
+)
+
+
+async def test_a_seat_handed_to_the_ai_gets_one_last_dm_and_nothing_more(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+    assert cards_in(text_of(ann.user.dm_channel.history()[-1])), "ann's hand came by DM"
+    await ann.member.slash(channel, "game leave")
+    dms = ann.user.dm_channel.history()
+    assert len(dms) == 1
+    last = text_of(dms[0])
+    assert "The AI plays this seat now" in last and not cards_in(last)
+    assert not components(dms[0]), "no controls are left"
+    # bob plays on against the AI in ann's seat, through a new deal (fishing deals four)
+    rng = random.Random(4)
+    deals = table.deals
+    while table.deals < deals + 2 and not table.ended:
+        if 1 in table.state.waiting_for():
+            assert await move_by_hand(bob, channel, table, rng)
+        await env.advance_time(1)
+    assert [text_of(m) for m in ann.user.dm_channel.history()] == [last]
+
+
+NITRO = "[Free Nitro](https://example.com) *now*"
+
+
+async def test_names_are_shown_as_written_never_as_markdown(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, nitro = add_player(env, guild, "ann"), add_player(env, guild, NITRO)
+    await open_table(bot, channel, [ann, nitro], "fishing", 0)
+    await nitro.member.slash(channel, "game leave")  # a notice with the name in it
+    seen = "\n".join(text_of(m) for m in channel.history() if not m.flags.ephemeral)
+    escaped = discord.utils.escape_markdown(NITRO)
+    assert seen.count(escaped) >= 3, "lobby, table and notice name them"
+    assert NITRO not in seen.replace(escaped, ""), "never unescaped: no link, no italics"

@@ -1,0 +1,131 @@
+"""The searching levels (hard, easy): fair by construction, reproducible with a playout
+budget, always legal; the level registry."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+
+from engine.ai import LEVELS, agent, level_name
+from engine.ai.search import Budget, SearchAgent
+from engine.cli import TerminalGame, main
+from engine.core import Action, RandomAgent, State, StateAgent
+from engine.errors import SetupError
+from engine.registry import games
+from engine.runner import play_out, step
+
+GAME_IDS = list(games())
+BUDGET = Budget(rollouts=24)
+
+
+def positions(game_id: str, players: int, seed: int, every: int = 5) -> list[tuple[State, int]]:
+    """Copies of one random game's states, every few steps, with the seat to act (one seat
+    waited for and a choice to make)."""
+    state = games()[game_id].new_state(players, seed)
+    agents = [RandomAgent()] * players
+    rngs = [random.Random(seed + seat) for seat in range(players)]
+    order_rng = random.Random(seed)
+    found: list[tuple[State, int]] = []
+    steps = 0
+    while not state.is_over and len(found) < 4:
+        seats = state.waiting_for()
+        if steps % every == 0 and len(seats) == 1 and len(state.legal_actions(seats[0])) > 1:
+            found.append((state.game.state_from_json(state.to_json()), seats[0]))
+        step(state, agents, rngs, order_rng)
+        steps += 1
+    return found
+
+
+def hard(game_id: str) -> StateAgent:
+    searcher = agent(games()[game_id], "hard", BUDGET)
+    assert isinstance(searcher, SearchAgent)
+    return searcher
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_states_differing_only_in_hidden_cards_get_the_same_hard_decision(game_id: str) -> None:
+    searcher = hard(game_id)
+    for state, seat in positions(game_id, 2, seed=11):
+        # Another real state: the same game with the cards hidden from the seat dealt again.
+        other = state.determinize(seat, random.Random(99))
+        assert other.view(seat) == state.view(seat)
+        legal = state.legal_actions(seat)
+        assert legal == other.legal_actions(seat)
+        assert state.determinize(seat, random.Random(5)) == other.determinize(
+            seat, random.Random(5)
+        )
+        mine = searcher.choose_in(state, seat, legal, random.Random(7), False)
+        theirs = searcher.choose_in(other, seat, legal, random.Random(7), False)
+        assert mine == theirs
+        assert mine in legal
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_hard_and_easy_play_whole_games_legally(game_id: str) -> None:
+    game = games()[game_id]
+    players = max(2, game.player_counts[0])
+    state = game.new_state(players, 3)
+    agents = [hard(game_id), agent(game, "easy"), *[agent(game, "normal")] * (players - 2)]
+    play_out(state, agents, seed=3)  # apply() refuses an illegal move
+    assert state.is_over
+
+
+def test_the_searched_move_is_reproducible_with_a_playout_budget() -> None:
+    searcher = hard("fishing")
+    state, seat = positions("fishing", 2, seed=4)[0]
+    legal = state.legal_actions(seat)
+    picks = {searcher.choose_in(state, seat, legal, random.Random(1), False) for _ in range(3)}
+    assert len(picks) == 1
+
+
+def test_easy_slips_sometimes_and_follows_the_heuristic_sometimes() -> None:
+    game = games()["twentytwo"]
+    easy, normal = agent(game, "easy"), agent(game, "normal")
+    assert isinstance(easy, StateAgent) and not isinstance(normal, StateAgent)
+    same = differs = 0
+    for seed in range(6):
+        for state, seat in positions("twentytwo", 2, seed, every=2):
+            legal = state.legal_actions(seat)
+            rng = random.Random(seed)
+            slip: Action | None = easy.choose_in(state, seat, legal, rng, False)
+            usual = normal.choose(state.agent_view(seat), legal, random.Random(seed), False)
+            assert slip in legal
+            same += slip == usual
+            differs += slip != usual
+    assert same and differs
+
+
+def test_levels_by_name() -> None:
+    assert LEVELS == ("random", "easy", "normal", "hard")
+    assert level_name("ai") == "normal"
+    with pytest.raises(SetupError, match="unknown AI level 'expert'"):
+        level_name("expert")
+    fishing = games()["fishing"]
+    assert isinstance(fishing.agent("random"), RandomAgent)
+    assert type(fishing.agent("ai")) is type(fishing.agent("normal"))
+    assert isinstance(fishing.agent("hard"), SearchAgent)
+
+
+def test_simulate_takes_a_level_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--game", "stuck", "--games", "2", "--agent", "hard,easy"]
+    assert main([*argv, "--rollouts", "4"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["games"] == 2 and sum(figures["wins"]) >= 2
+    assert main(["simulate", "--game", "stuck", "--agent", "expert"]) == 2
+    assert "unknown AI level 'expert'" in capsys.readouterr().err
+
+
+def test_play_seats_the_chosen_level(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "twentytwo", "--seed", "2", "--ai", "hard"]) == 0
+    assert "Bye (game left unfinished)." in capsys.readouterr().out
+    game = games()["twentytwo"]
+    terminal = TerminalGame(game, game.new_state(2, 1), 1, io.StringIO(), io.StringIO(), "hard")
+    assert isinstance(terminal.agent, SearchAgent)
+    assert main(["play", "twentytwo", "--ai", "genius"]) == 2
+    assert "unknown AI level 'genius'" in capsys.readouterr().err
