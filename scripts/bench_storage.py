@@ -1,14 +1,16 @@
 """Storage on SQLite files, through the bot's own Storage (aiosqlite, WAL): move saves per
 second and per save with synchronous=NORMAL and FULL, finished-game writes per second, and how
-fast /scoreboard and /stats answer at 10,000 finished games of one server.
+fast /scoreboard and /stats answer at 10,000 finished games of one server, and how long reading
+back 10,000 running games at a start takes (and the memory they hold once read).
 
 A move save is ``storage.running.save`` of a real fishing position (state, seats, action list
 so far); a finished-game write is ``storage.results.finish`` (delete the running row, the game,
 four seat rows and the replay record, in one transaction). A scoreboard or stats answer is
 ``Ratings.scoreboard`` / ``Ratings.stats``, the data behind the command (rendering aside):
 right after start (nothing cached), then as the bot answers: after a game ends (the tally
-brought forward by that game) and with nothing new. Prints one line per figure, then one JSON
-line.
+brought forward by that game) and with nothing new. A restore is ``storage.running.load()`` on
+a newly opened store: every row read and its state parsed by the engine; the memory is what
+tracemalloc sees held by the loaded games. Prints one line per figure, then one JSON line.
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ import random
 import sys
 import tempfile
 import time
+import tracemalloc
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import get_args
 
 from bot.boards.ratings import Ratings
-from bot.storage import FinishedGame, FinishedSeat, SavedGame, SeatRecord, Storage
+from bot.storage import FinishedGame, FinishedSeat, LoadedGame, SavedGame, SeatRecord, Storage
 from bot.storage.connection import Synchronous
 from engine.registry import get_game
 
@@ -184,7 +187,40 @@ async def measure_boards(path: Path, finishes: int, queries: int) -> dict[str, f
     }
 
 
-async def measure(directory: Path, tables: int, finishes: int, queries: int) -> dict[str, float]:
+async def measure_restore(
+    path: Path, positions: list[list[SavedGame]], running: int
+) -> dict[str, float]:
+    """Store ``running`` games (the tables' middle positions, each under many ids), then time
+    a new store reading them all back as the bot does at start, and the memory that takes."""
+    middles = [saves[len(saves) // 2] for saves in positions]
+    storage = await Storage.open(path)
+    try:
+        for n in range(running):
+            game = middles[n % len(middles)]
+            await storage.running.save(game.model_copy(update={"table_id": f"run{n}"}))
+    finally:
+        await storage.close()
+    storage = await Storage.open(path)
+    try:
+        tracemalloc.start()
+        before = time.perf_counter()
+        loaded = await storage.running.load()
+        seconds = time.perf_counter() - before
+        held = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+    finally:
+        await storage.close()
+    assert len(loaded) == running and all(isinstance(game, LoadedGame) for game in loaded)
+    return {
+        "restored_games": running,
+        "restore_s": round(seconds, 3),
+        "kb_per_restored_game": round(held / running / 1024, 1),
+    }
+
+
+async def measure(
+    directory: Path, tables: int, finishes: int, queries: int, running: int
+) -> dict[str, float]:
     """Every measurement, each on its own new file in ``directory``."""
     progress(f"playing {tables} games to save")
     positions = game_positions(tables, seed=1)
@@ -197,6 +233,8 @@ async def measure(directory: Path, tables: int, finishes: int, queries: int) -> 
         figures["full_save_mean_ms"] - figures["normal_save_mean_ms"], 3
     )
     figures |= await measure_boards(directory / "boards.db", finishes, queries)
+    progress(f"storing {running} running games and reading them back")
+    figures |= await measure_restore(directory / "restore.db", positions, running)
     return figures
 
 
@@ -211,11 +249,14 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20, help="fishing games saved move by move")
     parser.add_argument("--finishes", type=int, default=10_000, help="finished games of a server")
     parser.add_argument("--queries", type=int, default=200, help="timed answers of each kind")
+    parser.add_argument("--running", type=int, default=10_000, help="running games restored")
     parser.add_argument("--dir", type=Path, help="folder for the database files (default: temp)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
         directory = args.dir or Path(temporary)
-        figures = asyncio.run(measure(directory, args.tables, args.finishes, args.queries))
+        figures = asyncio.run(
+            measure(directory, args.tables, args.finishes, args.queries, args.running)
+        )
     f = figures
     print(f"storage: {f['move_saves']} move saves, each table's whole game, tables taking turns")
     for synchronous in get_args(Synchronous):
@@ -242,6 +283,10 @@ def main() -> None:
             f"storage: {name}: median {f[f'{key}_median_ms']} ms, p99 {f[f'{key}_p99_ms']} ms"
             f" ({args.queries} answers)"
         )
+    print(
+        f"storage: restoring {f['restored_games']} running games (read and parsed, as at a"
+        f" start) took {f['restore_s']} s and holds {f['kb_per_restored_game']} KB per game"
+    )
     print(json.dumps({"bench": "storage", **figures}))
 
 

@@ -1,4 +1,5 @@
-"""A finished game's record: places from scores, and the stored result of a session."""
+"""The stored forms of a session: the running game saved with every move, and a finished
+game's record (places from scores)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from bot.storage import FinishedGame, FinishedSeat
+from bot.storage import FinishedGame, FinishedSeat, SavedGame
 
 if TYPE_CHECKING:
     from bot.tables.session import TableSession
@@ -74,4 +75,24 @@ def finished_game(session: TableSession, ended_at: datetime) -> FinishedGame:
             "actions": [list(action) for action in session.actions],
         },
         summary=list(session.summaries),
+    )
+
+
+def saved_game(session: TableSession) -> SavedGame:
+    """The stored form of a running session (saved with every accepted move)."""
+    return SavedGame(
+        table_id=session.table_id,
+        guild_id=session.guild_id,
+        channel_id=session.channel_id,
+        host_id=session.host_id,
+        game_id=session.game.id,
+        options=dict(session.options),
+        seed=session.seed,
+        seats=[seat.record() for seat in session.seats],
+        state=session.state.to_json(),
+        revision=session.revision,
+        actions=list(session.actions),
+        table_message_id=session.table_message_id,
+        deadline=min(session.deadlines.values()) if session.deadlines else None,
+        started_at=session.started_at,
     )

@@ -19,12 +19,11 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.errors import SaveFailed, StaleMove, UserError
-from bot.storage import SavedGame
 from bot.tables.records import Change, LoggedEvent, Seat, SessionContext
-from bot.tables.results import finished_game
+from bot.tables.results import finished_game, saved_game
+from bot.tables.snapshot import Snapshot
 from bot.text import fill_names
 from engine.choices import StaleChoice, Step, resolve
 from engine.core import Action, Event, Game, OptionValue, State
@@ -35,23 +34,6 @@ log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
 LOG_LENGTH = 40
-
-
-@dataclass(frozen=True)
-class _Snapshot:
-    """Everything a call may change, to put back when its save fails."""
-
-    state: dict[str, Any] | None
-    revision: int
-    actions: int
-    log: tuple[LoggedEvent, ...]
-    summaries: int
-    deals: int
-    deadlines: dict[int, datetime]
-    window_end: datetime | None
-    seats: tuple[Seat, ...]
-    declined: frozenset[tuple[int, int]]
-    options_changed: dict[int, int]
 
 
 @dataclass(eq=False)
@@ -125,25 +107,6 @@ class TableSession:
         """How long out-of-turn actions stay open: the game's say, else the bot's setting."""
         seconds = self.game.out_of_turn_seconds(self.options)
         return self.context.settings.optional_window_seconds if seconds is None else seconds
-
-    def saved(self) -> SavedGame:
-        """The stored form of the running game."""
-        return SavedGame(
-            table_id=self.table_id,
-            guild_id=self.guild_id,
-            channel_id=self.channel_id,
-            host_id=self.host_id,
-            game_id=self.game.id,
-            options=dict(self.options),
-            seed=self.seed,
-            seats=[seat.record() for seat in self.seats],
-            state=self.state.to_json(),
-            revision=self.revision,
-            actions=list(self.actions),
-            table_message_id=self.table_message_id,
-            deadline=min(self.deadlines.values()) if self.deadlines else None,
-            started_at=self.started_at,
-        )
 
     def is_stale(self, seat: int, revision: int) -> bool:
         """Whether a view of ``seat`` drawn at ``revision`` no longer shows its legal actions."""
@@ -289,7 +252,7 @@ class TableSession:
     # -- the transaction ---------------------------------------------------------------------
     async def _commit(self, make: Callable[[], Change]) -> Change:
         """Make the change in memory, save it, and on failure put everything back."""
-        snapshot = self._snapshot()
+        snapshot = Snapshot.of(self)
         options_before = self._options()
         try:
             change = make()
@@ -299,7 +262,7 @@ class TableSession:
                 change = replace(change, ended=True)
             await self._save()
         except Exception as error:
-            self._restore(snapshot)
+            snapshot.restore(self)
             if isinstance(error, (UserError, EngineError)):
                 raise
             log.exception("table %s: a change could not be saved; undone", self.table_id)
@@ -318,39 +281,8 @@ class TableSession:
 
     async def _store(self) -> None:
         """Save the running game over the row this session last saved or loaded."""
-        await self.context.storage.running.save(self.saved(), self.stored_revision)
+        await self.context.storage.running.save(saved_game(self), self.stored_revision)
         self.stored_revision = self.revision
-
-    def _snapshot(self) -> _Snapshot:
-        return _Snapshot(
-            state=self.state.to_json(),
-            revision=self.revision,
-            actions=len(self.actions),
-            log=tuple(self.log),
-            summaries=len(self.summaries),
-            deals=self.deals,
-            deadlines=dict(self.deadlines),
-            window_end=self.window_end,
-            seats=tuple(replace(seat) for seat in self.seats),
-            declined=frozenset(self.declined),
-            options_changed=dict(self.options_changed),
-        )
-
-    def _restore(self, snapshot: _Snapshot) -> None:
-        if snapshot.state is not None and self.revision != snapshot.revision:
-            self.state = self.game.state_from_json(snapshot.state)
-        self.revision = snapshot.revision
-        del self.actions[snapshot.actions :]
-        self.log.clear()
-        self.log.extend(snapshot.log)
-        del self.summaries[snapshot.summaries :]
-        self.deals = snapshot.deals
-        self.deadlines = dict(snapshot.deadlines)
-        self.window_end = snapshot.window_end
-        self.seats[:] = [replace(seat) for seat in snapshot.seats]
-        self.declined = set(snapshot.declined)
-        self.options_changed = dict(snapshot.options_changed)
-        self.ended, self.end_reason = False, ""
 
     # -- in memory ---------------------------------------------------------------------------
     def _options(self) -> dict[int, tuple[Action, ...]]:

@@ -255,7 +255,7 @@ async def kill_and_restart(env: simcord.Env, old: CardroomBot) -> CardroomBot:
     old SQLite connection is left open, so the new bot reads the file as a killed process
     leaves it; its database lock is released, as the system does for a dead process. That is
     all a kill leaves: every accepted move is committed before its answer is sent
-    (``TableService._apply``), and a simcord operation returns only once the bot's work has
+    (``TableSession._commit``), and a simcord operation returns only once the bot's work has
     settled, so no move is half done when the bot is dropped between two operations.
     """
     old.storage.file_lock.release()

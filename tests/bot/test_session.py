@@ -14,6 +14,7 @@ import simcord
 
 from bot.app import CardroomBot
 from bot.storage import FinishedGame, LoadedGame, SavedGame
+from bot.tables.results import saved_game
 from bot.tables.session import TableSession
 from engine.registry import games
 from tests.bot.helpers import (
@@ -162,7 +163,7 @@ async def test_a_game_another_writer_saved_is_never_overwritten(
     if 0 not in table.state.waiting_for():
         await env.advance_time(2)
     before = everything(table)
-    theirs = table.saved().model_copy(update={"revision": table.revision + 1, "host_id": 4242})
+    theirs = saved_game(table).model_copy(update={"revision": table.revision + 1, "host_id": 4242})
     await bot.storage.running.save(theirs, table.revision)
 
     seen: list[Any] = []
