@@ -356,7 +356,9 @@ class TerminalGame:
                 answered = self.answer_window(optional)
                 if answered is None:
                     return 0, action
-                self.say(f"  (before your move: {{s{answered[0]}}} acted first)")
+                self.say(
+                    f"  ({{s{answered[0]}}} acted first, so your move was not made: choose again)"
+                )
                 return answered
         answered = self.answer_window(optional)
         if answered is not None:

@@ -283,10 +283,10 @@ _STEP_WORDS = {
     "discard": "Discard the drawn card",
     "replace": "Keep the drawn card in place of one of yours",
     "skip": "Do not use the power",
-    "swap": "Swap the two cards",
+    "swap": "Swap one of your cards with another player's",
     "keep": "Keep the cards where they are",
     "look": "Look at two of your cards",
-    "peek": "Look at a card",
+    "peek": "Look at one of your cards",
     "spy": "Look at another player's card",
     "snap": "Snap a card that matches the discard",
     "give": "Give one of your cards",
@@ -668,7 +668,7 @@ class CambioState(TotalsState):
         events = [
             Event(f"{{s{seat}}} looked at their cards {action.first} and {action.second}", "look"),
             Event(
-                f"You see card {action.first}: {first}, card {action.second}: {second}",
+                f"You see your card {action.first}: {first}, your card {action.second}: {second}",
                 "look",
                 frozenset((seat,)),
             ),
@@ -889,7 +889,10 @@ class CambioState(TotalsState):
         shown = "; ".join(
             f"{{s{seat}}} {scored[seat]} ("
             + (
-                " ".join(f"[{label} {slot.card.pretty}]" for label, slot in hand.items())
+                " ".join(
+                    f"[{label} {slot.card.pretty}: {points(slot.card)}]"
+                    for label, slot in hand.items()
+                )
                 or "no cards"
             )
             + ")"
@@ -1183,7 +1186,10 @@ class CambioGame(Game):
             return _first_prompt(offered)
         last = chosen[-1]
         if (last[:1] == "s" and last[1:].isdigit()) or last == "you":
-            return "Snap which card?" if chosen[0] == "snap" else "Which of their cards?"
+            whose = "your" if last == "you" else f"{names[int(last[1:])]}'s"
+            if chosen[0] == "snap":
+                return f"Snap which of {whose} cards?"
+            return f"{'Look at' if chosen[0] == 'spy' else 'With'} which of {whose} cards?"
         prompts = {
             "look": "Look at which two of your cards? The first:",
             "replace": "Put the drawn card in place of which of your cards?",
@@ -1201,7 +1207,8 @@ class CambioGame(Game):
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         if isinstance(action, Word):
-            return _STEP_WORDS[action.word]
+            # a black king's swap after looking: the two cards are known by then
+            return "Swap the two cards" if action == SWAP else _STEP_WORDS[action.word]
         if isinstance(action, Look):
             return f"Look at your cards {action.first} and {action.second}"
         if isinstance(action, Replace):

@@ -459,7 +459,8 @@ class StuckState(TotalsState):
         def detail(seat: int) -> str:
             if seat == out:
                 return "went out"
-            return f"{len(self.hands[seat])} in hand, {len(self.stuck[seat])} stuck"
+            # the points' own sum: 1 a hand card, 2 a stuck card
+            return f"{len(self.hands[seat])} in hand + {len(self.stuck[seat])} stuck × 2"
 
         events = [
             Event(

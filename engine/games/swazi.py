@@ -1156,16 +1156,37 @@ class SwaziGame(Game):
         if not chosen:
             return "Your move: which hand card (or a build with table cards only)?"
         first = chosen[0]
+        # Targets are picked one at a time: say which are picked so far.
         if first == "build":
-            return "Build with which table cards? (one at a time)"
+            picked = " + ".join(_item_words(word) for word in chosen[1:])
+            return (
+                f"Building with {picked}: what else?"
+                if picked
+                else ("Build with which table cards? (one at a time)")
+            )
         if first.startswith("augment"):
-            return f"Add what to {_item_words(first.split()[1])}? (one at a time)"
+            build = _item_words(first.split()[1])
+            picked = " + ".join(_item_words(word) for word in chosen[1:])
+            return (
+                f"Adding {picked} to {build}: what else?"
+                if picked
+                else (f"Add what to {build}? (one at a time)")
+            )
         card = _item_words(first)
         if len(chosen) == 1:
             return f"What to do with {card}?"
+        picked = " + ".join(_item_words(word) for word in chosen[2:])
         if chosen[1] == "build on":
-            return f"Build {card} on which table cards? (one at a time)"
-        return f"Capture what with {card}? (one at a time)"
+            return (
+                f"Building {card} on {picked}: what else?"
+                if picked
+                else (f"Build {card} on which table cards? (one at a time)")
+            )
+        return (
+            f"Capturing {picked} with {card}: what else?"
+            if picked
+            else (f"Capture what with {card}? (one at a time)")
+        )
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         assert isinstance(action, Move)
@@ -1186,8 +1207,8 @@ class SwaziGame(Game):
             value = sum(c.rank for c in action.cards) + card.rank
             return f"Build {value}: {word} on {' + '.join(loose)}"
         if kind == CHANGE:
-            made = action.build + (action.ace or card.rank)
-            return f"Change the build of {action.build} to {made} with {word}"
+            value = action.build + (action.ace or card.rank)
+            return f"Change your opponent's build of {action.build} into {value} with {word}"
         return f"Lay {card.pretty} on the table"
 
     def describe(self, view: View) -> list[str]:

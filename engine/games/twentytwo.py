@@ -889,7 +889,7 @@ class TwentyTwoGame(Game):
             return f"Exchanging {held}: pick a higher card too, or take these?"
         if chosen:
             return f"Playing {describe_cards(chosen)}: add a card, or play these?"
-        return "Play which cards? Pick the highest one first:"
+        return "Play which cards?"
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         if isinstance(action, Exchange):

@@ -197,7 +197,7 @@ def test_opening_look_is_simultaneous_and_private() -> None:
     assert public_texts(events) == ["{s1} looked at their cards C and D"]
     private = [e for e in events if e.visible_to is not None]
     assert [(e.text, e.visible_to) for e in private] == [
-        ("You see card C: 4♣, card D: 5♣", frozenset({1}))
+        ("You see your card C: 4♣, your card D: 5♣", frozenset({1}))
     ]
     assert state.to_act() == (0,)
     assert "already looked" in illegal(state, 1, "look A B")
@@ -731,12 +731,15 @@ def test_round_score_red_kings_and_a_player_with_no_cards() -> None:
     events = play_to_round_end(state)
     summary = [event for event in events if event.kind == "hand_end"]
     assert len(summary) == 1
-    assert summary[0].text.startswith("Round 1 scores: {s0} 0 (no cards); {s1} 40 ([A J♣] ")
+    assert summary[0].text.startswith("Round 1 scores: {s0} 0 (no cards); {s1} 40 ([A J♣: 10] ")
     assert state.history == [[0, 40]] and state.scores() == (0, 40)
 
     state = new([["KH", "KD", "AS", "10C"], ["JC", "QD", "KS", "KC"]], ["2S", "3S"])
-    play_to_round_end(state)
+    events = play_to_round_end(state)
     assert state.history == [[-1 - 1 + 0 + 10, 40]]
+    # each card's points are shown, so the round's score can be checked
+    summary = [event.text for event in events if event.kind == "hand_end"]
+    assert "{s0} 8 ([A K♥: -1] [B K♦: -1] [C A♠: 0] [D 10♣: 10])" in summary[0]
 
 
 def test_game_lasts_one_round_per_player_by_default_and_lowest_wins() -> None:
@@ -1008,3 +1011,12 @@ def test_only_a_new_round_has_a_deal_event_and_its_summary_is_one_event() -> Non
     assert [event.kind for event in events].count("hand_end") == 1
     assert [event.kind for event in events].count("deal") == 1 and events[-1].kind == "deal"
     assert state.phase == "look" and state.dealer == 1 and state.turn == 0
+
+
+def test_a_step_names_whose_cards_it_offers_and_a_swap_says_what_it_swaps() -> None:
+    names = ["Ann", "Bob"]
+    assert GAME.step_prompt(("spy", "s1"), (), names) == "Look at which of Bob's cards?"
+    assert GAME.step_prompt(("snap", "you"), (), names) == "Snap which of your cards?"
+    assert GAME.step_prompt(("swap", "A", "s1"), (), names) == "With which of Bob's cards?"
+    assert GAME.step_label((), "swap", names) == "Swap one of your cards with another player's"
+    assert GAME.action_label(GAME.parse_action("swap"), names) == "Swap the two cards"

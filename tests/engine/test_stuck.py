@@ -343,7 +343,8 @@ def test_going_out_ends_the_round_at_once_with_no_bonus() -> None:
     assert state.history == [[7, 0]] and state.went_out == [1]
     assert state.scores() == (7, 0)
     assert events[2].text == (
-        "Round 1 scores: {s0} 7 (7 in hand, 0 stuck); {s1} 0 (went out) · totals: {s0} 7, {s1} 0"
+        "Round 1 scores: {s0} 7 (7 in hand + 0 stuck × 2); {s1} 0 (went out)"
+        " · totals: {s0} 7, {s1} 0"
     )
     # Round 2: the deal passes left, the player left of the new dealer starts.
     assert state.round_index == 1 and state.dealer == 1 and state.to_act() == (0,)

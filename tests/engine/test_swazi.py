@@ -946,7 +946,28 @@ def test_a_build_or_change_says_the_value_it_makes() -> None:
     labels = [GAME.action_label(GAME.parse_action(text), names) for text in texts]
     assert labels == [
         "Build 9: 3♥ on 2♦ + 4♣",
-        "Change the build of 10 to 12 with 2♣",
-        "Change the build of 9 to 10 with A♣ (worth 1)",
+        "Change your opponent's build of 10 into 12 with 2♣",
+        "Change your opponent's build of 9 into 10 with A♣ (worth 1)",
         "Build 7 from 2♦ + 5♣",
     ]
+
+
+# -- words -----------------------------------------------------------------------------------------
+def test_a_step_by_step_capture_says_what_is_picked_so_far() -> None:
+    names = ["Ann", "Bob"]
+    assert GAME.step_prompt(("KS", "capture"), (), names) == (
+        "Capture what with K♠? (one at a time)"
+    )
+    assert GAME.step_prompt(("KS", "capture", "5D"), (), names) == (
+        "Capturing 5♦ with K♠: what else?"
+    )
+    assert GAME.step_prompt(("build", "3S", "4H"), (), names) == (
+        "Building with 3♠ + 4♥: what else?"
+    )
+
+
+def test_a_change_says_the_value_it_makes() -> None:
+    change = GAME.parse_action("change b7 with 7H")
+    assert GAME.action_label(change, ["Ann", "Bob"]) == (
+        "Change your opponent's build of 7 into 14 with 7♥"
+    )
