@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -24,6 +23,7 @@ import discord
 from bot.answers import NOT_OURS, answer_click
 from bot.errors import StaleMove, UserError
 from bot.tables.session import TableSession
+from bot.tables.step_target import STEP, Path, StepTarget, parse_path, path_text
 from bot.text import clip, show, suit_symbols
 from bot.ui import (
     AMBER,
@@ -38,7 +38,7 @@ from bot.ui import (
     small,
     timestamp,
 )
-from engine.choices import HERE, Step, StepChoice, choice_label, resolve, step_prompt
+from engine.choices import Step, StepChoice, choice_label, resolve, step_prompt
 from engine.core import Action
 
 if TYPE_CHECKING:
@@ -53,7 +53,6 @@ SELECT_PAGE = 25
 HAND_EVENTS = 2
 DM_EVENTS = 4
 STALE = "That move is no longer possible; here is the current position."
-Path = tuple[int, ...]
 
 
 def _bot(interaction: discord.Interaction) -> CardroomBot:
@@ -62,16 +61,6 @@ def _bot(interaction: discord.Interaction) -> CardroomBot:
 
 def _tables(interaction: discord.Interaction) -> TableService:
     return _bot(interaction).tables
-
-
-def path_text(path: Path) -> str:
-    """The custom_id form of a step's indices (``2.0``; ``x`` for "ends here")."""
-    return ".".join("x" if index == HERE else str(index) for index in path)
-
-
-def parse_path(text: str) -> Path:
-    """Read the custom_id form of a step's indices."""
-    return tuple(HERE if part == "x" else int(part) for part in text.split(".") if part)
 
 
 # -- the buttons --------------------------------------------------------------------------------
@@ -120,31 +109,6 @@ class RefreshButton(
             await edit_hand(interaction, session, session.seat_for(interaction.user.id))
 
         await answer_click(interaction, refresh)
-
-
-# a path is indices (or x, "ends here") joined by dots: whatever the template takes parses
-INDEX = r"(?:\d+|x)"
-STEP = rf"(?P<table>\w+):(?P<revision>\d+):(?P<path>(?:{INDEX}(?:\.{INDEX})*)?):(?P<page>\d+)"
-
-
-@dataclass(frozen=True)
-class StepTarget:
-    """Where a step control leads: a table at a revision, the indices chosen, the page."""
-
-    table_id: str
-    revision: int
-    path: Path
-    page: int = 0
-
-    @classmethod
-    def parse(cls, match: re.Match[str]) -> StepTarget:
-        """Read the ``STEP`` part of a custom_id."""
-        path, page = parse_path(match["path"]), int(match["page"])
-        return cls(match["table"], int(match["revision"]), path, page)
-
-    def id_part(self) -> str:
-        """The ``STEP`` part of a custom_id."""
-        return f"{self.table_id}:{self.revision}:{path_text(self.path)}:{self.page}"
 
 
 class StepButton(
@@ -272,74 +236,6 @@ async def edit_hand(
     await interaction.response.edit_message(**message.kwargs(attached))
     if in_dm and not path:
         service.display.hand_shown(session, seat)
-
-
-# -- superseded hands ---------------------------------------------------------------------------
-@dataclass
-class _OpenHand:
-    interaction: discord.Interaction
-    message_id: int
-    legal: tuple[str, ...]  # the seat's legal actions when the hand was drawn
-    opened: datetime
-
-
-class OpenHands:
-    """The latest private Hand view of each seat, so that one superseded (a newer one sent,
-    the game moved past it or ended) becomes a short line without cards or controls, while
-    Discord still lets its answer be edited (15 minutes after the Hand click)."""
-
-    LIFETIME = timedelta(minutes=14)
-
-    def __init__(self, clock: Callable[[], datetime]) -> None:
-        self.clock = clock
-        self._open: dict[tuple[str, int], _OpenHand] = {}
-
-    async def opened(
-        self, session: TableSession, seat: int, interaction: discord.Interaction
-    ) -> None:
-        """A Hand view was just sent: the seat's previous one is superseded."""
-        key = (session.table_id, seat)
-        previous = self._open.pop(key, None)
-        if previous is not None:
-            await self._close(previous, "You opened a newer hand: this one is closed.")
-        sent = await interaction.original_response()
-        self._open[key] = _OpenHand(interaction, sent.id, _legal(session, seat), self.clock())
-
-    def redrawn(self, session: TableSession, seat: int, message_id: int) -> None:
-        """The seat's Hand view was drawn again in answer to a click in it: it is current."""
-        shown = self._open.get((session.table_id, seat))
-        if shown is not None and shown.message_id == message_id:
-            shown.legal = _legal(session, seat)
-
-    async def moved(self, session: TableSession) -> None:
-        """The game moved: close the Hand views it moved past (every one, once it ended)."""
-        for key, shown in list(self._open.items()):
-            if key[0] != session.table_id:
-                continue
-            if session.ended:
-                text = "The game is over."
-            elif session.actions and session.actions[-1][0] == key[1]:
-                continue  # the seat's own move: the hand it moved in is drawn again (redrawn)
-            elif _legal(session, key[1]) != shown.legal:
-                text = "The game moved on: press **Hand** on the table for your current hand."
-            else:
-                continue
-            del self._open[key]
-            await self._close(shown, text)
-
-    async def _close(self, shown: _OpenHand, text: str) -> None:
-        if self.clock() - shown.opened > self.LIFETIME:
-            return  # Discord no longer takes edits of that answer
-        try:
-            await shown.interaction.edit_original_response(**superseded_message(text).kwargs())
-        except discord.HTTPException:
-            log.info("could not close a superseded hand (message %s)", shown.message_id)
-
-
-def _legal(session: TableSession, seat: int) -> tuple[str, ...]:
-    if session.ended:
-        return ()
-    return tuple(action.text for action in session.state.legal_actions(seat))
 
 
 # -- the message --------------------------------------------------------------------------------

@@ -16,9 +16,10 @@ import discord
 
 from bot.storage import BrokenGame
 from bot.tables.display import ChannelLost
-from bot.tables.hand_view import OpenHands, hand_message, superseded_message
+from bot.tables.hand_view import hand_message, superseded_message
 from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import lobby_closed_message
+from bot.tables.open_hands import OpenHands
 from bot.tables.session import TableSession
 from bot.tables.table_view import results_message, table_message
 from bot.ui import Message
