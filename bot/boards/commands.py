@@ -10,7 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import answers_user_errors
-from bot.boards.pages import BUTTONS, ask_reset, scoreboard_page, stats_message
+from bot.boards.figures import stats_message
+from bot.boards.pages import BUTTONS, ask_reset, scoreboard_page
 from bot.ui import display_name, game_choices
 
 if TYPE_CHECKING:

@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.answers import answer_click
-from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow, StatsRow, rating_text
+from bot.boards.figures import OVERALL, history_entry, notice_message, overall, score_line
+from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow
 from bot.errors import UserError
 from bot.storage import HistoryRow
-from bot.text import clip, plural
-from bot.ui import GREY, MEDALS, Message, button, controls, game_name, layout, small, timestamp
+from bot.text import clip
+from bot.ui import GREY, Message, button, controls, game_name, layout, small
 from engine.registry import games
 
 if TYPE_CHECKING:
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 SCOREBOARD_PAGE = 10
 HISTORY_PAGE = 8
 ALL = "all"  # the custom_id word for "every game" (no game has this id)
-OVERALL = "overall"  # the scoreboard of every game together, ranked by wins
 GAME = r"(?P<game>[a-z0-9_]+)"
 
 
@@ -50,13 +50,6 @@ def _guild(interaction: discord.Interaction) -> int:
 
 def _game(word: str) -> str | None:
     return None if word == ALL else word
-
-
-def played_scores(row: StatsRow) -> str:
-    """A stats line's scores, which count only games played to the end."""
-    if row.average_score is None:
-        return "no game played to the end"
-    return f"best {row.best_score} · average {row.average_score:.1f}"
 
 
 def page_count(total: int, size: int) -> int:
@@ -235,34 +228,6 @@ async def scoreboard_page(
     return scoreboard_message(rows, interaction.user.id, game_id, season, page)
 
 
-def overall(rows: Sequence[ScoreRow]) -> list[ScoreRow]:
-    """Every game's rows as one ranking by wins, then win rate, then games: ratings of
-    different games are not comparable, wins are (each row's rating is left out: 0)."""
-    wins: dict[int, int] = {}
-    games: dict[int, int] = {}
-    names: dict[int, str] = {}
-    for row in rows:
-        wins[row.user_id] = wins.get(row.user_id, 0) + row.wins
-        games[row.user_id] = games.get(row.user_id, 0) + row.games
-        names.setdefault(row.user_id, row.name)
-    order = sorted(wins, key=lambda user: (-wins[user], -wins[user] / games[user], -games[user]))
-    return [
-        ScoreRow(
-            user_id=user,
-            name=names[user],
-            game_id=OVERALL,
-            season=0,
-            games=games[user],
-            wins=wins[user],
-            win_rate=wins[user] / games[user],
-            rating=0,
-            provisional=False,
-            rank=rank,
-        )
-        for rank, user in enumerate(order, start=1)
-    ]
-
-
 async def history_page(interaction: discord.Interaction, game_id: str | None, page: int) -> Message:
     """A page of this server's finished games, newest first."""
     # one row more than a page says whether there is a next page without counting them all
@@ -323,7 +288,7 @@ def scoreboard_message(
             "the AI count for games and wins, not the rating"
         )
     when = f"season {season}" if season else "this season"
-    lines = [_score_line(row) for row in shown]
+    lines = [score_line(row) for row in shown]
     pager = _pager(
         ScoreboardPageButton(owner, game_id, season, max(page - 1, 0), label="◀ Previous"),
         ScoreboardPageButton(owner, game_id, season, page + 1, label="Next ▶"),
@@ -345,20 +310,12 @@ def scoreboard_message(
     )
 
 
-def _score_line(row: ScoreRow) -> str:
-    figures = f"{plural(row.games, 'game')}, {plural(row.wins, 'win')} ({row.win_rate:.0%})"
-    if row.game_id == OVERALL:
-        return f"{row.rank}. **{row.name}** — {figures}"
-    rating = rating_text(row.rating, row.provisional)
-    return f"{row.rank}. **{row.name}** — rating {rating} · {figures}"
-
-
 def history_message(
     rows: Sequence[HistoryRow], owner: int, game_id: str | None, page: int, has_next: bool
 ) -> Message:
     """One page of a server's finished games, newest first."""
     what = game_name(game_id) if game_id else "all games"
-    entries = [_history_entry(row) for row in rows]
+    entries = [history_entry(row) for row in rows]
     pager = _pager(
         HistoryPageButton(owner, game_id, max(page - 1, 0), label="◀ Previous"),
         HistoryPageButton(owner, game_id, page + 1, label="Next ▶"),
@@ -379,17 +336,6 @@ def history_message(
     )
 
 
-def _history_entry(row: HistoryRow) -> str:
-    seats = sorted(row.seats, key=lambda seat: (seat.place, seat.seat))
-    results = ", ".join(
-        f"{MEDALS.get(seat.place, '')}{seat.place}. {'🤖 ' if seat.is_ai else ''}{seat.name}"
-        f" {seat.score}"
-        for seat in seats
-    )
-    when = f"{timestamp(row.ended_at)} · season {row.season}"
-    return f"**{game_name(row.game_id)}** · {when}\n{results}\n-# table {row.table_id}"
-
-
 def reset_confirm_message(game_id: str | None) -> Message:
     """The private question /scoreboard-reset asks before starting a new season."""
     what = game_name(game_id) if game_id else "every game"
@@ -402,36 +348,3 @@ def reset_confirm_message(game_id: str | None) -> Message:
             colour=GREY,
         )
     )
-
-
-def stats_message(name: str, rows: Sequence[StatsRow]) -> Message:
-    """A player's figures as a small table per game: games and wins, scores, rating."""
-    tables = [
-        f"**{game_name(row.game_id)}**\n"
-        f"`games   ` {row.games} · {plural(row.wins, 'win')} ({row.wins / row.games:.0%})\n"
-        f"`scores  ` {played_scores(row)}\n"
-        f"`rating  ` {rating_text(row.rating, row.provisional)} after "
-        f"{plural(row.season_games, 'game')} of season {row.season}"
-        for row in rows
-    ]
-    return Message(
-        layout(
-            clip(
-                f"## Stats — {name}\n"
-                + ("\n\n".join(tables) or "No finished games on this server yet."),
-                3500,
-            ),
-            small(
-                [
-                    f"Best: the lowest score in games won by the lowest. Rating: this season; "
-                    f"? = provisional (under {PROVISIONAL_GAMES} rated games)."
-                ]
-            ),
-            colour=GREY,
-        )
-    )
-
-
-def notice_message(text: str) -> Message:
-    """A short answer in place of a question (no controls)."""
-    return Message(layout(text, colour=GREY))
