@@ -718,6 +718,11 @@ def redeal(places: Sequence[list[Card]], rng: random.Random) -> None:
     """
     cards = sorted(card for place in places for card in place)
     rng.shuffle(cards)
+    deal_out(places, cards)
+
+
+def deal_out(places: Sequence[list[Card]], cards: Sequence[Card]) -> None:
+    """Fill ``places`` in order from ``cards``, each place keeping its count."""
     start = 0
     for place in places:
         end = start + len(place)

@@ -54,6 +54,7 @@ from engine.core import (
     Zone,
     cards_from_json,
     cards_json,
+    deal_out,
     make_rng,
     parse_error,
     redeal,
@@ -378,6 +379,9 @@ class TwentyTwoState(State):
         self.played: list[Card] = []  # earlier tricks of this hand, face up, out of play
         self.revealed: list[Card] = []  # the showdown's non-losing cards (kept at the end only)
         self.pending: list[int] = []  # seats still to act in this exchange round or trick
+        # Per seat, the least strength its hand can hold this hand (0: unknown): a follow that
+        # does not beat is its player's lowest cards, so what stays is at least as high.
+        self.floors = [0] * players
         self.penalties: list[list[Card]] = [[] for _ in range(players)]  # face up, out of deck
         self.totals = [0] * players
         self.last_hand: dict[str, Any] | None = None  # the previous showdown, for the views
@@ -428,6 +432,7 @@ class TwentyTwoState(State):
         self.stock = deck[self.dealt * len(order) :]
         self.discards = [[] for _ in range(self.players)]
         self.trick, self.best_seat, self.played, self.revealed = [], None, [], []
+        self.floors = [0] * self.players
         short = (
             f" (the deck of {len(deck)} is short for {wanted} each)" if self.dealt < wanted else ""
         )
@@ -597,6 +602,7 @@ class TwentyTwoState(State):
                 self.best_seat = seat
                 events = [Event(f"{{s{seat}}} beats with {shown}", "play")]
             else:
+                self.floors[seat] = max(action.ranks)
                 events = [Event(f"{{s{seat}}} plays their lowest: {shown}", "play")]
         if self.pending:
             return events
@@ -702,6 +708,7 @@ class TwentyTwoState(State):
             "best_seat": self.best_seat,
             "played": cards_json(self.played),
             "revealed": cards_json(self.revealed),
+            "floors": list(self.floors),
             "penalties": [cards_json(pile) for pile in self.penalties],
             "dealer_draw": [
                 [[seat, RANK_LABEL[STRENGTH[card]]] for seat, card in draw]
@@ -735,7 +742,25 @@ class TwentyTwoState(State):
         # Other seats' discards went face down: hidden too, like their hands and the stock.
         others = [other for other in range(self.players) if other != seat]
         hands = [self.hands[other] for other in others]
-        redeal([*hands, *(self.discards[other] for other in others), self.stock], rng)
+        places = [*hands, *(self.discards[other] for other in others), self.stock]
+        floored = sorted((o for o in others if self.floors[o]), key=lambda o: -self.floors[o])
+        if not floored:
+            redeal(places, rng)
+        else:
+            # A hand with a floor takes the first cards of the shuffled pool at or above it,
+            # highest floor first: uniform over the deals that respect every floor, as a
+            # higher floor's cards are among a lower one's. The other places share the rest.
+            pool = sorted(card for place in places for card in place)
+            rng.shuffle(pool)
+            for other in floored:
+                hand = self.hands[other]
+                hand[:] = [card for card in pool if STRENGTH[card] >= self.floors[other]][
+                    : len(hand)
+                ]
+                taken = set(hand)
+                pool = [card for card in pool if card not in taken]
+            free = [place for place in places if all(place is not self.hands[o] for o in floored)]
+            deal_out(free, pool)
         for hand in hands:
             hand.sort(key=rank_key)
 
@@ -768,6 +793,7 @@ class TwentyTwoState(State):
             "best_seat": self.best_seat,
             "played": cards_json(self.played),
             "revealed": cards_json(self.revealed),
+            "floors": list(self.floors),
             "pending": list(self.pending),
             "penalties": [cards_json(pile) for pile in self.penalties],
             "totals": list(self.totals),
@@ -853,6 +879,8 @@ class TwentyTwoGame(Game):
         state.played = cards_from_json(data["played"])
         state.revealed = cards_from_json(data["revealed"])
         state.pending = [int(seat) for seat in data["pending"]]
+        # Games saved before floors were kept know none (a search then assumes less).
+        state.floors = [int(floor) for floor in data.get("floors", [0] * players)]
         state.penalties = [cards_from_json(pile) for pile in data["penalties"]]
         state.totals = [int(total) for total in data["totals"]]
         last = data["last_hand"]

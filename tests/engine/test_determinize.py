@@ -14,6 +14,8 @@ from engine.cards import Card
 from engine.core import RandomAgent, State
 from engine.games.stuck import GAME as STUCK
 from engine.games.stuck import StuckState
+from engine.games.twentytwo import GAME as TWENTYTWO
+from engine.games.twentytwo import STRENGTH, TwentyTwoState
 from engine.registry import games
 from engine.runner import play_out, step
 
@@ -100,3 +102,22 @@ def test_stuck_worlds_deal_no_one_a_suit_or_rank_it_was_seen_to_lack() -> None:
     for _ in range(50):
         world = state.determinize(0, rng)
         assert not [card for card in world.hands[1] if card.suit in suits or card.rank in ranks]
+
+
+def test_twentytwo_worlds_deal_no_one_a_card_below_the_lowest_cards_it_played() -> None:
+    # A follow that does not beat is the player's lowest cards: what it keeps is no lower.
+    state = TWENTYTWO.new_state(3, 5)
+    assert isinstance(state, TwentyTwoState)
+    rng = random.Random(0)
+    agents = [RandomAgent()] * 3
+    rngs = [random.Random(seat) for seat in range(3)]
+    while not (state.floors[1] > 2 and len(state.hands[1]) > 1) and not state.is_over:
+        step(state, agents, rngs, rng)
+    floor = state.floors[1]
+    assert floor > 2 and min(map(STRENGTH.__getitem__, state.hands[1])) >= floor
+    dealt = set()
+    for _ in range(50):
+        world = state.determinize(0, rng)
+        assert min(map(STRENGTH.__getitem__, world.hands[1])) >= floor
+        dealt.add(tuple(world.hands[1]))
+    assert len(dealt) > 10  # still a deal at random among the cards that fit
