@@ -28,6 +28,10 @@ from engine.games.cambio import (
 )
 
 
+POINTS = {card: points(card) for card in FULL_DECK}
+DECK_POINTS = sum(POINTS.values())
+
+
 class CambioAgent:
     """Remembers what it saw (its ``agent_view``), replaces known high cards with low draws,
     uses powers to learn unknown cards and to pass high cards on, snaps known matches, and
@@ -80,13 +84,15 @@ class Mind:
         seen = {card for hand in self.known for card in hand.values()}
         if view["drawn"]:
             seen.add(Card.parse(view["drawn"]))
-        unseen = [points(card) for card in FULL_DECK if card not in seen]
-        self.mean = sum(unseen) / len(unseen) if unseen else 5.0
+        # The deck's total less the seen cards' (the search's playouts ask this every move).
+        unseen = len(FULL_DECK) - len(seen)
+        unseen_points = DECK_POINTS - sum(map(POINTS.__getitem__, seen))
+        self.mean = unseen_points / unseen if unseen else 5.0
 
     def value(self, seat: int, label: str) -> float:
         """The known points at a position, or the mean of the unseen cards."""
         card = self.known[seat].get(label)
-        return self.mean if card is None else points(card)
+        return self.mean if card is None else POINTS[card]
 
     def estimate(self, seat: int) -> float:
         """A seat's expected total."""
