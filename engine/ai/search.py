@@ -46,11 +46,15 @@ ended now, counted like the game's scores (so lower is better where the lowest w
 class Yardstick:
     """How a game's playouts are judged: ``scale`` points of one hand make a clear lead; with
     a ``standing``, a playout stops after ``rounds`` turns of every seat and the standing
-    judges it (cheaper than playing the hand out: long hands can afford more worlds)."""
+    judges it (cheaper than playing the hand out: long hands can afford more worlds). A rival
+    replaces the heuristic's move only when it beat it by ``confidence`` standard errors: where
+    the heuristic is weak and playouts are telling (fishing, swazi) little is asked, where a few
+    lucky worlds mislead (cambio's snaps) more."""
 
     scale: float
     standing: Standing | None = None
     rounds: int = 0
+    confidence: float = 1.0
 
 
 def rollout_value(
@@ -62,8 +66,9 @@ def rollout_value(
     before = world.scores()
     world.apply(seat, action)
     agents = [policy] * world.players
-    rngs = [random.Random(seed + other) for other in range(world.players)]
-    order_rng = random.Random(-seed)
+    rng = random.Random(seed)  # one for every seat and the order: seeding costs
+    rngs = [rng] * world.players
+    order_rng = rng
     limit = yardstick.rounds * world.players if yardstick.standing else MAX_ROLLOUT_STEPS
     steps = 0
     while not world.is_over and world.scores() == before and steps < limit:
@@ -117,7 +122,7 @@ class SearchAgent(StateAgent):
         yardstick: Yardstick,
         budget: Budget = DEFAULT_BUDGET,
         width: int = 6,
-        confidence: float = 1.5,
+        confidence: float | None = None,
         evidence: int = 6,
     ) -> None:
         self.policy = policy
@@ -126,7 +131,7 @@ class SearchAgent(StateAgent):
         self.width = width
         # A few noisy playouts make the best-looking of many moves look better than it is: the
         # heuristic's move is left only for one that beats it by this many standard errors.
-        self.confidence = confidence
+        self.confidence = yardstick.confidence if confidence is None else confidence
         self.evidence = evidence  # fewer paired worlds than this never overrule it
 
     def choose_in(

@@ -163,7 +163,8 @@ def test_a_playout_with_a_standing_stops_at_its_horizon_and_is_judged_by_it() ->
 
 
 def test_the_heuristic_move_is_left_only_for_one_that_clearly_beat_it() -> None:
-    searcher = hard("fishing")
+    fishing = games()["fishing"]
+    searcher = SearchAgent(heuristic(fishing), yardstick(fishing), BUDGET, confidence=1.5)
     worlds = searcher.evidence
     assert searcher.clearly_better([1.0, 0.9, 1.0, 0.8] * worlds, [0.2, 0.1, 0.3, 0.0] * worlds)
     assert not searcher.clearly_better([1.0, 0.0] * worlds, [0.0, 1.0] * worlds)
@@ -183,3 +184,12 @@ def test_a_decision_from_a_saved_state_is_the_levels_own(level: str) -> None:
         expected = player.choose(state.agent_view(seat), legal, random.Random("t/1"), False)
     assert expected is not None
     assert decide("swazi", state.to_json(), seat, level, "t/1", BUDGET) == expected.text
+
+
+def test_each_game_sets_how_clearly_a_rival_must_beat_the_heuristic() -> None:
+    for game in games().values():
+        searcher = agent(game, "hard", BUDGET)
+        assert isinstance(searcher, SearchAgent)
+        assert searcher.confidence == yardstick(game).confidence
+    # Where playouts mislead more, more is asked (see engine.ai.search.Yardstick).
+    assert yardstick(games()["cambio"]).confidence > yardstick(games()["fishing"]).confidence
