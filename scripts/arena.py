@@ -76,9 +76,16 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 
 def match(
-    game_id: str, players: int, pair: tuple[str, str], count: int, rollouts: int, jobs: int
+    game_id: str,
+    players: int,
+    pair: tuple[str, str],
+    count: int,
+    rollouts: int,
+    jobs: int,
+    every: int | None = None,
 ) -> dict[str, object]:
-    """Play ``count`` games and sum them up."""
+    """Play ``count`` games and sum them up (printing the figures so far every ``every``
+    games: a long run stopped early still leaves its figures)."""
     shares: list[float] = []
     times: tuple[list[float], list[float]] = ([], [])
     started = time.perf_counter()
@@ -91,6 +98,22 @@ def match(
             shares.append(share)
             times[0].extend(first)
             times[1].extend(second)
+            if every and len(shares) % every == 0 and len(shares) < count:
+                so_far = summary(game_id, players, pair, shares, times, rollouts, started)
+                print(json.dumps({**so_far, "partial": True}), flush=True)
+    return summary(game_id, players, pair, shares, times, rollouts, started)
+
+
+def summary(
+    game_id: str,
+    players: int,
+    pair: tuple[str, str],
+    shares: Sequence[float],
+    times: tuple[list[float], list[float]],
+    rollouts: int,
+    started: float,
+) -> dict[str, object]:
+    """A's win share with its 95% interval and both levels' decision times, as printed."""
     mean = statistics.fmean(shares)
     error = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else 1.0
     result: dict[str, object] = {
@@ -98,7 +121,7 @@ def match(
         "players": players,
         "a": pair[0],
         "b": pair[1],
-        "games": count,
+        "games": len(shares),
         "a_share": round(mean, 3),
         "ci95": [round(mean - error, 3), round(mean + error, 3)],
         "fair_share": round(1 / players, 3),
@@ -120,6 +143,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--rollouts", type=int, default=64, help="hard's playouts a move")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--every", type=int, help="also print the figures every N games")
     args = parser.parse_args()
     pairs = [tuple(level_name(level) for level in text.split(",")) for text in args.pair or []]
     for game_id, game in games().items():
@@ -130,7 +154,13 @@ def main() -> None:
                 continue
             for first, second in pairs or [("hard", "normal")]:
                 figures = match(
-                    game_id, players, (first, second), args.games, args.rollouts, args.jobs
+                    game_id,
+                    players,
+                    (first, second),
+                    args.games,
+                    args.rollouts,
+                    args.jobs,
+                    args.every,
                 )
                 print(json.dumps(figures), flush=True)
 
