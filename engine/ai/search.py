@@ -133,6 +133,7 @@ class SearchAgent(StateAgent):
         # heuristic's move is left only for one that beats it by this many standard errors.
         self.confidence = yardstick.confidence if confidence is None else confidence
         self.evidence = evidence  # fewer paired worlds than this never overrule it
+        self.playouts = 0  # how many the last decision played (what a time budget bought)
 
     def choose_in(
         self,
@@ -143,6 +144,7 @@ class SearchAgent(StateAgent):
         optional: bool,
     ) -> Action | None:
         """The candidate that did best in the worlds sampled for ``seat``."""
+        self.playouts = 0
         view = state.agent_view(seat) if self.policy.needs_view else None
         preferred = self.policy.choose(view, legal, rng, optional)
         if optional or preferred is None or len(legal) == 1:
@@ -158,25 +160,24 @@ class SearchAgent(StateAgent):
         total = self.budget.rollouts
         values: list[list[float]] = [[] for _ in candidates]
         rivals = list(range(1, len(candidates)))
-        for _ in range(rounds):
+        for round_index in range(rounds):
+            # A time budget gives each round an equal share of the time; measured as it goes,
+            # so a slow start (a busy machine) does not shrink the whole search.
+            deadline = started + self.budget.seconds * (round_index + 1) / rounds
             worlds = 0
             while True:
                 self.evaluate(state, seat, candidates, [0, *rivals], rng, values)
                 worlds += 1
-                if total is None:  # estimate the whole budget from the time taken so far
-                    spent = time.perf_counter() - started
-                    played = sum(map(len, values))
-                    total = int(self.budget.seconds * played / max(spent, 1e-9))
-                if worlds >= max(1, total // (rounds * (len(rivals) + 1))):
+                if total is None:
+                    if time.perf_counter() >= deadline:
+                        break
+                elif worlds >= max(1, total // (rounds * (len(rivals) + 1))):
                     break
-            if self.budget.rollouts is None and time.perf_counter() - started > (
-                self.budget.seconds
-            ):
+            if len(rivals) == 1:  # the last round: the heuristic's move against the best rival
                 break
             rivals.sort(key=lambda index: -statistics.fmean(values[index]))
             rivals = rivals[: max(1, len(rivals) // 2)]
-            if len(rivals) == 1:
-                break
+        self.playouts = sum(map(len, values))
         best = max(rivals, key=lambda index: statistics.fmean(values[index]))
         return best if self.clearly_better(values[best], values[0]) else 0
 

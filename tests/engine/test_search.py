@@ -193,3 +193,16 @@ def test_each_game_sets_how_clearly_a_rival_must_beat_the_heuristic() -> None:
         assert searcher.confidence == yardstick(game).confidence
     # Where playouts mislead more, more is asked (see engine.ai.search.Yardstick).
     assert yardstick(games()["cambio"]).confidence > yardstick(games()["fishing"]).confidence
+
+
+def test_a_playout_budget_is_spent_down_to_the_heuristic_move_against_the_best_rival() -> None:
+    searcher = hard("twentytwo")
+    for state, seat in positions("twentytwo", 2, seed=6, every=1):
+        legal = state.legal_actions(seat)
+        if len(legal) >= searcher.width:
+            searcher.choose_in(state, seat, legal, random.Random(2), False)
+            # Rounding loses a few; stopping before the last round would lose half.
+            assert BUDGET.rollouts is not None
+            assert 0.75 * BUDGET.rollouts <= searcher.playouts <= BUDGET.rollouts
+            return
+    raise AssertionError("no position with enough moves")

@@ -1,0 +1,75 @@
+"""What the hard level's time budget buys: playouts per decision in ``AI_THINK_SECONDS`` (0.3 s
+by default), per game at two players, next to the node budget the arena figures use.
+
+    ./run bench            or    .venv/bin/python scripts/bench_think.py [--seconds S]
+
+The positions are those of a normal-against-normal game where the seat to move has a choice
+(every third one, up to ``--positions``); hard thinks on each with the time budget and the
+number of playouts it played is noted. Prints one JSON line per game: the median and the
+fewest playouts, and the arena's budget for that game (the bot's hard plays at least as well
+where the fewest is above it). Figures depend on the machine and its load (printed too). Not a
+test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+
+from engine.ai import agent, heuristic, yardstick
+from engine.ai.search import Budget, SearchAgent
+from engine.core import State
+from engine.registry import games
+from engine.runner import step
+
+ARENA_ROLLOUTS = {"fishing": 32, "swazi": 32, "cambio": 128, "twentytwo": 128, "stuck": 128}
+"""The node budget of the README's hard-against-normal figures, per game."""
+
+
+def positions(game_id: str, count: int, seed: int = 1) -> list[tuple[State, int]]:
+    """States of a normal-against-normal game where the seat to move has a choice."""
+    game = games()[game_id]
+    state = game.new_state(2, seed)
+    agents = [agent(game, "normal")] * 2
+    rngs = [random.Random(seed), random.Random(seed + 1)]
+    found: list[tuple[State, int]] = []
+    steps = 0
+    while not state.is_over and len(found) < count:
+        seats = state.waiting_for()
+        if len(seats) == 1 and len(state.legal_actions(seats[0])) > 1:
+            steps += 1
+            if steps % 3 == 0:
+                found.append((state.game.state_from_json(state.to_json()), seats[0]))
+        step(state, agents, rngs, random.Random(steps))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=0.3)
+    parser.add_argument("--positions", type=int, default=12)
+    args = parser.parse_args()
+    for game_id, game in games().items():
+        searcher = SearchAgent(heuristic(game), yardstick(game), Budget(seconds=args.seconds))
+        bought = []
+        for state, seat in positions(game_id, args.positions):
+            legal = state.legal_actions(seat)
+            searcher.choose_in(state, seat, legal, random.Random(0), False)
+            bought.append(searcher.playouts)
+        figures = {
+            "game": game_id,
+            "seconds": args.seconds,
+            "decisions": len(bought),
+            "playouts_median": statistics.median(bought),
+            "playouts_fewest": min(bought),
+            "arena_rollouts": ARENA_ROLLOUTS[game_id],
+            "load_average": round(os.getloadavg()[0], 1),
+        }
+        print(json.dumps(figures), flush=True)
+
+
+if __name__ == "__main__":
+    main()
