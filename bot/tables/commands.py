@@ -143,7 +143,8 @@ async def open_lobby(interaction: discord.Interaction, game: Game, options: dict
             f"{', '.join(missing)}. Ask an admin to grant them, or use another channel."
         )
     given = {name: value for name, value in options.items() if value is not None}
-    lobby = _bot(interaction).tables.open_lobby(
+    service = _bot(interaction).tables
+    lobby = await service.open_lobby(
         interaction.guild_id,
         interaction.channel_id,
         interaction.user.id,
@@ -151,7 +152,7 @@ async def open_lobby(interaction: discord.Interaction, game: Game, options: dict
         game.id,
         given,
     )
-    await post_lobby(interaction, lobby)
+    await post_lobby(interaction, service, lobby)
 
 
 def _bot(interaction: discord.Interaction) -> CardroomBot:
@@ -240,8 +241,8 @@ class GameCog(commands.Cog):
         service = self.bot.tables
         lobby = service.lobby_in(interaction.channel_id or 0)
         if lobby is not None:
-            lobby.leave(interaction.user.id)
-            service.touch(lobby)
+            user_id = interaction.user.id
+            await service.change_lobby(lobby, lambda: lobby.leave(user_id))
             await edit_lobby(interaction.client, lobby, lobby_message(lobby))
             await interaction.response.send_message("You left the lobby.", ephemeral=True)
             return

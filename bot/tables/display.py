@@ -32,6 +32,10 @@ class Presenter(Protocol):
     async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
         """The lobby ended without a game (expired)."""
 
+    async def lobby_restored(self, lobby: Lobby) -> bool:
+        """Show a lobby restored after a restart in its message again; False when that
+        message or its channel is gone or closed to the bot."""
+
     async def table_changed(self, session: TableSession) -> int | None:
         """Post or edit the table message; returns the id of a message posted anew."""
 

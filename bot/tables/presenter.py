@@ -18,7 +18,7 @@ from bot.storage import BrokenGame
 from bot.tables.display import ChannelLost
 from bot.tables.hand_view import hand_message, superseded_message
 from bot.tables.lobby import Lobby
-from bot.tables.lobby_view import lobby_closed_message
+from bot.tables.lobby_view import lobby_closed_message, lobby_message
 from bot.tables.open_hands import OpenHands
 from bot.tables.session import TableSession
 from bot.tables.table_view import results_message, table_message
@@ -104,6 +104,18 @@ class DiscordPresenter:
         message = self._channel(lobby.channel_id).get_partial_message(lobby.message_id)
         with contextlib.suppress(discord.NotFound):
             await self._edit(message, lobby_closed_message(lobby, reason))
+
+    async def lobby_restored(self, lobby: Lobby) -> bool:
+        """Show a restored lobby in its message again (its buttons work as before); False
+        when the message or its channel is gone or closed to the bot."""
+        if lobby.message_id is None:
+            return False
+        message = self._channel(lobby.channel_id).get_partial_message(lobby.message_id)
+        try:
+            await self._edit(message, lobby_message(lobby))
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        return True
 
     async def table_changed(self, session: TableSession) -> int | None:
         """Edit the table message in place; post it anew when missing or nearly an hour old

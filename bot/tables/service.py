@@ -13,9 +13,9 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot.errors import SaveFailed, UserError
 from bot.settings import Settings
@@ -23,7 +23,7 @@ from bot.storage import Storage
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobby import Lobby
 from bot.tables.records import Change, Clock, Seat, SessionContext
-from bot.tables.restore import restore_sessions
+from bot.tables.restore import restore_lobbies, restore_sessions
 from bot.tables.session import TableSession
 from bot.tables.thinking import AiPlayers
 from bot.tables.timers import RETRY_SECONDS, TableTimers
@@ -33,6 +33,7 @@ from engine.errors import SetupError
 from engine.registry import get_game
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CHANNEL_LOST = "The bot can no longer reach this table's channel, so the game ended."
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
@@ -170,7 +171,7 @@ class TableService:
         return self.lobbies.get(key) if key else None
 
     # -- lobbies -------------------------------------------------------------------------------
-    def open_lobby(
+    async def open_lobby(
         self,
         guild_id: int,
         channel_id: int,
@@ -179,7 +180,8 @@ class TableService:
         game_id: str,
         options: dict[str, object],
     ) -> Lobby:
-        """Open a lobby in a channel (one game per channel); raises UserError if it cannot."""
+        """Open a lobby in a channel (one game per channel) and save it; raises UserError if
+        it cannot (SaveFailed: nothing opened)."""
         if channel_id in self.by_channel:
             raise UserError(
                 "This channel already has a game or a lobby; finish it or use another channel."
@@ -191,10 +193,47 @@ class TableService:
             raise UserError(f"{error}.") from None
         seats = [Seat(host_id, host_name)]
         lobby = Lobby(self._new_id(), guild_id, channel_id, host_id, game, resolved, seats)
-        self.lobbies[lobby.lobby_id] = lobby
-        self.by_channel[channel_id] = lobby.lobby_id
-        self.touch(lobby)
+        self._add_lobby(lobby)  # before the save: a second start in the channel is refused
+        try:
+            await self._save_lobby(lobby)
+        except SaveFailed:
+            self._drop_lobby(lobby)
+            raise
         return lobby
+
+    def _add_lobby(self, lobby: Lobby) -> None:
+        self.lobbies[lobby.lobby_id] = lobby
+        self.by_channel[lobby.channel_id] = lobby.lobby_id
+        self.touch(lobby)
+
+    async def _save_lobby(self, lobby: Lobby) -> None:
+        try:
+            await self.storage.lobbies.save(lobby.saved())
+        except Exception as error:
+            log.exception("lobby %s: a change could not be saved", lobby.lobby_id)
+            raise SaveFailed() from error
+
+    async def change_lobby(self, lobby: Lobby, change: Callable[[], T]) -> T:
+        """Make ``change`` (join, leave, add an AI, set its level) and save the lobby; if
+        the save fails, the seats are put back as they were and SaveFailed is raised."""
+        seats = [replace(seat) for seat in lobby.seats]
+        made = change()
+        try:
+            await self._save_lobby(lobby)
+        except SaveFailed:
+            lobby.seats[:] = seats
+            raise
+        self.touch(lobby)
+        return made
+
+    async def lobby_posted(self, lobby: Lobby, message_id: int) -> None:
+        """The lobby's message was posted: note its id (saved, so that a restarted bot shows
+        the lobby there again; if that save fails, the lobby works until a restart)."""
+        lobby.message_id = message_id
+        try:
+            await self.storage.lobbies.save(lobby.saved())
+        except Exception:
+            log.exception("lobby %s: could not save its message id", lobby.lobby_id)
 
     def touch(self, lobby: Lobby) -> None:
         """The lobby was used: its idle expiry starts again."""
@@ -210,13 +249,27 @@ class TableService:
             await self.presenter.lobby_closed(lobby, f"expired after {minutes} idle minutes")
 
     def close_lobby(self, lobby: Lobby, *, cancel_expiry: bool = True) -> None:
-        """Close the lobby and free its channel."""
+        """Close the lobby, free its channel and forget its stored row (in the background,
+        retried until done: a closed lobby must not come back at a restart)."""
+        self._drop_lobby(lobby, cancel_expiry=cancel_expiry)
+        self.spawn(self._forget_lobby(lobby.lobby_id), f"lobby-forget-{lobby.lobby_id}")
+
+    def _drop_lobby(self, lobby: Lobby, *, cancel_expiry: bool = True) -> None:
         lobby.closed = True
         self.lobbies.pop(lobby.lobby_id, None)
         if self.by_channel.get(lobby.channel_id) == lobby.lobby_id:
             del self.by_channel[lobby.channel_id]
         if cancel_expiry and lobby.expiry is not None:
             lobby.expiry.cancel()
+
+    async def _forget_lobby(self, lobby_id: str) -> None:
+        while True:
+            try:
+                await self.storage.lobbies.delete(lobby_id)
+                return
+            except Exception:
+                log.exception("lobby %s: could not forget it; trying again", lobby_id)
+                await asyncio.sleep(RETRY_SECONDS)
 
     async def start(self, lobby_id: str, user_id: int) -> TableSession:
         """Deal the game and save it (host only); the lobby becomes a table, not yet shown.
@@ -242,8 +295,8 @@ class TableService:
             self.context,
         )
         session.log_opening()
-        await session.begin()
-        self.close_lobby(lobby)
+        await session.begin(lobby.lobby_id)
+        self._drop_lobby(lobby)  # its stored row went with the game's first save
         self.tables[session.table_id] = session
         self.by_channel[session.channel_id] = session.table_id
         return session
@@ -253,7 +306,7 @@ class TableService:
         self.display.changed(session)
         self.timers.schedule(session)
 
-    def rematch(self, table_id: str, user_id: int, name: str) -> Lobby:
+    async def rematch(self, table_id: str, user_id: int, name: str) -> Lobby:
         """Open a new lobby for the same game and options, once, seating only the clicker
         (a player of that game), who hosts it; the others join with the button, so nobody is
         dealt into a game they did not ask for."""
@@ -263,8 +316,9 @@ class TableService:
         if user_id not in old.players:
             raise UserError("Only players of that game can ask for a rematch.")
         options: dict[str, object] = dict(old.options)
-        lobby = self.open_lobby(old.guild_id, old.channel_id, user_id, name, old.game.id, options)
-        del self.rematches[table_id]
+        game_id = old.game.id
+        lobby = await self.open_lobby(old.guild_id, old.channel_id, user_id, name, game_id, options)
+        self.rematches.pop(table_id, None)
         return lobby
 
     # -- a session's intents, and what follows a committed change --------------------------------
@@ -359,7 +413,8 @@ class TableService:
 
     # -- restart and shutdown --------------------------------------------------------------------
     async def restore(self) -> list[str]:
-        """Resume the running games saved in storage; returns the problems found."""
+        """Resume the running games and open lobbies saved in storage; returns the problems
+        found."""
         sessions, broken = await restore_sessions(self.storage, self.context)
         for session in sessions:
             self.tables[session.table_id] = session
@@ -368,7 +423,21 @@ class TableService:
         for game in broken:
             if game.channel_id is not None:
                 self.spawn(self.presenter.restore_failed(game), f"broken-{game.table_id}")
-        return [f"table {game.table_id}: {game.error}" for game in broken]
+        lobbies, problems = await restore_lobbies(self.storage)
+        for lobby in lobbies:
+            if lobby.channel_id in self.by_channel:  # its channel has a game: it cannot start
+                problems.append(f"lobby {lobby.lobby_id}: its channel has a game")
+                self.close_lobby(lobby)
+                continue
+            self._add_lobby(lobby)
+            self.spawn(self._show_restored(lobby), f"lobby-restored-{lobby.lobby_id}")
+        return [f"table {game.table_id}: {game.error}" for game in broken] + problems
+
+    async def _show_restored(self, lobby: Lobby) -> None:
+        """Show a restored lobby in its message again; drop it if that is gone."""
+        if not await self.presenter.lobby_restored(lobby):
+            log.warning("lobby %s: its channel or message is gone; dropped", lobby.lobby_id)
+            self.close_lobby(lobby)
 
     async def close(self) -> None:
         """Cancel timers and background work, stop the AI's workers (at shutdown)."""

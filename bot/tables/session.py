@@ -3,8 +3,9 @@
 It offers one call per intent (``choose`` a step, ``play``, ``leave``, ``stop``, and for the
 timers ``ai_move`` and ``time_out``). Each call is a transaction under the table's lock: the
 change is made in memory, then saved (``storage.running.save``; ``storage.results.finish`` at
-the end, ``storage.running.delete`` when stopped); if the save fails, the session is put back
-exactly as it was (state, revision, log, deadlines, seats) and the caller gets ``SaveFailed``.
+the end, ``storage.running.end_unfinished`` when it ends without a result); if the save fails,
+the session is put back exactly as it was (state, revision, log, deadlines, seats) and the
+caller gets ``SaveFailed``.
 A committed call returns a ``Change`` (events, whose views changed, what to post); its caller
 (``TableService``, or the timers) has it shown and rescheduled. The Discord side reports the
 ids of what it posted through ``posted``; nothing else writes into a session from outside.
@@ -212,11 +213,13 @@ class TableSession:
                 return None
             return await self._commit(lambda: self._stopped(reason))
 
-    async def begin(self) -> None:
-        """Save the game just dealt (raises SaveFailed; nothing else to undo then)."""
+    async def begin(self, lobby_id: str) -> None:
+        """Save the game just dealt from lobby ``lobby_id``, whose stored row goes in the same
+        transaction (raises SaveFailed; nothing else to undo then)."""
         self._after_change(acted=())
         try:
-            await self._store()
+            await self.context.storage.running.save(saved_game(self), None, lobby_id)
+            self.stored_revision = self.revision
         except Exception as error:
             log.exception("table %s: the first save failed", self.table_id)
             raise SaveFailed() from error
@@ -286,7 +289,9 @@ class TableSession:
             game = finished_game(self, self.context.clock())
             await storage.results.finish(game, self.stored_revision)
         else:
-            await storage.running.delete(self.table_id, self.stored_revision)
+            await storage.running.end_unfinished(
+                self.table_id, self.end_reason, self.stored_revision
+            )
 
     async def _store(self) -> None:
         """Save the running game over the row this session last saved or loaded."""
