@@ -14,7 +14,7 @@ import logging
 from bot.storage import BrokenGame, LoadedGame, Storage
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat, SessionContext
-from bot.tables.session import TableSession
+from bot.tables.session import RESTARTED, TableSession
 from engine.errors import EngineError, SetupError
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
     replay_log(session)
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
-    session.resume()
+    session.resume(RESTARTED)
     return session
 
 

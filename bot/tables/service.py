@@ -36,6 +36,13 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 CHANNEL_LOST = "The bot can no longer reach this table's channel, so the game ended."
+CHANNEL_DELETED = "This table's channel was deleted, so the game ended without a result."
+GUILD_LEFT = "The bot was removed from this server, so the game ended without a result."
+PAUSE_RAN_OUT = (
+    "The bot could not see or post in this table's channel for {minutes} minutes, so the "
+    "game ended without a result."
+)
+RESUMED = "The game goes on: the bot may post in this channel again."
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
@@ -105,6 +112,7 @@ class TableService:
         self.by_channel: dict[int, str] = {}  # channel id → lobby or table id
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._pauses: dict[str, asyncio.Task[None]] = {}  # table id → the end of its pause
         self.ai = AiPlayers(settings)
         self.context = SessionContext(storage, settings, clock, self.ai)
         self.display = TableDisplay(
@@ -342,22 +350,70 @@ class TableService:
         session = self.table_in(channel_id)
         self.committed(session, await session.stop(user_id, may_manage, name))
 
-    def channel_lost(self, session: TableSession) -> None:
-        """The table's channel is gone or closed to the bot: end the game without a result,
-        so nothing keeps asking Discord for a channel that refuses (403s get a bot banned)."""
-        self.spawn(self._abandon(session), f"abandon-{session.table_id}")
+    def channel_lost(self, session: TableSession, gone: bool) -> None:
+        """Discord refused the table's channel itself: gone for good (deleted, the bot out of
+        the server), the game ends without a result; closed to the bot (permissions taken
+        away), it is paused. Either way nothing keeps asking Discord for a channel that
+        refuses (403s get a bot banned)."""
+        if gone:
+            self.end_lost(session, CHANNEL_LOST)
+        else:
+            self.pause(session)
 
-    async def _abandon(self, session: TableSession) -> None:
+    def end_lost(self, session: TableSession, reason: str) -> None:
+        """End a table whose channel is lost, without a result (recorded with ``reason``)."""
+        self.spawn(self._abandon(session, reason), f"abandon-{session.table_id}")
+
+    async def _abandon(self, session: TableSession, reason: str) -> None:
         while True:
             try:
-                change = await session.abandon(CHANNEL_LOST)
+                change = await session.abandon(reason)
             except SaveFailed:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             if change is not None:
-                log.warning("table %s: its channel is lost; the game ended", session.table_id)
+                log.warning("table %s: %s", session.table_id, reason)
                 self.committed(session, change)
             return
+
+    def pause(self, session: TableSession) -> None:
+        """The bot may no longer see or post in the table's channel: nothing moves (no
+        timeout, no AI) until it may again (``resume``); the players and the server's owner
+        are told by DM; after ``paused_table_seconds`` the game ends without a result."""
+        if session.paused or session.ended:
+            return
+        session.paused = True
+        self.timers.cancel(session)
+        log.warning("table %s: its channel is closed to the bot; paused", session.table_id)
+        self.spawn(self.presenter.table_paused(session), f"paused-{session.table_id}")
+        ending = self.spawn(self._pause_runs_out(session), f"pause-end-{session.table_id}")
+        self._pauses[session.table_id] = ending
+
+    async def _pause_runs_out(self, session: TableSession) -> None:
+        seconds = self.settings.paused_table_seconds
+        await asyncio.sleep(seconds)
+        self._pauses.pop(session.table_id, None)
+        if session.paused:
+            await self._abandon(session, PAUSE_RAN_OUT.format(minutes=round(seconds / 60)))
+
+    def paused_in(self, guild_id: int) -> list[TableSession]:
+        """The paused tables of a server."""
+        return [s for s in self.tables.values() if s.guild_id == guild_id and s.paused]
+
+    def resume(self, session: TableSession) -> None:
+        """The bot may post in a paused table's channel again: the game goes on, every
+        waiting seat with a whole new turn."""
+        if not session.paused or session.ended:
+            return
+        self._end_pause(session)
+        session.resume(RESUMED)
+        log.info("table %s: its channel is open to the bot again; resumed", session.table_id)
+        self.show(session)
+
+    def _end_pause(self, session: TableSession) -> None:
+        ending = self._pauses.pop(session.table_id, None)
+        if ending is not None and ending is not asyncio.current_task():
+            ending.cancel()
 
     def channel_gone(self, channel_id: int) -> None:
         """A channel was deleted: its lobby closes and its table ends."""
@@ -367,14 +423,14 @@ class TableService:
             self.close_lobby(lobby)
         session = self.tables.get(key) if key else None
         if session is not None:
-            self.channel_lost(session)
+            self.end_lost(session, CHANNEL_DELETED)
 
     def guild_gone(self, guild_id: int) -> None:
         """The bot left (or was removed from) a server: its lobbies close, its tables end."""
         for lobby in [lobby for lobby in self.lobbies.values() if lobby.guild_id == guild_id]:
             self.close_lobby(lobby)
         for session in [s for s in self.tables.values() if s.guild_id == guild_id]:
-            self.channel_lost(session)
+            self.end_lost(session, GUILD_LEFT)
 
     def committed(self, session: TableSession, change: Change) -> None:
         """Show a committed change and plan what follows: notices, the display, the timers,
@@ -383,9 +439,11 @@ class TableService:
             self.display.notice(session, notice)
         self.display.changed(session)
         if not change.ended:
-            self.timers.schedule(session)
+            if not session.paused:  # a paused table's timers wait for its channel
+                self.timers.schedule(session)
             return
         self.timers.cancel(session)
+        self._end_pause(session)
         if self.by_channel.get(session.channel_id) == session.table_id:
             del self.by_channel[session.channel_id]
         if session.end_reason == "over":

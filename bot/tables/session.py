@@ -35,6 +35,11 @@ log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
 LOG_LENGTH = 40
+RESTARTED = "The game resumes after a restart."
+PAUSED = (
+    "This game is paused: the bot may no longer post in its channel. It goes on where it "
+    "stopped as soon as a server admin gives the bot its permissions there back."
+)
 
 
 @dataclass(eq=False)
@@ -63,6 +68,9 @@ class TableSession:
     summaries: list[str] = field(default_factory=list)
     ended: bool = False
     end_reason: str = ""
+    # the bot may not post in the table's channel just now: no move, timeout or AI move is
+    # made until it may again (or the pause runs out and the game ends)
+    paused: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     declined: set[tuple[int, int]] = field(default_factory=set)  # (revision, seat) AI passes
     # seat -> the revision at which its legal actions last changed: a click drawn before that
@@ -135,6 +143,8 @@ class TableSession:
         async with self.lock:
             if self.ended:
                 raise UserError("This game is over.")
+            if self.paused:
+                raise UserError(PAUSED)
             if self.is_stale(seat, revision) or action not in self.state.legal_actions(seat):
                 raise StaleMove()
             left = self.window_left(self.context.clock())
@@ -155,14 +165,14 @@ class TableSession:
         A searching level thinks outside the table's lock (in the context's worker processes);
         its move counts only if nothing moved meanwhile."""
         async with self.lock:
-            if self.ended or self.revision != revision:
+            if self.ended or self.paused or self.revision != revision:
                 return None
             thinking = self.context.ai.move(
                 self.state, seat, self.seats[seat].level, self.ai_seed(seat)
             )
         action = await thinking
         async with self.lock:
-            if self.ended or self.revision != revision:
+            if self.ended or self.paused or self.revision != revision:
                 return None
             if action is None:
                 self.declined.add((self.revision, seat))
@@ -173,7 +183,7 @@ class TableSession:
         """The seat's time ran out at ``revision``: its timeout move (or the AI's) is made;
         after ``MAX_TIMEOUTS`` in a row the AI keeps the seat."""
         async with self.lock:
-            if self.ended or self.revision != revision:
+            if self.ended or self.paused or self.revision != revision:
                 return None
             return await self._commit(lambda: self._time_out(seat))
 
@@ -391,13 +401,13 @@ class TableSession:
             if self.seats[seat].is_human and seat not in self.deadlines:
                 self.deadlines[seat] = start + turn
 
-    def resume(self) -> None:
-        """Go on after a restart: every waiting seat gets a whole turn from now (the time
-        the bot was down is nobody's fault, so it never counts as a timeout), and views
-        drawn before the restart stay good only at the current revision."""
-        self.log.append(
-            LoggedEvent(Event("The game resumes after a restart.", "info"), self.revision)
-        )
+    def resume(self, note: str) -> None:
+        """Go on after a restart or a pause (``note`` says which, in the log): every waiting
+        seat gets a whole turn from now (the time the game stood still is nobody's fault, so
+        it never counts as a timeout), and views drawn before stay good only at the current
+        revision."""
+        self.paused = False
+        self.log.append(LoggedEvent(Event(note, "info"), self.revision))
         self.deadlines.clear()
         self._after_change(acted=())
         self.options_changed = dict.fromkeys(range(len(self.seats)), self.revision)
