@@ -169,6 +169,12 @@ class GameCog(commands.Cog):
         """Removed from a server: its lobbies close and its tables end."""
         self.bot.tables.guild_gone(guild.id)
 
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the server (heard only with the members intent): the AI takes their
+        seats at once."""
+        self.bot.tables.member_left(payload.guild_id, payload.user.id)
+
     # The bot's permissions in a channel change with the channel's overwrites, its roles'
     # permissions and its own roles: after any of these, paused tables whose channel is open
     # to the bot again go on (read from the gateway's cache: no request to Discord).

@@ -37,9 +37,10 @@ class Presenter(Protocol):
     async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
         """The lobby ended without a game (expired)."""
 
-    async def lobby_restored(self, lobby: Lobby) -> bool:
-        """Show a lobby restored after a restart in its message again; False when that
-        message or its channel is gone or closed to the bot."""
+    async def show_lobby(self, lobby: Lobby) -> bool:
+        """Show the lobby as it is now in its message (after a restart, or a change made
+        without a click); False when that message or its channel is gone or closed to the
+        bot."""
 
     async def table_changed(self, session: TableSession) -> int | None:
         """Post or edit the table message; returns the id of a message posted anew."""
@@ -64,6 +65,10 @@ class Presenter(Protocol):
 
     async def restore_failed(self, broken: BrokenGame) -> None:
         """Tell the channel its game could not be restored (the reason goes to the log only)."""
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether the person is still a member of the server (True when Discord cannot
+        say)."""
 
 
 class TableDisplay:

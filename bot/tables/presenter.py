@@ -39,6 +39,7 @@ DM_FAILED = (
 # bot, perhaps for a while (Missing Access, Missing Permissions).
 CHANNEL_GONE_CODES = frozenset({10003, 10004})
 CHANNEL_CLOSED_CODES = frozenset({50001, 50013})
+UNKNOWN_MEMBER = 10007
 
 ATTACHED_KEPT = 10_000  # messages whose picture file names are remembered
 LAST_DEAL = "That deal is over: your hand for the next one is below."
@@ -119,8 +120,8 @@ class DiscordPresenter:
         with contextlib.suppress(discord.NotFound, discord.Forbidden):
             await self._edit(message, lobby_closed_message(lobby, reason))
 
-    async def lobby_restored(self, lobby: Lobby) -> bool:
-        """Show a restored lobby in its message again (its buttons work as before); False
+    async def show_lobby(self, lobby: Lobby) -> bool:
+        """Show the lobby as it is now in its message (its buttons work as before); False
         when the message or its channel is gone or closed to the bot."""
         if lobby.message_id is None:
             return False
@@ -232,6 +233,19 @@ class DiscordPresenter:
                 await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException:
                 log.info("table %s: could not tell %s it is paused", session.table_id, user_id)
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether the person is still a member of the server: one request, which needs no
+        privileged intent. Only Discord's Unknown Member says no; any other failure counts
+        as yes (a seat is never taken from someone over a network error)."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:
+            return True
+        try:
+            await guild.fetch_member(user_id)
+        except discord.HTTPException as error:
+            return error.code != UNKNOWN_MEMBER
+        return True
 
     async def restore_failed(self, broken: BrokenGame) -> None:
         """Tell the channel its game could not be restored (the reason goes to the log only:

@@ -26,7 +26,7 @@ from bot.tables.records import Change, Clock, Seat, SessionContext
 from bot.tables.restore import restore_lobbies, restore_sessions
 from bot.tables.session import TableSession
 from bot.tables.thinking import AiPlayers
-from bot.tables.timers import RETRY_SECONDS, TableTimers
+from bot.tables.timers import LEFT_THE_SERVER, RETRY_SECONDS, TableTimers
 from engine.choices import Step
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
@@ -43,6 +43,7 @@ PAUSE_RAN_OUT = (
     "game ended without a result."
 )
 RESUMED = "The game goes on: the bot may post in this channel again."
+HOST_LEFT = "closed because its host left the server"
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
@@ -118,7 +119,9 @@ class TableService:
         self.display = TableDisplay(
             presenter, clock, self.spawn, settings.table_edit_seconds, self.channel_lost
         )
-        self.timers = TableTimers(settings, clock, self.spawn, self.display.changed, self.committed)
+        self.timers = TableTimers(
+            settings, clock, self.spawn, self.display.changed, self.committed, presenter.is_member
+        )
 
     # -- finding -------------------------------------------------------------------------------
     def _new_id(self) -> str:
@@ -432,6 +435,39 @@ class TableService:
         for session in [s for s in self.tables.values() if s.guild_id == guild_id]:
             self.end_lost(session, GUILD_LEFT)
 
+    def member_left(self, guild_id: int, user_id: int) -> None:
+        """A person left the server (the members intent says so at once): the AI takes their
+        seats; they leave its lobbies (a lobby they host closes)."""
+        for lobby in [lobby for lobby in self.lobbies.values() if lobby.guild_id == guild_id]:
+            if lobby.host_id == user_id:
+                self.close_lobby(lobby)
+                self.spawn(self.presenter.lobby_closed(lobby, HOST_LEFT), "lobby-host-left")
+            elif lobby.seat_of(user_id) is not None:
+                self.spawn(self._leave_lobby(lobby, user_id), f"lobby-left-{lobby.lobby_id}")
+        for session in list(self.tables.values()):
+            if session.guild_id != guild_id or session.ended:
+                continue
+            seat = session.seat_of(user_id)
+            if seat is not None and session.seats[seat].is_human:
+                self.spawn(self._hand_over(session, user_id), f"left-{session.table_id}")
+
+    async def _leave_lobby(self, lobby: Lobby, user_id: int) -> None:
+        await self.change_lobby(lobby, lambda: lobby.leave(user_id))
+        await self.presenter.show_lobby(lobby)
+
+    async def _hand_over(self, session: TableSession, user_id: int) -> None:
+        """The AI takes the seat of a person who left the server (retried until saved)."""
+        while True:
+            try:
+                change = await session.leave(user_id, LEFT_THE_SERVER)
+            except SaveFailed:
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            except UserError:  # the game ended, or the seat went to the AI, meanwhile
+                return
+            self.committed(session, change)
+            return
+
     def committed(self, session: TableSession, change: Change) -> None:
         """Show a committed change and plan what follows: notices, the display, the timers,
         and at the end a Rematch offer and forgetting the table."""
@@ -493,7 +529,7 @@ class TableService:
 
     async def _show_restored(self, lobby: Lobby) -> None:
         """Show a restored lobby in its message again; drop it if that is gone."""
-        if not await self.presenter.lobby_restored(lobby):
+        if not await self.presenter.show_lobby(lobby):
             log.warning("lobby %s: its channel or message is gone; dropped", lobby.lobby_id)
             self.close_lobby(lobby)
 

@@ -187,8 +187,9 @@ class TableSession:
                 return None
             return await self._commit(lambda: self._time_out(seat))
 
-    async def leave(self, user_id: int) -> Change:
-        """A player leaves: the AI takes the seat; with no people left the game ends."""
+    async def leave(self, user_id: int, how: str = "left") -> Change:
+        """A player leaves (``how``: "left", "left the server"): the AI takes the seat; with
+        no people left the game ends."""
         seat = self.seat_for(user_id)
         async with self.lock:
             if self.ended:
@@ -202,7 +203,7 @@ class TableSession:
                     return Change(views=self._all_seats(), ended=True)
                 return Change(
                     views=self._all_seats(),
-                    notices=(f"{name} left; the AI plays their seat.",),
+                    notices=(f"{name} {how}; the AI plays their seat.",),
                 )
 
             return await self._commit(hand_over)
