@@ -129,7 +129,7 @@ async def open_lobby(interaction: discord.Interaction, game: Game, options: dict
         )
     given = {name: value for name, value in options.items() if value is not None}
     service = _bot(interaction).tables
-    lobby = await service.open_lobby(
+    lobby = await service.lobbies.open(
         interaction.guild_id,
         interaction.channel_id,
         interaction.user.id,
@@ -260,10 +260,10 @@ class GameCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the running game (the AI takes over) or the lobby."""
         service = self.bot.tables
-        lobby = service.lobby_in(interaction.channel_id or 0)
+        lobby = service.lobbies.in_channel(interaction.channel_id or 0)
         if lobby is not None:
             user_id = interaction.user.id
-            await service.change_lobby(lobby, lambda: lobby.leave(user_id))
+            await service.lobbies.change(lobby, lambda: lobby.leave(user_id))
             await edit_lobby(interaction.client, lobby, lobby_message(lobby))
             await interaction.response.send_message("You left the lobby.", ephemeral=True)
             return
@@ -278,11 +278,11 @@ class GameCog(commands.Cog):
         """Stop the running game (host or Manage Server); a lobby is cancelled."""
         service = self.bot.tables
         may_manage = interaction.permissions.manage_guild
-        lobby = service.lobby_in(interaction.channel_id or 0)
+        lobby = service.lobbies.in_channel(interaction.channel_id or 0)
         if lobby is not None:
             if interaction.user.id != lobby.host_id and not may_manage:
                 raise UserError("Only the host or someone with Manage Server can stop this.")
-            service.close_lobby(lobby)
+            service.lobbies.close(lobby)
             await edit_lobby(interaction.client, lobby, lobby_closed_message(lobby, "was closed"))
             await interaction.response.send_message("The lobby is closed.", ephemeral=True)
             return

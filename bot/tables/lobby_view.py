@@ -65,24 +65,26 @@ class LobbyButton(
 
     async def _clicked(self, interaction: discord.Interaction) -> None:
         service = _tables(interaction)
-        lobby = service.lobby(self.lobby_id)
+        lobby = service.lobbies.get(self.lobby_id)
         user = interaction.user
         if self.action == "start":
             await start_table(interaction, service, lobby)
             return
         if self.action == "cancel":
             lobby.check_host(user.id, "cancel this lobby")
-            service.close_lobby(lobby)
+            service.lobbies.close(lobby)
             closed = lobby_closed_message(lobby, "was cancelled by the host")
             await interaction.response.edit_message(**closed.kwargs())
             return
         added = None
         if self.action == "join":
-            await service.change_lobby(lobby, lambda: lobby.join(user.id, display_name(user)))
+            await service.lobbies.change(lobby, lambda: lobby.join(user.id, display_name(user)))
         elif self.action == "leave":
-            await service.change_lobby(lobby, lambda: lobby.leave(user.id))
+            await service.lobbies.change(lobby, lambda: lobby.leave(user.id))
         else:
-            added = await service.change_lobby(lobby, lambda: lobby.add_ai(user.id, DEFAULT_LEVEL))
+            added = await service.lobbies.change(
+                lobby, lambda: lobby.add_ai(user.id, DEFAULT_LEVEL)
+            )
         await interaction.response.edit_message(**lobby_message(lobby).kwargs())
         if added is not None:  # one click adds the default level; the others are offered
             offer = level_offer(lobby, added)
@@ -113,9 +115,9 @@ class AiLevelButton(
 
     async def _clicked(self, interaction: discord.Interaction) -> None:
         service = _tables(interaction)
-        lobby = service.lobby(self.lobby_id)
+        lobby = service.lobbies.get(self.lobby_id)
         user_id = interaction.user.id
-        seat = await service.change_lobby(
+        seat = await service.lobbies.change(
             lobby, lambda: lobby.set_ai_level(user_id, self.name, self.level)
         )
         await interaction.response.edit_message(**level_offer(lobby, seat).kwargs())
@@ -201,7 +203,7 @@ async def post_lobby(interaction: discord.Interaction, service: TableService, lo
     """Answer with the lobby message (noting its id: to edit it when the lobby expires, and
     to show it again after a restart)."""
     await interaction.response.send_message(**lobby_message(lobby).send_kwargs())
-    await service.lobby_posted(lobby, (await interaction.original_response()).id)
+    await service.lobbies.posted(lobby, (await interaction.original_response()).id)
 
 
 def lobby_message(lobby: Lobby) -> Message:

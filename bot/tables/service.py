@@ -1,9 +1,11 @@
-"""Every lobby and running table of the bot, and what happens around a session's changes.
+"""Every running table of the bot, and what happens around a session's changes.
 
-The service finds tables (by id, by channel), gathers lobbies (with their idle expiry), deals
-a started lobby into a ``TableSession``, and reacts to each committed ``Change``: channel
+The service finds tables (by id, by channel), deals a started lobby (``bot.tables.lobbies``
+keeps the open ones) into a ``TableSession``, and reacts to each committed ``Change``: channel
 notices, the batched display (``TableDisplay``), the timers (``TableTimers``) and the end of a
-game (a Rematch offer, the results, then forgetting the table). Restoring after a restart is
+game (a Rematch offer, the results, then forgetting the table). It also handles what Discord
+takes away: a channel gone (the table ends) or closed to the bot (the table pauses), the bot
+removed from a server, a member who leaves it. Restoring after a restart is
 ``bot.tables.restore``.
 """
 
@@ -12,28 +14,28 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar
+from functools import partial
+from typing import Any, Protocol
 
 from bot.errors import SaveFailed, UserError
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.tables.display import Presenter, TableDisplay
+from bot.tables.lobbies import Lobbies
 from bot.tables.lobby import Lobby
-from bot.tables.records import Change, Clock, Seat, SessionContext
-from bot.tables.restore import restore_lobbies, restore_sessions
+from bot.tables.records import Change, Clock, SessionContext
+from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession
 from bot.tables.thinking import AiPlayers
 from bot.tables.timers import LEFT_THE_SERVER, RETRY_SECONDS, TableTimers
 from engine.choices import Step
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
-from engine.registry import get_game
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 CHANNEL_LOST = "The bot can no longer reach this table's channel, so the game ended."
 CHANNEL_DELETED = "This table's channel was deleted, so the game ended without a result."
@@ -43,7 +45,6 @@ PAUSE_RAN_OUT = (
     "game ended without a result."
 )
 RESUMED = "The game goes on: the bot may post in this channel again."
-HOST_LEFT = "closed because its host left the server"
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
@@ -108,7 +109,6 @@ class TableService:
         self.draws = draws or SecretDraws()
         # run in the background with (server, game id) when a game ends with a recorded result
         self.on_result = on_result
-        self.lobbies: dict[str, Lobby] = {}
         self.tables: dict[str, TableSession] = {}
         self.by_channel: dict[int, str] = {}  # channel id → lobby or table id
         self.rematches: dict[str, Rematch] = {}
@@ -122,12 +122,15 @@ class TableService:
         self.timers = TableTimers(
             settings, clock, self.spawn, self.display.changed, self.committed, presenter.is_member
         )
+        self.lobbies = Lobbies(
+            settings, storage, presenter, self.spawn, self.by_channel, self._new_id
+        )
 
     # -- finding -------------------------------------------------------------------------------
     def _new_id(self) -> str:
         while True:
             candidate = self.draws.table_id()
-            if candidate not in self.tables and candidate not in self.lobbies:
+            if candidate not in self.tables and candidate not in self.lobbies.by_id:
                 return candidate
 
     async def _new_table_id(self) -> str:
@@ -169,123 +172,11 @@ class TableService:
             raise UserError("There is no game running in this channel.")
         return session
 
-    def lobby(self, lobby_id: str) -> Lobby:
-        """An open lobby; raises UserError when it is gone."""
-        lobby = self.lobbies.get(lobby_id)
-        if lobby is None or lobby.closed:
-            raise UserError("This lobby is closed.")
-        return lobby
-
-    def lobby_in(self, channel_id: int) -> Lobby | None:
-        """The open lobby of a channel, if it has one."""
-        key = self.by_channel.get(channel_id)
-        return self.lobbies.get(key) if key else None
-
-    # -- lobbies -------------------------------------------------------------------------------
-    async def open_lobby(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        game_id: str,
-        options: dict[str, object],
-    ) -> Lobby:
-        """Open a lobby in a channel (one game per channel) and save it; raises UserError if
-        it cannot (SaveFailed: nothing opened)."""
-        if channel_id in self.by_channel:
-            raise UserError(
-                "This channel already has a game or a lobby; finish it or use another channel."
-            )
-        try:
-            game = get_game(game_id)
-            resolved = game.resolve_options(options)
-        except SetupError as error:
-            raise UserError(f"{error}.") from None
-        seats = [Seat(host_id, host_name)]
-        lobby = Lobby(self._new_id(), guild_id, channel_id, host_id, game, resolved, seats)
-        self._add_lobby(lobby)  # before the save: a second start in the channel is refused
-        try:
-            await self._save_lobby(lobby)
-        except SaveFailed:
-            self._drop_lobby(lobby)
-            raise
-        return lobby
-
-    def _add_lobby(self, lobby: Lobby) -> None:
-        self.lobbies[lobby.lobby_id] = lobby
-        self.by_channel[lobby.channel_id] = lobby.lobby_id
-        self.touch(lobby)
-
-    async def _save_lobby(self, lobby: Lobby) -> None:
-        try:
-            await self.storage.lobbies.save(lobby.saved())
-        except Exception as error:
-            log.exception("lobby %s: a change could not be saved", lobby.lobby_id)
-            raise SaveFailed() from error
-
-    async def change_lobby(self, lobby: Lobby, change: Callable[[], T]) -> T:
-        """Make ``change`` (join, leave, add an AI, set its level) and save the lobby; if
-        the save fails, the seats are put back as they were and SaveFailed is raised."""
-        seats = [replace(seat) for seat in lobby.seats]
-        made = change()
-        try:
-            await self._save_lobby(lobby)
-        except SaveFailed:
-            lobby.seats[:] = seats
-            raise
-        self.touch(lobby)
-        return made
-
-    async def lobby_posted(self, lobby: Lobby, message_id: int) -> None:
-        """The lobby's message was posted: note its id (saved, so that a restarted bot shows
-        the lobby there again; if that save fails, the lobby works until a restart)."""
-        lobby.message_id = message_id
-        try:
-            await self.storage.lobbies.save(lobby.saved())
-        except Exception:
-            log.exception("lobby %s: could not save its message id", lobby.lobby_id)
-
-    def touch(self, lobby: Lobby) -> None:
-        """The lobby was used: its idle expiry starts again."""
-        if lobby.expiry is not None:
-            lobby.expiry.cancel()
-        lobby.expiry = self.spawn(self._expire(lobby), f"lobby-expiry-{lobby.lobby_id}")
-
-    async def _expire(self, lobby: Lobby) -> None:
-        await asyncio.sleep(self.settings.lobby_idle_seconds)
-        if not lobby.closed:
-            self.close_lobby(lobby, cancel_expiry=False)
-            minutes = round(self.settings.lobby_idle_seconds / 60)
-            await self.presenter.lobby_closed(lobby, f"expired after {minutes} idle minutes")
-
-    def close_lobby(self, lobby: Lobby, *, cancel_expiry: bool = True) -> None:
-        """Close the lobby, free its channel and forget its stored row (in the background,
-        retried until done: a closed lobby must not come back at a restart)."""
-        self._drop_lobby(lobby, cancel_expiry=cancel_expiry)
-        self.spawn(self._forget_lobby(lobby.lobby_id), f"lobby-forget-{lobby.lobby_id}")
-
-    def _drop_lobby(self, lobby: Lobby, *, cancel_expiry: bool = True) -> None:
-        lobby.closed = True
-        self.lobbies.pop(lobby.lobby_id, None)
-        if self.by_channel.get(lobby.channel_id) == lobby.lobby_id:
-            del self.by_channel[lobby.channel_id]
-        if cancel_expiry and lobby.expiry is not None:
-            lobby.expiry.cancel()
-
-    async def _forget_lobby(self, lobby_id: str) -> None:
-        while True:
-            try:
-                await self.storage.lobbies.delete(lobby_id)
-                return
-            except Exception:
-                log.exception("lobby %s: could not forget it; trying again", lobby_id)
-                await asyncio.sleep(RETRY_SECONDS)
-
+    # -- from lobby to table ---------------------------------------------------------------------
     async def start(self, lobby_id: str, user_id: int) -> TableSession:
         """Deal the game and save it (host only); the lobby becomes a table, not yet shown.
         A refused start or a failed save keeps the lobby open."""
-        lobby = self.lobby(lobby_id)
+        lobby = self.lobbies.get(lobby_id)
         lobby.check_start(user_id)
         seed = self.draws.seed()
         try:
@@ -307,7 +198,7 @@ class TableService:
         )
         session.log_opening()
         await session.begin(lobby.lobby_id)
-        self._drop_lobby(lobby)  # its stored row went with the game's first save
+        self.lobbies.drop(lobby)  # its stored row went with the game's first save
         self.tables[session.table_id] = session
         self.by_channel[session.channel_id] = session.table_id
         return session
@@ -328,7 +219,9 @@ class TableService:
             raise UserError("Only players of that game can ask for a rematch.")
         options: dict[str, object] = dict(old.options)
         game_id = old.game.id
-        lobby = await self.open_lobby(old.guild_id, old.channel_id, user_id, name, game_id, options)
+        lobby = await self.lobbies.open(
+            old.guild_id, old.channel_id, user_id, name, game_id, options
+        )
         self.rematches.pop(table_id, None)
         return lobby
 
@@ -368,14 +261,23 @@ class TableService:
         self.spawn(self._abandon(session, reason), f"abandon-{session.table_id}")
 
     async def _abandon(self, session: TableSession, reason: str) -> None:
+        log.warning("table %s: %s", session.table_id, reason)
+        await self._until_saved(session, lambda: session.abandon(reason))
+
+    async def _until_saved(
+        self, session: TableSession, call: Callable[[], Awaitable[Change | None]]
+    ) -> None:
+        """Make a change the bot itself decided on (nobody to ask to try again): retried every
+        ``RETRY_SECONDS`` until it is saved, then shown."""
         while True:
             try:
-                change = await session.abandon(reason)
+                change = await call()
             except SaveFailed:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
+            except UserError:  # the game ended, or the seat went to the AI, meanwhile
+                return
             if change is not None:
-                log.warning("table %s: %s", session.table_id, reason)
                 self.committed(session, change)
             return
 
@@ -420,53 +322,32 @@ class TableService:
 
     def channel_gone(self, channel_id: int) -> None:
         """A channel was deleted: its lobby closes and its table ends."""
-        key = self.by_channel.get(channel_id)
-        lobby = self.lobbies.get(key) if key else None
+        lobby = self.lobbies.in_channel(channel_id)
         if lobby is not None:
-            self.close_lobby(lobby)
+            self.lobbies.close(lobby)
+        key = self.by_channel.get(channel_id)
         session = self.tables.get(key) if key else None
         if session is not None:
             self.end_lost(session, CHANNEL_DELETED)
 
     def guild_gone(self, guild_id: int) -> None:
         """The bot left (or was removed from) a server: its lobbies close, its tables end."""
-        for lobby in [lobby for lobby in self.lobbies.values() if lobby.guild_id == guild_id]:
-            self.close_lobby(lobby)
+        for lobby in self.lobbies.in_guild(guild_id):
+            self.lobbies.close(lobby)
         for session in [s for s in self.tables.values() if s.guild_id == guild_id]:
             self.end_lost(session, GUILD_LEFT)
 
     def member_left(self, guild_id: int, user_id: int) -> None:
         """A person left the server (the members intent says so at once): the AI takes their
         seats; they leave its lobbies (a lobby they host closes)."""
-        for lobby in [lobby for lobby in self.lobbies.values() if lobby.guild_id == guild_id]:
-            if lobby.host_id == user_id:
-                self.close_lobby(lobby)
-                self.spawn(self.presenter.lobby_closed(lobby, HOST_LEFT), "lobby-host-left")
-            elif lobby.seat_of(user_id) is not None:
-                self.spawn(self._leave_lobby(lobby, user_id), f"lobby-left-{lobby.lobby_id}")
+        self.lobbies.member_left(guild_id, user_id)
         for session in list(self.tables.values()):
             if session.guild_id != guild_id or session.ended:
                 continue
             seat = session.seat_of(user_id)
             if seat is not None and session.seats[seat].is_human:
-                self.spawn(self._hand_over(session, user_id), f"left-{session.table_id}")
-
-    async def _leave_lobby(self, lobby: Lobby, user_id: int) -> None:
-        await self.change_lobby(lobby, lambda: lobby.leave(user_id))
-        await self.presenter.show_lobby(lobby)
-
-    async def _hand_over(self, session: TableSession, user_id: int) -> None:
-        """The AI takes the seat of a person who left the server (retried until saved)."""
-        while True:
-            try:
-                change = await session.leave(user_id, LEFT_THE_SERVER)
-            except SaveFailed:
-                await asyncio.sleep(RETRY_SECONDS)
-                continue
-            except UserError:  # the game ended, or the seat went to the AI, meanwhile
-                return
-            self.committed(session, change)
-            return
+                hand_over = partial(session.leave, user_id, LEFT_THE_SERVER)
+                self.spawn(self._until_saved(session, hand_over), f"left-{session.table_id}")
 
     def committed(self, session: TableSession, change: Change) -> None:
         """Show a committed change and plan what follows: notices, the display, the timers,
@@ -517,29 +398,14 @@ class TableService:
         for game in broken:
             if game.channel_id is not None:
                 self.spawn(self.presenter.restore_failed(game), f"broken-{game.table_id}")
-        lobbies, problems = await restore_lobbies(self.storage)
-        for lobby in lobbies:
-            if lobby.channel_id in self.by_channel:  # its channel has a game: it cannot start
-                problems.append(f"lobby {lobby.lobby_id}: its channel has a game")
-                self.close_lobby(lobby)
-                continue
-            self._add_lobby(lobby)
-            self.spawn(self._show_restored(lobby), f"lobby-restored-{lobby.lobby_id}")
+        problems = await self.lobbies.restore()
         return [f"table {game.table_id}: {game.error}" for game in broken] + problems
-
-    async def _show_restored(self, lobby: Lobby) -> None:
-        """Show a restored lobby in its message again; drop it if that is gone."""
-        if not await self.presenter.show_lobby(lobby):
-            log.warning("lobby %s: its channel or message is gone; dropped", lobby.lobby_id)
-            self.close_lobby(lobby)
 
     async def close(self) -> None:
         """Cancel timers and background work, stop the AI's workers (at shutdown)."""
         self.timers.close()
         self.ai.close()
-        for lobby in self.lobbies.values():
-            if lobby.expiry is not None:
-                lobby.expiry.cancel()
+        self.lobbies.close_all()
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)

@@ -66,7 +66,7 @@ async def open_lobby(
 
 
 def the_lobby(bot: CardroomBot, channel: simcord.ChannelHandle) -> Lobby:
-    return bot.tables.lobby(bot.tables.by_channel[channel.id])
+    return bot.tables.lobbies.get(bot.tables.by_channel[channel.id])
 
 
 def seats_of(lobby: Lobby) -> list[tuple[int | None, str, bool, str]]:

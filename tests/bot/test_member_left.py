@@ -95,7 +95,7 @@ async def test_with_the_intent_a_member_who_left_is_handed_over_at_once(
     handed_over(table, bob, channel)
     assert hosted.id not in bot.tables.by_channel, "the lobby bob hosted closed"
     assert "host left the server" in text_of(hosted.history()[-1])
-    lobby = bot.tables.lobby(bot.tables.by_channel[joined.id])
+    lobby = bot.tables.lobbies.get(bot.tables.by_channel[joined.id])
     assert [seat.name for seat in lobby.seats] == ["cara", "dan"]
     assert "bob" not in text_of(joined.history()[-1])
     saved, _ = await bot.storage.lobbies.load()
