@@ -43,6 +43,7 @@ from bot.storage import (
     StorageError,
 )
 from bot.storage.migrations import MIGRATIONS_DIR
+from bot.tables.restore import restore_lobbies
 from engine.cli import main as engine_main
 from engine.core import Game, State, make_rng
 from engine.registry import games
@@ -304,6 +305,28 @@ def lobby_row(lobby_id: str, channel_id: int) -> SavedLobby:
         seats=seats,
         message_id=None,
     )
+
+
+async def test_a_lobby_that_cannot_be_read_back_is_dropped_and_the_others_come_back(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    for row in (lobby_row("good", 10), lobby_row("gone", 11), lobby_row("bad", 12)):
+        await storage.lobbies.save(row)
+    await storage.close()
+    with sqlite3.connect(path) as db:  # a game no longer installed; damaged seats
+        db.execute("UPDATE open_lobbies SET game_id = 'no such game' WHERE lobby_id = 'gone'")
+        db.execute("UPDATE open_lobbies SET seats = '[{' WHERE lobby_id = 'bad'")
+    storage = await Storage.open(path)
+    try:
+        lobbies, problems = await restore_lobbies(storage)
+        assert [lobby.lobby_id for lobby in lobbies] == ["good"]
+        assert lobbies[0].options["target"] == 21 and lobbies[0].seats[0].name == "ann"
+        assert [problem.split(":")[0] for problem in problems] == ["lobby bad", "lobby gone"]
+        assert await storage.lobbies.load() == ([lobby_row("good", 10)], []), "dropped for good"
+    finally:
+        await storage.close()
 
 
 async def test_a_started_lobby_goes_in_the_same_transaction_as_the_first_save(
