@@ -1,9 +1,9 @@
 """``create_bot(settings)``: the configured Cardroom bot (used by ``python -m bot`` and tests).
 
-setup_hook opens storage (SQLite, migrated), loads the feature extensions (each adds its
-commands and registers its buttons, so clicks on old messages still work after a restart),
-restores running games and syncs the slash commands to the dev guild when one is set. Without
-a dev guild, commands are published only by the owner's ``@Cardroom sync``.
+setup_hook opens storage (SQLite or PostgreSQL, migrated), loads the feature extensions (each
+adds its commands and registers its buttons, so clicks on old messages still work after a
+restart), restores running games and syncs the slash commands to the dev guild when one is
+set. Without a dev guild, commands are published only by the owner's ``@Cardroom sync``.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class CardroomBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open storage, load the features, restore games, sync to the dev guild."""
         self.storage = await Storage.open(
-            self.settings.database_path, synchronous=self.settings.database_synchronous
+            self.settings.database_url, synchronous=self.settings.database_synchronous
         )
         self.ratings = Ratings(self.storage.results)
         self.presenter = DiscordPresenter(self)

@@ -8,8 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.storage.connection import parse_database_url
+from bot.storage.errors import StorageError
 
 ENV_FILE = Path(".env")
 
@@ -22,7 +25,12 @@ class Settings(BaseSettings):
     )
 
     discord_token: SecretStr | None = Field(default=None, description="the bot's token")
-    database_path: Path = Field(default=Path("data/cardroom.db"))
+    database_url: str = Field(
+        default="data/cardroom.db",
+        # DATABASE_PATH is this setting's name from before PostgreSQL: still read
+        validation_alias=AliasChoices("database_url", "database_path"),
+        description="a SQLite file (data/cardroom.db, sqlite:///…) or postgresql://…",
+    )
     database_synchronous: Literal["normal", "full"] = Field(
         default="normal",
         description="full: every save is on disk before the player is answered (power cuts)",
@@ -57,6 +65,15 @@ class Settings(BaseSettings):
         le=60,
         description="out-of-turn window (snaps) for games that do not set their own",
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str) -> str:
+        try:
+            parse_database_url(value)
+        except StorageError as error:
+            raise ValueError(str(error)) from None
+        return value
 
 
 class SettingsError(Exception):

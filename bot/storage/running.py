@@ -1,8 +1,8 @@
 """Running games: saved with every accepted move, read back at start, set aside or deleted.
 
-``RunningGames`` is what the bot needs from any backend; ``SqliteRunningGames`` is the SQLite
-one. A save sends only the actions not yet stored (SQLite appends them to the stored list),
-which keeps a save's cost flat however long the game.
+``RunningGames`` is what the bot needs from any backend; ``SqlRunningGames`` keeps them in
+SQLite or PostgreSQL. A save sends only the actions not yet stored (the database appends them
+to the stored list), which keeps a save's cost flat however long the game.
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ import json
 from datetime import UTC, datetime
 from typing import Protocol
 
-import aiosqlite
 from pydantic import ValidationError
 
-from bot.storage.connection import Database, dump, to_text
+from bot.storage.connection import Database, Row, Sql, dump, to_text
 from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.models import BrokenGame, LoadedGame, SavedGame, SeatRecord
 from engine.registry import get_game
@@ -23,6 +22,13 @@ RUNNING_COLUMNS = (
     "table_id, guild_id, channel_id, host_id, game_id, options, seed, seats, state, revision,"
     " actions, table_message_id, deadline, started_at, saved_at"
 )
+# The length of the stored action list, and (SQLite) the check that it can be read: stored
+# JSON is text in both dialects; PostgreSQL casts it (its json type refuses bad text anyway).
+ACTIONS_LENGTH = {
+    "sqlite": "json_array_length(actions)",
+    "postgresql": "json_array_length(actions::json)",
+}
+ACTIONS_READABLE = {"sqlite": "json_valid(actions) AND ", "postgresql": ""}
 
 
 class RunningGames(Protocol):
@@ -63,12 +69,35 @@ def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) else None
 
 
-class SqliteRunningGames:
-    """Running games in SQLite's ``running_games`` (and ``set_aside_games``)."""
+class SqlRunningGames:
+    """Running games in the database's ``running_games`` (and ``set_aside_games``)."""
 
     def __init__(self, database: Database) -> None:
         self._db = database
         self._saved_actions: dict[str, int] = {}  # table id: actions known to be stored
+        length = ACTIONS_LENGTH[database.dialect]
+        self._insert = (
+            f"INSERT INTO running_games ({RUNNING_COLUMNS}) VALUES (:table_id, :guild_id,"
+            " :channel_id, :host_id, :game_id, :options, :seed, :seats, :state, :revision,"
+            " :actions, :table_message_id, :deadline, :started_at, :saved_at)"
+            f" ON CONFLICT (table_id) DO NOTHING RETURNING {length}"
+        )
+        self._update = f"""
+            UPDATE running_games SET
+                guild_id = :guild_id, channel_id = :channel_id, host_id = :host_id,
+                game_id = :game_id, options = :options, seed = :seed, seats = :seats,
+                state = :state, revision = :revision,
+                actions = CASE
+                    WHEN :known = 0 OR actions = '[]' THEN CAST(:actions AS TEXT)
+                    WHEN :actions = '[]' THEN actions
+                    ELSE substr(actions, 1, length(actions) - 1) || ',' || substr(:actions, 2)
+                END,
+                table_message_id = :table_message_id, deadline = :deadline,
+                started_at = :started_at, saved_at = :saved_at
+            WHERE table_id = :table_id AND revision = :expected
+                AND (:known = 0 OR ({ACTIONS_READABLE[database.dialect]}{length} = :known))
+            RETURNING {length}
+            """
 
     async def save(self, game: SavedGame, expected: int | None = None) -> None:
         """Store a running game in one statement (its own transaction), if the stored one is
@@ -79,13 +108,14 @@ class SqliteRunningGames:
         store are sent; SQLite appends them to the stored list, which keeps a save's cost flat
         however long the game.
         """
-        async with self._db.lock:
+        async with self._db.session() as sql:
             known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
             if not 0 <= known <= len(game.actions):
                 known = 0
-            stored = await self._write(game, expected, known)
+            stored = await self._write(sql, game, expected, known)
             if stored is None and known:
-                stored = await self._write(game, expected, 0)  # the row was not as remembered
+                # the row was not as remembered
+                stored = await self._write(sql, game, expected, 0)
             if stored is None:
                 self._saved_actions.pop(game.table_id, None)
                 raise RevisionConflictError(
@@ -95,7 +125,9 @@ class SqliteRunningGames:
                 )
             self._saved_actions[game.table_id] = stored
 
-    async def _write(self, game: SavedGame, expected: int | None, known: int) -> int | None:
+    async def _write(
+        self, sql: Sql, game: SavedGame, expected: int | None, known: int
+    ) -> int | None:
         """Insert ``game`` (``expected`` None) or update the row at revision ``expected``,
         sending its actions from index ``known`` on (0: all of them).
 
@@ -120,33 +152,10 @@ class SqliteRunningGames:
             "saved_at": to_text(datetime.now(UTC)),
         }
         if expected is None:
-            rows = await self._db.fetchall(
-                f"INSERT INTO running_games ({RUNNING_COLUMNS}) VALUES (:table_id, :guild_id,"
-                " :channel_id, :host_id, :game_id, :options, :seed, :seats, :state, :revision,"
-                " :actions, :table_message_id, :deadline, :started_at, :saved_at)"
-                " ON CONFLICT (table_id) DO NOTHING RETURNING json_array_length(actions)",
-                values,
-            )
+            rows = await sql.fetchall(self._insert, values)
         else:
-            rows = await self._db.fetchall(
-                """
-                UPDATE running_games SET
-                    guild_id = :guild_id, channel_id = :channel_id, host_id = :host_id,
-                    game_id = :game_id, options = :options, seed = :seed, seats = :seats,
-                    state = :state, revision = :revision,
-                    actions = CASE
-                        WHEN :known = 0 OR actions = '[]' THEN :actions
-                        WHEN :actions = '[]' THEN actions
-                        ELSE substr(actions, 1, length(actions) - 1) || ',' || substr(:actions, 2)
-                    END,
-                    table_message_id = :table_message_id, deadline = :deadline,
-                    started_at = :started_at, saved_at = :saved_at
-                WHERE table_id = :table_id AND revision = :expected
-                    AND (:known = 0
-                        OR (json_valid(actions) AND json_array_length(actions) = :known))
-                RETURNING json_array_length(actions)
-                """,
-                {**values, "expected": expected, "known": known},
+            rows = await sql.fetchall(
+                self._update, {**values, "expected": expected, "known": known}
             )
         return next((int(row[0]) for row in rows), None)
 
@@ -157,14 +166,12 @@ class SqliteRunningGames:
         unknown, or the engine refuses its state (wrong schema, malformed, wrong seat count).
         The state is parsed here, once: a LoadedGame carries it.
         """
-        async with self._db.lock:
-            rows = await self._db.fetchall(
-                "SELECT * FROM running_games ORDER BY started_at, table_id"
-            )
+        async with self._db.session() as sql:
+            rows = await sql.fetchall("SELECT * FROM running_games ORDER BY started_at, table_id")
         return [self._read(row) for row in rows]
 
     @staticmethod
-    def _read(row: aiosqlite.Row) -> LoadedGame | BrokenGame:
+    def _read(row: Row) -> LoadedGame | BrokenGame:
         table_id = str(row["table_id"])
         try:
             game = SavedGame(
@@ -199,27 +206,34 @@ class SqliteRunningGames:
 
     async def set_aside(self, broken: BrokenGame) -> None:
         """Move a running game that cannot be read back to ``set_aside_games``, unchanged."""
-        async with self._db.lock, self._db.transaction():
+        async with self._db.transaction() as sql:
             self.forget(broken.table_id)
-            await self._db.execute(
+            await sql.execute(
                 f"INSERT INTO set_aside_games ({RUNNING_COLUMNS}, error, set_aside_at)"
-                f" SELECT {RUNNING_COLUMNS}, ?, ? FROM running_games WHERE table_id = ?",
-                (broken.error, to_text(datetime.now(UTC)), broken.table_id),
+                f" SELECT {RUNNING_COLUMNS}, CAST(:error AS TEXT), CAST(:now AS TEXT)"
+                " FROM running_games WHERE table_id = :table_id",
+                {
+                    "error": broken.error,
+                    "now": to_text(datetime.now(UTC)),
+                    "table_id": broken.table_id,
+                },
             )
-            await self._db.execute(
-                "DELETE FROM running_games WHERE table_id = ?", (broken.table_id,)
+            await sql.execute(
+                "DELETE FROM running_games WHERE table_id = :table_id",
+                {"table_id": broken.table_id},
             )
 
     async def delete(self, table_id: str, expected: int | None = None) -> None:
         """Forget a running game stopped without a result (nothing if it is not there); with
         ``expected``, only if it is at that revision: RevisionConflictError if another writer
         saved or removed it first."""
-        async with self._db.lock:
+        async with self._db.session() as sql:
             self.forget(table_id)
-            rows = await self._db.fetchall(
-                "DELETE FROM running_games WHERE table_id = ? AND (? IS NULL OR revision = ?)"
+            rows = await sql.fetchall(
+                "DELETE FROM running_games WHERE table_id = :table_id"
+                " AND (CAST(:expected AS INTEGER) IS NULL OR revision = :expected)"
                 " RETURNING table_id",
-                (table_id, expected, expected),
+                {"table_id": table_id, "expected": expected},
             )
         if expected is not None and not rows:
             raise RevisionConflictError(
@@ -229,8 +243,8 @@ class SqliteRunningGames:
 
     async def id_taken(self, table_id: str) -> bool:
         """Whether a running, finished or set-aside game has this id."""
-        async with self._db.lock:
-            row = await self._db.fetchone(
+        async with self._db.session() as sql:
+            row = await sql.fetchone(
                 "SELECT EXISTS (SELECT 1 FROM running_games WHERE table_id = :id)"
                 " OR EXISTS (SELECT 1 FROM finished_games WHERE table_id = :id)"
                 " OR EXISTS (SELECT 1 FROM set_aside_games WHERE table_id = :id)",

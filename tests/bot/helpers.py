@@ -273,7 +273,8 @@ async def kill_and_restart(env: simcord.Env, old: CardroomBot) -> CardroomBot:
     (``TableSession._commit``), and a simcord operation returns only once the bot's work has
     settled, so no move is half done when the bot is dropped between two operations.
     """
-    old.storage.file_lock.release()
+    if old.storage.file_lock is not None:  # SQLite's; PostgreSQL's connections just stay
+        old.storage.file_lock.release()
     new = create_bot(old.settings)
     await env.restart_bot(new)
     return new
