@@ -8,6 +8,7 @@ chosen by its URL; the stores' callers never know which. SQL lives only in ``bot
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, sch
 from bot.storage.postgresql import PostgresDatabase
 from bot.storage.results import Results, SqlResults
 from bot.storage.running import RunningGames, SqlRunningGames
+from bot.storage.shards import ShardLocks, Shards
 from bot.storage.sqlite import SqliteDatabase
 
 
@@ -31,6 +33,9 @@ class Storage:
         self.file_lock: DatabaseLock | None = (
             database.file_lock if isinstance(database, SqliteDatabase) else None
         )
+        # PostgreSQL's hold on this process's shards, from claim_shards() until close() (tests
+        # that stand for a killed bot release it themselves, as the server does for a dead one)
+        self.shard_locks: ShardLocks | None = None
         running = SqlRunningGames(database)
         self.running: RunningGames = running
         self.results: Results = SqlResults(database, running)
@@ -68,8 +73,22 @@ class Storage:
         """``sqlite`` or ``postgresql``."""
         return self._database.dialect
 
+    async def claim_shards(self, shards: Shards, on_lost: Callable[[Shards], None]) -> None:
+        """Hold ``shards`` for this process until ``close()``.
+
+        On PostgreSQL: an advisory lock per shard on a connection of its own; ShardInUseError
+        if another process holds one of them; ``on_lost`` is called if that connection drops
+        (the shards are then no longer this process's). On SQLite the file lock taken at
+        open already keeps every other process out: nothing to do.
+        """
+        if isinstance(self._database, PostgresDatabase):
+            connection = await self._database.connect()
+            self.shard_locks = await ShardLocks.claim(connection, shards, on_lost)
+
     async def close(self) -> None:
-        """Close the database (saved work is already committed)."""
+        """Close the database (saved work is already committed); let go of its shards."""
+        if self.shard_locks is not None:
+            await self.shard_locks.release()
         await self._database.close()
 
     async def schema_version(self) -> int:

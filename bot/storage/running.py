@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from bot.storage.connection import Database, Row, Sql, dump, to_text
 from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.models import BrokenGame, LoadedGame, SavedGame, SeatRecord
+from bot.storage.shards import Shards
 from engine.registry import get_game
 
 RUNNING_COLUMNS = (
@@ -38,8 +39,9 @@ class RunningGames(Protocol):
         """Store a running game if the stored one is at revision ``expected`` (None: a new
         game); RevisionConflictError, storing nothing, if another writer saved it since."""
 
-    async def load(self) -> list[LoadedGame | BrokenGame]:
-        """Every running game, oldest first; one that cannot be read back is a BrokenGame."""
+    async def load(self, shards: Shards | None = None) -> list[LoadedGame | BrokenGame]:
+        """Every running game (of the servers of ``shards``; None: of all), oldest first; one
+        that cannot be read back is a BrokenGame."""
 
     async def set_aside(self, broken: BrokenGame) -> None:
         """Move a game that cannot be read back out of the running games, unchanged."""
@@ -159,15 +161,25 @@ class SqlRunningGames:
             )
         return next((int(row[0]) for row in rows), None)
 
-    async def load(self) -> list[LoadedGame | BrokenGame]:
-        """Every running game, oldest first; one that cannot be read back is a BrokenGame.
+    async def load(self, shards: Shards | None = None) -> list[LoadedGame | BrokenGame]:
+        """Every running game (of the servers on ``shards``; None: all), oldest first; one
+        that cannot be read back is a BrokenGame.
 
         A game is broken when a column is not valid JSON or the wrong shape, its game id is
         unknown, or the engine refuses its state (wrong schema, malformed, wrong seat count).
         The state is parsed here, once: a LoadedGame carries it.
         """
+        where, parameters = "", {}
+        if shards is not None and len(shards.ids) < shards.count:  # Discord's shard formula
+            parameters = {f"shard{n}": shard for n, shard in enumerate(shards.ids)}
+            where = (
+                f" WHERE (guild_id >> 22) % {shards.count}"
+                f" IN ({', '.join(f':{name}' for name in parameters)})"
+            )
         async with self._db.session() as sql:
-            rows = await sql.fetchall("SELECT * FROM running_games ORDER BY started_at, table_id")
+            rows = await sql.fetchall(
+                f"SELECT * FROM running_games{where} ORDER BY started_at, table_id", parameters
+            )
         return [self._read(row) for row in rows]
 
     @staticmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.storage import BrokenGame, LoadedGame, Storage
+from bot.storage import BrokenGame, LoadedGame, Shards, Storage
 from bot.tables.records import Seat, SessionContext
 from bot.tables.session import TableSession
 from engine.errors import EngineError
@@ -19,13 +19,14 @@ log = logging.getLogger(__name__)
 
 
 async def restore_sessions(
-    storage: Storage, context: SessionContext
+    storage: Storage, context: SessionContext, shards: Shards | None = None
 ) -> tuple[list[TableSession], list[BrokenGame]]:
-    """The saved running games as sessions, and those that could not be read back (already
-    set aside in storage, so the next start does not report them again)."""
+    """The saved running games (of the servers on ``shards``; None: all) as sessions, and
+    those that could not be read back (already set aside in storage, so the next start does
+    not report them again)."""
     sessions: list[TableSession] = []
     broken: list[BrokenGame] = []
-    for loaded in await storage.running.load():
+    for loaded in await storage.running.load(shards):
         if isinstance(loaded, LoadedGame):
             sessions.append(session_from_saved(loaded, context))
             continue

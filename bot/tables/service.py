@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from bot.errors import SaveFailed, UserError
+from bot.errors import GameMovedElsewhere, SaveFailed, UserError
 from bot.settings import Settings
-from bot.storage import Storage
+from bot.storage import Shards, Storage
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobby import Lobby
 from bot.tables.records import Change, Clock, Seat, SessionContext
@@ -35,6 +35,20 @@ from engine.registry import get_game
 log = logging.getLogger(__name__)
 
 CHANNEL_LOST = "The bot can no longer reach this table's channel, so the game ended."
+SHARD_LOST = (
+    "This game stops here: this Cardroom process lost its hold on this server's games (its"
+    " database connection dropped), so another process may run it now. Nothing was lost up to"
+    " the last move shown."
+)
+# Discord sends every DM click to shard 0: a hand DM's click on a game another process runs
+# lands in the process of shard 0, which cannot play it
+OVER_OR_ELSEWHERE = (
+    "This game is over, or another Cardroom process runs it: play it with the Hand button in"
+    " its channel."
+)
+SHARD_NOT_HERE = (
+    "This server's games are run by another Cardroom process just now; try again in a minute."
+)
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
@@ -105,7 +119,8 @@ class TableService:
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
         self.ai = AiPlayers(settings)
-        self.context = SessionContext(storage, settings, clock, self.ai)
+        self.context = SessionContext(storage, settings, clock, self.ai, self._moved)
+        self.lost_shards: Shards | None = None  # shards this process held and lost
         self.display = TableDisplay(
             presenter, clock, self.spawn, settings.table_edit_seconds, self.channel_lost
         )
@@ -145,6 +160,8 @@ class TableService:
     def table(self, table_id: str) -> TableSession:
         """A running table; raises UserError when it is over or unknown."""
         session = self.tables.get(table_id)
+        if session is None and self.settings.shards.count > 1:
+            raise UserError(OVER_OR_ELSEWHERE)
         if session is None or session.ended:
             raise UserError("This game is over.")
         return session
@@ -184,6 +201,8 @@ class TableService:
             raise UserError(
                 "This channel already has a game or a lobby; finish it or use another channel."
             )
+        if self.lost_shards is not None and self.lost_shards.owns(guild_id):
+            raise UserError(SHARD_NOT_HERE)
         try:
             game = get_game(game_id)
             resolved = game.resolve_options(options)
@@ -300,6 +319,8 @@ class TableService:
             except SaveFailed:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
+            except GameMovedElsewhere:  # the session has stopped and told us
+                return
             if change is not None:
                 log.warning("table %s: its channel is lost; the game ended", session.table_id)
                 self.committed(session, change)
@@ -321,6 +342,27 @@ class TableService:
             self.close_lobby(lobby)
         for session in [s for s in self.tables.values() if s.guild_id == guild_id]:
             self.channel_lost(session)
+
+    def _moved(self, table_id: str) -> None:
+        """A table found its game saved elsewhere first and stopped: show its end (the
+        channel and the hand DMs say why, once) and forget it. Nothing is saved."""
+        session = self.tables.get(table_id)
+        if session is not None:
+            self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
+
+    def shards_lost(self, shards: Shards) -> None:
+        """This process no longer holds ``shards`` (its lock connection dropped): stop driving
+        their servers' tables (nothing saved: another process may own them now), close their
+        lobbies and refuse new ones there."""
+        self.lost_shards = shards
+        for lobby in [each for each in self.lobbies.values() if shards.owns(each.guild_id)]:
+            self.close_lobby(lobby)
+        for session in [each for each in self.tables.values() if shards.owns(each.guild_id)]:
+            self.spawn(self._lose(session), f"lose-{session.table_id}")
+
+    async def _lose(self, session: TableSession) -> None:
+        if await session.lose(SHARD_LOST):
+            self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
 
     def committed(self, session: TableSession, change: Change) -> None:
         """Show a committed change and plan what follows: notices, the display, the timers,
@@ -358,9 +400,10 @@ class TableService:
             del self.tables[session.table_id]
 
     # -- restart and shutdown --------------------------------------------------------------------
-    async def restore(self) -> list[str]:
-        """Resume the running games saved in storage; returns the problems found."""
-        sessions, broken = await restore_sessions(self.storage, self.context)
+    async def restore(self, shards: Shards | None = None) -> list[str]:
+        """Resume the running games saved in storage (those of the servers on ``shards``;
+        None: all); returns the problems found."""
+        sessions, broken = await restore_sessions(self.storage, self.context, shards)
         for session in sessions:
             self.tables[session.table_id] = session
             self.by_channel[session.channel_id] = session.table_id
