@@ -1,8 +1,9 @@
 """A throwaway PostgreSQL server for the tests (and the storage benchmark): the machine's own
 server binaries (Debian's ``postgresql`` package), ``initdb`` and ``pg_ctl`` on a temporary
 folder, reached through a unix socket in that folder only (no TCP port). Run as root, the
-server runs as the unprivileged user ``nobody``, as PostgreSQL refuses to run as root. Its
-data need not survive a crash, so fsync is off: it starts in a few seconds and writes fast.
+server runs as the unprivileged user ``nobody``, as PostgreSQL refuses to run as root. For
+the tests its data need not survive a crash, so fsync is off: it starts in a few seconds and
+writes fast; the benchmark asks for a durable one (PostgreSQL's defaults: every commit flushed).
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ def server_binaries() -> Path:
 class ThrowawayPostgres:
     """A PostgreSQL server in a temporary folder; ``url(name)`` reaches a database of it."""
 
-    def __init__(self, folder: Path, binaries: Path) -> None:
+    def __init__(self, folder: Path, binaries: Path, *, durable: bool = False) -> None:
         self.folder = folder
         self.binaries = binaries
+        self.durable = durable
 
     @property
     def data(self) -> Path:
@@ -83,10 +85,9 @@ class ThrowawayPostgres:
             "--no-sync",
             "--no-instructions",
         )
-        options = (
-            f"-k {self.folder} -c listen_addresses='' -c fsync=off -c synchronous_commit=off"
-            " -c full_page_writes=off -c max_connections=200"
-        )
+        options = f"-k {self.folder} -c listen_addresses='' -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(
             str(self.binaries / "pg_ctl"),
             f"--pgdata={self.data}",
@@ -121,11 +122,11 @@ class ThrowawayPostgres:
 
 
 @contextmanager
-def throwaway_postgres() -> Iterator[ThrowawayPostgres]:
+def throwaway_postgres(*, durable: bool = False) -> Iterator[ThrowawayPostgres]:
     """A running throwaway server, stopped and deleted when the block ends."""
     binaries = server_binaries()
     folder = Path(tempfile.mkdtemp(prefix="cardroom-pg-"))
-    server = ThrowawayPostgres(folder, binaries)
+    server = ThrowawayPostgres(folder, binaries, durable=durable)
     try:
         server.start()
         try:
