@@ -6,9 +6,9 @@ by default), per game at two players, next to the node budget the arena figures 
 The positions are those of a normal-against-normal game where the seat to move has a choice
 (every third one, up to ``--positions``); hard thinks on each with the time budget and the
 number of playouts it played is noted. Prints one JSON line per game: the median and the
-fewest playouts, and the arena's budget for that game (the bot's hard plays at least as well
-where the fewest is above it). Figures depend on the machine and its load (printed too). Not a
-test.
+fewest playouts, and the arena's budget for that game (``Yardstick.playouts``: a timed search
+never plays fewer, so the bot's hard thinks at least as long as the arena's). Figures depend
+on the machine and its load (printed too). Not a test.
 """
 
 from __future__ import annotations
@@ -24,9 +24,6 @@ from engine.ai.search import Budget, SearchAgent
 from engine.core import State
 from engine.registry import games
 from engine.runner import step
-
-ARENA_ROLLOUTS = {"fishing": 32, "swazi": 32, "cambio": 128, "twentytwo": 128, "stuck": 128}
-"""The node budget of the README's hard-against-normal figures, per game."""
 
 
 def positions(game_id: str, count: int, seed: int = 1) -> list[tuple[State, int]]:
@@ -65,7 +62,7 @@ def main() -> None:
             "decisions": len(bought),
             "playouts_median": statistics.median(bought),
             "playouts_fewest": min(bought),
-            "arena_rollouts": ARENA_ROLLOUTS[game_id],
+            "arena_rollouts": yardstick(game).playouts,
             "load_average": round(os.getloadavg()[0], 1),
         }
         print(json.dumps(figures), flush=True)

@@ -205,7 +205,7 @@ def standing(world: State) -> list[int]:
     return world.round_points()
 
 
-YARDSTICK = Yardstick(scale=5.0, standing=standing, rounds=3, confidence=1.5)
+YARDSTICK = Yardstick(scale=5.0, standing=standing, rounds=3, confidence=1.5, playouts=128)
 """How the searching levels judge a playout: three turns each, then the card points held; a
 rival must beat the heuristic's move by 1.5 standard errors (worlds deal the others' cards
 at random, so a few of them make a snap or an early Cambio look better than it is)."""

@@ -55,6 +55,9 @@ class Yardstick:
     standing: Standing | None = None
     rounds: int = 0
     confidence: float = 1.0
+    # A timed search plays at least this many playouts (the node budget of the README's arena
+    # figures), even when a busy machine makes that take longer than its time.
+    playouts: int = 32
 
 
 def rollout_value(
@@ -158,6 +161,7 @@ class SearchAgent(StateAgent):
         started = time.perf_counter()
         rounds = max(1, math.ceil(math.log2(len(candidates))))
         total = self.budget.rollouts
+        least = self.yardstick.playouts if total is None else total
         values: list[list[float]] = [[] for _ in candidates]
         rivals = list(range(1, len(candidates)))
         for round_index in range(rounds):
@@ -168,10 +172,8 @@ class SearchAgent(StateAgent):
             while True:
                 self.evaluate(state, seat, candidates, [0, *rivals], rng, values)
                 worlds += 1
-                if total is None:
-                    if time.perf_counter() >= deadline:
-                        break
-                elif worlds >= max(1, total // (rounds * (len(rivals) + 1))):
+                enough = worlds >= max(1, least // (rounds * (len(rivals) + 1)))
+                if enough and (total is not None or time.perf_counter() >= deadline):
                     break
             if len(rivals) == 1:  # the last round: the heuristic's move against the best rival
                 break

@@ -177,6 +177,6 @@ class Table:
 NORMAL = StuckAgent
 """The normal level's agent class (found by ``engine.ai``)."""
 
-YARDSTICK = Yardstick(scale=3.0, confidence=1.5)
+YARDSTICK = Yardstick(scale=3.0, confidence=1.5, playouts=128)
 """How the searching levels judge a playout: hands are short, played out to their end; a
 rival must beat the heuristic's move by 1.5 standard errors."""

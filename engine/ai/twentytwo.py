@@ -81,7 +81,7 @@ class TwentyTwoAgent:
 NORMAL = TwentyTwoAgent
 """The normal level's agent class (found by ``engine.ai``)."""
 
-YARDSTICK = Yardstick(scale=5.0, confidence=0.5)
+YARDSTICK = Yardstick(scale=5.0, confidence=0.5, playouts=128)
 """How the searching levels judge a playout: hands are short, played out to their end; a
 rival half a standard error ahead of the heuristic's move is played (at 128 playouts hard won
 60% of a 200-game probe against normal; 55% when asking 1.5 standard errors)."""

@@ -206,3 +206,17 @@ def test_a_playout_budget_is_spent_down_to_the_heuristic_move_against_the_best_r
             assert 0.75 * BUDGET.rollouts <= searcher.playouts <= BUDGET.rollouts
             return
     raise AssertionError("no position with enough moves")
+
+
+def test_a_timed_search_plays_at_least_the_games_node_budget() -> None:
+    # However busy the machine (here: no time at all), the bot's hard is no weaker than the
+    # arena's figures, which use the game's node budget.
+    game = games()["twentytwo"]
+    searcher = SearchAgent(heuristic(game), yardstick(game), Budget(seconds=0.0))
+    for state, seat in positions("twentytwo", 2, seed=6, every=1):
+        legal = state.legal_actions(seat)
+        if len(legal) >= searcher.width:
+            searcher.choose_in(state, seat, legal, random.Random(2), False)
+            assert searcher.playouts >= 0.75 * yardstick(game).playouts
+            return
+    raise AssertionError("no position with enough moves")
