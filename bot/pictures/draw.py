@@ -23,14 +23,16 @@ from bot.pictures.faces import (
 from engine.cards import Card
 from engine.layout import Group, Layout, fill_seats
 
-MAX_WIDTH = 600  # shown 1:1 on a desktop, scaled to about two thirds on a phone
-PADDING = 12
-GROUP_GAP = 20
+# Shown 1:1 on a desktop; a phone 400 px wide gives a message's picture about 275 px, so the
+# narrower the picture, the larger its cards there (600 px made a card 30 px wide on a phone).
+MAX_WIDTH = 440
+PADDING = 10
+GROUP_GAP = 18
 CARD_GAP = 5
-MIN_STEP = 24  # the narrowest overlap that still shows a card's corner index
+MIN_STEP = 31  # the narrowest overlap that still shows a card's whole corner index
 STACK_SHIFT = 3  # how far each card under a stack's top peeks out
-LABEL_SIZE, LABEL_HEIGHT = 18, 25
-CAPTION_SIZE, CAPTION_HEIGHT = 16, 21
+LABEL_SIZE, LABEL_HEIGHT = 21, 28
+CAPTION_SIZE, CAPTION_HEIGHT = 18, 23
 NAME_LENGTH = 16  # longer seat names are cut (with …) to keep labels on one line
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
 
@@ -83,6 +85,9 @@ def _measure(group: Group, label: str) -> _Placed:
         step = max(MIN_STEP, (available - CARD_WIDTH) // (slots - 1))
     per_line = min(slots, 1 + (available - CARD_WIDTH) // step)
     lines = math.ceil(slots / per_line)
+    if lines > 1:  # even lines (7 and 7, not 12 and 2), each overlapping no more than it must
+        per_line = math.ceil(slots / lines)
+        step = min(CARD_WIDTH + CARD_GAP, (available - CARD_WIDTH) // max(per_line - 1, 1))
     shift = 2 * STACK_SHIFT if group.size is not None else 0
     cards_width = CARD_WIDTH + (per_line - 1) * step + shift
     label_width = math.ceil(font(LABEL_SIZE).getlength(label))

@@ -4,13 +4,14 @@ within the size limits, and the cache draws an unchanged picture only once."""
 from __future__ import annotations
 
 import io
+import math
 import random
 
 import pytest
 from PIL import Image
 
 from bot.pictures import ALT_TEXT_LIMIT, DeckStyle, PictureCache, render
-from bot.pictures.draw import MAX_WIDTH
+from bot.pictures.draw import MAX_WIDTH, MIN_STEP, PADDING, _measure
 from engine.cards import FULL_DECK, Card
 from engine.layout import Group, Layout, Row, Shown, face_up, rows, stack
 from engine.registry import games
@@ -106,6 +107,16 @@ def test_a_big_hand_overlaps_then_wraps_and_stays_within_the_width() -> None:
         image = Image.open(io.BytesIO(picture.data))
         assert image.width <= MAX_WIDTH and len(picture.cards) == count
     assert image.height > 2 * 90  # 52 cards take more than one line
+
+
+def test_a_wrapped_hand_splits_into_even_lines_that_show_every_corner_index() -> None:
+    every_card = [card.text for card in FULL_DECK]
+    for count in range(2, 53):
+        placed = _measure(face_up("Your hand", every_card[:count]), "Your hand")
+        lines = math.ceil(count / placed.per_line)
+        assert placed.step >= MIN_STEP and placed.width <= MAX_WIDTH - 2 * PADDING
+        assert count - (lines - 1) * placed.per_line >= placed.per_line - lines  # even lines
+    assert _measure(face_up("Your hand", every_card[:14]), "").per_line == 7  # not 12 and 2
 
 
 def test_the_cache_draws_an_unchanged_picture_once_and_stays_bounded() -> None:
