@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.answers import NOT_OURS, reply_private, report_error
 from bot.boards.ratings import Ratings
+from bot.preferences import DeckStyles
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.tables.presenter import DiscordPresenter
@@ -43,6 +44,7 @@ class CardroomBot(commands.Bot):
 
     storage: Storage
     ratings: Ratings
+    deck_styles: DeckStyles
     tables: TableService
     presenter: DiscordPresenter
 
@@ -70,6 +72,7 @@ class CardroomBot(commands.Bot):
             self.settings.database_path, synchronous=self.settings.database_synchronous
         )
         self.ratings = Ratings(self.storage.results)
+        self.deck_styles = await DeckStyles.load(self.storage.preferences)
         self.presenter = DiscordPresenter(self)
         self.tables = TableService(
             self.settings,

@@ -1,7 +1,8 @@
-"""Cardroom's storage: running games, finished games and seasons (SQLite via aiosqlite).
+"""Cardroom's storage: running games, finished games and seasons, people's preferences (SQLite
+via aiosqlite).
 
-``Storage`` composes one store per kind of thing kept (``running``, ``results``); the only SQL
-of the project is in this package.
+``Storage`` composes one store per kind of thing kept (``running``, ``results``,
+``preferences``); the only SQL of the project is in this package.
 """
 
 from bot.storage.database import Storage
@@ -20,6 +21,7 @@ from bot.storage.models import (
     ScoredGame,
     SeatRecord,
 )
+from bot.storage.preferences import Preferences
 from bot.storage.results import Results
 from bot.storage.running import RunningGames
 
@@ -33,6 +35,7 @@ __all__ = [
     "LoadedGame",
     "PlacedSeat",
     "PlayerTotals",
+    "Preferences",
     "RecordedGame",
     "Results",
     "RevisionConflictError",

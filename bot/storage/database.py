@@ -1,7 +1,8 @@
 """The Storage object: one database, with a store per kind of thing it keeps.
 
-``storage.running`` keeps running games, ``storage.results`` finished games and seasons; the
-schema is migrated when the database is opened. SQL lives only in ``bot/storage``.
+``storage.running`` keeps running games, ``storage.results`` finished games and seasons,
+``storage.preferences`` each person's own choices; the schema is migrated when the database
+is opened. SQL lives only in ``bot/storage``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from bot.storage.connection import Database, Synchronous
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
+from bot.storage.preferences import Preferences, SqlitePreferences
 from bot.storage.results import Results, SqliteResults
 from bot.storage.running import RunningGames, SqliteRunningGames
 
@@ -26,6 +28,7 @@ class Storage:
         running = SqliteRunningGames(database)
         self.running: RunningGames = running
         self.results: Results = SqliteResults(database, running)
+        self.preferences: Preferences = SqlitePreferences(database)
 
     @classmethod
     async def open(
