@@ -96,9 +96,9 @@ class MoveClock:
         running = bot.storage.running
         save = running.save
 
-        async def timed_save(game: Any) -> None:
+        async def timed_save(game: Any, expected: int | None = None) -> None:
             started = time.perf_counter()
-            await save(game)
+            await save(game, expected)
             saves = SAVES.get()
             if saves is not None:
                 saves.append((started, time.perf_counter()))
