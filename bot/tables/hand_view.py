@@ -381,8 +381,8 @@ def _status(
             line += f"\nDecide {timestamp(deadline)} or the AI plays for you."
         if session.window_left(now) > 0 and window_end is not None:
             line += (
-                f"\nOthers may act out of turn until {timestamp(window_end)}; "
-                "your move is accepted after that."
+                f"\nOthers may act out of turn; that closes {timestamp(window_end)}, "
+                "and your move is accepted after that."
             )
         return line, GREEN
     who = " and ".join(session.names[s] for s in waiting) or "nobody"

@@ -288,7 +288,7 @@ _STEP_WORDS = {
     "look": "Look at two of your cards",
     "peek": "Look at one of your cards",
     "spy": "Look at another player's card",
-    "snap": "Snap a card that matches the discard",
+    "snap": "Snap a matching card",
     "give": "Give one of your cards",
 }
 
