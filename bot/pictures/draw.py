@@ -25,7 +25,12 @@ from engine.layout import Group, Layout, fill_seats
 
 # Shown 1:1 on a desktop; a phone 400 px wide gives a message's picture about 275 px, so the
 # narrower the picture, the larger its cards there (600 px made a card 30 px wide on a phone).
-MAX_WIDTH = 440
+WIDTH = 440
+# A picture that would be taller than this at WIDTH (many seats of cambio, stuck, twentytwo:
+# mostly backs) is laid out at MAX_WIDTH when that makes it shorter, so that it never pushes
+# the turn and its controls far below: small backs read as well as large ones.
+TALL = 560
+MAX_WIDTH = 600
 PADDING = 10
 GROUP_GAP = 18
 CARD_GAP = 5
@@ -77,9 +82,9 @@ def seat_label(name: str) -> str:
     return kept if len(kept) <= NAME_LENGTH else kept[: NAME_LENGTH - 1].rstrip() + "…"
 
 
-def _measure(group: Group, label: str) -> _Placed:
+def _measure(group: Group, label: str, width: int = WIDTH) -> _Placed:
     slots = max(len(group.cards), 1)
-    available = MAX_WIDTH - 2 * PADDING
+    available = width - 2 * PADDING
     step = CARD_WIDTH + CARD_GAP
     if slots > 1 and slots * step - CARD_GAP > available:
         step = max(MIN_STEP, (available - CARD_WIDTH) // (slots - 1))
@@ -105,19 +110,21 @@ def _width(line: Sequence[_Placed]) -> int:
     return 2 * PADDING + sum(placed.width for placed in line) + GROUP_GAP * (len(line) - 1)
 
 
-def _lines(layout: Layout, names: Sequence[str]) -> list[list[_Placed]]:
-    """Groups placed in lines: a row joins the line before when all of it fits there (a
-    shorter picture), else it starts a line, and wraps when it is too wide."""
+def _lines(layout: Layout, names: Sequence[str], width: int) -> list[list[_Placed]]:
+    """Groups placed in lines at most ``width`` wide: a row joins the line before when all of
+    it fits there (a shorter picture), else it starts a line, and wraps when it is too wide."""
     labels = [seat_label(name) for name in names]
     lines: list[list[_Placed]] = []
     for row in layout.rows:
-        placed_row = [_measure(group, fill_seats(group.label, labels)) for group in row.groups]
-        if lines and _width(lines[-1]) + GROUP_GAP + _width(placed_row) - 2 * PADDING <= MAX_WIDTH:
+        placed_row = [
+            _measure(group, fill_seats(group.label, labels), width) for group in row.groups
+        ]
+        if lines and _width(lines[-1]) + GROUP_GAP + _width(placed_row) - 2 * PADDING <= width:
             lines[-1] += placed_row
             continue
         line: list[_Placed] = []
         for placed in placed_row:
-            if line and _width([*line, placed]) > MAX_WIDTH:
+            if line and _width([*line, placed]) > width:
                 lines.append(line)
                 line = []
             line.append(placed)
@@ -189,12 +196,23 @@ def _draw_stack(canvas: Image.Image, group: Group, x: int, top: int, style: Deck
     draw.text((left + width / 2, badge_top + 10), count, font=badge, fill=LABEL_INK, anchor="mm")
 
 
-def render(layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.STANDARD) -> Picture:
-    """Draw ``layout`` with seats named ``names``: one PNG, never wider than MAX_WIDTH."""
-    lines = _lines(layout, names)
+def _heights(lines: list[list[_Placed]]) -> tuple[list[int], int]:
+    """The height of each line, and of the picture."""
     heights = [max((placed.height for placed in line), default=0) for line in lines]
+    return heights, 2 * PADDING + sum(heights) + GROUP_GAP // 2 * max(len(lines) - 1, 0)
+
+
+def render(layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.STANDARD) -> Picture:
+    """Draw ``layout`` with seats named ``names``: one PNG, WIDTH wide at most unless that
+    makes it taller than TALL (then never wider than MAX_WIDTH)."""
+    lines = _lines(layout, names, WIDTH)
+    heights, height = _heights(lines)
+    if height > TALL:
+        wide = _lines(layout, names, MAX_WIDTH)
+        wide_heights, wide_height = _heights(wide)
+        if wide_height < height:
+            lines, heights, height = wide, wide_heights, wide_height
     width = max((_width(line) for line in lines), default=0)
-    height = 2 * PADDING + sum(heights) + GROUP_GAP // 2 * max(len(lines) - 1, 0)
     canvas = Image.new("RGB", (max(width, 2 * PADDING + CARD_WIDTH), height), FELT)
     drawn: list[Card] = []
     y = PADDING
