@@ -1,12 +1,13 @@
-"""Cardroom's storage: running games, finished games and seasons, people's preferences (SQLite
-via aiosqlite).
+"""Cardroom's storage: running games, open lobbies, finished games and seasons, people's
+preferences (SQLite via aiosqlite).
 
-``Storage`` composes one store per kind of thing kept (``running``, ``results``,
+``Storage`` composes one store per kind of thing kept (``running``, ``lobbies``, ``results``,
 ``preferences``); the only SQL of the project is in this package.
 """
 
 from bot.storage.database import Storage
 from bot.storage.errors import RevisionConflictError, StorageError
+from bot.storage.lobbies import OpenLobbies
 from bot.storage.lock import DatabaseInUseError, DatabaseLock
 from bot.storage.models import (
     BrokenGame,
@@ -18,6 +19,7 @@ from bot.storage.models import (
     PlayerTotals,
     RecordedGame,
     SavedGame,
+    SavedLobby,
     ScoredGame,
     SeatRecord,
 )
@@ -33,6 +35,7 @@ __all__ = [
     "FinishedSeat",
     "HistoryRow",
     "LoadedGame",
+    "OpenLobbies",
     "PlacedSeat",
     "PlayerTotals",
     "Preferences",
@@ -41,6 +44,7 @@ __all__ = [
     "RevisionConflictError",
     "RunningGames",
     "SavedGame",
+    "SavedLobby",
     "ScoredGame",
     "SeatRecord",
     "Storage",

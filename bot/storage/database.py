@@ -1,6 +1,7 @@
 """The Storage object: one database, with a store per kind of thing it keeps.
 
-``storage.running`` keeps running games, ``storage.results`` finished games and seasons,
+``storage.running`` keeps running games (and those that ended without a result),
+``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons,
 ``storage.preferences`` each person's own choices; the schema is migrated when the database
 is opened. SQL lives only in ``bot/storage``.
 """
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.connection import Database, Synchronous
+from bot.storage.lobbies import OpenLobbies, SqliteOpenLobbies
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
 from bot.storage.preferences import Preferences, SqlitePreferences
 from bot.storage.results import Results, SqliteResults
@@ -28,6 +30,7 @@ class Storage:
         running = SqliteRunningGames(database)
         self.running: RunningGames = running
         self.results: Results = SqliteResults(database, running)
+        self.lobbies: OpenLobbies = SqliteOpenLobbies(database)
         self.preferences: Preferences = SqlitePreferences(database)
 
     @classmethod

@@ -1,4 +1,4 @@
--- Version 6: what each person chose for themselves, kept across restarts and servers.
+-- Version 7: what each person chose for themselves, kept across restarts and servers.
 --
 -- player_preferences.deck_style: how suits are coloured in that person's private pictures
 -- (their Hand and hand DM): 'standard' (red and black) or 'four_colour'. A person without a
