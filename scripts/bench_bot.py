@@ -112,9 +112,10 @@ class MoveClock:
         running = bot.storage.running
         save = running.save
 
-        async def timed_save(game: Any, expected: int | None = None) -> None:
+        # whatever else a save takes (the revision it expects, the lobby it replaces)
+        async def timed_save(game: Any, *args: Any, **kwargs: Any) -> None:
             started = stamp()
-            await save(game, expected)
+            await save(game, *args, **kwargs)
             saves = SAVES.get()
             if saves is not None:
                 saves.append((started, stamp()))

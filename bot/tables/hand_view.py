@@ -140,6 +140,10 @@ class DeckButton(
             styles = _bot(interaction).deck_styles
             await styles.choose(interaction.user.id, _other(styles.of(interaction.user.id)))
             await edit_hand(interaction, session, seat)
+            if interaction.message is None or interaction.message.id != (
+                session.seats[seat].dm_message_id
+            ):
+                _tables(interaction).display.hand_restyled(session, seat)  # the DM too
 
         await answer_click(interaction, switch)
 

@@ -76,6 +76,10 @@ async def test_the_deck_button_switches_only_the_clickers_pictures_and_survives_
                 own_picture(table, 0, DeckStyle.FOUR_COLOUR)
             ]
             assert RED_BLACK in labels(switched.response)  # it now offers the way back
+            # her hand DM is redrawn in it at once, though the game has not moved
+            assert picture_files(hand_dm(ann, table)) == [
+                dm_picture(table, 0, DeckStyle.FOUR_COLOUR)
+            ]
             assert_within_discord_limits(switched.response)
             # bob's Hand and the public table stay red and black
             bobs = await open_hand(bob, channel, table)
