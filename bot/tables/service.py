@@ -128,7 +128,12 @@ class TableService:
         self.ai = AiPlayers(settings)
         self.context = SessionContext(storage, settings, clock, self.ai, self._moved)
         self.display = TableDisplay(
-            presenter, clock, self.spawn, settings.table_edit_seconds, self.channel_lost
+            presenter,
+            clock,
+            self.spawn,
+            settings.table_edit_seconds,
+            self.channel_lost,
+            self.member_left,
         )
         self.timers = TableTimers(
             settings, clock, self.spawn, self.display.changed, self.committed, presenter.is_member
@@ -352,8 +357,9 @@ class TableService:
             self.end_lost(session, GUILD_LEFT)
 
     def member_left(self, guild_id: int, user_id: int) -> None:
-        """A person left the server (the members intent says so at once): the AI takes their
-        seats; they leave its lobbies (a lobby they host closes)."""
+        """A person left the server (the members intent says so at once; else a failed DM or
+        their turn running out shows it): the AI takes their seats; they leave its lobbies
+        (a lobby they host closes)."""
         self.lobbies.member_left(guild_id, user_id)
         for session in list(self.tables.values()):
             if session.guild_id != guild_id or session.ended:
