@@ -12,6 +12,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
 from engine.cards import FULL_DECK, SUIT_NAME, Card, parse_cards, shuffle
@@ -430,6 +432,7 @@ class State(ABC):
         self.options = options
         self.deck_plan = deck_plan
         self._legal_cache: dict[int, tuple[Action, ...]] = {}
+        self._acting: tuple[int, ...] | None = None  # to_act's answer for this position
         self.first_events: list[Event] = []  # not saved: shown only when the game starts
 
     @classmethod
@@ -450,9 +453,19 @@ class State(ABC):
         returns what happened, as ``opening_events`` shows it."""
 
     # -- who acts and what they may do ---------------------------------------------------------
-    @abstractmethod
     def to_act(self) -> tuple[int, ...]:
-        """The seats that may act now (several when out-of-turn actions are open); () when over."""
+        """The seats that may act now (several when out-of-turn actions are open); () when over.
+
+        Worked out once per position, like the legal actions: a step asks it several times.
+        """
+        acting = self._acting
+        if acting is None:
+            acting = self._acting = self._to_act()
+        return acting
+
+    @abstractmethod
+    def _to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (``to_act`` caches it until the next action)."""
 
     def waiting_for(self) -> tuple[int, ...]:
         """The seats the game waits for; other seats in ``to_act`` have optional actions only."""
@@ -482,7 +495,10 @@ class State(ABC):
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether ``seat`` may take ``action`` now."""
-        return action in self.legal_actions(seat)
+        legal = self.legal_actions(seat)
+        # One of the listed actions itself (what agents and buttons give) is found by identity
+        # in C, without calling the Python-level ``__eq__`` of every dataclass action before it.
+        return any(map(is_, legal, repeat(action))) or action in legal
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Take ``action`` for ``seat`` and return what happened.
@@ -493,6 +509,7 @@ class State(ABC):
             raise IllegalActionError(self.explain_illegal(seat, action))
         events = self._apply(seat, action)
         self._legal_cache.clear()
+        self._acting = None
         return events
 
     def apply_text(self, seat: int, text: str) -> list[Event]:
@@ -538,6 +555,7 @@ class State(ABC):
         world.seed = rng.getrandbits(48)
         world.deck_plan = DeckPlan(world.seed)
         world._legal_cache = {}
+        world._acting = None
         world._redeal_hidden(seat, rng)
         return world
 
