@@ -242,7 +242,7 @@ class DeckPlan:
                     + (f"; not in play: {' '.join(c.text for c in extra)}" if extra else "")
                 )
             return list(given)
-        deck = sorted(cards)
+        deck = list(FULL_DECK) if cards is FULL_DECK else sorted(cards)  # FULL_DECK is sorted
         shuffle(deck, make_rng(self.seed, "deck", index))
         return deck
 
@@ -495,17 +495,20 @@ class State(ABC):
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether ``seat`` may take ``action`` now."""
-        legal = self.legal_actions(seat)
-        # One of the listed actions itself (what agents and buttons give) is found by identity
-        # in C, without calling the Python-level ``__eq__`` of every dataclass action before it.
-        return any(map(is_, legal, repeat(action))) or action in legal
+        return action in self.legal_actions(seat)
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Take ``action`` for ``seat`` and return what happened.
 
         Raises IllegalActionError, changing nothing, when the action is not legal now.
         """
-        if not self.is_legal(seat, action):
+        listed = self._legal_cache.get(seat)
+        # A listed action itself (what agents and buttons give) needs no further check: found
+        # by identity in C, it saves is_legal's frames, and the Python-level ``__eq__`` of the
+        # dataclass actions listed before it, on every self-play step.
+        if not (listed and any(map(is_, listed, repeat(action)))) and not self.is_legal(
+            seat, action
+        ):
             raise IllegalActionError(self.explain_illegal(seat, action))
         events = self._apply(seat, action)
         self._legal_cache.clear()
