@@ -6,6 +6,7 @@ of the project is in this package.
 
 from bot.storage.database import Storage
 from bot.storage.errors import RevisionConflictError, StorageError
+from bot.storage.lobbies import OpenLobbies
 from bot.storage.lock import DatabaseInUseError, DatabaseLock
 from bot.storage.models import (
     BrokenGame,
@@ -17,6 +18,7 @@ from bot.storage.models import (
     PlayerTotals,
     RecordedGame,
     SavedGame,
+    SavedLobby,
     ScoredGame,
     SeatRecord,
 )
@@ -31,6 +33,7 @@ __all__ = [
     "FinishedSeat",
     "HistoryRow",
     "LoadedGame",
+    "OpenLobbies",
     "PlacedSeat",
     "PlayerTotals",
     "RecordedGame",
@@ -38,6 +41,7 @@ __all__ = [
     "RevisionConflictError",
     "RunningGames",
     "SavedGame",
+    "SavedLobby",
     "ScoredGame",
     "SeatRecord",
     "Storage",
