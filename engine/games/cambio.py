@@ -484,7 +484,7 @@ class CambioState(TotalsState):
             seat for seat in range(self.players) if seat not in self.snapped and seat != self.caller
         ]
 
-    def to_act(self) -> tuple[int, ...]:
+    def _to_act(self) -> tuple[int, ...]:
         if self.over:
             return ()
         if self.phase == "look":
