@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import cache, partial
+from functools import cache
 from typing import cast
 
 from engine.cards import shuffle
@@ -84,9 +84,15 @@ def play_out(
 ) -> int:
     """Play ``state`` to its end with one agent per seat; returns the number of actions."""
     rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(state.players)]
-    # Made when first needed (seeding a generator costs 6 us, a tenth of a two-player stuck
-    # game; only games with out-of-turn actions ever need this one), then the same one.
-    order_rng = cache(partial(random.Random, f"{seed}/order"))
+    made: list[random.Random] = []
+
+    def order_rng() -> random.Random:
+        """Made when first needed (seeding a generator costs 6 us, a twentieth of a two-player
+        stuck game; only games with out-of-turn actions need this one), then the same one."""
+        if not made:
+            made.append(random.Random(f"{seed}/order"))
+        return made[0]
+
     steps = 0
     while not state.is_over:
         step(state, agents, rngs, order_rng)
