@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, Protocol
 
 from pydantic_core import to_json
@@ -24,6 +25,7 @@ from bot.storage.models import as_utc
 Dialect = Literal["sqlite", "postgresql"]
 Synchronous = Literal["normal", "full"]
 Parameters = Mapping[str, Any]
+NO_PARAMETERS: Parameters = MappingProxyType({})
 Row = Any  # aiosqlite.Row or asyncpg.Record: both read by position and by column name
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
