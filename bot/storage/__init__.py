@@ -7,6 +7,7 @@ of the project is in this package.
 
 from bot.storage.database import Storage
 from bot.storage.errors import RevisionConflictError, StorageError
+from bot.storage.lobbies import OpenLobbies
 from bot.storage.lock import DatabaseInUseError, DatabaseLock
 from bot.storage.models import (
     BrokenGame,
@@ -18,6 +19,7 @@ from bot.storage.models import (
     PlayerTotals,
     RecordedGame,
     SavedGame,
+    SavedLobby,
     ScoredGame,
     SeatRecord,
 )
@@ -33,6 +35,7 @@ __all__ = [
     "FinishedSeat",
     "HistoryRow",
     "LoadedGame",
+    "OpenLobbies",
     "PlacedSeat",
     "PlayerTotals",
     "RecordedGame",
@@ -40,6 +43,7 @@ __all__ = [
     "RevisionConflictError",
     "RunningGames",
     "SavedGame",
+    "SavedLobby",
     "ScoredGame",
     "SeatRecord",
     "ShardInUseError",

@@ -1,8 +1,9 @@
 """The Storage object: one database, with a store per kind of thing it keeps.
 
-``storage.running`` keeps running games, ``storage.results`` finished games and seasons; the
-schema is migrated when the database is opened. The database is a SQLite file (the default:
-one process per file) or a PostgreSQL database (several processes, one per range of shards),
+``storage.running`` keeps running games (and those that ended without a result),
+``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons; the schema
+is migrated when the database is opened. The database is a SQLite file (the default: one
+process per file) or a PostgreSQL database (several processes, one per range of shards),
 chosen by its URL; the stores' callers never know which. SQL lives only in ``bot/storage``.
 """
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.connection import Database, DatabaseUrl, Synchronous, parse_database_url
+from bot.storage.lobbies import OpenLobbies, SqlOpenLobbies
 from bot.storage.lock import DatabaseLock
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
 from bot.storage.postgresql import PostgresDatabase
@@ -39,6 +41,7 @@ class Storage:
         running = SqlRunningGames(database)
         self.running: RunningGames = running
         self.results: Results = SqlResults(database, running)
+        self.lobbies: OpenLobbies = SqlOpenLobbies(database)
 
     @classmethod
     async def open(

@@ -56,6 +56,19 @@ class SavedGame(BaseModel):
     started_at: UtcDatetime
 
 
+class SavedLobby(BaseModel):
+    """An open lobby, saved with every change so that it survives a restart."""
+
+    lobby_id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game_id: str
+    options: OptionValues
+    seats: list[SeatRecord]
+    message_id: int | None  # the lobby message, once posted
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedGame:
     """A running game read back: its saved record and its state, parsed once by storage."""

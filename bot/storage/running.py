@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from bot.storage.connection import Database, Row, Sql, dump, to_text
 from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.models import BrokenGame, LoadedGame, SavedGame, SeatRecord
-from bot.storage.shards import Shards
+from bot.storage.shards import Shards, on_shards
 from engine.registry import get_game
 
 RUNNING_COLUMNS = (
@@ -35,9 +35,12 @@ ACTIONS_READABLE = {"sqlite": "json_valid(actions) AND ", "postgresql": ""}
 class RunningGames(Protocol):
     """The running games of a database."""
 
-    async def save(self, game: SavedGame, expected: int | None = None) -> None:
+    async def save(
+        self, game: SavedGame, expected: int | None = None, lobby_id: str | None = None
+    ) -> None:
         """Store a running game if the stored one is at revision ``expected`` (None: a new
-        game); RevisionConflictError, storing nothing, if another writer saved it since."""
+        game, whose open lobby ``lobby_id`` is deleted in the same transaction);
+        RevisionConflictError, storing nothing, if another writer saved it since."""
 
     async def load(self, shards: Shards | None = None) -> list[LoadedGame | BrokenGame]:
         """Every running game (of the servers of ``shards``; None: of all), oldest first; one
@@ -46,12 +49,13 @@ class RunningGames(Protocol):
     async def set_aside(self, broken: BrokenGame) -> None:
         """Move a game that cannot be read back out of the running games, unchanged."""
 
-    async def delete(self, table_id: str, expected: int | None = None) -> None:
-        """Forget a running game stopped without a result (nothing if it is not there); with
-        ``expected``, only if it is at that revision (else RevisionConflictError)."""
+    async def end_unfinished(self, table_id: str, reason: str, expected: int | None = None) -> None:
+        """Move a running game that ended without a result to the unfinished games, with
+        ``reason`` (nothing if it is not there); with ``expected``, only if it is at that
+        revision (else RevisionConflictError)."""
 
     async def id_taken(self, table_id: str) -> bool:
-        """Whether a running, finished or set-aside game has this id."""
+        """Whether a running, finished, unfinished or set-aside game has this id."""
 
     def forget(self, table_id: str) -> None:
         """Drop what this store remembers of a game another store has just removed."""
@@ -101,31 +105,47 @@ class SqlRunningGames:
             RETURNING {length}
             """
 
-    async def save(self, game: SavedGame, expected: int | None = None) -> None:
+    async def save(
+        self, game: SavedGame, expected: int | None = None, lobby_id: str | None = None
+    ) -> None:
         """Store a running game in one statement (its own transaction), if the stored one is
-        still at revision ``expected`` (None: a new game, with no row yet).
+        still at revision ``expected`` (None: a new game, with no row yet; its open lobby
+        ``lobby_id``, if given, is deleted in the same transaction: a lobby never outlives
+        its start).
 
         Raises RevisionConflictError, storing nothing, when it is not: another writer saved
         the game since (or finished or removed it). Only the actions not yet saved by this
         store are sent; SQLite appends them to the stored list, which keeps a save's cost flat
         however long the game.
         """
-        async with self._db.session() as sql:
-            known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
-            if not 0 <= known <= len(game.actions):
-                known = 0
-            stored = await self._write(sql, game, expected, known)
-            if stored is None and known:
-                # the row was not as remembered
-                stored = await self._write(sql, game, expected, 0)
-            if stored is None:
-                self._saved_actions.pop(game.table_id, None)
-                raise RevisionConflictError(
-                    f"table {game.table_id}: another writer saved this game first (this save"
-                    f" expected {'no saved game' if expected is None else f'revision {expected}'}"
-                    ")"
+        if lobby_id is None or expected is not None:
+            async with self._db.session() as sql:
+                self._saved_actions[game.table_id] = await self._write_or_refuse(
+                    sql, game, expected
                 )
-            self._saved_actions[game.table_id] = stored
+            return
+        async with self._db.transaction() as sql:
+            stored = await self._write_or_refuse(sql, game, expected)
+            await sql.execute(
+                "DELETE FROM open_lobbies WHERE lobby_id = :lobby_id", {"lobby_id": lobby_id}
+            )
+        self._saved_actions[game.table_id] = stored
+
+    async def _write_or_refuse(self, sql: Sql, game: SavedGame, expected: int | None) -> int:
+        """Write the game (see ``save``); the number of its actions now stored."""
+        known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
+        if not 0 <= known <= len(game.actions):
+            known = 0
+        stored = await self._write(sql, game, expected, known)
+        if stored is None and known:
+            stored = await self._write(sql, game, expected, 0)  # the row was not as remembered
+        if stored is None:
+            self._saved_actions.pop(game.table_id, None)
+            raise RevisionConflictError(
+                f"table {game.table_id}: another writer saved this game first (this save"
+                f" expected {'no saved game' if expected is None else f'revision {expected}'})"
+            )
+        return stored
 
     async def _write(
         self, sql: Sql, game: SavedGame, expected: int | None, known: int
@@ -169,13 +189,7 @@ class SqlRunningGames:
         unknown, or the engine refuses its state (wrong schema, malformed, wrong seat count).
         The state is parsed here, once: a LoadedGame carries it.
         """
-        where, parameters = "", {}
-        if shards is not None and len(shards.ids) < shards.count:  # Discord's shard formula
-            parameters = {f"shard{n}": shard for n, shard in enumerate(shards.ids)}
-            where = (
-                f" WHERE (guild_id >> 22) % {shards.count}"
-                f" IN ({', '.join(f':{name}' for name in parameters)})"
-            )
+        where, parameters = on_shards(shards)
         async with self._db.session() as sql:
             rows = await sql.fetchall(
                 f"SELECT * FROM running_games{where} ORDER BY started_at, table_id", parameters
@@ -235,17 +249,34 @@ class SqlRunningGames:
                 {"table_id": broken.table_id},
             )
 
-    async def delete(self, table_id: str, expected: int | None = None) -> None:
-        """Forget a running game stopped without a result (nothing if it is not there); with
-        ``expected``, only if it is at that revision: RevisionConflictError if another writer
-        saved or removed it first."""
-        async with self._db.session() as sql:
+    async def end_unfinished(self, table_id: str, reason: str, expected: int | None = None) -> None:
+        """Move a running game that ended without a result to ``unfinished_games`` with
+        ``reason``, in one transaction (nothing if it is not there); with ``expected``, only
+        if it is at that revision: RevisionConflictError if another writer saved or removed
+        it first."""
+        parameters = {
+            "table_id": table_id,
+            "expected": expected,
+            "reason": reason,
+            "ended_at": to_text(datetime.now(UTC)),
+        }
+        at_expected = (
+            "WHERE table_id = :table_id"
+            " AND (CAST(:expected AS INTEGER) IS NULL OR revision = :expected)"
+        )
+        async with self._db.transaction() as sql:
             self.forget(table_id)
+            await sql.execute(
+                "INSERT INTO unfinished_games (table_id, guild_id, channel_id, game_id, options,"
+                " seed, seats, actions, started_at, ended_at, reason)"
+                " SELECT table_id, guild_id, channel_id, game_id, options, seed, seats, actions,"
+                " started_at, CAST(:ended_at AS TEXT), CAST(:reason AS TEXT) FROM running_games "
+                + at_expected,
+                parameters,
+            )
             rows = await sql.fetchall(
-                "DELETE FROM running_games WHERE table_id = :table_id"
-                " AND (CAST(:expected AS INTEGER) IS NULL OR revision = :expected)"
-                " RETURNING table_id",
-                {"table_id": table_id, "expected": expected},
+                f"DELETE FROM running_games {at_expected} RETURNING table_id",
+                parameters,
             )
         if expected is not None and not rows:
             raise RevisionConflictError(
@@ -254,11 +285,12 @@ class SqlRunningGames:
             )
 
     async def id_taken(self, table_id: str) -> bool:
-        """Whether a running, finished or set-aside game has this id."""
+        """Whether a running, finished, unfinished or set-aside game has this id."""
         async with self._db.session() as sql:
             row = await sql.fetchone(
                 "SELECT EXISTS (SELECT 1 FROM running_games WHERE table_id = :id)"
                 " OR EXISTS (SELECT 1 FROM finished_games WHERE table_id = :id)"
+                " OR EXISTS (SELECT 1 FROM unfinished_games WHERE table_id = :id)"
                 " OR EXISTS (SELECT 1 FROM set_aside_games WHERE table_id = :id)",
                 {"id": table_id},
             )

@@ -1,9 +1,10 @@
-"""Bringing running games back after a restart.
+"""Bringing running games and open lobbies back after a restart.
 
 Each saved game (its state read back once, by storage) becomes a session again; its log, deal
 count and hand summaries are rebuilt by replaying its actions from its seed (the engine is
 deterministic). A saved game that cannot be read back is set aside in storage unchanged and
-reported, never restored.
+reported, never restored. An open lobby comes back as it was saved; one whose game or
+options are no longer known is dropped.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from __future__ import annotations
 import logging
 
 from bot.storage import BrokenGame, LoadedGame, Shards, Storage
+from bot.tables.lobby import Lobby
 from bot.tables.records import Seat, SessionContext
-from bot.tables.session import TableSession
-from engine.errors import EngineError
+from bot.tables.session import RESTARTED, TableSession
+from engine.errors import EngineError, SetupError
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,22 @@ async def restore_sessions(
         await storage.running.set_aside(loaded)
         broken.append(loaded)
     return sessions, broken
+
+
+async def restore_lobbies(
+    storage: Storage, shards: Shards | None = None
+) -> tuple[list[Lobby], list[str]]:
+    """The saved open lobbies (of the servers on ``shards``; None: all), and the problems of
+    those dropped (deleted from storage)."""
+    saved, problems = await storage.lobbies.load(shards)
+    lobbies: list[Lobby] = []
+    for each in saved:
+        try:
+            lobbies.append(Lobby.from_saved(each))
+        except SetupError as error:
+            problems.append(f"lobby {each.lobby_id}: {error}")
+            await storage.lobbies.delete(each.lobby_id)
+    return lobbies, problems
 
 
 def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSession:
@@ -71,7 +89,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
     replay_log(session)
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
-    session.resume()
+    session.resume(RESTARTED)
     return session
 
 

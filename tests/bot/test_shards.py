@@ -17,7 +17,8 @@ from bot.app import create_bot
 from bot.errors import UserError
 from bot.storage import LoadedGame, ShardInUseError, Shards, Storage
 from bot.storage.shards import SHARD_LOCKS, parse_shard_ids
-from bot.tables.service import SHARD_LOST, SHARD_NOT_HERE
+from bot.tables.lobbies import SHARD_NOT_HERE
+from bot.tables.service import SHARD_LOST
 from engine.registry import games
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
