@@ -60,9 +60,6 @@ class DatabaseUrl(NamedTuple):
             raise StorageError("a PostgreSQL database has no file")
         return Path(self.target)
 
-    def __str__(self) -> str:
-        return self.target if self.dialect == "sqlite" else _without_password(self.target)
-
 
 def parse_database_url(value: Path | str) -> DatabaseUrl:
     """``data/cardroom.db`` or ``sqlite:///data/cardroom.db`` (a SQLite file) or
@@ -86,15 +83,6 @@ def parse_database_url(value: Path | str) -> DatabaseUrl:
     if not text:
         raise StorageError("DATABASE_URL is empty: give a SQLite file or postgresql://…")
     return DatabaseUrl("sqlite", text)
-
-
-def _without_password(url: str) -> str:
-    """A URL fit for a log line: its password (if any) replaced by ``***``."""
-    scheme, _, rest = url.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if at and ":" in credentials:
-        credentials = credentials.split(":", 1)[0] + ":***"
-    return f"{scheme}://{credentials}{at}{host}"
 
 
 class Sql(Protocol):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.storage.connection import Database, DatabaseUrl, Synchronous, parse_database_url
+from bot.storage.connection import Database, Synchronous, parse_database_url
 from bot.storage.lobbies import OpenLobbies, SqlOpenLobbies
 from bot.storage.lock import DatabaseLock
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
@@ -27,9 +27,8 @@ from bot.storage.sqlite import SqliteDatabase
 class Storage:
     """Cardroom's database. Open with ``await Storage.open(url)``; close with ``close()``."""
 
-    def __init__(self, database: Database, url: DatabaseUrl) -> None:
+    def __init__(self, database: Database) -> None:
         self._database = database
-        self.url = url
         # SQLite's: held until close(); the system lets go of it when the process dies (tests
         # that stand for a killed bot release it themselves). PostgreSQL has none.
         self.file_lock: DatabaseLock | None = (
@@ -69,7 +68,7 @@ class Storage:
         except BaseException:
             await database.close()
             raise
-        return cls(database, where)
+        return cls(database)
 
     @property
     def dialect(self) -> str:
