@@ -1,9 +1,9 @@
 """The Storage object: one database, with a store per kind of thing it keeps.
 
 ``storage.running`` keeps running games (and those that ended without a result),
-``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons; the schema
-is migrated when the database is opened. The database is a SQLite file (the default: one
-process per file) or a PostgreSQL database (several processes, one per range of shards),
+``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons; the
+schema is migrated when the database is opened. The database is a SQLite file (the default:
+one process per file) or a PostgreSQL database (several processes, one per range of shards),
 chosen by its URL; the stores' callers never know which. SQL lives only in ``bot/storage``.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.storage.connection import Database, Synchronous, parse_database_url
+from bot.storage.connection import Database, DatabaseUrl, Synchronous, parse_database_url
 from bot.storage.lobbies import OpenLobbies, SqlOpenLobbies
 from bot.storage.lock import DatabaseLock
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
@@ -27,8 +27,9 @@ from bot.storage.sqlite import SqliteDatabase
 class Storage:
     """Cardroom's database. Open with ``await Storage.open(url)``; close with ``close()``."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, url: DatabaseUrl) -> None:
         self._database = database
+        self.url = url
         # SQLite's: held until close(); the system lets go of it when the process dies (tests
         # that stand for a killed bot release it themselves). PostgreSQL has none.
         self.file_lock: DatabaseLock | None = (
@@ -68,7 +69,7 @@ class Storage:
         except BaseException:
             await database.close()
             raise
-        return cls(database)
+        return cls(database, where)
 
     @property
     def dialect(self) -> str:

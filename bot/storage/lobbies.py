@@ -13,8 +13,8 @@ from typing import Protocol
 
 from bot.storage.connection import Database, dump, to_text
 from bot.storage.models import SavedLobby, SeatRecord
-from bot.storage.running import describe_error
-from bot.storage.shards import Shards, on_shards
+from bot.storage.running import describe_error, on_shards
+from bot.storage.shards import Shards
 
 
 class OpenLobbies(Protocol):
@@ -32,7 +32,7 @@ class OpenLobbies(Protocol):
 
 
 class SqlOpenLobbies:
-    """Open lobbies in the database's ``open_lobbies``."""
+    """Open lobbies in the ``open_lobbies`` table."""
 
     def __init__(self, database: Database) -> None:
         self._db = database
@@ -59,10 +59,10 @@ class SqlOpenLobbies:
         """Every open lobby (of the servers on ``shards``; None: all), oldest first; a row
         that cannot be read back is deleted (a lobby holds no cards and nothing recorded: its
         people start a new one)."""
+        where, parameters = on_shards(shards)
         async with self._db.session() as sql:
-            where, parameters = on_shards(shards)
             rows = await sql.fetchall(
-                f"SELECT * FROM open_lobbies{where} ORDER BY saved_at", parameters
+                f"SELECT * FROM open_lobbies{where} ORDER BY saved_at, lobby_id", parameters
             )
         lobbies: list[SavedLobby] = []
         problems: list[str] = []

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from bot.storage.connection import Database, Row, Sql, dump, to_text
 from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.models import BrokenGame, LoadedGame, SavedGame, SeatRecord
-from bot.storage.shards import Shards, on_shards
+from bot.storage.shards import Shards
 from engine.registry import get_game
 
 RUNNING_COLUMNS = (
@@ -30,6 +30,20 @@ ACTIONS_LENGTH = {
     "postgresql": "json_array_length(actions::json)",
 }
 ACTIONS_READABLE = {"sqlite": "json_valid(actions) AND ", "postgresql": ""}
+
+
+def on_shards(shards: Shards | None) -> tuple[str, dict[str, int]]:
+    """A WHERE clause (and its parameters) keeping the rows of the servers on ``shards``
+    (Discord's shard formula on ``guild_id``); none for None or every shard.
+
+    >>> on_shards(Shards(4, (1, 3)))
+    (' WHERE (guild_id >> 22) % 4 IN (:shard0, :shard1)', {'shard0': 1, 'shard1': 3})
+    """
+    if shards is None or len(shards.ids) == shards.count:
+        return "", {}
+    parameters = {f"shard{n}": shard for n, shard in enumerate(shards.ids)}
+    names = ", ".join(f":{name}" for name in parameters)
+    return f" WHERE (guild_id >> 22) % {shards.count} IN ({names})", parameters
 
 
 class RunningGames(Protocol):
@@ -118,34 +132,28 @@ class SqlRunningGames:
         store are sent; SQLite appends them to the stored list, which keeps a save's cost flat
         however long the game.
         """
-        if lobby_id is None or expected is not None:
-            async with self._db.session() as sql:
-                self._saved_actions[game.table_id] = await self._write_or_refuse(
-                    sql, game, expected
+        starts_lobby = lobby_id is not None and expected is None
+        # one statement commits on its own; a started lobby's delete must go with it
+        async with self._db.transaction() if starts_lobby else self._db.session() as sql:
+            known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
+            if not 0 <= known <= len(game.actions):
+                known = 0
+            stored = await self._write(sql, game, expected, known)
+            if stored is None and known:
+                # the row was not as remembered
+                stored = await self._write(sql, game, expected, 0)
+            if stored is None:
+                self._saved_actions.pop(game.table_id, None)
+                raise RevisionConflictError(
+                    f"table {game.table_id}: another writer saved this game first (this save"
+                    f" expected {'no saved game' if expected is None else f'revision {expected}'}"
+                    ")"
                 )
-            return
-        async with self._db.transaction() as sql:
-            stored = await self._write_or_refuse(sql, game, expected)
-            await sql.execute(
-                "DELETE FROM open_lobbies WHERE lobby_id = :lobby_id", {"lobby_id": lobby_id}
-            )
+            if starts_lobby:
+                await sql.execute(
+                    "DELETE FROM open_lobbies WHERE lobby_id = :lobby_id", {"lobby_id": lobby_id}
+                )
         self._saved_actions[game.table_id] = stored
-
-    async def _write_or_refuse(self, sql: Sql, game: SavedGame, expected: int | None) -> int:
-        """Write the game (see ``save``); the number of its actions now stored."""
-        known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
-        if not 0 <= known <= len(game.actions):
-            known = 0
-        stored = await self._write(sql, game, expected, known)
-        if stored is None and known:
-            stored = await self._write(sql, game, expected, 0)  # the row was not as remembered
-        if stored is None:
-            self._saved_actions.pop(game.table_id, None)
-            raise RevisionConflictError(
-                f"table {game.table_id}: another writer saved this game first (this save"
-                f" expected {'no saved game' if expected is None else f'revision {expected}'})"
-            )
-        return stored
 
     async def _write(
         self, sql: Sql, game: SavedGame, expected: int | None, known: int
@@ -254,29 +262,27 @@ class SqlRunningGames:
         ``reason``, in one transaction (nothing if it is not there); with ``expected``, only
         if it is at that revision: RevisionConflictError if another writer saved or removed
         it first."""
-        parameters = {
-            "table_id": table_id,
-            "expected": expected,
-            "reason": reason,
-            "ended_at": to_text(datetime.now(UTC)),
-        }
-        at_expected = (
-            "WHERE table_id = :table_id"
-            " AND (CAST(:expected AS INTEGER) IS NULL OR revision = :expected)"
-        )
         async with self._db.transaction() as sql:
             self.forget(table_id)
             await sql.execute(
                 "INSERT INTO unfinished_games (table_id, guild_id, channel_id, game_id, options,"
                 " seed, seats, actions, started_at, ended_at, reason)"
                 " SELECT table_id, guild_id, channel_id, game_id, options, seed, seats, actions,"
-                " started_at, CAST(:ended_at AS TEXT), CAST(:reason AS TEXT) FROM running_games "
-                + at_expected,
-                parameters,
+                " started_at, CAST(:ended_at AS TEXT), CAST(:reason AS TEXT) FROM running_games"
+                " WHERE table_id = :table_id"
+                " AND (CAST(:expected AS INTEGER) IS NULL OR revision = :expected)",
+                {
+                    "table_id": table_id,
+                    "expected": expected,
+                    "reason": reason,
+                    "ended_at": to_text(datetime.now(UTC)),
+                },
             )
             rows = await sql.fetchall(
-                f"DELETE FROM running_games {at_expected} RETURNING table_id",
-                parameters,
+                "DELETE FROM running_games WHERE table_id = :table_id"
+                " AND (CAST(:expected AS INTEGER) IS NULL OR revision = :expected)"
+                " RETURNING table_id",
+                {"table_id": table_id, "expected": expected},
             )
         if expected is not None and not rows:
             raise RevisionConflictError(

@@ -56,20 +56,6 @@ class Shards:
         return f"shard{plural} {', '.join(map(str, self.ids))} of {self.count}"
 
 
-def on_shards(shards: Shards | None) -> tuple[str, dict[str, int]]:
-    """A WHERE clause keeping the rows whose ``guild_id`` is on ``shards`` (Discord's formula;
-    nothing to keep out for None or every shard), and its parameters.
-
-    >>> on_shards(Shards(4, (1, 3)))
-    (' WHERE (guild_id >> 22) % 4 IN (:shard0, :shard1)', {'shard0': 1, 'shard1': 3})
-    """
-    if shards is None or len(shards.ids) == shards.count:
-        return "", {}
-    parameters = {f"shard{n}": shard for n, shard in enumerate(shards.ids)}
-    names = ", ".join(f":{name}" for name in parameters)
-    return f" WHERE (guild_id >> 22) % {shards.count} IN ({names})", parameters
-
-
 def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
     """``0-1``, ``0,2`` or ``0-3,6`` as shard ids (sorted, each below ``count``); ValueError
     with one line for anything else.

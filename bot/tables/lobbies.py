@@ -28,8 +28,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 HOST_LEFT = "closed because its host left the server"
-
-
 SHARD_NOT_HERE = (
     "This server's games are run by another Cardroom process just now; try again in a minute."
 )
@@ -192,18 +190,18 @@ class Lobbies:
         await self.change(lobby, lambda: lobby.leave(user_id))
         await self.presenter.show_lobby(lobby)
 
+    def shards_lost(self, shards: Shards) -> None:
+        """This process lost ``shards``: drop their lobbies from memory (their stored rows stay:
+        another process may run them now) and refuse new lobbies on their servers."""
+        self.lost_shards = shards
+        for lobby in [each for each in self.by_id.values() if shards.owns(each.guild_id)]:
+            self.drop(lobby)
+
     def close_all(self) -> None:
         """Stop every idle expiry (at shutdown; the lobbies stay stored for the next start)."""
         for lobby in self.by_id.values():
             if lobby.expiry is not None:
                 lobby.expiry.cancel()
-
-    def shards_lost(self, shards: Shards) -> None:
-        """This process no longer holds ``shards``: their servers' lobbies close here (their
-        stored rows stay, for the process that takes the shards over) and none opens there."""
-        self.lost_shards = shards
-        for lobby in [each for each in self.by_id.values() if shards.owns(each.guild_id)]:
-            self.drop(lobby)
 
     # -- restart -------------------------------------------------------------------------------
     async def restore(self, shards: Shards | None = None) -> list[str]:

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Protocol
 
-from bot.errors import SaveFailed, UserError
+from bot.errors import GameMovedElsewhere, SaveFailed, UserError
 from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables.display import Presenter, TableDisplay
@@ -288,7 +288,8 @@ class TableService:
             except SaveFailed:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            except UserError:  # the game ended (or moved elsewhere), or the seat went to the AI
+            except (GameMovedElsewhere, UserError):  # the game ended or moved, or the seat
+                # went to the AI, meanwhile
                 return
             if change is not None:
                 self.committed(session, change)

@@ -42,6 +42,7 @@ from bot.storage import (
     SavedGame,
     SavedLobby,
     SeatRecord,
+    Shards,
     Storage,
     StorageError,
 )
@@ -332,11 +333,11 @@ async def test_two_writers_racing_for_a_game_one_wins_the_other_gets_a_conflict(
         await first.close()
 
 
-def lobby_row(lobby_id: str, channel_id: int) -> SavedLobby:
+def lobby_row(lobby_id: str, channel_id: int, guild_id: int = 1) -> SavedLobby:
     seats = [SeatRecord(user_id=7, name="ann", is_ai=False)]
     return SavedLobby(
         lobby_id=lobby_id,
-        guild_id=1,
+        guild_id=guild_id,
         channel_id=channel_id,
         host_id=7,
         game_id="fishing",
@@ -366,6 +367,13 @@ async def test_a_lobby_that_cannot_be_read_back_is_dropped_and_the_others_come_b
         assert await storage.lobbies.load() == ([lobby_row("good", 10)], []), "dropped for good"
     finally:
         await storage.close()
+
+
+async def test_a_process_restores_only_the_lobbies_of_its_shards(storage: Storage) -> None:
+    for shard in range(4):
+        await storage.lobbies.save(lobby_row(f"on{shard}", 10 + shard, guild_id=shard << 22))
+    lobbies, _ = await storage.lobbies.load(Shards(4, (1, 3)))
+    assert sorted(lobby.lobby_id for lobby in lobbies) == ["on1", "on3"]
 
 
 async def test_a_started_lobby_goes_in_the_same_transaction_as_the_first_save(
