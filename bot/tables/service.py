@@ -370,11 +370,15 @@ class TableService:
                 self.spawn(self._until_saved(session, hand_over), f"left-{session.table_id}")
 
     def _moved(self, table_id: str) -> None:
-        """A table found its game saved elsewhere first and stopped: show its end (the
-        channel and the hand DMs say why, once) and forget it. Nothing is saved."""
+        """A table found its game saved elsewhere first and stopped."""
         session = self.tables.get(table_id)
         if session is not None:
-            self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
+            self._stopped_here(session)
+
+    def _stopped_here(self, session: TableSession) -> None:
+        """Show the end of a table that stopped without saving anything (this process no
+        longer owns its game): the channel and the hand DMs say why, once; then forget it."""
+        self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
 
     def shards_lost(self, shards: Shards) -> None:
         """This process no longer holds ``shards`` (its lock connection dropped): stop driving
@@ -386,7 +390,7 @@ class TableService:
 
     async def _lose(self, session: TableSession) -> None:
         if await session.lose(SHARD_LOST):
-            self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
+            self._stopped_here(session)
 
     def committed(self, session: TableSession, change: Change) -> None:
         """Show a committed change and plan what follows: notices, the display, the timers,
