@@ -8,6 +8,7 @@ from bot.storage.database import Storage
 from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.lock import DatabaseInUseError, DatabaseLock
 from bot.storage.models import (
+    ActionRecord,
     BrokenGame,
     FinishedGame,
     FinishedSeat,
@@ -16,14 +17,17 @@ from bot.storage.models import (
     PlacedSeat,
     PlayerTotals,
     RecordedGame,
+    SavedEvent,
     SavedGame,
     ScoredGame,
     SeatRecord,
+    TableLog,
 )
 from bot.storage.results import Results
 from bot.storage.running import RunningGames
 
 __all__ = [
+    "ActionRecord",
     "BrokenGame",
     "DatabaseInUseError",
     "DatabaseLock",
@@ -37,9 +41,11 @@ __all__ = [
     "Results",
     "RevisionConflictError",
     "RunningGames",
+    "SavedEvent",
     "SavedGame",
     "ScoredGame",
     "SeatRecord",
     "Storage",
     "StorageError",
+    "TableLog",
 ]

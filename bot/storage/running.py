@@ -16,12 +16,19 @@ from pydantic import ValidationError
 
 from bot.storage.connection import Database, dump, to_text
 from bot.storage.errors import RevisionConflictError, StorageError
-from bot.storage.models import BrokenGame, LoadedGame, SavedGame, SeatRecord
+from bot.storage.models import (
+    ActionRecord,
+    BrokenGame,
+    LoadedGame,
+    SavedGame,
+    SeatRecord,
+    TableLog,
+)
 from engine.registry import get_game
 
 RUNNING_COLUMNS = (
     "table_id, guild_id, channel_id, host_id, game_id, options, seed, seats, state, revision,"
-    " actions, table_message_id, deadline, started_at, saved_at"
+    " actions, table_message_id, deadline, started_at, saved_at, table_log"
 )
 
 
@@ -61,6 +68,12 @@ def describe_error(error: Exception) -> str:
 
 def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) else None
+
+
+def _action_record(row: aiosqlite.Row) -> ActionRecord:
+    if row["action_count"] is None:
+        raise StorageError("actions: not a JSON array")
+    return ActionRecord(row["actions"], row["action_count"])
 
 
 class SqliteRunningGames:
@@ -118,12 +131,13 @@ class SqliteRunningGames:
             "deadline": to_text(game.deadline),
             "started_at": to_text(game.started_at),
             "saved_at": to_text(datetime.now(UTC)),
+            "table_log": None if game.table_log is None else dump(game.table_log),
         }
         if expected is None:
             rows = await self._db.fetchall(
                 f"INSERT INTO running_games ({RUNNING_COLUMNS}) VALUES (:table_id, :guild_id,"
                 " :channel_id, :host_id, :game_id, :options, :seed, :seats, :state, :revision,"
-                " :actions, :table_message_id, :deadline, :started_at, :saved_at)"
+                " :actions, :table_message_id, :deadline, :started_at, :saved_at, :table_log)"
                 " ON CONFLICT (table_id) DO NOTHING RETURNING json_array_length(actions)",
                 values,
             )
@@ -140,7 +154,7 @@ class SqliteRunningGames:
                         ELSE substr(actions, 1, length(actions) - 1) || ',' || substr(:actions, 2)
                     END,
                     table_message_id = :table_message_id, deadline = :deadline,
-                    started_at = :started_at, saved_at = :saved_at
+                    started_at = :started_at, saved_at = :saved_at, table_log = :table_log
                 WHERE table_id = :table_id AND revision = :expected
                     AND (:known = 0
                         OR (json_valid(actions) AND json_array_length(actions) = :known))
@@ -158,8 +172,13 @@ class SqliteRunningGames:
         The state is parsed here, once: a LoadedGame carries it.
         """
         async with self._db.lock:
+            # the stored actions stay JSON text (see ActionRecord): SQLite checks it is an
+            # array and counts it, in C, so that no start parses every game's action list
             rows = await self._db.fetchall(
-                "SELECT * FROM running_games ORDER BY started_at, table_id"
+                "SELECT *, CASE WHEN typeof(actions) = 'text' AND json_valid(actions)"
+                " AND json_type(actions) = 'array'"
+                " THEN json_array_length(actions) END AS action_count"
+                " FROM running_games ORDER BY started_at, table_id"
             )
         return [self._read(row) for row in rows]
 
@@ -178,10 +197,15 @@ class SqliteRunningGames:
                 seats=[SeatRecord.model_validate(seat) for seat in json.loads(row["seats"])],
                 state=json.loads(row["state"]),
                 revision=row["revision"],
-                actions=json.loads(row["actions"]),
+                actions=_action_record(row),
                 table_message_id=row["table_message_id"],
                 deadline=row["deadline"],
                 started_at=row["started_at"],
+                table_log=(
+                    None
+                    if row["table_log"] is None
+                    else TableLog.model_validate_json(row["table_log"])
+                ),
             )
             state = get_game(game.game_id).state_from_json(game.state)
             if state.players != len(game.seats):

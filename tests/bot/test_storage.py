@@ -187,10 +187,20 @@ async def test_migration_from_version_1_keeps_results_in_season_1(tmp_path: Path
 async def test_migration_from_the_previous_version_keeps_running_games(tmp_path: Path) -> None:
     path = tmp_path / "cardroom.db"
     latest = len(list(MIGRATIONS_DIR.glob("[0-9][0-9][0-9]_*.sql")))
-    old = await Storage.open(path, up_to=latest - 1)
+    await (await Storage.open(path, up_to=latest - 1)).close()
     game = saved(games()["fishing"].new_state(2, 7), table_id="kept")
-    await old.running.save(game)
-    await old.close()
+    # the row as the previous version stored it: today's save, in the columns it had then
+    current = await Storage.open(tmp_path / "current.db")
+    await current.running.save(game)
+    await current.close()
+    with sqlite3.connect(path) as connection:
+        columns = ", ".join(
+            row[1] for row in connection.execute("PRAGMA table_info(running_games)")
+        )
+        connection.execute("ATTACH ? AS current", (str(tmp_path / "current.db"),))
+        connection.execute(
+            f"INSERT INTO running_games ({columns}) SELECT {columns} FROM current.running_games"
+        )
 
     storage = await Storage.open(path)
     try:
@@ -335,6 +345,9 @@ async def test_only_new_actions_are_sent_and_the_list_stays_whole(tmp_path: Path
         ("options", '"text"', "ValidationError"),
         ("deadline", "yesterday", "ValidationError"),
         ("seats", '[{"user_id": 1, "name": "only one", "is_ai": false}]', "seats"),
+        ("actions", '[[0, "keep"]', "actions"),
+        ("actions", '{"0": "keep"}', "actions"),
+        ("table_log", '{"events": []}', "ValidationError"),
     ],
 )
 async def test_a_corrupt_game_comes_back_broken(
@@ -384,7 +397,10 @@ async def test_a_broken_game_is_set_aside_unchanged_and_not_loaded_again(tmp_pat
     await storage.close()
     with sqlite3.connect(path) as connection:
         connection.execute("UPDATE running_games SET channel_id = X'00', state = '{oops'")
-        (before,) = connection.execute("SELECT * FROM running_games").fetchall()
+        columns = ", ".join(
+            row[1] for row in connection.execute("PRAGMA table_info(running_games)")
+        )
+        (before,) = connection.execute(f"SELECT {columns} FROM running_games").fetchall()
 
     storage = await Storage.open(path)
     try:
@@ -395,7 +411,7 @@ async def test_a_broken_game_is_set_aside_unchanged_and_not_loaded_again(tmp_pat
     finally:
         await storage.close()
     with sqlite3.connect(path) as connection:
-        (after,) = connection.execute("SELECT * FROM set_aside_games").fetchall()
+        (after,) = connection.execute(f"SELECT {columns}, error FROM set_aside_games").fetchall()
         assert connection.execute("SELECT COUNT(*) FROM running_games").fetchone() == (0,)
     assert after[: len(before)] == before  # byte for byte, unreadable id included
     assert after[len(before)] == broken.error
