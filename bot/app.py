@@ -51,6 +51,9 @@ class CardroomBot(commands.Bot):
         intents.guilds = True
         intents.guild_messages = True  # only to hear the owner's "@Cardroom sync"
         intents.dm_messages = True
+        # privileged, so only when asked for: without it, a member who left the server is
+        # found out when their turn runs out (bot.tables.timers)
+        intents.members = settings.members_intent
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -43,6 +43,11 @@ class Settings(BaseSettings):
         description="processes for searching AI seats (default: one per core; 0: in the bot's "
         "own process, blocking it, for tests)",
     )
+    members_intent: bool = Field(
+        default=False,
+        description="request the privileged Server Members intent (enable it in the developer "
+        "portal too): a member who leaves the server is handed to the AI at once",
+    )
     # Below: tuning knobs with sensible defaults; tests shorten them.
     table_edit_seconds: float = Field(
         default=1.0, ge=0, le=10, description="least time between two edits of a table message"
@@ -50,6 +55,12 @@ class Settings(BaseSettings):
     lobby_idle_seconds: int = Field(default=600, ge=10, description="an idle lobby expires")
     table_repost_seconds: int = Field(
         default=3300, ge=60, description="post the table message anew when it is this old"
+    )
+    paused_table_seconds: int = Field(
+        default=3600,
+        ge=60,
+        description="a table whose channel the bot may no longer see or post in waits this "
+        "long for its permissions to come back, then ends without a result",
     )
     optional_window_seconds: float = Field(
         default=5.0,

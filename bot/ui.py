@@ -29,6 +29,20 @@ GOLD = discord.Colour(0xD4A017)
 AMBER = discord.Colour(0xE67E22)
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
+# What the bot needs in a table's channel, by discord.Permissions flag: the replies to
+# interactions need none, so without these a lobby would work and its table never appear.
+CHANNEL_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def missing_permissions(permissions: discord.Permissions) -> list[str]:
+    """The names of the permissions the bot needs in a table's channel and lacks."""
+    return [name for flag, name in CHANNEL_PERMISSIONS.items() if not getattr(permissions, flag)]
+
 
 @dataclass
 class Message:

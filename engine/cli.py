@@ -324,7 +324,10 @@ class TerminalGame:
         try:
             while not self.state.is_over:
                 seat, action = self.next_move()
+                was_in = self.state.is_in(0)
                 self.show_events(self.state.apply(seat, action))
+                if was_in and not self.state.is_in(0) and not self.state.is_over:
+                    self.say("You are out: the game plays on without you to its end.")
         except QuitGame:
             self.say("Bye (game left unfinished).")
             return
@@ -388,9 +391,11 @@ class TerminalGame:
         """Ask the person for a move, step by step along the actions' choice paths (None: the
         person lets an optional move pass). ``b`` goes back a step."""
         legal = self.state.legal_actions(0)
-        self.say("")
-        for line in self.game.describe(self.state.view(0)):
-            self.say(line)
+        if optional or len(legal) > 1:
+            # A forced move prints no table: the person sees it at their next real choice.
+            self.say("")
+            for line in self.game.describe(self.state.view(0)):
+                self.say(line)
         shown: list[tuple[int, ...]] = []  # the steps offered so far, for going back
         prefix: tuple[int, ...] = ()
         while True:

@@ -563,6 +563,10 @@ class State(ABC):
     def winners(self) -> tuple[int, ...]:
         """The winning seats (shared wins list several); empty until the game is over."""
 
+    def is_in(self, seat: int) -> bool:
+        """Whether ``seat`` still takes part (a game that puts players out overrides this)."""
+        return True
+
     def result(self) -> Result:
         """Scores and winners."""
         return Result(self.scores(), self.winners())

@@ -6,6 +6,7 @@ of the project is in this package.
 
 from bot.storage.database import Storage
 from bot.storage.errors import RevisionConflictError, StorageError
+from bot.storage.lobbies import OpenLobbies
 from bot.storage.lock import DatabaseInUseError, DatabaseLock
 from bot.storage.models import (
     ActionRecord,
@@ -19,6 +20,7 @@ from bot.storage.models import (
     RecordedGame,
     SavedEvent,
     SavedGame,
+    SavedLobby,
     ScoredGame,
     SeatRecord,
     TableLog,
@@ -35,6 +37,7 @@ __all__ = [
     "FinishedSeat",
     "HistoryRow",
     "LoadedGame",
+    "OpenLobbies",
     "PlacedSeat",
     "PlayerTotals",
     "RecordedGame",
@@ -43,6 +46,7 @@ __all__ = [
     "RunningGames",
     "SavedEvent",
     "SavedGame",
+    "SavedLobby",
     "ScoredGame",
     "SeatRecord",
     "Storage",

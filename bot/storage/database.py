@@ -1,6 +1,7 @@
 """The Storage object: one database, with a store per kind of thing it keeps.
 
-``storage.running`` keeps running games, ``storage.results`` finished games and seasons; the
+``storage.running`` keeps running games (and those that ended without a result),
+``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons; the
 schema is migrated when the database is opened. SQL lives only in ``bot/storage``.
 """
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.connection import Database, Synchronous
+from bot.storage.lobbies import OpenLobbies, SqliteOpenLobbies
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
 from bot.storage.results import Results, SqliteResults
 from bot.storage.running import RunningGames, SqliteRunningGames
@@ -26,6 +28,7 @@ class Storage:
         running = SqliteRunningGames(database)
         self.running: RunningGames = running
         self.results: Results = SqliteResults(database, running)
+        self.lobbies: OpenLobbies = SqliteOpenLobbies(database)
 
     @classmethod
     async def open(

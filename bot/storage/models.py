@@ -172,6 +172,19 @@ class SavedGame(BaseModel):
     table_log: TableLog | None = None  # None: saved before migration 007 (replayed at start)
 
 
+class SavedLobby(BaseModel):
+    """An open lobby, saved with every change so that it survives a restart."""
+
+    lobby_id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game_id: str
+    options: OptionValues
+    seats: list[SeatRecord]
+    message_id: int | None  # the lobby message, once posted
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedGame:
     """A running game read back: its saved record and its state, parsed once by storage."""

@@ -35,9 +35,12 @@ RUNNING_COLUMNS = (
 class RunningGames(Protocol):
     """The running games of a database."""
 
-    async def save(self, game: SavedGame, expected: int | None = None) -> None:
+    async def save(
+        self, game: SavedGame, expected: int | None = None, lobby_id: str | None = None
+    ) -> None:
         """Store a running game if the stored one is at revision ``expected`` (None: a new
-        game); RevisionConflictError, storing nothing, if another writer saved it since."""
+        game, whose open lobby ``lobby_id`` is deleted in the same transaction);
+        RevisionConflictError, storing nothing, if another writer saved it since."""
 
     async def load(self) -> list[LoadedGame | BrokenGame]:
         """Every running game, oldest first; one that cannot be read back is a BrokenGame."""
@@ -45,12 +48,13 @@ class RunningGames(Protocol):
     async def set_aside(self, broken: BrokenGame) -> None:
         """Move a game that cannot be read back out of the running games, unchanged."""
 
-    async def delete(self, table_id: str, expected: int | None = None) -> None:
-        """Forget a running game stopped without a result (nothing if it is not there); with
-        ``expected``, only if it is at that revision (else RevisionConflictError)."""
+    async def end_unfinished(self, table_id: str, reason: str, expected: int | None = None) -> None:
+        """Move a running game that ended without a result to the unfinished games, with
+        ``reason`` (nothing if it is not there); with ``expected``, only if it is at that
+        revision (else RevisionConflictError)."""
 
     async def id_taken(self, table_id: str) -> bool:
-        """Whether a running, finished or set-aside game has this id."""
+        """Whether a running, finished, unfinished or set-aside game has this id."""
 
     def forget(self, table_id: str) -> None:
         """Drop what this store remembers of a game another store has just removed."""
@@ -83,9 +87,13 @@ class SqliteRunningGames:
         self._db = database
         self._saved_actions: dict[str, int] = {}  # table id: actions known to be stored
 
-    async def save(self, game: SavedGame, expected: int | None = None) -> None:
+    async def save(
+        self, game: SavedGame, expected: int | None = None, lobby_id: str | None = None
+    ) -> None:
         """Store a running game in one statement (its own transaction), if the stored one is
-        still at revision ``expected`` (None: a new game, with no row yet).
+        still at revision ``expected`` (None: a new game, with no row yet; its open lobby
+        ``lobby_id``, if given, is deleted in the same transaction: a lobby never outlives
+        its start).
 
         Raises RevisionConflictError, storing nothing, when it is not: another writer saved
         the game since (or finished or removed it). Only the actions not yet saved by this
@@ -93,20 +101,29 @@ class SqliteRunningGames:
         however long the game.
         """
         async with self._db.lock:
-            known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
-            if not 0 <= known <= len(game.actions):
-                known = 0
-            stored = await self._write(game, expected, known)
-            if stored is None and known:
-                stored = await self._write(game, expected, 0)  # the row was not as remembered
-            if stored is None:
-                self._saved_actions.pop(game.table_id, None)
-                raise RevisionConflictError(
-                    f"table {game.table_id}: another writer saved this game first (this save"
-                    f" expected {'no saved game' if expected is None else f'revision {expected}'}"
-                    ")"
-                )
+            if lobby_id is None or expected is not None:
+                self._saved_actions[game.table_id] = await self._write_or_refuse(game, expected)
+                return
+            async with self._db.transaction():
+                stored = await self._write_or_refuse(game, expected)
+                await self._db.execute("DELETE FROM open_lobbies WHERE lobby_id = ?", (lobby_id,))
             self._saved_actions[game.table_id] = stored
+
+    async def _write_or_refuse(self, game: SavedGame, expected: int | None) -> int:
+        """Write the game (see ``save``); the number of its actions now stored."""
+        known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
+        if not 0 <= known <= len(game.actions):
+            known = 0
+        stored = await self._write(game, expected, known)
+        if stored is None and known:
+            stored = await self._write(game, expected, 0)  # the row was not as remembered
+        if stored is None:
+            self._saved_actions.pop(game.table_id, None)
+            raise RevisionConflictError(
+                f"table {game.table_id}: another writer saved this game first (this save"
+                f" expected {'no saved game' if expected is None else f'revision {expected}'})"
+            )
+        return stored
 
     async def _write(self, game: SavedGame, expected: int | None, known: int) -> int | None:
         """Insert ``game`` (``expected`` None) or update the row at revision ``expected``,
@@ -234,12 +251,26 @@ class SqliteRunningGames:
                 "DELETE FROM running_games WHERE table_id = ?", (broken.table_id,)
             )
 
-    async def delete(self, table_id: str, expected: int | None = None) -> None:
-        """Forget a running game stopped without a result (nothing if it is not there); with
-        ``expected``, only if it is at that revision: RevisionConflictError if another writer
-        saved or removed it first."""
-        async with self._db.lock:
+    async def end_unfinished(self, table_id: str, reason: str, expected: int | None = None) -> None:
+        """Move a running game that ended without a result to ``unfinished_games`` with
+        ``reason``, in one transaction (nothing if it is not there); with ``expected``, only
+        if it is at that revision: RevisionConflictError if another writer saved or removed
+        it first."""
+        async with self._db.lock, self._db.transaction():
             self.forget(table_id)
+            await self._db.execute(
+                "INSERT INTO unfinished_games (table_id, guild_id, channel_id, game_id, options,"
+                " seed, seats, actions, started_at, ended_at, reason)"
+                " SELECT table_id, guild_id, channel_id, game_id, options, seed, seats, actions,"
+                " started_at, :ended_at, :reason FROM running_games"
+                " WHERE table_id = :id AND (:expected IS NULL OR revision = :expected)",
+                {
+                    "id": table_id,
+                    "expected": expected,
+                    "reason": reason,
+                    "ended_at": to_text(datetime.now(UTC)),
+                },
+            )
             rows = await self._db.fetchall(
                 "DELETE FROM running_games WHERE table_id = ? AND (? IS NULL OR revision = ?)"
                 " RETURNING table_id",
@@ -252,11 +283,12 @@ class SqliteRunningGames:
             )
 
     async def id_taken(self, table_id: str) -> bool:
-        """Whether a running, finished or set-aside game has this id."""
+        """Whether a running, finished, unfinished or set-aside game has this id."""
         async with self._db.lock:
             row = await self._db.fetchone(
                 "SELECT EXISTS (SELECT 1 FROM running_games WHERE table_id = :id)"
                 " OR EXISTS (SELECT 1 FROM finished_games WHERE table_id = :id)"
+                " OR EXISTS (SELECT 1 FROM unfinished_games WHERE table_id = :id)"
                 " OR EXISTS (SELECT 1 FROM set_aside_games WHERE table_id = :id)",
                 {"id": table_id},
             )

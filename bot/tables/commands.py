@@ -31,7 +31,7 @@ from bot.tables.lobby_view import (
     post_lobby,
 )
 from bot.text import clip, flowing, suit_symbols
-from bot.ui import GREY, Message, display_name, game_choices, layout
+from bot.ui import GREY, Message, display_name, game_choices, layout, missing_permissions
 from engine.core import Game, Option
 from engine.registry import games
 
@@ -117,21 +117,6 @@ def start_command(game: Game) -> app_commands.Command[Any, ..., None]:
     )
 
 
-# What the bot needs in a table's channel, by discord.Permissions flag: the replies to
-# interactions need none, so without these a lobby would work and its table never appear.
-CHANNEL_PERMISSIONS = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "embed_links": "Embed Links",
-    "attach_files": "Attach Files",
-}
-
-
-def missing_permissions(permissions: discord.Permissions) -> list[str]:
-    """The names of the permissions the bot needs in a table's channel and lacks."""
-    return [name for flag, name in CHANNEL_PERMISSIONS.items() if not getattr(permissions, flag)]
-
-
 async def open_lobby(interaction: discord.Interaction, game: Game, options: dict[str, Any]) -> None:
     """Open a lobby with the given options (the rest at their defaults)."""
     if interaction.guild_id is None or interaction.channel_id is None:
@@ -143,7 +128,8 @@ async def open_lobby(interaction: discord.Interaction, game: Game, options: dict
             f"{', '.join(missing)}. Ask an admin to grant them, or use another channel."
         )
     given = {name: value for name, value in options.items() if value is not None}
-    lobby = _bot(interaction).tables.open_lobby(
+    service = _bot(interaction).tables
+    lobby = await service.lobbies.open(
         interaction.guild_id,
         interaction.channel_id,
         interaction.user.id,
@@ -151,7 +137,7 @@ async def open_lobby(interaction: discord.Interaction, game: Game, options: dict
         game.id,
         given,
     )
-    await post_lobby(interaction, lobby)
+    await post_lobby(interaction, service, lobby)
 
 
 def _bot(interaction: discord.Interaction) -> CardroomBot:
@@ -182,6 +168,42 @@ class GameCog(commands.Cog):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Removed from a server: its lobbies close and its tables end."""
         self.bot.tables.guild_gone(guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the server (heard only with the members intent): the AI takes their
+        seats at once."""
+        self.bot.tables.member_left(payload.guild_id, payload.user.id)
+
+    # The bot's permissions in a channel change with the channel's overwrites, its roles'
+    # permissions and its own roles: after any of these, paused tables whose channel is open
+    # to the bot again go on (read from the gateway's cache: no request to Discord).
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        """A channel's overwrites may have changed."""
+        self.resume_reachable(after.guild)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        """A role's permissions may have changed."""
+        self.resume_reachable(after.guild)
+
+    @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        """The bot's own roles may have changed."""
+        if self.bot.user is not None and after.id == self.bot.user.id:
+            self.resume_reachable(after.guild)
+
+    def resume_reachable(self, guild: discord.Guild) -> None:
+        """Resume the server's paused tables whose channel the bot may use again."""
+        for session in self.bot.tables.paused_in(guild.id):
+            channel = guild.get_channel(session.channel_id)
+            if channel is None or guild.me is None:
+                continue
+            if not missing_permissions(channel.permissions_for(guild.me)):
+                self.bot.tables.resume(session)
 
     def _build_group(self) -> app_commands.Group:
         group = app_commands.Group(
@@ -238,10 +260,10 @@ class GameCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the running game (the AI takes over) or the lobby."""
         service = self.bot.tables
-        lobby = service.lobby_in(interaction.channel_id or 0)
+        lobby = service.lobbies.in_channel(interaction.channel_id or 0)
         if lobby is not None:
-            lobby.leave(interaction.user.id)
-            service.touch(lobby)
+            user_id = interaction.user.id
+            await service.lobbies.change(lobby, lambda: lobby.leave(user_id))
             await edit_lobby(interaction.client, lobby, lobby_message(lobby))
             await interaction.response.send_message("You left the lobby.", ephemeral=True)
             return
@@ -256,11 +278,11 @@ class GameCog(commands.Cog):
         """Stop the running game (host or Manage Server); a lobby is cancelled."""
         service = self.bot.tables
         may_manage = interaction.permissions.manage_guild
-        lobby = service.lobby_in(interaction.channel_id or 0)
+        lobby = service.lobbies.in_channel(interaction.channel_id or 0)
         if lobby is not None:
             if interaction.user.id != lobby.host_id and not may_manage:
                 raise UserError("Only the host or someone with Manage Server can stop this.")
-            service.close_lobby(lobby)
+            service.lobbies.close(lobby)
             await edit_lobby(interaction.client, lobby, lobby_closed_message(lobby, "was closed"))
             await interaction.response.send_message("The lobby is closed.", ephemeral=True)
             return

@@ -22,7 +22,12 @@ if TYPE_CHECKING:
 
 
 class ChannelLost(Exception):
-    """The table's channel is gone, or the bot may no longer see or post in it."""
+    """The table's channel is gone (``gone``: deleted, or the bot removed from its server),
+    or the bot may no longer see or post in it (permissions taken away)."""
+
+    def __init__(self, message: str, *, gone: bool) -> None:
+        super().__init__(message)
+        self.gone = gone
 
 
 class Presenter(Protocol):
@@ -31,6 +36,11 @@ class Presenter(Protocol):
 
     async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
         """The lobby ended without a game (expired)."""
+
+    async def show_lobby(self, lobby: Lobby) -> bool:
+        """Show the lobby as it is now in its message (after a restart, or a change made
+        without a click); False when that message or its channel is gone or closed to the
+        bot."""
 
     async def table_changed(self, session: TableSession) -> int | None:
         """Post or edit the table message; returns the id of a message posted anew."""
@@ -46,11 +56,19 @@ class Presenter(Protocol):
     async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
 
+    async def table_paused(self, session: TableSession) -> None:
+        """Tell the players and the server's owner by DM that the table is paused (the bot
+        may no longer post in its channel), what brings it back and when it ends."""
+
     async def table_ended(self, session: TableSession) -> None:
         """The game ended: post the results (over) or why it stopped."""
 
     async def restore_failed(self, broken: BrokenGame) -> None:
         """Tell the channel its game could not be restored (the reason goes to the log only)."""
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether the person is still a member of the server (True when Discord cannot
+        say)."""
 
 
 class TableDisplay:
@@ -62,13 +80,15 @@ class TableDisplay:
         clock: Clock,
         spawn: Spawn,
         edit_seconds: float,
-        lost: Callable[[TableSession], None],
+        lost: Callable[[TableSession, bool], None],
     ) -> None:
         self.presenter = presenter
         self.clock = clock
         self.spawn = spawn
         self.edit_seconds = edit_seconds
-        self.lost = lost  # told once a table's channel cannot be reached: no request retried
+        # told (with ChannelLost.gone) when a table's channel cannot be reached: no request is
+        # retried in a loop
+        self.lost = lost
         self._tables: dict[str, _TableUpdates] = {}
 
     def _updates(self, session: TableSession) -> _TableUpdates:
@@ -88,8 +108,8 @@ class TableDisplay:
     async def _notice(self, session: TableSession, text: str) -> None:
         try:
             await self.presenter.notice(session, text)
-        except ChannelLost:
-            self.lost(session)
+        except ChannelLost as lost:
+            self.lost(session, lost.gone)
 
     def hand_shown(self, session: TableSession, seat: int) -> None:
         """The seat's DM hand was refreshed by an interaction answer (no edit needed)."""
@@ -154,8 +174,8 @@ class _TableUpdates:
                     continue
                 try:
                     posted = await self.display.presenter.hand_changed(session, seat)
-                except ChannelLost:  # telling a closed-DMs player in the channel failed
-                    self.display.lost(session)
+                except ChannelLost as lost:  # telling a closed-DMs player in the channel failed
+                    self.display.lost(session, lost.gone)
                     return
                 if posted is not None:
                     await session.posted(dm=(seat, posted[0]))
@@ -172,8 +192,8 @@ class _TableUpdates:
             self.last_edit = self.display.clock()
             try:
                 posted = await self.display.presenter.table_changed(self.session)
-            except ChannelLost:
-                self.display.lost(self.session)
+            except ChannelLost as lost:
+                self.display.lost(self.session, lost.gone)
                 return
             if posted is not None:
                 await self.session.posted(table_message=posted)

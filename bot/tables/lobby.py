@@ -11,9 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.errors import UserError
+from bot.storage import SavedLobby
 from bot.tables.records import Seat
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
+from engine.registry import get_game
 
 # AI seats are named like people, never "AI 1", which runs into the scores beside it.
 AI_NAMES = ("Ada", "Alan", "Grace", "Kurt", "Emmy", "Hedy", "Edsger", "Ida", "Niels", "Rosa")
@@ -98,6 +100,36 @@ class Lobby:
             self.game.check_players(len(self.seats))
         except SetupError as error:
             raise UserError(f"Cannot start: {error}.") from None
+
+    def saved(self) -> SavedLobby:
+        """The stored form (saved with every change)."""
+        return SavedLobby(
+            lobby_id=self.lobby_id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            host_id=self.host_id,
+            game_id=self.game.id,
+            options=dict(self.options),
+            seats=[seat.record() for seat in self.seats],
+            message_id=self.message_id,
+        )
+
+    @classmethod
+    def from_saved(cls, saved: SavedLobby) -> Lobby:
+        """A stored lobby back; raises SetupError when its game or options are no longer
+        known."""
+        game = get_game(saved.game_id)
+        seats = [Seat(s.user_id, s.name, s.is_ai, level=s.level) for s in saved.seats]
+        return cls(
+            saved.lobby_id,
+            saved.guild_id,
+            saved.channel_id,
+            saved.host_id,
+            game,
+            game.resolve_options(saved.options),
+            seats,
+            saved.message_id,
+        )
 
     def _check_room(self) -> None:
         most = max(self.game.player_counts)

@@ -65,25 +65,26 @@ class LobbyButton(
 
     async def _clicked(self, interaction: discord.Interaction) -> None:
         service = _tables(interaction)
-        lobby = service.lobby(self.lobby_id)
+        lobby = service.lobbies.get(self.lobby_id)
         user = interaction.user
         if self.action == "start":
             await start_table(interaction, service, lobby)
             return
         if self.action == "cancel":
             lobby.check_host(user.id, "cancel this lobby")
-            service.close_lobby(lobby)
+            service.lobbies.close(lobby)
             closed = lobby_closed_message(lobby, "was cancelled by the host")
             await interaction.response.edit_message(**closed.kwargs())
             return
         added = None
         if self.action == "join":
-            lobby.join(user.id, display_name(user))
+            await service.lobbies.change(lobby, lambda: lobby.join(user.id, display_name(user)))
         elif self.action == "leave":
-            lobby.leave(user.id)
+            await service.lobbies.change(lobby, lambda: lobby.leave(user.id))
         else:
-            added = lobby.add_ai(user.id, DEFAULT_LEVEL)
-        service.touch(lobby)
+            added = await service.lobbies.change(
+                lobby, lambda: lobby.add_ai(user.id, DEFAULT_LEVEL)
+            )
         await interaction.response.edit_message(**lobby_message(lobby).kwargs())
         if added is not None:  # one click adds the default level; the others are offered
             offer = level_offer(lobby, added)
@@ -114,9 +115,11 @@ class AiLevelButton(
 
     async def _clicked(self, interaction: discord.Interaction) -> None:
         service = _tables(interaction)
-        lobby = service.lobby(self.lobby_id)
-        seat = lobby.set_ai_level(interaction.user.id, self.name, self.level)
-        service.touch(lobby)
+        lobby = service.lobbies.get(self.lobby_id)
+        user_id = interaction.user.id
+        seat = await service.lobbies.change(
+            lobby, lambda: lobby.set_ai_level(user_id, self.name, self.level)
+        )
         await interaction.response.edit_message(**level_offer(lobby, seat).kwargs())
         await edit_lobby(interaction.client, lobby, lobby_message(lobby))
 
@@ -189,16 +192,18 @@ class RematchButton(
 
         async def rematch() -> None:
             user = interaction.user
-            lobby = _tables(interaction).rematch(self.table_id, user.id, display_name(user))
-            await post_lobby(interaction, lobby)
+            service = _tables(interaction)
+            lobby = await service.rematch(self.table_id, user.id, display_name(user))
+            await post_lobby(interaction, service, lobby)
 
         await answer_click(interaction, rematch)
 
 
-async def post_lobby(interaction: discord.Interaction, lobby: Lobby) -> None:
-    """Answer with the lobby message (noting its id, to edit it when the lobby expires)."""
+async def post_lobby(interaction: discord.Interaction, service: TableService, lobby: Lobby) -> None:
+    """Answer with the lobby message (noting its id: to edit it when the lobby expires, and
+    to show it again after a restart)."""
     await interaction.response.send_message(**lobby_message(lobby).send_kwargs())
-    lobby.message_id = (await interaction.original_response()).id
+    await service.lobbies.posted(lobby, (await interaction.original_response()).id)
 
 
 def lobby_message(lobby: Lobby) -> Message:

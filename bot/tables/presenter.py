@@ -18,11 +18,11 @@ from bot.storage import BrokenGame
 from bot.tables.display import ChannelLost
 from bot.tables.hand_view import hand_message, superseded_message
 from bot.tables.lobby import Lobby
-from bot.tables.lobby_view import lobby_closed_message
+from bot.tables.lobby_view import lobby_closed_message, lobby_message
 from bot.tables.open_hands import OpenHands
 from bot.tables.session import TableSession
 from bot.tables.table_view import results_message, table_message
-from bot.ui import Message
+from bot.ui import CHANNEL_PERMISSIONS, Message
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -34,14 +34,29 @@ DM_FAILED = (
     "the **Hand** button on the table to see your cards and move."
 )
 
-# Discord's answers meaning the channel itself is out of reach: Unknown Channel, Missing
-# Access, Missing Permissions (an Unknown Message only means one old message is gone).
-CHANNEL_LOST_CODES = frozenset({10003, 50001, 50013})
+# Discord's answers meaning the channel itself is out of reach (an Unknown Message only means
+# one old message is gone): gone for good (Unknown Channel, Unknown Guild), or closed to the
+# bot, perhaps for a while (Missing Access, Missing Permissions).
+CHANNEL_GONE_CODES = frozenset({10003, 10004})
+CHANNEL_CLOSED_CODES = frozenset({50001, 50013})
+UNKNOWN_MEMBER = 10007
 
 ATTACHED_KEPT = 10_000  # messages whose picture file names are remembered
 LAST_DEAL = "That deal is over: your hand for the next one is below."
 GAME_OVER = "The game is over: the results are in <#{channel}>."
 AI_TOOK_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
+
+PAUSED_FOR_PLAYERS = (
+    "⏸️ Your {game} game in <#{channel}> is paused: I may no longer see or post in that "
+    "channel (a server admin changed my permissions there). It goes on where it stopped as soon "
+    "as I have {permissions} there again; if that has not happened within {minutes} minutes, "
+    "the game ends without a result."
+)
+PAUSED_FOR_OWNER = (
+    "⏸️ A {game} game in <#{channel}> on your server **{guild}** is paused: I may no longer "
+    "see or post in that channel. Give me {permissions} there and it goes on where it "
+    "stopped; otherwise it ends without a result in {minutes} minutes."
+)
 
 RESTORE_FAILED = (
     "⚠️ The game at this table (table {table}) could not be restored after the bot restarted: "
@@ -56,8 +71,8 @@ async def reaching_the_channel() -> AsyncIterator[None]:
     try:
         yield
     except discord.HTTPException as error:
-        if error.code in CHANNEL_LOST_CODES:
-            raise ChannelLost(str(error)) from error
+        if error.code in CHANNEL_GONE_CODES | CHANNEL_CLOSED_CODES:
+            raise ChannelLost(str(error), gone=error.code in CHANNEL_GONE_CODES) from error
         raise
 
 
@@ -102,8 +117,20 @@ class DiscordPresenter:
         if lobby.message_id is None:
             return
         message = self._channel(lobby.channel_id).get_partial_message(lobby.message_id)
-        with contextlib.suppress(discord.NotFound):
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):
             await self._edit(message, lobby_closed_message(lobby, reason))
+
+    async def show_lobby(self, lobby: Lobby) -> bool:
+        """Show the lobby as it is now in its message (its buttons work as before); False
+        when the message or its channel is gone or closed to the bot."""
+        if lobby.message_id is None:
+            return False
+        message = self._channel(lobby.channel_id).get_partial_message(lobby.message_id)
+        try:
+            await self._edit(message, lobby_message(lobby))
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        return True
 
     async def table_changed(self, session: TableSession) -> int | None:
         """Edit the table message in place; post it anew when missing or nearly an hour old
@@ -184,6 +211,41 @@ class DiscordPresenter:
             await self._channel(session.channel_id).send(
                 text, allowed_mentions=discord.AllowedMentions.none()
             )
+
+    async def table_paused(self, session: TableSession) -> None:
+        """DM each person seated and the server's owner that the table is paused, what
+        brings it back and when it ends."""
+        guild = self.bot.get_guild(session.guild_id)
+        values = {
+            "game": session.game.name,
+            "channel": session.channel_id,
+            "guild": discord.utils.escape_markdown(guild.name) if guild is not None else "",
+            "permissions": ", ".join(CHANNEL_PERMISSIONS.values()),
+            "minutes": round(self.bot.settings.paused_table_seconds / 60),
+        }
+        people = {seat.user_id for seat in session.seats if seat.user_id and seat.is_human}
+        texts = {user_id: PAUSED_FOR_PLAYERS.format(**values) for user_id in people}
+        if guild is not None and guild.owner_id is not None and guild.owner_id not in people:
+            texts[guild.owner_id] = PAUSED_FOR_OWNER.format(**values)
+        for user_id, text in texts.items():
+            try:
+                dm = await self.bot.create_dm(discord.Object(id=user_id))
+                await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("table %s: could not tell %s it is paused", session.table_id, user_id)
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether the person is still a member of the server: one request, which needs no
+        privileged intent. Only Discord's Unknown Member says no; any other failure counts
+        as yes (a seat is never taken from someone over a network error)."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:
+            return True
+        try:
+            await guild.fetch_member(user_id)
+        except discord.HTTPException as error:
+            return error.code != UNKNOWN_MEMBER
+        return True
 
     async def restore_failed(self, broken: BrokenGame) -> None:
         """Tell the channel its game could not be restored (the reason goes to the log only:

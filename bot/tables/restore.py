@@ -1,10 +1,11 @@
-"""Bringing running games back after a restart.
+"""Bringing running games and open lobbies back after a restart.
 
 Each saved game (its state read back once, by storage) becomes a session again, with the log,
 deal count and hand summaries saved with it: nothing is replayed, so 10,000 games come back in
 seconds. A game saved before those were (migration 007) has them rebuilt by replaying its
 actions from its seed (the engine is deterministic). A saved game that cannot be read back is
-set aside in storage unchanged and reported, never restored.
+set aside in storage unchanged and reported, never restored. An open lobby comes back as it
+was saved; one whose game or options are no longer known is dropped.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from bot.storage import ActionRecord, BrokenGame, LoadedGame, Storage
+from bot.tables.lobby import Lobby
 from bot.tables.records import LoggedEvent, Seat, SessionContext
-from bot.tables.session import TableSession
-from engine.errors import EngineError
+from bot.tables.session import RESTARTED, TableSession
+from engine.errors import EngineError, SetupError
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,19 @@ def collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+async def restore_lobbies(storage: Storage) -> tuple[list[Lobby], list[str]]:
+    """The saved open lobbies, and the problems of those dropped (deleted from storage)."""
+    saved, problems = await storage.lobbies.load()
+    lobbies: list[Lobby] = []
+    for each in saved:
+        try:
+            lobbies.append(Lobby.from_saved(each))
+        except SetupError as error:
+            problems.append(f"lobby {each.lobby_id}: {error}")
+            await storage.lobbies.delete(each.lobby_id)
+    return lobbies, problems
 
 
 def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSession:
@@ -94,7 +109,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
         session.deals = saved.table_log.deals
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
-    session.resume()
+    session.resume(RESTARTED)
     return session
 
 

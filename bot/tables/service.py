@@ -1,9 +1,11 @@
-"""Every lobby and running table of the bot, and what happens around a session's changes.
+"""Every running table of the bot, and what happens around a session's changes.
 
-The service finds tables (by id, by channel), gathers lobbies (with their idle expiry), deals
-a started lobby into a ``TableSession``, and reacts to each committed ``Change``: channel
+The service finds tables (by id, by channel), deals a started lobby (``bot.tables.lobbies``
+keeps the open ones) into a ``TableSession``, and reacts to each committed ``Change``: channel
 notices, the batched display (``TableDisplay``), the timers (``TableTimers``) and the end of a
-game (a Rematch offer, the results, then forgetting the table). Restoring after a restart is
+game (a Rematch offer, the results, then forgetting the table). It also handles what Discord
+takes away: a channel gone (the table ends) or closed to the bot (the table pauses), the bot
+removed from a server, a member who leaves it. Restoring after a restart is
 ``bot.tables.restore``.
 """
 
@@ -12,29 +14,37 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, Protocol
 
 from bot.errors import SaveFailed, UserError
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.tables.display import Presenter, TableDisplay
+from bot.tables.lobbies import Lobbies
 from bot.tables.lobby import Lobby
-from bot.tables.records import Change, Clock, Seat, SessionContext
+from bot.tables.records import Change, Clock, SessionContext
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession
 from bot.tables.thinking import AiPlayers
-from bot.tables.timers import RETRY_SECONDS, TableTimers
+from bot.tables.timers import LEFT_THE_SERVER, RETRY_SECONDS, TableTimers
 from engine.choices import Step
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
-from engine.registry import get_game
 
 log = logging.getLogger(__name__)
 
 CHANNEL_LOST = "The bot can no longer reach this table's channel, so the game ended."
+CHANNEL_DELETED = "This table's channel was deleted, so the game ended without a result."
+GUILD_LEFT = "The bot was removed from this server, so the game ended without a result."
+PAUSE_RAN_OUT = (
+    "The bot could not see or post in this table's channel for {minutes} minutes, so the "
+    "game ended without a result."
+)
+RESUMED = "The game goes on: the bot may post in this channel again."
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
@@ -99,23 +109,28 @@ class TableService:
         self.draws = draws or SecretDraws()
         # run in the background with (server, game id) when a game ends with a recorded result
         self.on_result = on_result
-        self.lobbies: dict[str, Lobby] = {}
         self.tables: dict[str, TableSession] = {}
         self.by_channel: dict[int, str] = {}  # channel id → lobby or table id
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._pauses: dict[str, asyncio.Task[None]] = {}  # table id → the end of its pause
         self.ai = AiPlayers(settings)
         self.context = SessionContext(storage, settings, clock, self.ai)
         self.display = TableDisplay(
             presenter, clock, self.spawn, settings.table_edit_seconds, self.channel_lost
         )
-        self.timers = TableTimers(settings, clock, self.spawn, self.display.changed, self.committed)
+        self.timers = TableTimers(
+            settings, clock, self.spawn, self.display.changed, self.committed, presenter.is_member
+        )
+        self.lobbies = Lobbies(
+            settings, storage, presenter, self.spawn, self.by_channel, self._new_id
+        )
 
     # -- finding -------------------------------------------------------------------------------
     def _new_id(self) -> str:
         while True:
             candidate = self.draws.table_id()
-            if candidate not in self.tables and candidate not in self.lobbies:
+            if candidate not in self.tables and candidate not in self.lobbies.by_id:
                 return candidate
 
     async def _new_table_id(self) -> str:
@@ -157,71 +172,11 @@ class TableService:
             raise UserError("There is no game running in this channel.")
         return session
 
-    def lobby(self, lobby_id: str) -> Lobby:
-        """An open lobby; raises UserError when it is gone."""
-        lobby = self.lobbies.get(lobby_id)
-        if lobby is None or lobby.closed:
-            raise UserError("This lobby is closed.")
-        return lobby
-
-    def lobby_in(self, channel_id: int) -> Lobby | None:
-        """The open lobby of a channel, if it has one."""
-        key = self.by_channel.get(channel_id)
-        return self.lobbies.get(key) if key else None
-
-    # -- lobbies -------------------------------------------------------------------------------
-    def open_lobby(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        game_id: str,
-        options: dict[str, object],
-    ) -> Lobby:
-        """Open a lobby in a channel (one game per channel); raises UserError if it cannot."""
-        if channel_id in self.by_channel:
-            raise UserError(
-                "This channel already has a game or a lobby; finish it or use another channel."
-            )
-        try:
-            game = get_game(game_id)
-            resolved = game.resolve_options(options)
-        except SetupError as error:
-            raise UserError(f"{error}.") from None
-        seats = [Seat(host_id, host_name)]
-        lobby = Lobby(self._new_id(), guild_id, channel_id, host_id, game, resolved, seats)
-        self.lobbies[lobby.lobby_id] = lobby
-        self.by_channel[channel_id] = lobby.lobby_id
-        self.touch(lobby)
-        return lobby
-
-    def touch(self, lobby: Lobby) -> None:
-        """The lobby was used: its idle expiry starts again."""
-        if lobby.expiry is not None:
-            lobby.expiry.cancel()
-        lobby.expiry = self.spawn(self._expire(lobby), f"lobby-expiry-{lobby.lobby_id}")
-
-    async def _expire(self, lobby: Lobby) -> None:
-        await asyncio.sleep(self.settings.lobby_idle_seconds)
-        if not lobby.closed:
-            self.close_lobby(lobby, cancel_expiry=False)
-            minutes = round(self.settings.lobby_idle_seconds / 60)
-            await self.presenter.lobby_closed(lobby, f"expired after {minutes} idle minutes")
-
-    def close_lobby(self, lobby: Lobby, *, cancel_expiry: bool = True) -> None:
-        """Close the lobby and free its channel."""
-        lobby.closed = True
-        self.lobbies.pop(lobby.lobby_id, None)
-        if self.by_channel.get(lobby.channel_id) == lobby.lobby_id:
-            del self.by_channel[lobby.channel_id]
-        if cancel_expiry and lobby.expiry is not None:
-            lobby.expiry.cancel()
-
+    # -- from lobby to table ---------------------------------------------------------------------
     async def start(self, lobby_id: str, user_id: int) -> TableSession:
         """Deal the game and save it (host only); the lobby becomes a table, not yet shown.
         A refused start or a failed save keeps the lobby open."""
-        lobby = self.lobby(lobby_id)
+        lobby = self.lobbies.get(lobby_id)
         lobby.check_start(user_id)
         seed = self.draws.seed()
         try:
@@ -242,8 +197,8 @@ class TableService:
             self.context,
         )
         session.log_opening()
-        await session.begin()
-        self.close_lobby(lobby)
+        await session.begin(lobby.lobby_id)
+        self.lobbies.drop(lobby)  # its stored row went with the game's first save
         self.tables[session.table_id] = session
         self.by_channel[session.channel_id] = session.table_id
         return session
@@ -253,7 +208,7 @@ class TableService:
         self.display.changed(session)
         self.timers.schedule(session)
 
-    def rematch(self, table_id: str, user_id: int, name: str) -> Lobby:
+    async def rematch(self, table_id: str, user_id: int, name: str) -> Lobby:
         """Open a new lobby for the same game and options, once, seating only the clicker
         (a player of that game), who hosts it; the others join with the button, so nobody is
         dealt into a game they did not ask for."""
@@ -263,8 +218,11 @@ class TableService:
         if user_id not in old.players:
             raise UserError("Only players of that game can ask for a rematch.")
         options: dict[str, object] = dict(old.options)
-        lobby = self.open_lobby(old.guild_id, old.channel_id, user_id, name, old.game.id, options)
-        del self.rematches[table_id]
+        game_id = old.game.id
+        lobby = await self.lobbies.open(
+            old.guild_id, old.channel_id, user_id, name, game_id, options
+        )
+        self.rematches.pop(table_id, None)
         return lobby
 
     # -- a session's intents, and what follows a committed change --------------------------------
@@ -288,39 +246,108 @@ class TableService:
         session = self.table_in(channel_id)
         self.committed(session, await session.stop(user_id, may_manage, name))
 
-    def channel_lost(self, session: TableSession) -> None:
-        """The table's channel is gone or closed to the bot: end the game without a result,
-        so nothing keeps asking Discord for a channel that refuses (403s get a bot banned)."""
-        self.spawn(self._abandon(session), f"abandon-{session.table_id}")
+    def channel_lost(self, session: TableSession, gone: bool) -> None:
+        """Discord refused the table's channel itself: gone for good (deleted, the bot out of
+        the server), the game ends without a result; closed to the bot (permissions taken
+        away), it is paused. Either way nothing keeps asking Discord for a channel that
+        refuses (403s get a bot banned)."""
+        if gone:
+            self.end_lost(session, CHANNEL_LOST)
+        else:
+            self.pause(session)
 
-    async def _abandon(self, session: TableSession) -> None:
+    def end_lost(self, session: TableSession, reason: str) -> None:
+        """End a table whose channel is lost, without a result (recorded with ``reason``)."""
+        self.spawn(self._abandon(session, reason), f"abandon-{session.table_id}")
+
+    async def _abandon(self, session: TableSession, reason: str) -> None:
+        log.warning("table %s: %s", session.table_id, reason)
+        await self._until_saved(session, lambda: session.abandon(reason))
+
+    async def _until_saved(
+        self, session: TableSession, call: Callable[[], Awaitable[Change | None]]
+    ) -> None:
+        """Make a change the bot itself decided on (nobody to ask to try again): retried every
+        ``RETRY_SECONDS`` until it is saved, then shown."""
         while True:
             try:
-                change = await session.abandon(CHANNEL_LOST)
+                change = await call()
             except SaveFailed:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
+            except UserError:  # the game ended, or the seat went to the AI, meanwhile
+                return
             if change is not None:
-                log.warning("table %s: its channel is lost; the game ended", session.table_id)
                 self.committed(session, change)
             return
 
+    def pause(self, session: TableSession) -> None:
+        """The bot may no longer see or post in the table's channel: nothing moves (no
+        timeout, no AI) until it may again (``resume``); the players and the server's owner
+        are told by DM; after ``paused_table_seconds`` the game ends without a result."""
+        if session.paused or session.ended:
+            return
+        session.paused = True
+        self.timers.cancel(session)
+        log.warning("table %s: its channel is closed to the bot; paused", session.table_id)
+        self.spawn(self.presenter.table_paused(session), f"paused-{session.table_id}")
+        ending = self.spawn(self._pause_runs_out(session), f"pause-end-{session.table_id}")
+        self._pauses[session.table_id] = ending
+
+    async def _pause_runs_out(self, session: TableSession) -> None:
+        seconds = self.settings.paused_table_seconds
+        await asyncio.sleep(seconds)
+        self._pauses.pop(session.table_id, None)
+        if session.paused:
+            await self._abandon(session, PAUSE_RAN_OUT.format(minutes=round(seconds / 60)))
+
+    def paused_in(self, guild_id: int) -> list[TableSession]:
+        """The paused tables of a server."""
+        return [s for s in self.tables.values() if s.guild_id == guild_id and s.paused]
+
+    def resume(self, session: TableSession) -> None:
+        """The bot may post in a paused table's channel again: the game goes on, every
+        waiting seat with a whole new turn."""
+        if not session.paused or session.ended:
+            return
+        self._end_pause(session)
+        session.resume(RESUMED)
+        log.info("table %s: its channel is open to the bot again; resumed", session.table_id)
+        self.show(session)
+
+    def _end_pause(self, session: TableSession) -> None:
+        ending = self._pauses.pop(session.table_id, None)
+        if ending is not None and ending is not asyncio.current_task():
+            ending.cancel()
+
     def channel_gone(self, channel_id: int) -> None:
         """A channel was deleted: its lobby closes and its table ends."""
-        key = self.by_channel.get(channel_id)
-        lobby = self.lobbies.get(key) if key else None
+        lobby = self.lobbies.in_channel(channel_id)
         if lobby is not None:
-            self.close_lobby(lobby)
+            self.lobbies.close(lobby)
+        key = self.by_channel.get(channel_id)
         session = self.tables.get(key) if key else None
         if session is not None:
-            self.channel_lost(session)
+            self.end_lost(session, CHANNEL_DELETED)
 
     def guild_gone(self, guild_id: int) -> None:
         """The bot left (or was removed from) a server: its lobbies close, its tables end."""
-        for lobby in [lobby for lobby in self.lobbies.values() if lobby.guild_id == guild_id]:
-            self.close_lobby(lobby)
+        for lobby in self.lobbies.in_guild(guild_id):
+            self.lobbies.close(lobby)
         for session in [s for s in self.tables.values() if s.guild_id == guild_id]:
-            self.channel_lost(session)
+            self.end_lost(session, GUILD_LEFT)
+
+    def member_left(self, guild_id: int, user_id: int) -> None:
+        """A person left the server (the members intent says so at once): the AI takes their
+        seats; they leave its lobbies (a lobby they host closes)."""
+        self.lobbies.member_left(guild_id, user_id)
+        for session in list(self.tables.values()):
+            if session.guild_id != guild_id or session.ended:
+                continue
+            seat = session.seat_of(user_id)
+            if seat is not None and session.seats[seat].is_human:
+                hand_over = partial(session.leave, user_id, LEFT_THE_SERVER)
+                self.spawn(self._until_saved(session, hand_over), f"left-{session.table_id}")
 
     def committed(self, session: TableSession, change: Change) -> None:
         """Show a committed change and plan what follows: notices, the display, the timers,
@@ -329,9 +356,11 @@ class TableService:
             self.display.notice(session, notice)
         self.display.changed(session)
         if not change.ended:
-            self.timers.schedule(session)
+            if not session.paused:  # a paused table's timers wait for its channel
+                self.timers.schedule(session)
             return
         self.timers.cancel(session)
+        self._end_pause(session)
         if self.by_channel.get(session.channel_id) == session.table_id:
             del self.by_channel[session.channel_id]
         if session.end_reason == "over":
@@ -359,7 +388,8 @@ class TableService:
 
     # -- restart and shutdown --------------------------------------------------------------------
     async def restore(self) -> list[str]:
-        """Resume the running games saved in storage; returns the problems found."""
+        """Resume the running games and open lobbies saved in storage; returns the problems
+        found."""
         sessions, broken = await restore_sessions(self.storage, self.context)
         for session in sessions:
             self.tables[session.table_id] = session
@@ -368,15 +398,14 @@ class TableService:
         for game in broken:
             if game.channel_id is not None:
                 self.spawn(self.presenter.restore_failed(game), f"broken-{game.table_id}")
-        return [f"table {game.table_id}: {game.error}" for game in broken]
+        problems = await self.lobbies.restore()
+        return [f"table {game.table_id}: {game.error}" for game in broken] + problems
 
     async def close(self) -> None:
         """Cancel timers and background work, stop the AI's workers (at shutdown)."""
         self.timers.close()
         self.ai.close()
-        for lobby in self.lobbies.values():
-            if lobby.expiry is not None:
-                lobby.expiry.cancel()
+        self.lobbies.close_all()
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)

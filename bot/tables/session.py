@@ -3,8 +3,9 @@
 It offers one call per intent (``choose`` a step, ``play``, ``leave``, ``stop``, and for the
 timers ``ai_move`` and ``time_out``). Each call is a transaction under the table's lock: the
 change is made in memory, then saved (``storage.running.save``; ``storage.results.finish`` at
-the end, ``storage.running.delete`` when stopped); if the save fails, the session is put back
-exactly as it was (state, revision, log, deadlines, seats) and the caller gets ``SaveFailed``.
+the end, ``storage.running.end_unfinished`` when it ends without a result); if the save fails,
+the session is put back exactly as it was (state, revision, log, deadlines, seats) and the
+caller gets ``SaveFailed``.
 A committed call returns a ``Change`` (events, whose views changed, what to post); its caller
 (``TableService``, or the timers) has it shown and rescheduled. The Discord side reports the
 ids of what it posted through ``posted``; nothing else writes into a session from outside.
@@ -35,6 +36,11 @@ log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
 LOG_LENGTH = 40
+RESTARTED = "The game resumes after a restart."
+PAUSED = (
+    "This game is paused: the bot may no longer post in its channel. It goes on where it "
+    "stopped as soon as a server admin gives the bot its permissions there back."
+)
 
 
 @dataclass(eq=False)
@@ -63,6 +69,9 @@ class TableSession:
     summaries: list[str] = field(default_factory=list)
     ended: bool = False
     end_reason: str = ""
+    # the bot may not post in the table's channel just now: no move, timeout or AI move is
+    # made until it may again (or the pause runs out and the game ends)
+    paused: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     declined: set[tuple[int, int]] = field(default_factory=set)  # (revision, seat) AI passes
     # seat -> the revision at which its legal actions last changed: a click drawn before that
@@ -135,6 +144,8 @@ class TableSession:
         async with self.lock:
             if self.ended:
                 raise UserError("This game is over.")
+            if self.paused:
+                raise UserError(PAUSED)
             if self.is_stale(seat, revision) or action not in self.state.legal_actions(seat):
                 raise StaleMove()
             left = self.window_left(self.context.clock())
@@ -155,14 +166,14 @@ class TableSession:
         A searching level thinks outside the table's lock (in the context's worker processes);
         its move counts only if nothing moved meanwhile."""
         async with self.lock:
-            if self.ended or self.revision != revision:
+            if self.ended or self.paused or self.revision != revision:
                 return None
             thinking = self.context.ai.move(
                 self.state, seat, self.seats[seat].level, self.ai_seed(seat)
             )
         action = await thinking
         async with self.lock:
-            if self.ended or self.revision != revision:
+            if self.ended or self.paused or self.revision != revision:
                 return None
             if action is None:
                 self.declined.add((self.revision, seat))
@@ -173,12 +184,13 @@ class TableSession:
         """The seat's time ran out at ``revision``: its timeout move (or the AI's) is made;
         after ``MAX_TIMEOUTS`` in a row the AI keeps the seat."""
         async with self.lock:
-            if self.ended or self.revision != revision:
+            if self.ended or self.paused or self.revision != revision:
                 return None
             return await self._commit(lambda: self._time_out(seat))
 
-    async def leave(self, user_id: int) -> Change:
-        """A player leaves: the AI takes the seat; with no people left the game ends."""
+    async def leave(self, user_id: int, how: str = "left") -> Change:
+        """A player leaves (``how``: "left", "left the server"): the AI takes the seat; with
+        no people left the game ends."""
         seat = self.seat_for(user_id)
         async with self.lock:
             if self.ended:
@@ -192,7 +204,7 @@ class TableSession:
                     return Change(views=self._all_seats(), ended=True)
                 return Change(
                     views=self._all_seats(),
-                    notices=(f"{name} left; the AI plays their seat.",),
+                    notices=(f"{name} {how}; the AI plays their seat.",),
                 )
 
             return await self._commit(hand_over)
@@ -213,11 +225,13 @@ class TableSession:
                 return None
             return await self._commit(lambda: self._stopped(reason))
 
-    async def begin(self) -> None:
-        """Save the game just dealt (raises SaveFailed; nothing else to undo then)."""
+    async def begin(self, lobby_id: str) -> None:
+        """Save the game just dealt from lobby ``lobby_id``, whose stored row goes in the same
+        transaction (raises SaveFailed; nothing else to undo then)."""
         self._after_change(acted=())
         try:
-            await self._store()
+            await self.context.storage.running.save(saved_game(self), None, lobby_id)
+            self.stored_revision = self.revision
         except Exception as error:
             log.exception("table %s: the first save failed", self.table_id)
             raise SaveFailed() from error
@@ -287,7 +301,9 @@ class TableSession:
             game = finished_game(self, self.context.clock())
             await storage.results.finish(game, self.stored_revision)
         else:
-            await storage.running.delete(self.table_id, self.stored_revision)
+            await storage.running.end_unfinished(
+                self.table_id, self.end_reason, self.stored_revision
+            )
 
     async def _store(self) -> None:
         """Save the running game over the row this session last saved or loaded."""
@@ -387,13 +403,13 @@ class TableSession:
             if self.seats[seat].is_human and seat not in self.deadlines:
                 self.deadlines[seat] = start + turn
 
-    def resume(self) -> None:
-        """Go on after a restart: every waiting seat gets a whole turn from now (the time
-        the bot was down is nobody's fault, so it never counts as a timeout), and views
-        drawn before the restart stay good only at the current revision."""
-        self.log.append(
-            LoggedEvent(Event("The game resumes after a restart.", "info"), self.revision)
-        )
+    def resume(self, note: str) -> None:
+        """Go on after a restart or a pause (``note`` says which, in the log): every waiting
+        seat gets a whole turn from now (the time the game stood still is nobody's fault, so
+        it never counts as a timeout), and views drawn before stay good only at the current
+        revision."""
+        self.paused = False
+        self.log.append(LoggedEvent(Event(note, "info"), self.revision))
         self.deadlines.clear()
         self._after_change(acted=())
         self.options_changed = dict.fromkeys(range(len(self.seats)), self.revision)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,6 +22,7 @@ from bot.tables.session import TableSession
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 1.0
+LEFT_THE_SERVER = "left the server"
 Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None]"]
 
 
@@ -35,12 +36,16 @@ class TableTimers:
         spawn: Spawn,
         window_closed: Callable[[TableSession], None],
         committed: Callable[[TableSession, Change], None],
+        is_member: Callable[[int, int], Awaitable[bool]],
     ) -> None:
         self.settings = settings
         self.clock = clock
         self.spawn = spawn
         self.window_closed = window_closed
         self.committed = committed
+        # (server, user) → still a member? Asked when a person's time runs out: without the
+        # privileged members intent, that is when the bot finds out that they left the server
+        self.is_member = is_member
         self.drivers: dict[str, asyncio.Task[None]] = {}
 
     def schedule(self, session: TableSession) -> None:
@@ -98,7 +103,7 @@ class TableTimers:
                     if change is None:
                         continue  # the AI passed its out-of-turn chance
                 else:
-                    change = await session.time_out(seat, revision)
+                    change = await self._time_out(session, seat, revision)
                 if change is not None:
                     self.committed(session, change)
                 return
@@ -107,3 +112,13 @@ class TableTimers:
                 await asyncio.sleep(RETRY_SECONDS)
                 self.schedule(session)
                 return
+
+    async def _time_out(self, session: TableSession, seat: int, revision: int) -> Change | None:
+        """The seat's time ran out: a person who left the server is handed to the AI at once
+        (no point waiting for two more timeouts); otherwise the timeout move."""
+        user_id = session.seats[seat].user_id
+        if user_id is not None and not await self.is_member(session.guild_id, user_id):
+            if session.ended or session.revision != revision or not session.seats[seat].is_human:
+                return None
+            return await session.leave(user_id, LEFT_THE_SERVER)
+        return await session.time_out(seat, revision)

@@ -153,7 +153,7 @@ async def open_table(
         added = await host.member.click(lobby, label="Add AI")
         if ai_level != "normal":  # normal is what Add AI adds; another level is offered
             await host.member.click(added.followups[0], label=ai_level.capitalize())
-    game = bot.tables.lobby(bot.tables.by_channel[channel.id]).game
+    game = bot.tables.lobbies.get(bot.tables.by_channel[channel.id]).game
     # The bot has no deck hook (it deals from a fresh seed): the game gets the deck on Start.
     stacked = partial(game.new_state, deck=deck) if deck is not None else game.new_state
     with mock.patch.object(game, "new_state", stacked):

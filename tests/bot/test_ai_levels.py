@@ -41,7 +41,7 @@ async def test_add_ai_adds_normal_and_offers_the_levels_privately(
     chosen = await ann.member.click(offer, label="Hard")
     assert "plays at the **hard** level" in text_of(chosen.response)
     assert "🤖 Ada (hard)" in text_of(channel.history()[-1])
-    gathering = bot.tables.lobby(bot.tables.by_channel[channel.id])
+    gathering = bot.tables.lobbies.get(bot.tables.by_channel[channel.id])
     assert [seat.level for seat in gathering.seats] == ["normal", "hard"]
     with pytest.raises(UserError, match="Only players seated"):  # bob is not seated
         gathering.set_ai_level(bob.id, "Ada", "easy")

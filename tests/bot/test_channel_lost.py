@@ -1,41 +1,91 @@
-"""A table whose channel is gone or closed to the bot ends cleanly, once, and nothing keeps
-asking Discord for it (403s count toward Discord's invalid-request limit)."""
+"""A table whose channel is gone or closed to the bot, and the bot removed from a server.
+
+A channel gone for good (deleted, Unknown Channel) or a server the bot was removed from ends
+its tables once, without a result, recorded with why; a channel whose permissions were taken
+away pauses its table (players and the server's owner told by DM) until they come back, or
+ends it when the pause runs out. Nothing keeps asking Discord for a channel that refuses
+(403s count toward Discord's invalid-request limit) and nothing of an ended table keeps
+running.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import sqlite3
 
+import discord
 import simcord
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
 
 from bot.app import CardroomBot
-from tests.bot.helpers import add_player, move_by_hand, open_table, text_of
+from bot.tables.service import CHANNEL_DELETED, CHANNEL_LOST, GUILD_LEFT, PAUSE_RAN_OUT
+from bot.tables.session import TableSession
+from tests.bot.helpers import Player, add_player, move_by_hand, open_table, text_of
 
 
-async def test_a_table_whose_channel_refuses_the_bot_ends_without_retrying(
+def unfinished(bot: CardroomBot) -> list[tuple[str, str]]:
+    """The games recorded as ended without a result: (table id, why)."""
+    with sqlite3.connect(bot.settings.database_path) as db:
+        return db.execute("SELECT table_id, reason FROM unfinished_games").fetchall()
+
+
+def requests_to(env: simcord.Env, channel: simcord.ChannelHandle) -> int:
+    return len([r for r in env.http_requests if f"/channels/{channel.id}" in r.path])
+
+
+def last_dm(player: Player) -> str:
+    return text_of(player.user.dm_channel.history()[-1])
+
+
+def dms_saying(player: Player, text: str) -> int:
+    """How many of the player's DMs (as they read now) say ``text``."""
+    return len([m for m in player.user.dm_channel.history() if text in text_of(m)])
+
+
+def still_running(table: TableSession) -> list[str]:
+    """The tasks still working for a table (drivers, displays, pauses)."""
+    return [t.get_name() for t in asyncio.all_tasks() if table.table_id in t.get_name()]
+
+
+def mover(table: TableSession, players: list[Player]) -> Player:
+    seat = table.state.waiting_for()[0]
+    return next(p for p in players if p.id == table.seats[seat].user_id)
+
+
+async def assert_ended_for_good(
+    env: simcord.Env, bot: CardroomBot, channel: simcord.ChannelHandle, table: TableSession
+) -> None:
+    """Ended, forgotten and quiet: nothing more asked of its channel, nothing left running."""
+    assert table.ended and channel.id not in bot.tables.by_channel
+    assert await bot.storage.running.load() == [], "no running game is left"
+    asked = requests_to(env, channel)
+    await env.advance_time(bot.settings.turn_seconds * 3 + bot.settings.paused_table_seconds)
+    assert requests_to(env, channel) == asked, "nothing asked of the channel after the end"
+    assert still_running(table) == []
+    assert table.table_id not in bot.tables.tables
+
+
+async def test_a_table_whose_channel_is_unknown_ends_without_retrying(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
     ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
     table = await open_table(bot, channel, [ann, bob], "fishing", 0)
-    # the bot's permissions in the channel are taken away
     env.inject_error(
         "*",
         f"/channels/{channel.id}/*",
-        status=403,
-        code=50001,
-        message="Missing Access",
+        status=404,
+        code=10003,
+        message="Unknown Channel",
         times=None,
     )
-    mover = [ann, bob][table.state.waiting_for()[0]]
-    assert await move_by_hand(mover, channel, table, random.Random(1))
-    assert table.ended and "can no longer reach this table's channel" in table.end_reason
-    assert bot.tables.lobby_in(channel.id) is None and channel.id not in bot.tables.by_channel
-    assert await bot.storage.running.load() == [], "the running game is deleted"
-    asked = len([r for r in env.http_requests if f"/channels/{channel.id}/" in r.path])
-    await env.advance_time(bot.settings.turn_seconds * 3)
-    again = len([r for r in env.http_requests if f"/channels/{channel.id}/" in r.path])
-    assert again == asked, "nothing asked of the channel after the end"
-    last_dm = text_of(ann.user.dm_channel.history()[-1])
-    assert "can no longer reach this table's channel" in last_dm
+    assert await move_by_hand(mover(table, [ann, bob]), channel, table, random.Random(1))
+    await env.advance_time(1)
+    assert table.end_reason == CHANNEL_LOST
+    await assert_ended_for_good(env, bot, channel, table)
+    assert unfinished(bot) == [(table.table_id, CHANNEL_LOST)]
+    assert "can no longer reach this table's channel" in last_dm(ann)
 
 
 async def test_a_deleted_channel_ends_its_table(
@@ -45,5 +95,97 @@ async def test_a_deleted_channel_ends_its_table(
     table = await open_table(bot, channel, [ann], "fishing", 1)
     await bot.get_channel(channel.id).delete()  # type: ignore[union-attr]
     await env.advance_time(1)
-    assert table.ended and channel.id not in bot.tables.by_channel
-    assert await bot.storage.running.load() == []
+    await assert_ended_for_good(env, bot, channel, table)
+    assert unfinished(bot) == [(table.table_id, CHANNEL_DELETED)]
+    assert "channel was deleted" in last_dm(ann)
+
+
+def close_channel(env: simcord.Env, bot: CardroomBot, channel: simcord.ChannelHandle) -> None:
+    """An admin takes the bot's View Channel away in the channel (a member overwrite)."""
+    assert bot.user is not None
+    denied = discord.Permissions(view_channel=True).value
+    env.backend.set_overwrite(
+        channel.id, Overwrite(target_id=bot.user.id, type=OverwriteType.MEMBER, deny=denied)
+    )
+
+
+async def paused_table(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> tuple[TableSession, list[Player]]:
+    """ann and bob's fishing table, paused: the bot's access to its channel is taken away
+    and the next move's table edit is refused (Missing Access)."""
+    players = [add_player(env, guild, "ann"), add_player(env, guild, "bob")]
+    table = await open_table(bot, channel, players, "fishing", 0)
+    close_channel(env, bot, channel)
+    assert await move_by_hand(mover(table, players), channel, table, random.Random(1))
+    await env.advance_time(1)
+    assert table.paused and not table.ended
+    return table, players
+
+
+async def test_permissions_taken_away_pause_the_table_until_they_come_back(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    table, players = await paused_table(env, bot, guild, channel)
+    for player in players:
+        assert "is paused" in last_dm(player) and "View Channel, Send Messages" in last_dm(player)
+    assert "on your server" in text_of(guild.owner.dm_channel.history()[-1])
+    # nothing moves while paused: no move, no timeout (no strike), nothing asked of the channel
+    revision, asked = table.revision, requests_to(env, channel)
+    waiting = mover(table, players)
+    hand = await waiting.member.click(channel.history()[-1], label="Hand")  # still answered
+    assert hand.response is not None
+    assert not await move_by_hand(waiting, channel, table, random.Random(2))
+    assert "is paused" in text_of(waiting.seen_private[-1])
+    await env.advance_time(bot.settings.turn_seconds * 3)
+    assert table.revision == revision and table.paused
+    assert all(seat.timeouts_in_a_row == 0 for seat in table.seats)
+    assert requests_to(env, channel) == asked
+
+    assert bot.user is not None
+    env.backend.delete_overwrite(channel.id, bot.user.id)  # the admin gives access back
+    await env.advance_time(1)
+    assert not table.paused and "goes on" in text_of(channel.history()[-1])
+    assert await move_by_hand(mover(table, players), channel, table, random.Random(3))
+    assert table.revision == revision + 1
+    # a whole new turn from the resume, then the timer runs again
+    await env.advance_time(bot.settings.turn_seconds + 1)
+    assert table.revision == revision + 2
+    assert not [name for name in still_running(table) if "pause" in name], "called off"
+
+
+async def test_a_pause_that_runs_out_ends_the_table(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    table, players = await paused_table(env, bot, guild, channel)
+    await env.advance_time(bot.settings.paused_table_seconds + 1)
+    reason = PAUSE_RAN_OUT.format(minutes=round(bot.settings.paused_table_seconds / 60))
+    assert table.end_reason == reason
+    await assert_ended_for_good(env, bot, channel, table)
+    assert unfinished(bot) == [(table.table_id, reason)]
+    for player in players:
+        assert dms_saying(player, reason) == 1
+
+
+async def test_the_bot_removed_from_a_server_ends_its_tables_and_lobbies_once(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "fishing", 1, ai_level="hard")
+    other = guild.create_text_channel("other")
+    lobby = await bob.member.slash(other, "game start fishing")
+    assert lobby.response is not None and other.id in bot.tables.by_channel
+    # removed: first every request about the server is refused, then Discord says so
+    for path in (f"/channels/{channel.id}*", f"/channels/{other.id}*", f"/guilds/{guild.id}*"):
+        env.inject_error("*", path, status=403, code=50001, message="Missing Access", times=None)
+    assert await move_by_hand(mover(table, [ann, bob]), channel, table, random.Random(1))
+    await env.advance_time(1)
+    env.backend.remove_guild(guild.id)
+    await env.advance_time(1)
+    assert table.end_reason == GUILD_LEFT
+    await assert_ended_for_good(env, bot, channel, table)
+    assert other.id not in bot.tables.by_channel
+    assert unfinished(bot) == [(table.table_id, GUILD_LEFT)], "recorded once"
+    assert await bot.storage.lobbies.load() == ([], [])
+    for player in (ann, bob):
+        assert dms_saying(player, GUILD_LEFT) == 1, "told once"

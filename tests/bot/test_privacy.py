@@ -1,6 +1,6 @@
 """Privacy and plain names: a seat handed to the AI gets one last hand DM edit without cards
 or controls, and nothing of that seat reaches its former player afterwards; names are shown
-as written (markdown escaped), never as links or formatting."""
+as written (markdown escaped), never as links or formatting, and ping nobody."""
 
 from __future__ import annotations
 
@@ -55,3 +55,18 @@ async def test_names_are_shown_as_written_never_as_markdown(
     escaped = discord.utils.escape_markdown(NITRO)
     assert seen.count(escaped) >= 3, "lobby, table and notice name them"
     assert NITRO not in seen.replace(escaped, ""), "never unescaped: no link, no italics"
+
+
+async def test_a_name_written_as_a_mention_pings_nobody(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    loud, sneaky = add_player(env, guild, "@everyone"), add_player(env, guild, f"<@{ann.id}>")
+    await open_table(bot, channel, [ann, loud, sneaky], "fishing", 0)
+    for leaver in (loud, sneaky):  # notices in the channel, with the names as written
+        await leaver.member.slash(channel, "game leave")
+    sent = list(env.backend.messages[channel.id].values())
+    assert any(m.content.startswith(f"<@{ann.id}> left") for m in sent)
+    assert any("@everyone left" in m.content for m in sent)
+    pinged = [m for m in sent if m.mention_everyone or m.ping_user_ids or m.ping_role_ids]
+    assert pinged == [], "the bot may ping everyone, but never does"

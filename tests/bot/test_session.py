@@ -100,13 +100,13 @@ async def test_the_ai_tries_again_after_a_failed_save(
     assert await saved_revisions(bot) == [2]
 
 
-async def test_a_stop_whose_delete_fails_keeps_the_game(
+async def test_a_stop_that_cannot_be_saved_keeps_the_game(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
     ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
     table = await open_table(bot, channel, [ann, bob], "fishing", 0)
     before = everything(table)
-    with mock.patch.object(bot.storage.running, "delete", side_effect=LOCKED):
+    with mock.patch.object(bot.storage.running, "end_unfinished", side_effect=LOCKED):
         result = await ann.member.slash(channel, "game stop")
     assert result.ephemeral and "nothing changed" in text_of(result.response)
     assert everything(table) == before and bot.tables.table_in(channel.id) is table

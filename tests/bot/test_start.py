@@ -32,7 +32,7 @@ async def test_a_start_discord_refuses_deals_nothing_and_the_lobby_stays(
     discord_refuses(env, "POST", "/interactions/*/callback")
     await ann.member.click(lobby, label="Start")
     assert not bot.tables.tables, "nothing was dealt"
-    assert bot.tables.lobby_in(channel.id) is not None, "the lobby is still open"
+    assert bot.tables.lobbies.in_channel(channel.id) is not None, "the lobby is still open"
     await ann.member.click(lobby, label="Start")  # and Start works once Discord answers
     table = bot.tables.table_in(channel.id)
     assert table_message(channel, table) is not None
@@ -64,4 +64,4 @@ async def test_start_names_the_permissions_the_bot_lacks_in_the_channel(
     assert result.ephemeral
     text = text_of(result.response)
     assert "Send Messages, Attach Files" in text and "Embed Links" not in text
-    assert bot.tables.lobby_in(channel.id) is None
+    assert bot.tables.lobbies.in_channel(channel.id) is None

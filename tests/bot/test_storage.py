@@ -37,11 +37,13 @@ from bot.storage import (
     PlacedSeat,
     RevisionConflictError,
     SavedGame,
+    SavedLobby,
     SeatRecord,
     Storage,
     StorageError,
 )
 from bot.storage.migrations import MIGRATIONS_DIR
+from bot.tables.restore import restore_lobbies
 from engine.cli import main as engine_main
 from engine.core import Game, State, make_rng
 from engine.registry import games
@@ -261,7 +263,7 @@ async def test_a_save_that_expects_another_revision_is_refused(storage: Storage)
     assert isinstance(loaded, SavedGame)
     assert (loaded.revision, loaded.table_message_id) == (5, 2)
     with pytest.raises(RevisionConflictError):
-        await storage.running.delete("t1", expected=4)
+        await storage.running.end_unfinished("t1", "stopped", expected=4)
     with pytest.raises(RevisionConflictError):
         await storage.results.finish(finished("t1", {1: 1, 2: 2}), expected=4)
     assert await running_games(storage) == [loaded]
@@ -301,13 +303,71 @@ async def test_two_writers_racing_for_a_game_one_wins_the_other_gets_a_conflict(
         await first.close()
 
 
-async def test_delete_game(storage: Storage) -> None:
+def lobby_row(lobby_id: str, channel_id: int) -> SavedLobby:
+    seats = [SeatRecord(user_id=7, name="ann", is_ai=False)]
+    return SavedLobby(
+        lobby_id=lobby_id,
+        guild_id=1,
+        channel_id=channel_id,
+        host_id=7,
+        game_id="fishing",
+        options={"target": 21},
+        seats=seats,
+        message_id=None,
+    )
+
+
+async def test_a_lobby_that_cannot_be_read_back_is_dropped_and_the_others_come_back(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    for row in (lobby_row("good", 10), lobby_row("gone", 11), lobby_row("bad", 12)):
+        await storage.lobbies.save(row)
+    await storage.close()
+    with sqlite3.connect(path) as db:  # a game no longer installed; damaged seats
+        db.execute("UPDATE open_lobbies SET game_id = 'no such game' WHERE lobby_id = 'gone'")
+        db.execute("UPDATE open_lobbies SET seats = '[{' WHERE lobby_id = 'bad'")
+    storage = await Storage.open(path)
+    try:
+        lobbies, problems = await restore_lobbies(storage)
+        assert [lobby.lobby_id for lobby in lobbies] == ["good"]
+        assert lobbies[0].options["target"] == 21 and lobbies[0].seats[0].name == "ann"
+        assert [problem.split(":")[0] for problem in problems] == ["lobby bad", "lobby gone"]
+        assert await storage.lobbies.load() == ([lobby_row("good", 10)], []), "dropped for good"
+    finally:
+        await storage.close()
+
+
+async def test_a_started_lobby_goes_in_the_same_transaction_as_the_first_save(
+    storage: Storage,
+) -> None:
+    await storage.lobbies.save(lobby_row("l1", 10))
+    await storage.lobbies.save(lobby_row("l2", 11))
     state = games()["fishing"].new_state(2, 7)
-    await storage.running.save(saved(state, table_id="a"))
+    await storage.running.save(saved(state, table_id="t1", channel_id=10), None, "l1")
+    lobbies, _ = await storage.lobbies.load()
+    assert [lobby.lobby_id for lobby in lobbies] == ["l2"]
+    # a first save that is refused (the id is taken) leaves the lobby where it was
+    with pytest.raises(RevisionConflictError):
+        await storage.running.save(saved(state, table_id="t1", channel_id=11), None, "l2")
+    lobbies, _ = await storage.lobbies.load()
+    assert [lobby.lobby_id for lobby in lobbies] == ["l2"]
+
+
+async def test_a_game_ended_without_a_result_is_kept_with_why(tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "cardroom.db")
+    state = games()["fishing"].new_state(2, 7)
+    await storage.running.save(saved(state, table_id="a", actions=[(0, "x")]))
     await storage.running.save(saved(state, table_id="b"))
-    await storage.running.delete("a")
-    await storage.running.delete("nothing")
+    await storage.running.end_unfinished("a", "The channel was deleted.")
+    await storage.running.end_unfinished("nothing", "no such game")
     assert [game.table_id for game in await running_games(storage)] == ["b"]
+    assert await storage.running.id_taken("a"), "an unfinished game's id is never used again"
+    await storage.close()
+    with sqlite3.connect(tmp_path / "cardroom.db") as db:
+        rows = db.execute("SELECT table_id, seed, actions, reason FROM unfinished_games").fetchall()
+    assert rows == [("a", 7, '[[0,"x"]]', "The channel was deleted.")]
 
 
 async def test_only_new_actions_are_sent_and_the_list_stays_whole(tmp_path: Path) -> None:

@@ -99,7 +99,7 @@ async def test_start_outside_the_player_range_is_refused(
     assert all(name in seats for name in ("Ada", "Alan", "Grace", "Kurt")), seats
     result = await ann.member.click(lobby, label="Start")
     assert "cannot be played by 5" in result.response.content  # type: ignore[union-attr]
-    assert bot.tables.lobbies, "a refused start keeps the lobby"
+    assert bot.tables.lobbies.by_id, "a refused start keeps the lobby"
 
 
 async def test_one_game_per_channel_and_lobby_expiry(
@@ -110,7 +110,7 @@ async def test_one_game_per_channel_and_lobby_expiry(
     result = await bob.member.slash(channel, "game start fishing")
     assert result.ephemeral and "already has a game" in result.response.content  # type: ignore[union-attr]
     await env.advance_time(601)
-    assert not bot.tables.lobbies
+    assert not bot.tables.lobbies.by_id
     assert "expired after 10 idle minutes" in text_of(channel.history()[0])
     await open_lobby(bob.member, channel)  # the channel is free again
 

@@ -123,11 +123,11 @@ async def test_whole_game(
     for message in all_messages(channel, players):
         assert_within_discord_limits(message)
     await players[1].member.click(results, label="Rematch")
-    lobby = bot.tables.lobby(bot.tables.by_channel[channel.id])
+    lobby = bot.tables.lobbies.get(bot.tables.by_channel[channel.id])
     assert lobby.host_id == players[1].id
     assert [seat.user_id for seat in lobby.seats] == [players[1].id]
     # the offer is used once: a second click (a cancelled lobby, the channel free) is refused
-    bot.tables.close_lobby(lobby)
+    bot.tables.lobbies.close(lobby)
     again = await players[0].member.click(results, label="Rematch")
     assert again.ephemeral and "no longer available" in text_of(again.response)
     assert channel.id not in bot.tables.by_channel

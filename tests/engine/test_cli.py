@@ -212,6 +212,19 @@ def test_a_single_move_is_made_for_the_person_with_a_line_saying_so() -> None:
     action = session.ask(optional=False)
     assert action == state.legal_actions(0)[0]
     assert "(made for you)" in out.getvalue()
+    # nothing to decide, so the table is not printed again for it
+    assert not any(line in out.getvalue() for line in state.game.describe(state.view(0)))
+
+
+def test_a_twentytwo_player_put_out_is_told_the_game_plays_on_without_them() -> None:
+    game = get_game("twentytwo")
+    state = game.new_state(3, 0)
+    session = TerminalGame(game, state, 0, io.StringIO("1\n" * 20000), out := io.StringIO())
+    session.run()  # always the first choice: seat 0 is put out (seed 0), the others play on
+    assert not state.is_in(0) and 0 not in state.winners()
+    said = out.getvalue()
+    assert said.count("You are out: the game plays on without you") == 1
+    assert said.index("You are out") < said.index("Final scores")
 
 
 def test_a_single_optional_move_is_never_taken_for_the_person() -> None:

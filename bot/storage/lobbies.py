@@ -1,0 +1,86 @@
+"""Open lobbies: saved with every change, read back at start, deleted when they close.
+
+``OpenLobbies`` is what the bot needs from any backend; ``SqliteOpenLobbies`` is the SQLite
+one. A started lobby's row goes in the game's first save (``RunningGames.save``), in the same
+transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Protocol
+
+from bot.storage.connection import Database, dump, to_text
+from bot.storage.models import SavedLobby, SeatRecord
+from bot.storage.running import describe_error
+
+
+class OpenLobbies(Protocol):
+    """The open lobbies of a database."""
+
+    async def save(self, lobby: SavedLobby) -> None:
+        """Store a lobby (a new one, or its latest seats and message)."""
+
+    async def load(self) -> tuple[list[SavedLobby], list[str]]:
+        """Every open lobby, oldest first, and what was wrong with the rows that could not be
+        read back (those are deleted)."""
+
+    async def delete(self, lobby_id: str) -> None:
+        """Forget a closed lobby (nothing if it is not there)."""
+
+
+class SqliteOpenLobbies:
+    """Open lobbies in SQLite's ``open_lobbies``."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def save(self, lobby: SavedLobby) -> None:
+        """Insert the lobby, or replace its seats, options and message id."""
+        async with self._db.lock:
+            await self._db.execute(
+                "INSERT INTO open_lobbies (lobby_id, guild_id, channel_id, host_id, game_id,"
+                " options, seats, message_id, saved_at) VALUES (:lobby_id, :guild_id,"
+                " :channel_id, :host_id, :game_id, :options, :seats, :message_id, :saved_at)"
+                " ON CONFLICT (lobby_id) DO UPDATE SET options = excluded.options,"
+                " seats = excluded.seats, message_id = excluded.message_id,"
+                " saved_at = excluded.saved_at",
+                {
+                    **lobby.model_dump(exclude={"options", "seats"}),
+                    "options": dump(lobby.options),
+                    "seats": dump(lobby.seats),
+                    "saved_at": to_text(datetime.now(UTC)),
+                },
+            )
+
+    async def load(self) -> tuple[list[SavedLobby], list[str]]:
+        """Every open lobby, oldest first; a row that cannot be read back is deleted (a
+        lobby holds no cards and nothing recorded: its people start a new one)."""
+        async with self._db.lock:
+            rows = await self._db.fetchall("SELECT * FROM open_lobbies ORDER BY saved_at")
+        lobbies: list[SavedLobby] = []
+        problems: list[str] = []
+        for row in rows:
+            try:
+                lobbies.append(
+                    SavedLobby(
+                        lobby_id=row["lobby_id"],
+                        guild_id=row["guild_id"],
+                        channel_id=row["channel_id"],
+                        host_id=row["host_id"],
+                        game_id=row["game_id"],
+                        options=json.loads(row["options"]),
+                        seats=[SeatRecord.model_validate(s) for s in json.loads(row["seats"])],
+                        message_id=row["message_id"],
+                    )
+                )
+            except Exception as error:  # one bad row must not stop the others
+                problems.append(f"lobby {row['lobby_id']}: {describe_error(error)}")
+                await self.delete(str(row["lobby_id"]))
+        return lobbies, problems
+
+    async def delete(self, lobby_id: str) -> None:
+        """Forget a closed lobby."""
+        async with self._db.lock:
+            await self._db.execute("DELETE FROM open_lobbies WHERE lobby_id = ?", (lobby_id,))

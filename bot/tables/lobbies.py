@@ -1,0 +1,211 @@
+"""Every open lobby of the bot: opening one (one game or lobby per channel), each change saved
+before it is shown, the idle expiry, closing, and bringing them back after a restart.
+
+The rules of gathering are ``bot.tables.lobby``; dealing a started lobby into a table is the
+service's (``TableService.start``), whose first save of the game deletes the lobby's row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TypeVar
+
+from bot.errors import SaveFailed, UserError
+from bot.settings import Settings
+from bot.storage import Storage
+from bot.tables.display import Presenter
+from bot.tables.lobby import Lobby
+from bot.tables.records import Seat
+from bot.tables.restore import restore_lobbies
+from bot.tables.timers import RETRY_SECONDS, Spawn
+from engine.errors import SetupError
+from engine.registry import get_game
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+HOST_LEFT = "closed because its host left the server"
+
+
+class Lobbies:
+    """The open lobbies, by id; ``by_channel`` (channel id → lobby or table id) is shared
+    with the service's tables, so that a channel has one game or lobby at a time."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage,
+        presenter: Presenter,
+        spawn: Spawn,
+        by_channel: dict[int, str],
+        new_id: Callable[[], str],
+    ) -> None:
+        self.settings = settings
+        self.storage = storage
+        self.presenter = presenter
+        self.spawn = spawn
+        self.by_channel = by_channel
+        self.new_id = new_id
+        self.by_id: dict[str, Lobby] = {}
+
+    # -- finding -------------------------------------------------------------------------------
+    def get(self, lobby_id: str) -> Lobby:
+        """An open lobby; raises UserError when it is gone."""
+        lobby = self.by_id.get(lobby_id)
+        if lobby is None or lobby.closed:
+            raise UserError("This lobby is closed.")
+        return lobby
+
+    def in_channel(self, channel_id: int) -> Lobby | None:
+        """The open lobby of a channel, if it has one."""
+        key = self.by_channel.get(channel_id)
+        return self.by_id.get(key) if key else None
+
+    def in_guild(self, guild_id: int) -> list[Lobby]:
+        """The open lobbies of a server."""
+        return [lobby for lobby in self.by_id.values() if lobby.guild_id == guild_id]
+
+    # -- opening and changing ------------------------------------------------------------------
+    async def open(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        game_id: str,
+        options: dict[str, object],
+    ) -> Lobby:
+        """Open a lobby in a channel (one game per channel) and save it; raises UserError if
+        it cannot (SaveFailed: nothing opened)."""
+        if channel_id in self.by_channel:
+            raise UserError(
+                "This channel already has a game or a lobby; finish it or use another channel."
+            )
+        try:
+            game = get_game(game_id)
+            resolved = game.resolve_options(options)
+        except SetupError as error:
+            raise UserError(f"{error}.") from None
+        seats = [Seat(host_id, host_name)]
+        lobby = Lobby(self.new_id(), guild_id, channel_id, host_id, game, resolved, seats)
+        self._add(lobby)  # before the save: a second start in the channel is refused
+        try:
+            await self._save(lobby)
+        except SaveFailed:
+            self.drop(lobby)
+            raise
+        return lobby
+
+    def _add(self, lobby: Lobby) -> None:
+        self.by_id[lobby.lobby_id] = lobby
+        self.by_channel[lobby.channel_id] = lobby.lobby_id
+        self.touch(lobby)
+
+    async def _save(self, lobby: Lobby) -> None:
+        try:
+            await self.storage.lobbies.save(lobby.saved())
+        except Exception as error:
+            log.exception("lobby %s: a change could not be saved", lobby.lobby_id)
+            raise SaveFailed() from error
+
+    async def change(self, lobby: Lobby, change: Callable[[], T]) -> T:
+        """Make ``change`` (join, leave, add an AI, set its level) and save the lobby; if
+        the save fails, the seats are put back as they were and SaveFailed is raised."""
+        seats = [replace(seat) for seat in lobby.seats]
+        made = change()
+        try:
+            await self._save(lobby)
+        except SaveFailed:
+            lobby.seats[:] = seats
+            raise
+        self.touch(lobby)
+        return made
+
+    async def posted(self, lobby: Lobby, message_id: int) -> None:
+        """The lobby's message was posted: note its id (saved, so that a restarted bot shows
+        the lobby there again; if that save fails, the lobby works until a restart)."""
+        lobby.message_id = message_id
+        try:
+            await self.storage.lobbies.save(lobby.saved())
+        except Exception:
+            log.exception("lobby %s: could not save its message id", lobby.lobby_id)
+
+    def touch(self, lobby: Lobby) -> None:
+        """The lobby was used: its idle expiry starts again."""
+        if lobby.expiry is not None:
+            lobby.expiry.cancel()
+        lobby.expiry = self.spawn(self._expire(lobby), f"lobby-expiry-{lobby.lobby_id}")
+
+    async def _expire(self, lobby: Lobby) -> None:
+        await asyncio.sleep(self.settings.lobby_idle_seconds)
+        if not lobby.closed:
+            self.close(lobby, cancel_expiry=False)
+            minutes = round(self.settings.lobby_idle_seconds / 60)
+            await self.presenter.lobby_closed(lobby, f"expired after {minutes} idle minutes")
+
+    # -- closing -------------------------------------------------------------------------------
+    def close(self, lobby: Lobby, *, cancel_expiry: bool = True) -> None:
+        """Close the lobby, free its channel and forget its stored row (in the background,
+        retried until done: a closed lobby must not come back at a restart)."""
+        self.drop(lobby, cancel_expiry=cancel_expiry)
+        self.spawn(self._forget(lobby.lobby_id), f"lobby-forget-{lobby.lobby_id}")
+
+    def drop(self, lobby: Lobby, *, cancel_expiry: bool = True) -> None:
+        """Close the lobby in memory only (its stored row is gone already, or never was)."""
+        lobby.closed = True
+        self.by_id.pop(lobby.lobby_id, None)
+        if self.by_channel.get(lobby.channel_id) == lobby.lobby_id:
+            del self.by_channel[lobby.channel_id]
+        if cancel_expiry and lobby.expiry is not None:
+            lobby.expiry.cancel()
+
+    async def _forget(self, lobby_id: str) -> None:
+        while True:
+            try:
+                await self.storage.lobbies.delete(lobby_id)
+                return
+            except Exception:
+                log.exception("lobby %s: could not forget it; trying again", lobby_id)
+                await asyncio.sleep(RETRY_SECONDS)
+
+    def member_left(self, guild_id: int, user_id: int) -> None:
+        """A person left the server: they leave its lobbies; a lobby they host closes."""
+        for lobby in self.in_guild(guild_id):
+            if lobby.host_id == user_id:
+                self.close(lobby)
+                self.spawn(self.presenter.lobby_closed(lobby, HOST_LEFT), "lobby-host-left")
+            elif lobby.seat_of(user_id) is not None:
+                self.spawn(self._leave(lobby, user_id), f"lobby-left-{lobby.lobby_id}")
+
+    async def _leave(self, lobby: Lobby, user_id: int) -> None:
+        await self.change(lobby, lambda: lobby.leave(user_id))
+        await self.presenter.show_lobby(lobby)
+
+    def close_all(self) -> None:
+        """Stop every idle expiry (at shutdown; the lobbies stay stored for the next start)."""
+        for lobby in self.by_id.values():
+            if lobby.expiry is not None:
+                lobby.expiry.cancel()
+
+    # -- restart -------------------------------------------------------------------------------
+    async def restore(self) -> list[str]:
+        """Bring back the saved open lobbies (after the running tables, whose channels they
+        cannot share); returns the problems found."""
+        lobbies, problems = await restore_lobbies(self.storage)
+        for lobby in lobbies:
+            if lobby.channel_id in self.by_channel:  # its channel has a game: it cannot start
+                problems.append(f"lobby {lobby.lobby_id}: its channel has a game")
+                self.close(lobby)
+                continue
+            self._add(lobby)
+            self.spawn(self._show_restored(lobby), f"lobby-restored-{lobby.lobby_id}")
+        return problems
+
+    async def _show_restored(self, lobby: Lobby) -> None:
+        """Show a restored lobby in its message again; drop it if that is gone."""
+        if not await self.presenter.show_lobby(lobby):
+            log.warning("lobby %s: its channel or message is gone; dropped", lobby.lobby_id)
+            self.close(lobby)

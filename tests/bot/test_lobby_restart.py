@@ -1,0 +1,171 @@
+"""Open lobbies survive a restart: a new bot on the same database brings each one back with its
+seats, options and AI levels, in its old message, whose buttons work; a lobby whose channel
+went while the bot was down is dropped; a started lobby is gone from storage with the game's
+first save, in the same transaction (``test_storage.py``)."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from unittest import mock
+
+import simcord
+
+from bot.app import CardroomBot, create_bot
+from bot.storage import LoadedGame
+from bot.tables.lobby import Lobby
+from tests.bot.conftest import fast_settings
+from tests.bot.helpers import Player, SeededDraws, add_player, kill_and_restart, release, text_of
+
+
+@dataclass
+class Server:
+    """A server with a #games channel, and the bots that ran on one database (the last one
+    runs now)."""
+
+    env: simcord.Env
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    bots: list[CardroomBot]
+
+    async def restart(self) -> CardroomBot:
+        """The running bot is killed and a new one starts on its database."""
+        self.bots.append(await kill_and_restart(self.env, self.bots[-1]))
+        return self.bots[-1]
+
+
+@contextlib.asynccontextmanager
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    bots = [create_bot(fast_settings(tmp_path))]
+    try:
+        async with simcord.run(bots[0]) as env:
+            guild = env.create_guild()
+            yield Server(env, guild, guild.create_text_channel("games"), bots)
+    finally:
+        await release(*bots)
+
+
+async def open_lobby(
+    bot: CardroomBot, players: list[Player], channel: simcord.ChannelHandle
+) -> tuple[simcord.ResponseMessage, simcord.ResponseMessage]:
+    """A fishing lobby hosted by the first player (target 31), the others joined, one AI
+    set to hard: the lobby message and the private level offer."""
+    await bot.tree.sync()
+    bot.tables.draws = SeededDraws("lobby restart")
+    started = await players[0].member.slash(channel, "game start fishing", target=31)
+    assert started.response is not None
+    lobby = started.response
+    for player in players[1:]:
+        await player.member.click(lobby, label="Join")
+    added = await players[0].member.click(lobby, label="Add AI")
+    await players[0].member.click(added.followups[0], label="Hard")
+    return lobby, added.followups[0]
+
+
+def the_lobby(bot: CardroomBot, channel: simcord.ChannelHandle) -> Lobby:
+    return bot.tables.lobbies.get(bot.tables.by_channel[channel.id])
+
+
+def seats_of(lobby: Lobby) -> list[tuple[int | None, str, bool, str]]:
+    return [(s.user_id, s.name, s.is_ai, s.level) for s in lobby.seats]
+
+
+async def test_an_open_lobby_comes_back_after_a_restart_with_working_buttons(
+    tmp_path: Path,
+) -> None:
+    async with server(tmp_path) as here:
+        env, guild, channel, old = here.env, here.guild, here.channel, here.bots[0]
+        ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+        message, offer = await open_lobby(old, [ann, bob], channel)
+        before = the_lobby(old, channel)
+        assert seats_of(before)[2][2:] == (True, "hard")
+
+        new = await here.restart()
+        assert not new.restore_problems
+        restored = the_lobby(new, channel)
+        assert restored is not before and restored.lobby_id == before.lobby_id
+        assert seats_of(restored) == seats_of(before)
+        assert restored.options == before.options and restored.options["target"] == 31
+        assert (restored.host_id, restored.message_id) == (ann.id, before.message_id)
+        shown = next(m for m in channel.history() if m.id == before.message_id)
+        assert "Ada (hard)" in text_of(shown) and "lobby closed" not in text_of(shown)
+
+        # the buttons of the messages sent before the restart work with the new bot
+        cara = add_player(env, guild, "cara")
+        joined = await cara.member.click(message, label="Join")
+        assert joined.response is not None and "cara" in text_of(joined.response)
+        easy = await ann.member.click(offer, label="Easy")
+        assert easy.response is not None and "**easy**" in text_of(easy.response)
+        assert [s.level for s in restored.seats if s.is_ai] == ["easy"]
+        (saved,), _ = await new.storage.lobbies.load()
+        assert [s.user_id for s in saved.seats] == [ann.id, bob.id, None, cara.id]
+        assert [s.level for s in saved.seats if s.is_ai] == ["easy"]
+
+        await ann.member.click(message, label="Start")
+        table = new.tables.tables[new.tables.by_channel[channel.id]]
+        assert [s.name for s in table.seats] == ["ann", "bob", "Ada", "cara"]
+        assert table.seats[2].level == "easy" and table.options["target"] == 31
+        assert await new.storage.lobbies.load() == ([], []), "started: no lobby stored"
+        running = await new.storage.running.load()
+        assert [g.saved.table_id for g in running if isinstance(g, LoadedGame)] == [table.table_id]
+
+
+async def test_a_closed_lobby_does_not_come_back(tmp_path: Path) -> None:
+    async with server(tmp_path) as here:
+        env, guild, channel, old = here.env, here.guild, here.channel, here.bots[0]
+        ann = add_player(env, guild, "ann")
+        message, _ = await open_lobby(old, [ann], channel)
+        await ann.member.click(message, label="Cancel")
+        new = await here.restart()
+        assert channel.id not in new.tables.by_channel
+        assert await new.storage.lobbies.load() == ([], [])
+
+
+async def test_a_lobby_whose_channel_went_while_the_bot_was_down_is_dropped(
+    tmp_path: Path,
+) -> None:
+    async with server(tmp_path) as here:
+        env, guild, channel, old = here.env, here.guild, here.channel, here.bots[0]
+        kept = guild.create_text_channel("kept")
+        ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+        await open_lobby(old, [ann], channel)
+        await open_lobby(old, [bob], kept)
+        # the channel is deleted while no bot runs (the killed one hears nothing of it)
+        old.storage.file_lock.release()
+        backend = env.backend
+        del backend.channels[channel.id]
+        backend.messages.pop(channel.id, None)
+        backend.get_guild(guild.id).channel_ids.remove(channel.id)
+        new = create_bot(old.settings)
+        here.bots.append(new)
+        await env.restart_bot(new)
+        await env.advance_time(1)
+        assert channel.id not in new.tables.by_channel
+        assert the_lobby(new, kept).host_id == bob.id
+        saved, _ = await new.storage.lobbies.load()
+        assert [lobby.channel_id for lobby in saved] == [kept.id]
+
+
+async def test_a_lobby_change_that_cannot_be_saved_is_not_made(tmp_path: Path) -> None:
+    async with server(tmp_path) as here:
+        env, guild, channel, bot = here.env, here.guild, here.channel, here.bots[0]
+        ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+        message, _ = await open_lobby(bot, [ann], channel)
+        before = seats_of(the_lobby(bot, channel))
+        locked = sqlite3.OperationalError("database is locked")
+        with mock.patch.object(bot.storage.lobbies, "save", side_effect=locked):
+            joined = await bob.member.click(message, label="Join")
+            added = await ann.member.click(message, label="Add AI")
+        for refused in (joined, added):
+            assert refused.ephemeral and "could not be saved" in text_of(refused.response)
+        assert seats_of(the_lobby(bot, channel)) == before
+        (saved,), _ = await bot.storage.lobbies.load()
+        assert [(s.user_id, s.name, s.is_ai, s.level) for s in saved.seats] == before
+        other = guild.create_text_channel("other")
+        with mock.patch.object(bot.storage.lobbies, "save", side_effect=locked):
+            refused = await bob.member.slash(other, "game start fishing")
+        assert "could not be saved" in text_of(refused.response)
+        assert other.id not in bot.tables.by_channel, "no lobby opened"
