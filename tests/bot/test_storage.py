@@ -799,6 +799,27 @@ async def test_stats_per_game(storage: Storage) -> None:
     assert await Ratings(storage.results).stats(OTHER_GUILD, 1) == []
 
 
+async def test_stats_read_a_players_seats_and_their_games_from_indexes_alone(
+    tmp_path: Path,
+) -> None:
+    """/stats must not read every seat row and game row of a player (at 10,000 games that
+    was most of its time): both tables are searched through covering indexes."""
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    statements: list[str] = []
+    try:
+        await add_known(storage)
+        await storage._database.connection.set_trace_callback(statements.append)
+        assert await storage.results.player_totals(GUILD, 1)
+    finally:
+        await storage.close()
+    (totals,) = [sql for sql in statements if "finished_seats" in sql]
+    with sqlite3.connect(path) as connection:
+        plan = [row[3] for row in connection.execute(f"EXPLAIN QUERY PLAN {totals}")]
+    searches = [step for step in plan if step.startswith(("SEARCH", "SCAN"))]
+    assert len(searches) == 2 and all("USING COVERING INDEX" in step for step in searches), plan
+
+
 async def test_history_lists_the_last_games_with_results(storage: Storage) -> None:
     await add_known(storage)
     history = await storage.results.history(GUILD, limit=3)
