@@ -1,4 +1,5 @@
-"""Cardroom's storage: running games, finished games and seasons (SQLite via aiosqlite).
+"""Cardroom's storage: running games, finished games and seasons (SQLite via aiosqlite, or
+PostgreSQL via asyncpg).
 
 ``Storage`` composes one store per kind of thing kept (``running``, ``results``); the only SQL
 of the project is in this package.
@@ -27,6 +28,7 @@ from bot.storage.models import (
 )
 from bot.storage.results import Results
 from bot.storage.running import RunningGames
+from bot.storage.shards import ShardInUseError, Shards
 
 __all__ = [
     "ActionRecord",
@@ -49,6 +51,8 @@ __all__ = [
     "SavedLobby",
     "ScoredGame",
     "SeatRecord",
+    "ShardInUseError",
+    "Shards",
     "Storage",
     "StorageError",
     "TableLog",
