@@ -169,7 +169,7 @@ class SavedGame(BaseModel):
     table_message_id: int | None
     deadline: UtcDatetime | None  # the current decision's turn timer
     started_at: UtcDatetime
-    table_log: TableLog | None = None  # None: saved before migration 007 (replayed at start)
+    table_log: TableLog | None = None  # None: saved before migration 008 (replayed at start)
 
 
 class SavedLobby(BaseModel):

@@ -28,7 +28,7 @@ from engine.registry import games
 
 # A player's totals per game on a server (``player_totals``): the player's seats first, then
 # each one's game (CROSS JOIN keeps that order in SQLite), both read from covering indexes
-# (migration 008), not from every seat row and game row.
+# (migration 009), not from every seat row and game row.
 PLAYER_TOTALS = """
     WITH seats AS (
         SELECT g.game_id, s.place, s.left_early,

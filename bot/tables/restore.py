@@ -2,7 +2,7 @@
 
 Each saved game (its state read back once, by storage) becomes a session again, with the log,
 deal count and hand summaries saved with it: nothing is replayed, so 10,000 games come back in
-seconds. A game saved before those were (migration 007) has them rebuilt by replaying its
+seconds. A game saved before those were (migration 008) has them rebuilt by replaying its
 actions from its seed (the engine is deterministic). A saved game that cannot be read back is
 set aside in storage unchanged and reported, never restored. An open lobby comes back as it
 was saved; one whose game or options are no longer known is dropped.

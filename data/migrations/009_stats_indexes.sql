@@ -1,4 +1,4 @@
--- Version 8: /stats reads a player's seats and their games' server and game from indexes
+-- Version 9: /stats reads a player's seats and their games' server and game from indexes
 -- alone (covering indexes), instead of every seat row and every game row: at 10,000 finished
 -- games it reads a third as much (median 1.3 -> 0.4 ms). The new seats index starts with
 -- user_id, as the one it replaces did.
