@@ -5,6 +5,7 @@ import sys
 
 from bot.settings import SettingsError, load_settings
 from bot.storage import DatabaseLock, StorageError
+from bot.storage.connection import parse_database_url
 
 
 def main() -> int:
@@ -22,8 +23,10 @@ def main() -> int:
         )
         return 2
     try:  # before connecting to Discord; the bot takes the lock for good when it opens storage
-        settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-        DatabaseLock.acquire(settings.database_path).release()
+        database = parse_database_url(settings.database_url)
+        if database.dialect == "sqlite":
+            database.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+            DatabaseLock.acquire(database.sqlite_path).release()
     except (StorageError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -1,9 +1,10 @@
 """``create_bot(settings)``: the configured Cardroom bot (used by ``python -m bot`` and tests).
 
-setup_hook opens storage (SQLite, migrated), loads the feature extensions (each adds its
-commands and registers its buttons, so clicks on old messages still work after a restart),
-restores running games and syncs the slash commands to the dev guild when one is set. Without
-a dev guild, commands are published only by the owner's ``@Cardroom sync``.
+setup_hook opens storage (SQLite or PostgreSQL, migrated), claims the process's shards, loads
+the feature extensions (each adds its commands and registers its buttons, so clicks on old
+messages still work after a restart), restores the running games of its shards' servers and,
+in the process that runs shard 0 only, syncs the slash commands to the dev guild when one is
+set. Without a dev guild, commands are published only by the owner's ``@Cardroom sync``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from bot.answers import NOT_OURS, reply_private, report_error
 from bot.boards.ratings import Ratings
 from bot.preferences import DeckStyles
 from bot.settings import Settings
-from bot.storage import Storage
+from bot.storage import Shards, Storage
 from bot.tables.presenter import DiscordPresenter
 from bot.tables.service import TableService
 
@@ -39,8 +40,9 @@ class CardroomTree(app_commands.CommandTree["CardroomBot"]):
         await report_error(interaction, error)
 
 
-class CardroomBot(commands.Bot):
-    """The bot: settings, storage and the table service hang off it."""
+class CardroomBot(commands.AutoShardedBot):
+    """The bot: settings, storage and the table service hang off it. It runs the shards of
+    ``SHARD_IDS`` (of ``SHARD_COUNT``) and drives only the games of their servers."""
 
     storage: Storage
     ratings: Ratings
@@ -64,16 +66,25 @@ class CardroomBot(commands.Bot):
             chunk_guilds_at_startup=False,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shards.count,
+            shard_ids=list(settings.shards.ids),
         )
         self.settings = settings
         self.restore_problems: list[str] = []
         self.button_ids: list[re.Pattern[str]] = []  # the custom_id templates of our buttons
 
     async def setup_hook(self) -> None:
-        """Open storage, load the features, restore games, sync to the dev guild."""
+        """Open storage, claim the shards, load the features, restore their games, sync to
+        the dev guild (from the process of shard 0 only: one process syncs)."""
+        shards = self.settings.shards
         self.storage = await Storage.open(
-            self.settings.database_path, synchronous=self.settings.database_synchronous
+            self.settings.database_url, synchronous=self.settings.database_synchronous
         )
+        try:
+            await self.storage.claim_shards(shards, self._shards_lost)
+        except BaseException:
+            await self.storage.close()
+            raise
         self.ratings = Ratings(self.storage.results)
         self.deck_styles = await DeckStyles.load(self.storage.preferences)
         self.presenter = DiscordPresenter(self)
@@ -86,14 +97,21 @@ class CardroomBot(commands.Bot):
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.restore_problems = await self.tables.restore()
+        self.restore_problems = await self.tables.restore(shards)
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)
         self.tables.spawn(self.ratings.warm(), "ratings-warm")  # cancelled by tables.close()
-        if self.settings.dev_guild_id is not None:
+        if self.settings.dev_guild_id is not None and 0 in shards.ids:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+
+    def _shards_lost(self, shards: Shards) -> None:
+        """The database connection holding our shards dropped: another process may own them
+        now, so their games stop here (restart this process to claim them again)."""
+        log.error("lost %s: their games stop here; restart this process to run them again", shards)
+        if hasattr(self, "tables"):
+            self.tables.shards_lost(shards)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register the features' buttons, noting their custom_id templates."""

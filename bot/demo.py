@@ -46,7 +46,9 @@ CHANNEL_PATH = re.compile(r"/channels/(\d+)/")
 
 def demo_settings(database: Path) -> Settings:
     """The bot's own defaults (turn time, AI delay…), a demo database and no token."""
-    return Settings(_env_file=None, discord_token=None, database_path=database, dev_guild_id=None)  # type: ignore[call-arg]
+    return Settings(
+        _env_file=None, discord_token=None, database_url=str(database), dev_guild_id=None
+    )  # type: ignore[call-arg]
 
 
 def changed_channels(entries: Sequence[tuple[str, str, Any]]) -> set[int] | None:

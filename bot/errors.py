@@ -22,6 +22,20 @@ class StaleMove(UserError):
         super().__init__("That move is no longer possible.")
 
 
+class GameMovedElsewhere(UserError):
+    """Another writer saved, finished or removed the game first (another bot process now
+    drives it, or it was changed outside this one): this process stops driving it."""
+
+    def __init__(self) -> None:
+        super().__init__(GAME_MOVED)
+
+
+GAME_MOVED = (
+    "This game stops here: it was saved elsewhere first (another Cardroom process now runs it,"
+    " or it was changed outside this one), so this move and any later one could not be saved."
+)
+
+
 class SaveFailed(UserError):
     """The change could not be saved, so it was not made (the table is as it was)."""
 

@@ -8,8 +8,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.storage.connection import parse_database_url
+from bot.storage.errors import StorageError
+from bot.storage.shards import Shards, parse_shard_ids
 
 ENV_FILE = Path(".env")
 
@@ -22,10 +33,22 @@ class Settings(BaseSettings):
     )
 
     discord_token: SecretStr | None = Field(default=None, description="the bot's token")
-    database_path: Path = Field(default=Path("data/cardroom.db"))
+    database_url: str = Field(
+        default="data/cardroom.db",
+        # DATABASE_PATH is this setting's name from before PostgreSQL: still read
+        validation_alias=AliasChoices("database_url", "database_path"),
+        description="a SQLite file (data/cardroom.db, sqlite:///…) or postgresql://…",
+    )
     database_synchronous: Literal["normal", "full"] = Field(
         default="normal",
         description="full: every save is on disk before the player is answered (power cuts)",
+    )
+    shard_count: int = Field(
+        default=1, ge=1, le=10_000, description="Discord shards of the whole bot, all processes"
+    )
+    shard_ids: str | None = Field(
+        default=None,
+        description="the shards this process runs: 0-1, 0,2 … (default: all of them)",
     )
     dev_guild_id: int | None = Field(default=None, description="sync slash commands here at start")
     turn_seconds: int = Field(default=120, ge=10, le=3600)
@@ -68,6 +91,29 @@ class Settings(BaseSettings):
         le=60,
         description="out-of-turn window (snaps) for games that do not set their own",
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str) -> str:
+        try:
+            parse_database_url(value)
+        except StorageError as error:
+            raise ValueError(str(error)) from None
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_exist(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and "shard_count" in info.data:  # (a bad count is named itself)
+            parse_shard_ids(value, info.data["shard_count"])  # ValueError: one line
+        return value
+
+    @property
+    def shards(self) -> Shards:
+        """The shards this process runs."""
+        if self.shard_ids is None:
+            return Shards.every(self.shard_count)
+        return Shards(self.shard_count, parse_shard_ids(self.shard_ids, self.shard_count))
 
 
 class SettingsError(Exception):

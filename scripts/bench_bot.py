@@ -221,7 +221,7 @@ async def bench(games: int, rounds: int, game_id: str, ai_level: str) -> dict[st
     with tempfile.TemporaryDirectory() as directory:
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
-            database_path=Path(directory) / "bench.db",
+            database_url=str(Path(directory) / "bench.db"),
             ai_delay_seconds=0.0,
             table_edit_seconds=0.0,  # edits follow at once (outside the measured time)
             turn_seconds=TURN_SECONDS,

@@ -1,16 +1,21 @@
-"""Storage on SQLite files, through the bot's own Storage (aiosqlite, WAL): move saves per
-second and per save with synchronous=NORMAL and FULL, finished-game writes per second, and how
-fast /scoreboard and /stats answer at 10,000 finished games of one server, and how long reading
-back 10,000 running games at a start takes (and the memory they hold once read).
+"""Storage on SQLite files (aiosqlite, WAL) or PostgreSQL (``--backend postgresql``: a
+throwaway server with PostgreSQL's durable defaults, from tests/postgres.py), through the bot's
+own Storage: move saves per second and per save (SQLite: with synchronous=NORMAL and FULL), the
+same with 1,000 games saving at once, finished-game writes per second, and how fast /scoreboard
+and /stats answer at 10,000 finished games of one server, and how long reading back 10,000
+running games at a start takes (and the memory they hold once read).
 
 A move save is ``storage.running.save`` of a real fishing position (state, seats, action list
 so far); a finished-game write is ``storage.results.finish`` (delete the running row, the game,
-four seat rows and the replay record, in one transaction). A scoreboard or stats answer is
-``Ratings.scoreboard`` / ``Ratings.stats``, the data behind the command (rendering aside):
-right after start (nothing cached), then as the bot answers: after a game ends (the tally
-brought forward by that game) and with nothing new. A restore is ``storage.running.load()`` on
-a newly opened store: every row read and its state parsed by the engine; the memory is what
-tracemalloc sees held by the loaded games. Prints one line per figure, then one JSON line.
+four seat rows and the replay record, in one transaction). Games saving at once: each of
+1,000 games saves its next position, all together (``asyncio.gather``), round after round;
+each save is timed from its call to its return, waiting for the connection included. A
+scoreboard or stats answer is ``Ratings.scoreboard`` / ``Ratings.stats``, the data behind
+the command (rendering aside): right after start (nothing cached), then as the bot answers:
+after a game ends (the tally brought forward by that game) and with nothing new. A restore
+is ``storage.running.load()`` on a newly opened store: every row read and its state parsed
+by the engine; the memory is what tracemalloc sees held by the loaded games. Prints one line
+per figure, then one JSON line.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import get_args
@@ -31,6 +37,9 @@ from bot.boards.ratings import Ratings
 from bot.storage import FinishedGame, FinishedSeat, LoadedGame, SavedGame, SeatRecord, Storage
 from bot.storage.connection import Synchronous
 from engine.registry import get_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.postgres import throwaway_postgres
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -117,9 +126,11 @@ def ms(seconds: float) -> float:
 
 
 async def measure_saves(
-    path: Path, positions: list[list[SavedGame]], synchronous: Synchronous
+    path: Path | str, positions: list[list[SavedGame]], synchronous: Synchronous, label: str = ""
 ) -> dict[str, float]:
-    """Save every position, tables taking turns as in a busy server; each save timed."""
+    """Save every position, tables taking turns as in a busy server; each save timed. The
+    figures are named by ``label`` (default: the synchronous setting)."""
+    label = label or synchronous
     storage = await Storage.open(path, synchronous=synchronous)
     times = []
     try:
@@ -135,13 +146,45 @@ async def measure_saves(
     finally:
         await storage.close()
     return {
-        f"{synchronous}_saves_per_s": round(len(times) / seconds),
-        f"{synchronous}_save_mean_ms": ms(sum(times) / len(times)),
-        f"{synchronous}_save_p99_ms": ms(percentile(times, 0.99)),
+        f"{label}_saves_per_s": round(len(times) / seconds),
+        f"{label}_save_mean_ms": ms(sum(times) / len(times)),
+        f"{label}_save_p99_ms": ms(percentile(times, 0.99)),
     }
 
 
-async def measure_boards(path: Path, finishes: int, queries: int) -> dict[str, float]:
+async def measure_saves_at_once(
+    path: Path | str, positions: list[list[SavedGame]], games: int, rounds: int
+) -> dict[str, float]:
+    """``games`` games (each a table's positions under its own id) save their next position
+    all at once, ``rounds`` times; each save timed from its call to its return."""
+    plays = [
+        [saves[move].model_copy(update={"table_id": f"together{n}"}) for move in range(rounds)]
+        for n, saves in ((n, positions[n % len(positions)]) for n in range(games))
+    ]
+    times: list[float] = []
+    storage = await Storage.open(path)
+
+    async def save(game: list[SavedGame], move: int) -> None:
+        before = time.perf_counter()
+        await storage.running.save(game[move], game[move - 1].revision if move else None)
+        times.append(time.perf_counter() - before)
+
+    try:
+        started = time.perf_counter()
+        for move in range(rounds):
+            await asyncio.gather(*(save(game, move) for game in plays))
+        seconds = time.perf_counter() - started
+    finally:
+        await storage.close()
+    return {
+        "together_games": games,
+        "together_saves_per_s": round(len(times) / seconds),
+        "together_save_median_ms": ms(percentile(times, 0.5)),
+        "together_save_p99_ms": ms(percentile(times, 0.99)),
+    }
+
+
+async def measure_boards(path: Path | str, finishes: int, queries: int) -> dict[str, float]:
     """Finish ``finishes`` games on one server (timed), then time scoreboards and stats."""
     done = finished_games(finishes, servers=1)
     storage = await Storage.open(path)
@@ -188,7 +231,7 @@ async def measure_boards(path: Path, finishes: int, queries: int) -> dict[str, f
 
 
 async def measure_restore(
-    path: Path, positions: list[list[SavedGame]], running: int
+    path: Path | str, positions: list[list[SavedGame]], running: int
 ) -> dict[str, float]:
     """Store ``running`` games (the tables' middle positions, each under many ids), then time
     a new store reading them all back as the bot does at start, and the memory that takes."""
@@ -218,24 +261,61 @@ async def measure_restore(
     }
 
 
+NewDatabase = Callable[[str], Awaitable[str]]  # a new empty database's path or URL, by name
+
+
 async def measure(
-    directory: Path, tables: int, finishes: int, queries: int, running: int
+    new_database: NewDatabase,
+    postgresql: bool,
+    tables: int,
+    finishes: int,
+    queries: int,
+    running: int,
+    together: int,
 ) -> dict[str, float]:
-    """Every measurement, each on its own new file in ``directory``."""
+    """Every measurement, each on a new database of its own."""
     progress(f"playing {tables} games to save")
     positions = game_positions(tables, seed=1)
     moves = sum(len(saves) for saves in positions)
     figures: dict[str, float] = {"move_saves": moves}
-    for synchronous in get_args(Synchronous):
-        progress(f"saving {moves} moves, synchronous={synchronous}")
-        figures |= await measure_saves(directory / f"{synchronous}.db", positions, synchronous)
-    figures["full_extra_ms_per_save"] = round(
-        figures["full_save_mean_ms"] - figures["normal_save_mean_ms"], 3
+    if postgresql:
+        progress(f"saving {moves} moves on PostgreSQL")
+        figures |= await measure_saves(await new_database("saves"), positions, "normal", "pg")
+    else:
+        for synchronous in get_args(Synchronous):
+            progress(f"saving {moves} moves, synchronous={synchronous}")
+            database = await new_database(synchronous)
+            figures |= await measure_saves(database, positions, synchronous)
+        figures["full_extra_ms_per_save"] = round(
+            figures["full_save_mean_ms"] - figures["normal_save_mean_ms"], 3
+        )
+    progress(f"{together} games saving at once, {TOGETHER_ROUNDS} rounds")
+    figures |= await measure_saves_at_once(
+        await new_database("together"), positions, together, TOGETHER_ROUNDS
     )
-    figures |= await measure_boards(directory / "boards.db", finishes, queries)
+    figures |= await measure_boards(await new_database("boards"), finishes, queries)
     progress(f"storing {running} running games and reading them back")
-    figures |= await measure_restore(directory / "restore.db", positions, running)
+    figures |= await measure_restore(await new_database("restore"), positions, running)
     return figures
+
+
+TOGETHER_ROUNDS = 10  # moves each game saves in the all-at-once measurement
+
+
+def run_measurements(args: argparse.Namespace) -> dict[str, float]:
+    """The measurements on new SQLite files (in ``--dir`` or a temporary folder) or on new
+    databases of a throwaway PostgreSQL server."""
+    counts = (args.tables, args.finishes, args.queries, args.running, args.together)
+    if args.backend == "postgresql":
+        with throwaway_postgres(durable=True) as server:
+            return asyncio.run(measure(server.create_database, True, *counts))
+    with tempfile.TemporaryDirectory() as temporary:
+        directory = args.dir or Path(temporary)
+
+        async def new_file(name: str) -> str:
+            return str(directory / f"{name}.db")
+
+        return asyncio.run(measure(new_file, False, *counts))
 
 
 def progress(text: str) -> None:
@@ -251,21 +331,37 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="timed answers of each kind")
     parser.add_argument("--running", type=int, default=10_000, help="running games restored")
     parser.add_argument("--dir", type=Path, help="folder for the database files (default: temp)")
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="SQLite files, or a throwaway PostgreSQL server (needs its binaries)",
+    )
+    parser.add_argument("--together", type=int, default=1000, help="games saving at once")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as temporary:
-        directory = args.dir or Path(temporary)
-        figures = asyncio.run(
-            measure(directory, args.tables, args.finishes, args.queries, args.running)
-        )
-    f = figures
-    print(f"storage: {f['move_saves']} move saves, each table's whole game, tables taking turns")
-    for synchronous in get_args(Synchronous):
-        print(
-            f"storage: synchronous={synchronous}: {f[f'{synchronous}_saves_per_s']} saves/s,"
-            f" mean {f[f'{synchronous}_save_mean_ms']} ms, p99 {f[f'{synchronous}_save_p99_ms']}"
-            " ms per save"
-        )
-    print(f"storage: synchronous=full costs {f['full_extra_ms_per_save']} ms more per save")
+    f = figures = run_measurements(args)
+    print(
+        f"storage ({args.backend}): {f['move_saves']} move saves, each table's whole game,"
+        " tables taking turns"
+    )
+    for label, name in (
+        ("normal", "synchronous=normal"),
+        ("full", "synchronous=full"),
+        ("pg", "PostgreSQL"),
+    ):
+        if f"{label}_saves_per_s" in f:
+            print(
+                f"storage: {name}: {f[f'{label}_saves_per_s']} saves/s,"
+                f" mean {f[f'{label}_save_mean_ms']} ms, p99 {f[f'{label}_save_p99_ms']}"
+                " ms per save"
+            )
+    if "full_extra_ms_per_save" in f:
+        print(f"storage: synchronous=full costs {f['full_extra_ms_per_save']} ms more per save")
+    print(
+        f"storage: {f['together_games']} games saving at once: {f['together_saves_per_s']}"
+        f" saves/s, median {f['together_save_median_ms']} ms, p99"
+        f" {f['together_save_p99_ms']} ms per save"
+    )
     print(
         f"storage: {f['finished_writes_per_s']} finished-game writes/s"
         f" ({f['finished_writes']} games, 4 seats each)"
@@ -287,7 +383,7 @@ def main() -> None:
         f"storage: restoring {f['restored_games']} running games (read and parsed, as at a"
         f" start) took {f['restore_s']} s and holds {f['kb_per_restored_game']} KB per game"
     )
-    print(json.dumps({"bench": "storage", **figures}))
+    print(json.dumps({"bench": "storage", "backend": args.backend, **figures}))
 
 
 if __name__ == "__main__":

@@ -87,7 +87,7 @@ def screen_settings(database: Path) -> Settings:
     return Settings(  # type: ignore[call-arg]
         _env_file=None,
         discord_token=None,
-        database_path=database,
+        database_url=str(database),
         dev_guild_id=None,
         ai_delay_seconds=0.0,
         table_edit_seconds=0.0,

@@ -1,5 +1,5 @@
 """Cardroom's storage: running games, open lobbies, finished games and seasons, people's
-preferences (SQLite via aiosqlite).
+preferences (SQLite via aiosqlite, or PostgreSQL via asyncpg).
 
 ``Storage`` composes one store per kind of thing kept (``running``, ``lobbies``, ``results``,
 ``preferences``); the only SQL of the project is in this package.
@@ -26,6 +26,7 @@ from bot.storage.models import (
 from bot.storage.preferences import Preferences
 from bot.storage.results import Results
 from bot.storage.running import RunningGames
+from bot.storage.shards import ShardInUseError, Shards
 
 __all__ = [
     "BrokenGame",
@@ -47,6 +48,8 @@ __all__ = [
     "SavedLobby",
     "ScoredGame",
     "SeatRecord",
+    "ShardInUseError",
+    "Shards",
     "Storage",
     "StorageError",
 ]

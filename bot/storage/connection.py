@@ -1,31 +1,33 @@
-"""The SQLite connection: opening it with its pragmas, serialising its users, transactions.
+"""What the stores need from a database, whatever its dialect, and how values cross into SQL.
 
-One aiosqlite connection per database, in WAL mode with foreign keys on. With synchronous=NORMAL
-(the default) a committed transaction survives the bot being killed, and a power cut may lose
-the last commits (never corrupting the file); with synchronous=FULL every commit is on disk
-before the save returns. WAL keeps readers off the writer's way. The database is held by one
-process (``bot/storage/lock.py``) and its files are readable by their owner only: they hold
-every running game's hidden cards. A lock serialises the connection's users so that no
-statement of one task lands inside another task's transaction: every store takes
-``database.lock`` around its statements.
+A ``Database`` (``bot/storage/sqlite.py`` or ``bot/storage/postgresql.py``) hands out ``Sql``
+runners: ``session()`` for statements that each commit on their own, ``transaction()`` for
+statements that commit together or not at all. Statements are written once, with named
+parameters (``:name``); the PostgreSQL runner numbers them (``$1``) for asyncpg. Where the two
+dialects differ, a store picks its statement by ``database.dialect``.
 Values cross into SQL as text: times as ISO 8601 in UTC, JSON columns as compact JSON.
 """
 
 from __future__ import annotations
 
-import asyncio
-import os
-from collections.abc import Iterable
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple, Protocol
 
-import aiosqlite
 from pydantic_core import to_json
 
 from bot.storage.errors import StorageError
-from bot.storage.lock import DatabaseLock
 from bot.storage.models import as_utc
+
+Dialect = Literal["sqlite", "postgresql"]
+Synchronous = Literal["normal", "full"]
+Parameters = Mapping[str, Any]
+Row = Any  # aiosqlite.Row or asyncpg.Record: both read by position and by column name
+
+POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite:///"
 
 
 def to_text(moment: datetime | None) -> str | None:
@@ -38,112 +40,91 @@ def from_text(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-Synchronous = Literal["normal", "full"]
-OWNER_ONLY = 0o600
-
-
 def dump(value: object) -> str:
     """Compact JSON text (pydantic's fast encoder; models become objects, tuples arrays)."""
     return to_json(value).decode()
 
 
-class Database:
-    """One SQLite connection shared by the stores. Open with ``await Database.open(path)``."""
+class DatabaseUrl(NamedTuple):
+    """Where the database is: a SQLite file, or a PostgreSQL server's connection string."""
 
-    def __init__(self, connection: aiosqlite.Connection, file_lock: DatabaseLock) -> None:
-        self.connection = connection
-        self.lock = asyncio.Lock()
-        self.file_lock = file_lock
+    dialect: Dialect
+    target: str  # the SQLite file's path, or the PostgreSQL URL as given
 
-    @classmethod
-    async def open(cls, path: Path | str, synchronous: Synchronous = "normal") -> Database:
-        """Take the database's file lock, open it (creating the directory and an owner-only
-        file) and set the connection's pragmas. DatabaseInUseError if another process has it."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        file_lock = DatabaseLock.acquire(path)
-        try:
-            _owner_only(path)
-            connection = await aiosqlite.connect(path, isolation_level=None)
-        except BaseException:
-            file_lock.release()
-            raise
-        try:
-            connection.row_factory = aiosqlite.Row
-            await (await connection.execute("PRAGMA journal_mode = WAL")).close()
-            await connection.execute(f"PRAGMA synchronous = {synchronous.upper()}")
-            await connection.execute("PRAGMA foreign_keys = ON")
-            await (await connection.execute("PRAGMA busy_timeout = 5000")).close()
-        except BaseException:
-            await connection.close()
-            file_lock.release()
-            raise
-        return cls(connection, file_lock)
+    @property
+    def sqlite_path(self) -> Path:
+        """The SQLite file (StorageError for a PostgreSQL URL)."""
+        if self.dialect != "sqlite":
+            raise StorageError("a PostgreSQL database has no file")
+        return Path(self.target)
 
-    async def close(self) -> None:
-        """Close the connection (saved work is already committed) and release the file lock."""
-        async with self.lock:
-            await self.connection.close()
-        self.file_lock.release()
+    def __str__(self) -> str:
+        return self.target if self.dialect == "sqlite" else _without_password(self.target)
+
+
+def parse_database_url(value: Path | str) -> DatabaseUrl:
+    """``data/cardroom.db`` or ``sqlite:///data/cardroom.db`` (a SQLite file) or
+    ``postgresql://user@host/name`` (PostgreSQL); StorageError for another scheme.
+
+    >>> parse_database_url("sqlite:////var/lib/cardroom.db").sqlite_path
+    PosixPath('/var/lib/cardroom.db')
+    >>> parse_database_url("postgresql://bot@db/cardroom").dialect
+    'postgresql'
+    """
+    text = str(value).strip()
+    if text.startswith(POSTGRESQL_SCHEMES):
+        return DatabaseUrl("postgresql", text)
+    if text.startswith(SQLITE_SCHEME):
+        text = text.removeprefix(SQLITE_SCHEME)
+    elif "://" in text:
+        raise StorageError(
+            f"DATABASE_URL {text.split('://')[0]}://… is not supported: use a SQLite file"
+            " (data/cardroom.db, sqlite:///data/cardroom.db) or postgresql://…"
+        )
+    if not text:
+        raise StorageError("DATABASE_URL is empty: give a SQLite file or postgresql://…")
+    return DatabaseUrl("sqlite", text)
+
+
+def _without_password(url: str) -> str:
+    """A URL fit for a log line: its password (if any) replaced by ``***``."""
+    scheme, _, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if at and ":" in credentials:
+        credentials = credentials.split(":", 1)[0] + ":***"
+    return f"{scheme}://{credentials}{at}{host}"
+
+
+class Sql(Protocol):
+    """Runs statements with named parameters on one connection."""
+
+    async def execute(self, sql: str, parameters: Parameters = ...) -> None:
+        """Run one statement, discarding any rows."""
+
+    async def fetchall(self, sql: str, parameters: Parameters = ...) -> Sequence[Row]:
+        """Every row of one statement."""
+
+    async def fetchone(self, sql: str, parameters: Parameters = ...) -> Row | None:
+        """The first row of one statement, or None."""
+
+    async def run_script(self, script: str) -> None:
+        """Run a script of several statements (no parameters) as one transaction."""
+
+
+class Database(Protocol):
+    """One database: a connection (SQLite) or a pool of them (PostgreSQL)."""
+
+    dialect: Dialect
+
+    def session(self) -> AbstractAsyncContextManager[Sql]:
+        """A connection for the block's statements, each committed on its own."""
+
+    def transaction(self) -> AbstractAsyncContextManager[Sql]:
+        """A connection whose statements in the block commit together, or roll back if it
+        raises."""
 
     async def pragma(self, name: str) -> Any:
-        """A pragma's value (``journal_mode``, ``foreign_keys`` …), for checks."""
-        if not name.isidentifier():
-            raise StorageError(f"not a pragma name: {name!r}")
-        async with self.lock:
-            row = await self.fetchone(f"PRAGMA {name}")
-        return row[0] if row else None
+        """A SQLite pragma's value, for checks (StorageError on PostgreSQL)."""
 
-    def transaction(self) -> Transaction:
-        """``async with database.transaction():`` — BEGIN IMMEDIATE … COMMIT, or ROLLBACK."""
-        return Transaction(self.connection)
-
-    async def execute(self, sql: str, parameters: Iterable[Any] | dict[str, Any] = ()) -> None:
-        """Run one statement, discarding any rows."""
-        await (await self.connection.execute(sql, _parameters(parameters))).close()
-
-    async def fetchall(
-        self, sql: str, parameters: Iterable[Any] | dict[str, Any] = ()
-    ) -> list[aiosqlite.Row]:
-        """Every row of one statement."""
-        async with self.connection.execute(sql, _parameters(parameters)) as cursor:
-            return list(await cursor.fetchall())
-
-    async def fetchone(
-        self, sql: str, parameters: Iterable[Any] | dict[str, Any] = ()
-    ) -> aiosqlite.Row | None:
-        """The first row of one statement, or None."""
-        async with self.connection.execute(sql, _parameters(parameters)) as cursor:
-            return await cursor.fetchone()
-
-
-def _owner_only(path: Path) -> None:
-    """Create the database file readable by its owner only, or make an existing one so.
-
-    SQLite creates the -wal and -shm files with the database file's permissions; existing
-    ones (from an earlier, looser version) are tightened too.
-    """
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, OWNER_ONLY))
-    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-        if each.exists():
-            each.chmod(OWNER_ONLY)
-
-
-def _parameters(parameters: Iterable[Any] | dict[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
-    return parameters if isinstance(parameters, dict) else tuple(parameters)
-
-
-class Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` when the block raises."""
-
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-
-    async def __aenter__(self) -> None:
-        await self._db.execute("BEGIN IMMEDIATE")
-
-    async def __aexit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        if kind is None:
-            await self._db.execute("COMMIT")
-        else:
-            await self._db.execute("ROLLBACK")
+    async def close(self) -> None:
+        """Close every connection (saved work is already committed)."""

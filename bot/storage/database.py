@@ -3,59 +3,98 @@
 ``storage.running`` keeps running games (and those that ended without a result),
 ``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons,
 ``storage.preferences`` each person's own choices; the schema is migrated when the database
-is opened. SQL lives only in ``bot/storage``.
+is opened. The database is a SQLite file (the default:
+one process per file) or a PostgreSQL database (several processes, one per range of shards),
+chosen by its URL; the stores' callers never know which. SQL lives only in ``bot/storage``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.storage.connection import Database, Synchronous
-from bot.storage.lobbies import OpenLobbies, SqliteOpenLobbies
+from bot.storage.connection import Database, DatabaseUrl, Synchronous, parse_database_url
+from bot.storage.lobbies import OpenLobbies, SqlOpenLobbies
+from bot.storage.lock import DatabaseLock
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
-from bot.storage.preferences import Preferences, SqlitePreferences
-from bot.storage.results import Results, SqliteResults
-from bot.storage.running import RunningGames, SqliteRunningGames
+from bot.storage.postgresql import PostgresDatabase
+from bot.storage.preferences import Preferences, SqlPreferences
+from bot.storage.results import Results, SqlResults
+from bot.storage.running import RunningGames, SqlRunningGames
+from bot.storage.shards import ShardLocks, Shards
+from bot.storage.sqlite import SqliteDatabase
 
 
 class Storage:
-    """Cardroom's database. Open with ``await Storage.open(path)``; close with ``close()``."""
+    """Cardroom's database. Open with ``await Storage.open(url)``; close with ``close()``."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, url: DatabaseUrl) -> None:
         self._database = database
-        # Held until close(); the system lets go of it when the process dies (tests that stand
-        # for a killed bot release it themselves).
-        self.file_lock = database.file_lock
-        running = SqliteRunningGames(database)
+        self.url = url
+        # SQLite's: held until close(); the system lets go of it when the process dies (tests
+        # that stand for a killed bot release it themselves). PostgreSQL has none.
+        self.file_lock: DatabaseLock | None = (
+            database.file_lock if isinstance(database, SqliteDatabase) else None
+        )
+        # PostgreSQL's hold on this process's shards, from claim_shards() until close() (tests
+        # that stand for a killed bot release it themselves, as the server does for a dead one)
+        self.shard_locks: ShardLocks | None = None
+        running = SqlRunningGames(database)
         self.running: RunningGames = running
-        self.results: Results = SqliteResults(database, running)
-        self.lobbies: OpenLobbies = SqliteOpenLobbies(database)
-        self.preferences: Preferences = SqlitePreferences(database)
+        self.results: Results = SqlResults(database, running)
+        self.lobbies: OpenLobbies = SqlOpenLobbies(database)
+        self.preferences: Preferences = SqlPreferences(database)
 
     @classmethod
     async def open(
         cls,
-        path: Path | str,
+        url: Path | str,
         *,
         migrations: Path = MIGRATIONS_DIR,
         up_to: int | None = None,
         synchronous: Synchronous = "normal",
     ) -> Storage:
-        """Open (creating the directory and file) and migrate to the latest, or ``up_to``.
+        """Open the database at ``url`` (a SQLite file, created with its directory, or
+        ``postgresql://…``) and migrate it to the latest version, or ``up_to``.
 
-        Raises DatabaseInUseError when another process has the database open.
+        Raises DatabaseInUseError when another process has the SQLite file open, StorageError
+        when the PostgreSQL server cannot be reached.
         """
-        database = await Database.open(path, synchronous)
+        where = parse_database_url(url)
+        database: Database
+        if where.dialect == "postgresql":
+            database = await PostgresDatabase.open(where.target)
+        else:
+            database = await SqliteDatabase.open(where.sqlite_path, synchronous)
         try:
-            await migrate(database, load_migrations(migrations), up_to)
+            await migrate(database, load_migrations(migrations, where.dialect), up_to)
         except BaseException:
             await database.close()
             raise
-        return cls(database)
+        return cls(database, where)
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self._database.dialect
+
+    async def claim_shards(self, shards: Shards, on_lost: Callable[[Shards], None]) -> None:
+        """Hold ``shards`` for this process until ``close()``.
+
+        On PostgreSQL: an advisory lock per shard on a connection of its own; ShardInUseError
+        if another process holds one of them; ``on_lost`` is called if that connection drops
+        (the shards are then no longer this process's). On SQLite the file lock taken at
+        open already keeps every other process out: nothing to do.
+        """
+        if isinstance(self._database, PostgresDatabase):
+            connection = await self._database.connect()
+            self.shard_locks = await ShardLocks.claim(connection, shards, on_lost)
 
     async def close(self) -> None:
-        """Close the database (saved work is already committed)."""
+        """Close the database (saved work is already committed); let go of its shards."""
+        if self.shard_locks is not None:
+            await self.shard_locks.release()
         await self._database.close()
 
     async def schema_version(self) -> int:
@@ -63,5 +102,5 @@ class Storage:
         return await schema_version(self._database)
 
     async def pragma(self, name: str) -> Any:
-        """A pragma's value (``journal_mode``, ``foreign_keys`` …), for checks."""
+        """A SQLite pragma's value (``journal_mode``, ``foreign_keys`` …), for checks."""
         return await self._database.pragma(name)

@@ -1,8 +1,8 @@
 """Open lobbies: saved with every change, read back at start, deleted when they close.
 
-``OpenLobbies`` is what the bot needs from any backend; ``SqliteOpenLobbies`` is the SQLite
-one. A started lobby's row goes in the game's first save (``RunningGames.save``), in the same
-transaction.
+``OpenLobbies`` is what the bot needs from any backend; ``SqlOpenLobbies`` keeps them in
+SQLite or PostgreSQL. A started lobby's row goes in the game's first save
+(``RunningGames.save``), in the same transaction.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from typing import Protocol
 
 from bot.storage.connection import Database, dump, to_text
 from bot.storage.models import SavedLobby, SeatRecord
-from bot.storage.running import describe_error
+from bot.storage.running import describe_error, on_shards
+from bot.storage.shards import Shards
 
 
 class OpenLobbies(Protocol):
@@ -22,24 +23,24 @@ class OpenLobbies(Protocol):
     async def save(self, lobby: SavedLobby) -> None:
         """Store a lobby (a new one, or its latest seats and message)."""
 
-    async def load(self) -> tuple[list[SavedLobby], list[str]]:
-        """Every open lobby, oldest first, and what was wrong with the rows that could not be
-        read back (those are deleted)."""
+    async def load(self, shards: Shards | None = None) -> tuple[list[SavedLobby], list[str]]:
+        """Every open lobby (of the servers on ``shards``; None: all), oldest first, and what
+        was wrong with the rows that could not be read back (those are deleted)."""
 
     async def delete(self, lobby_id: str) -> None:
         """Forget a closed lobby (nothing if it is not there)."""
 
 
-class SqliteOpenLobbies:
-    """Open lobbies in SQLite's ``open_lobbies``."""
+class SqlOpenLobbies:
+    """Open lobbies in the ``open_lobbies`` table."""
 
     def __init__(self, database: Database) -> None:
         self._db = database
 
     async def save(self, lobby: SavedLobby) -> None:
         """Insert the lobby, or replace its seats, options and message id."""
-        async with self._db.lock:
-            await self._db.execute(
+        async with self._db.session() as sql:
+            await sql.execute(
                 "INSERT INTO open_lobbies (lobby_id, guild_id, channel_id, host_id, game_id,"
                 " options, seats, message_id, saved_at) VALUES (:lobby_id, :guild_id,"
                 " :channel_id, :host_id, :game_id, :options, :seats, :message_id, :saved_at)"
@@ -54,11 +55,15 @@ class SqliteOpenLobbies:
                 },
             )
 
-    async def load(self) -> tuple[list[SavedLobby], list[str]]:
-        """Every open lobby, oldest first; a row that cannot be read back is deleted (a
-        lobby holds no cards and nothing recorded: its people start a new one)."""
-        async with self._db.lock:
-            rows = await self._db.fetchall("SELECT * FROM open_lobbies ORDER BY saved_at")
+    async def load(self, shards: Shards | None = None) -> tuple[list[SavedLobby], list[str]]:
+        """Every open lobby (of the servers on ``shards``; None: all), oldest first; a row
+        that cannot be read back is deleted (a lobby holds no cards and nothing recorded: its
+        people start a new one)."""
+        where, parameters = on_shards(shards)
+        async with self._db.session() as sql:
+            rows = await sql.fetchall(
+                f"SELECT * FROM open_lobbies{where} ORDER BY saved_at, lobby_id", parameters
+            )
         lobbies: list[SavedLobby] = []
         problems: list[str] = []
         for row in rows:
@@ -82,5 +87,7 @@ class SqliteOpenLobbies:
 
     async def delete(self, lobby_id: str) -> None:
         """Forget a closed lobby."""
-        async with self._db.lock:
-            await self._db.execute("DELETE FROM open_lobbies WHERE lobby_id = ?", (lobby_id,))
+        async with self._db.session() as sql:
+            await sql.execute(
+                "DELETE FROM open_lobbies WHERE lobby_id = :lobby_id", {"lobby_id": lobby_id}
+            )

@@ -39,7 +39,7 @@ class DatabaseLock:
         except Timeout:
             raise DatabaseInUseError(
                 f"{database} is in use by another Cardroom process: stop it first, or set"
-                " DATABASE_PATH to another file"
+                " DATABASE_URL to another file"
             ) from None
         return cls(lock)
 

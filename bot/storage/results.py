@@ -1,7 +1,8 @@
 """Finished games and what is read from them: seasons, places for ratings, totals, history.
 
-``Results`` is what the bot needs from any backend; ``SqliteResults`` is the SQLite one. It
-returns rows only: ratings and rankings are computed by ``bot/boards``.
+``Results`` is what the bot needs from any backend; ``SqlResults`` keeps them in SQLite or
+PostgreSQL (the same statements). It returns rows only: ratings and rankings are computed by
+``bot/boards``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from bot.storage.connection import Database, dump, from_text, to_text
+from bot.storage.connection import Database, Sql, dump, from_text, to_text
 from bot.storage.errors import RevisionConflictError
 from bot.storage.models import (
     FinishedGame,
@@ -68,9 +69,9 @@ class Results(Protocol):
         """This server's finished games, newest first, ``limit`` after the ``offset`` newest."""
 
 
-class SqliteResults:
-    """Finished games in SQLite: ``finished_games``, ``finished_seats``, ``replay_records``,
-    ``seasons``."""
+class SqlResults:
+    """Finished games in the database's ``finished_games``, ``finished_seats``,
+    ``replay_records`` and ``seasons``."""
 
     def __init__(self, database: Database, running: RunningGames) -> None:
         self._db = database
@@ -82,47 +83,52 @@ class SqliteResults:
         Deletes the running row, inserts the game (in its server's current season), one row per
         seat and the replay record: one INSERT into the view ``finish_game``, whose trigger
         (migrations 003, 005) writes the rows. With ``expected``, the running row must be at
-        that revision: RevisionConflictError if another writer saved, finished or removed the
+        that revision (it is deleted first, only at that revision, which a racing writer cannot
+        slip between): RevisionConflictError if another writer saved, finished or removed the
         game first. On any failure nothing is written and the running row stays.
         """
-        async with self._db.lock, self._db.transaction():
+        async with self._db.transaction() as sql:
             self._running.forget(game.table_id)
             if expected is not None:
-                row = await self._db.fetchone(
-                    "SELECT revision FROM running_games WHERE table_id = ?", (game.table_id,)
+                deleted = await sql.fetchone(
+                    "DELETE FROM running_games WHERE table_id = :table_id"
+                    " AND revision = :expected RETURNING revision",
+                    {"table_id": game.table_id, "expected": expected},
                 )
-                if row is None or row[0] != expected:
+                if deleted is None:
                     raise RevisionConflictError(
                         f"table {game.table_id}: another writer saved or ended this game first"
                         f" (finishing it expected revision {expected})"
                     )
-            await self._db.execute(
+            await sql.execute(
                 """
                 INSERT INTO finish_game (table_id, guild_id, channel_id, game_id, options, seed,
                     started_at, ended_at, has_ai, summary, seats, record)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (:table_id, :guild_id, :channel_id, :game_id, :options, :seed,
+                    :started_at, :ended_at, :has_ai, :summary, :seats, :record)
                 """,
-                (
-                    game.table_id,
-                    game.guild_id,
-                    game.channel_id,
-                    game.game_id,
-                    dump(game.options),
-                    game.seed,
-                    to_text(game.started_at),
-                    to_text(game.ended_at),
-                    game.has_ai,
-                    dump(game.summary),
-                    dump(game.seats),
-                    dump(game.record),
-                ),
+                {
+                    "table_id": game.table_id,
+                    "guild_id": game.guild_id,
+                    "channel_id": game.channel_id,
+                    "game_id": game.game_id,
+                    "options": dump(game.options),
+                    "seed": game.seed,
+                    "started_at": to_text(game.started_at),
+                    "ended_at": to_text(game.ended_at),
+                    "has_ai": int(game.has_ai),
+                    "summary": dump(game.summary),
+                    "seats": dump(game.seats),
+                    "record": dump(game.record),
+                },
             )
 
     async def replay_record(self, table_id: str) -> dict[str, Any] | None:
         """The replay record of a finished game (for ``python -m engine replay``), or None."""
-        async with self._db.lock:
-            row = await self._db.fetchone(
-                "SELECT record FROM replay_records WHERE table_id = ?", (table_id,)
+        async with self._db.session() as sql:
+            row = await sql.fetchone(
+                "SELECT record FROM replay_records WHERE table_id = :table_id",
+                {"table_id": table_id},
             )
         if row is None:
             return None
@@ -132,13 +138,15 @@ class SqliteResults:
     # -- seasons -------------------------------------------------------------------------------
     async def current_season(self, guild_id: int, game_id: str) -> int:
         """The season new results of ``game_id`` on this server go to (1 until a reset)."""
-        async with self._db.lock:
-            return await self._current_season(guild_id, game_id)
+        async with self._db.session() as sql:
+            return await self._current_season(sql, guild_id, game_id)
 
-    async def _current_season(self, guild_id: int, game_id: str) -> int:
-        row = await self._db.fetchone(
-            "SELECT COALESCE(MAX(season), 1) FROM seasons WHERE guild_id = ? AND game_id = ?",
-            (guild_id, game_id),
+    @staticmethod
+    async def _current_season(sql: Sql, guild_id: int, game_id: str) -> int:
+        row = await sql.fetchone(
+            "SELECT COALESCE(MAX(season), 1) FROM seasons"
+            " WHERE guild_id = :guild_id AND game_id = :game_id",
+            {"guild_id": guild_id, "game_id": game_id},
         )
         return int(row[0]) if row else 1
 
@@ -148,12 +156,12 @@ class SqliteResults:
         Nothing is deleted: older seasons stay queryable. With None every registered or
         recorded game moves on, and the highest new number is returned.
         """
-        async with self._db.lock, self._db.transaction():
+        async with self._db.transaction() as sql:
             if game_id is None:
-                rows = await self._db.fetchall(
-                    "SELECT game_id FROM finished_games WHERE guild_id = ?"
-                    " UNION SELECT game_id FROM seasons WHERE guild_id = ?",
-                    (guild_id, guild_id),
+                rows = await sql.fetchall(
+                    "SELECT game_id FROM finished_games WHERE guild_id = :guild_id"
+                    " UNION SELECT game_id FROM seasons WHERE guild_id = :guild_id",
+                    {"guild_id": guild_id},
                 )
                 game_ids = sorted({*games(), *(row[0] for row in rows)})
             else:
@@ -161,11 +169,16 @@ class SqliteResults:
             started = to_text(datetime.now(UTC))
             newest = 1
             for each in game_ids:
-                season = await self._current_season(guild_id, each) + 1
-                await self._db.execute(
+                season = await self._current_season(sql, guild_id, each) + 1
+                await sql.execute(
                     "INSERT INTO seasons (guild_id, game_id, season, started_at)"
-                    " VALUES (?, ?, ?, ?)",
-                    (guild_id, each, season, started),
+                    " VALUES (:guild_id, :game_id, :season, :started_at)",
+                    {
+                        "guild_id": guild_id,
+                        "game_id": each,
+                        "season": season,
+                        "started_at": started,
+                    },
                 )
                 newest = max(newest, season)
         return newest
@@ -173,17 +186,18 @@ class SqliteResults:
     # -- what scoreboards, stats and history read -----------------------------------------------
     async def game_ids(self, guild_id: int) -> list[str]:
         """The games with finished games on this server, in id order."""
-        async with self._db.lock:
-            rows = await self._db.fetchall(
-                "SELECT DISTINCT game_id FROM finished_games WHERE guild_id = ? ORDER BY game_id",
-                (guild_id,),
+        async with self._db.session() as sql:
+            rows = await sql.fetchall(
+                "SELECT DISTINCT game_id FROM finished_games WHERE guild_id = :guild_id"
+                " ORDER BY game_id",
+                {"guild_id": guild_id},
             )
         return [row[0] for row in rows]
 
     async def played(self) -> list[tuple[int, str]]:
         """Every (server, game) with finished games."""
-        async with self._db.lock:
-            rows = await self._db.fetchall(
+        async with self._db.session() as sql:
+            rows = await sql.fetchall(
                 "SELECT DISTINCT guild_id, game_id FROM finished_games ORDER BY guild_id, game_id"
             )
         return [(row[0], row[1]) for row in rows]
@@ -194,16 +208,17 @@ class SqliteResults:
         """The seats with a person of every game of a season recorded after game ``after``
         (0: all), in record order; games without a person are left out. A person who left
         early is placed last, after every seat played to the end."""
-        async with self._db.lock:
-            rows = await self._db.fetchall(
+        async with self._db.session() as sql:
+            rows = await sql.fetchall(
                 """
                 SELECT g.recorded, s.user_id, s.name, s.place, s.left_early,
                     MAX(s.place) OVER (PARTITION BY g.recorded)
                 FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
-                WHERE g.guild_id = ? AND g.game_id = ? AND g.season = ? AND g.recorded > ?
+                WHERE g.guild_id = :guild_id AND g.game_id = :game_id AND g.season = :season
+                    AND g.recorded > :after
                 ORDER BY g.recorded, s.seat
                 """,
-                (guild_id, game_id, season, after),
+                {"guild_id": guild_id, "game_id": game_id, "season": season, "after": after},
             )
         games: dict[int, list[PlacedSeat]] = {}
         for recorded, user_id, name, place, left_early, last in rows:
@@ -215,15 +230,15 @@ class SqliteResults:
     async def score_places(self, guild_id: int, game_id: str, after: int = 0) -> list[ScoredGame]:
         """(score, place) of every seat of this server's games of ``game_id`` recorded after
         game ``after`` (0: all), in record order."""
-        async with self._db.lock:
-            rows = await self._db.fetchall(
+        async with self._db.session() as sql:
+            rows = await sql.fetchall(
                 """
                 SELECT g.recorded, s.score, s.place
                 FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
-                WHERE g.guild_id = ? AND g.game_id = ? AND g.recorded > ?
+                WHERE g.guild_id = :guild_id AND g.game_id = :game_id AND g.recorded > :after
                 ORDER BY g.recorded, s.seat
                 """,
-                (guild_id, game_id, after),
+                {"guild_id": guild_id, "game_id": game_id, "after": after},
             )
         games: dict[int, list[tuple[int, int]]] = {}
         for recorded, score, place in rows:
@@ -234,20 +249,21 @@ class SqliteResults:
         """A player's games, wins, highest, lowest and average score per game on this server
         (all seasons), in game id order; only games the player played. A game left early is a
         game and no win, and its seat's score is not the player's."""
-        async with self._db.lock:
-            rows = await self._db.fetchall(
+        async with self._db.session() as sql:
+            rows = await sql.fetchall(
                 """
                 WITH seats AS (
                     SELECT g.game_id, s.place, s.left_early,
-                        CASE WHEN s.left_early THEN NULL ELSE s.score END AS played_score
+                        CASE WHEN s.left_early = 1 THEN NULL ELSE s.score END AS played_score
                     FROM finished_games AS g JOIN finished_seats AS s ON s.table_id = g.table_id
-                    WHERE g.guild_id = ? AND s.user_id = ?
+                    WHERE g.guild_id = :guild_id AND s.user_id = :user_id
                 )
-                SELECT game_id, COUNT(*), SUM(place = 1 AND NOT left_early), MAX(played_score),
-                    MIN(played_score), AVG(played_score)
+                SELECT game_id, COUNT(*), COUNT(*) FILTER (WHERE place = 1 AND left_early = 0),
+                    MAX(played_score), MIN(played_score),
+                    CAST(AVG(played_score) AS DOUBLE PRECISION)
                 FROM seats GROUP BY game_id ORDER BY game_id
                 """,
-                (guild_id, user_id),
+                {"guild_id": guild_id, "user_id": user_id},
             )
         return [PlayerTotals(*row) for row in rows]
 
@@ -256,19 +272,25 @@ class SqliteResults:
     ) -> list[HistoryRow]:
         """This server's finished games (of ``game_id``; None: all), newest first, with every
         seat: ``limit`` of them after skipping the ``offset`` newest."""
-        async with self._db.lock:
-            games_rows = await self._db.fetchall(
+        async with self._db.session() as sql:
+            games_rows = await sql.fetchall(
                 "SELECT table_id, game_id, season, ended_at, has_ai, summary FROM finished_games"
-                " WHERE guild_id = ? AND (? IS NULL OR game_id = ?)"
-                " ORDER BY ended_at DESC, table_id DESC LIMIT ? OFFSET ?",
-                (guild_id, game_id, game_id, limit, offset),
+                " WHERE guild_id = :guild_id"
+                " AND (CAST(:game_id AS TEXT) IS NULL OR game_id = :game_id)"
+                " ORDER BY ended_at DESC, table_id DESC LIMIT :limit OFFSET :offset",
+                {"guild_id": guild_id, "game_id": game_id, "limit": limit, "offset": offset},
             )
-            ids = [row[0] for row in games_rows]
-            seat_rows = await self._db.fetchall(
-                "SELECT table_id, seat, user_id, name, is_ai, score, place, left_early"
-                " FROM finished_seats"
-                f" WHERE table_id IN ({', '.join('?' * len(ids))}) ORDER BY table_id, seat",
-                ids,
+            ids = {f"id{n}": row[0] for n, row in enumerate(games_rows)}
+            seat_rows = (
+                await sql.fetchall(
+                    "SELECT table_id, seat, user_id, name, is_ai, score, place, left_early"
+                    " FROM finished_seats"
+                    f" WHERE table_id IN ({', '.join(f':{name}' for name in ids)})"
+                    " ORDER BY table_id, seat",
+                    ids,
+                )
+                if ids
+                else []
             )
         seats: dict[str, list[FinishedSeat]] = defaultdict(list)
         for table_id, seat, user_id, name, is_ai, score, place, left_early in seat_rows:

@@ -1,8 +1,8 @@
 """Running games: saved with every accepted move, read back at start, set aside or deleted.
 
-``RunningGames`` is what the bot needs from any backend; ``SqliteRunningGames`` is the SQLite
-one. A save sends only the actions not yet stored (SQLite appends them to the stored list),
-which keeps a save's cost flat however long the game.
+``RunningGames`` is what the bot needs from any backend; ``SqlRunningGames`` keeps them in
+SQLite or PostgreSQL. A save sends only the actions not yet stored (the database appends them
+to the stored list), which keeps a save's cost flat however long the game.
 """
 
 from __future__ import annotations
@@ -11,18 +11,39 @@ import json
 from datetime import UTC, datetime
 from typing import Protocol
 
-import aiosqlite
 from pydantic import ValidationError
 
-from bot.storage.connection import Database, dump, to_text
+from bot.storage.connection import Database, Row, Sql, dump, to_text
 from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.models import BrokenGame, LoadedGame, SavedGame, SeatRecord
+from bot.storage.shards import Shards
 from engine.registry import get_game
 
 RUNNING_COLUMNS = (
     "table_id, guild_id, channel_id, host_id, game_id, options, seed, seats, state, revision,"
     " actions, table_message_id, deadline, started_at, saved_at"
 )
+# The length of the stored action list, and (SQLite) the check that it can be read: stored
+# JSON is text in both dialects; PostgreSQL casts it (its json type refuses bad text anyway).
+ACTIONS_LENGTH = {
+    "sqlite": "json_array_length(actions)",
+    "postgresql": "json_array_length(actions::json)",
+}
+ACTIONS_READABLE = {"sqlite": "json_valid(actions) AND ", "postgresql": ""}
+
+
+def on_shards(shards: Shards | None) -> tuple[str, dict[str, int]]:
+    """A WHERE clause (and its parameters) keeping the rows of the servers on ``shards``
+    (Discord's shard formula on ``guild_id``); none for None or every shard.
+
+    >>> on_shards(Shards(4, (1, 3)))
+    (' WHERE (guild_id >> 22) % 4 IN (:shard0, :shard1)', {'shard0': 1, 'shard1': 3})
+    """
+    if shards is None or len(shards.ids) == shards.count:
+        return "", {}
+    parameters = {f"shard{n}": shard for n, shard in enumerate(shards.ids)}
+    names = ", ".join(f":{name}" for name in parameters)
+    return f" WHERE (guild_id >> 22) % {shards.count} IN ({names})", parameters
 
 
 class RunningGames(Protocol):
@@ -35,8 +56,9 @@ class RunningGames(Protocol):
         game, whose open lobby ``lobby_id`` is deleted in the same transaction);
         RevisionConflictError, storing nothing, if another writer saved it since."""
 
-    async def load(self) -> list[LoadedGame | BrokenGame]:
-        """Every running game, oldest first; one that cannot be read back is a BrokenGame."""
+    async def load(self, shards: Shards | None = None) -> list[LoadedGame | BrokenGame]:
+        """Every running game (of the servers of ``shards``; None: of all), oldest first; one
+        that cannot be read back is a BrokenGame."""
 
     async def set_aside(self, broken: BrokenGame) -> None:
         """Move a game that cannot be read back out of the running games, unchanged."""
@@ -67,12 +89,35 @@ def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) else None
 
 
-class SqliteRunningGames:
-    """Running games in SQLite's ``running_games`` (and ``set_aside_games``)."""
+class SqlRunningGames:
+    """Running games in the database's ``running_games`` (and ``set_aside_games``)."""
 
     def __init__(self, database: Database) -> None:
         self._db = database
         self._saved_actions: dict[str, int] = {}  # table id: actions known to be stored
+        length = ACTIONS_LENGTH[database.dialect]
+        self._insert = (
+            f"INSERT INTO running_games ({RUNNING_COLUMNS}) VALUES (:table_id, :guild_id,"
+            " :channel_id, :host_id, :game_id, :options, :seed, :seats, :state, :revision,"
+            " :actions, :table_message_id, :deadline, :started_at, :saved_at)"
+            f" ON CONFLICT (table_id) DO NOTHING RETURNING {length}"
+        )
+        self._update = f"""
+            UPDATE running_games SET
+                guild_id = :guild_id, channel_id = :channel_id, host_id = :host_id,
+                game_id = :game_id, options = :options, seed = :seed, seats = :seats,
+                state = :state, revision = :revision,
+                actions = CASE
+                    WHEN :known = 0 OR actions = '[]' THEN CAST(:actions AS TEXT)
+                    WHEN :actions = '[]' THEN actions
+                    ELSE substr(actions, 1, length(actions) - 1) || ',' || substr(:actions, 2)
+                END,
+                table_message_id = :table_message_id, deadline = :deadline,
+                started_at = :started_at, saved_at = :saved_at
+            WHERE table_id = :table_id AND revision = :expected
+                AND (:known = 0 OR ({ACTIONS_READABLE[database.dialect]}{length} = :known))
+            RETURNING {length}
+            """
 
     async def save(
         self, game: SavedGame, expected: int | None = None, lobby_id: str | None = None
@@ -87,32 +132,32 @@ class SqliteRunningGames:
         store are sent; SQLite appends them to the stored list, which keeps a save's cost flat
         however long the game.
         """
-        async with self._db.lock:
-            if lobby_id is None or expected is not None:
-                self._saved_actions[game.table_id] = await self._write_or_refuse(game, expected)
-                return
-            async with self._db.transaction():
-                stored = await self._write_or_refuse(game, expected)
-                await self._db.execute("DELETE FROM open_lobbies WHERE lobby_id = ?", (lobby_id,))
-            self._saved_actions[game.table_id] = stored
+        starts_lobby = lobby_id is not None and expected is None
+        # one statement commits on its own; a started lobby's delete must go with it
+        async with self._db.transaction() if starts_lobby else self._db.session() as sql:
+            known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
+            if not 0 <= known <= len(game.actions):
+                known = 0
+            stored = await self._write(sql, game, expected, known)
+            if stored is None and known:
+                # the row was not as remembered
+                stored = await self._write(sql, game, expected, 0)
+            if stored is None:
+                self._saved_actions.pop(game.table_id, None)
+                raise RevisionConflictError(
+                    f"table {game.table_id}: another writer saved this game first (this save"
+                    f" expected {'no saved game' if expected is None else f'revision {expected}'}"
+                    ")"
+                )
+            if starts_lobby:
+                await sql.execute(
+                    "DELETE FROM open_lobbies WHERE lobby_id = :lobby_id", {"lobby_id": lobby_id}
+                )
+        self._saved_actions[game.table_id] = stored
 
-    async def _write_or_refuse(self, game: SavedGame, expected: int | None) -> int:
-        """Write the game (see ``save``); the number of its actions now stored."""
-        known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
-        if not 0 <= known <= len(game.actions):
-            known = 0
-        stored = await self._write(game, expected, known)
-        if stored is None and known:
-            stored = await self._write(game, expected, 0)  # the row was not as remembered
-        if stored is None:
-            self._saved_actions.pop(game.table_id, None)
-            raise RevisionConflictError(
-                f"table {game.table_id}: another writer saved this game first (this save"
-                f" expected {'no saved game' if expected is None else f'revision {expected}'})"
-            )
-        return stored
-
-    async def _write(self, game: SavedGame, expected: int | None, known: int) -> int | None:
+    async def _write(
+        self, sql: Sql, game: SavedGame, expected: int | None, known: int
+    ) -> int | None:
         """Insert ``game`` (``expected`` None) or update the row at revision ``expected``,
         sending its actions from index ``known`` on (0: all of them).
 
@@ -137,51 +182,30 @@ class SqliteRunningGames:
             "saved_at": to_text(datetime.now(UTC)),
         }
         if expected is None:
-            rows = await self._db.fetchall(
-                f"INSERT INTO running_games ({RUNNING_COLUMNS}) VALUES (:table_id, :guild_id,"
-                " :channel_id, :host_id, :game_id, :options, :seed, :seats, :state, :revision,"
-                " :actions, :table_message_id, :deadline, :started_at, :saved_at)"
-                " ON CONFLICT (table_id) DO NOTHING RETURNING json_array_length(actions)",
-                values,
-            )
+            rows = await sql.fetchall(self._insert, values)
         else:
-            rows = await self._db.fetchall(
-                """
-                UPDATE running_games SET
-                    guild_id = :guild_id, channel_id = :channel_id, host_id = :host_id,
-                    game_id = :game_id, options = :options, seed = :seed, seats = :seats,
-                    state = :state, revision = :revision,
-                    actions = CASE
-                        WHEN :known = 0 OR actions = '[]' THEN :actions
-                        WHEN :actions = '[]' THEN actions
-                        ELSE substr(actions, 1, length(actions) - 1) || ',' || substr(:actions, 2)
-                    END,
-                    table_message_id = :table_message_id, deadline = :deadline,
-                    started_at = :started_at, saved_at = :saved_at
-                WHERE table_id = :table_id AND revision = :expected
-                    AND (:known = 0
-                        OR (json_valid(actions) AND json_array_length(actions) = :known))
-                RETURNING json_array_length(actions)
-                """,
-                {**values, "expected": expected, "known": known},
+            rows = await sql.fetchall(
+                self._update, {**values, "expected": expected, "known": known}
             )
         return next((int(row[0]) for row in rows), None)
 
-    async def load(self) -> list[LoadedGame | BrokenGame]:
-        """Every running game, oldest first; one that cannot be read back is a BrokenGame.
+    async def load(self, shards: Shards | None = None) -> list[LoadedGame | BrokenGame]:
+        """Every running game (of the servers on ``shards``; None: all), oldest first; one
+        that cannot be read back is a BrokenGame.
 
         A game is broken when a column is not valid JSON or the wrong shape, its game id is
         unknown, or the engine refuses its state (wrong schema, malformed, wrong seat count).
         The state is parsed here, once: a LoadedGame carries it.
         """
-        async with self._db.lock:
-            rows = await self._db.fetchall(
-                "SELECT * FROM running_games ORDER BY started_at, table_id"
+        where, parameters = on_shards(shards)
+        async with self._db.session() as sql:
+            rows = await sql.fetchall(
+                f"SELECT * FROM running_games{where} ORDER BY started_at, table_id", parameters
             )
         return [self._read(row) for row in rows]
 
     @staticmethod
-    def _read(row: aiosqlite.Row) -> LoadedGame | BrokenGame:
+    def _read(row: Row) -> LoadedGame | BrokenGame:
         table_id = str(row["table_id"])
         try:
             game = SavedGame(
@@ -216,15 +240,21 @@ class SqliteRunningGames:
 
     async def set_aside(self, broken: BrokenGame) -> None:
         """Move a running game that cannot be read back to ``set_aside_games``, unchanged."""
-        async with self._db.lock, self._db.transaction():
+        async with self._db.transaction() as sql:
             self.forget(broken.table_id)
-            await self._db.execute(
+            await sql.execute(
                 f"INSERT INTO set_aside_games ({RUNNING_COLUMNS}, error, set_aside_at)"
-                f" SELECT {RUNNING_COLUMNS}, ?, ? FROM running_games WHERE table_id = ?",
-                (broken.error, to_text(datetime.now(UTC)), broken.table_id),
+                f" SELECT {RUNNING_COLUMNS}, CAST(:error AS TEXT), CAST(:now AS TEXT)"
+                " FROM running_games WHERE table_id = :table_id",
+                {
+                    "error": broken.error,
+                    "now": to_text(datetime.now(UTC)),
+                    "table_id": broken.table_id,
+                },
             )
-            await self._db.execute(
-                "DELETE FROM running_games WHERE table_id = ?", (broken.table_id,)
+            await sql.execute(
+                "DELETE FROM running_games WHERE table_id = :table_id",
+                {"table_id": broken.table_id},
             )
 
     async def end_unfinished(self, table_id: str, reason: str, expected: int | None = None) -> None:
@@ -232,25 +262,27 @@ class SqliteRunningGames:
         ``reason``, in one transaction (nothing if it is not there); with ``expected``, only
         if it is at that revision: RevisionConflictError if another writer saved or removed
         it first."""
-        async with self._db.lock, self._db.transaction():
+        async with self._db.transaction() as sql:
             self.forget(table_id)
-            await self._db.execute(
+            await sql.execute(
                 "INSERT INTO unfinished_games (table_id, guild_id, channel_id, game_id, options,"
                 " seed, seats, actions, started_at, ended_at, reason)"
                 " SELECT table_id, guild_id, channel_id, game_id, options, seed, seats, actions,"
-                " started_at, :ended_at, :reason FROM running_games"
-                " WHERE table_id = :id AND (:expected IS NULL OR revision = :expected)",
+                " started_at, CAST(:ended_at AS TEXT), CAST(:reason AS TEXT) FROM running_games"
+                " WHERE table_id = :table_id"
+                " AND (CAST(:expected AS INTEGER) IS NULL OR revision = :expected)",
                 {
-                    "id": table_id,
+                    "table_id": table_id,
                     "expected": expected,
                     "reason": reason,
                     "ended_at": to_text(datetime.now(UTC)),
                 },
             )
-            rows = await self._db.fetchall(
-                "DELETE FROM running_games WHERE table_id = ? AND (? IS NULL OR revision = ?)"
+            rows = await sql.fetchall(
+                "DELETE FROM running_games WHERE table_id = :table_id"
+                " AND (CAST(:expected AS INTEGER) IS NULL OR revision = :expected)"
                 " RETURNING table_id",
-                (table_id, expected, expected),
+                {"table_id": table_id, "expected": expected},
             )
         if expected is not None and not rows:
             raise RevisionConflictError(
@@ -260,8 +292,8 @@ class SqliteRunningGames:
 
     async def id_taken(self, table_id: str) -> bool:
         """Whether a running, finished, unfinished or set-aside game has this id."""
-        async with self._db.lock:
-            row = await self._db.fetchone(
+        async with self._db.session() as sql:
+            row = await sql.fetchone(
                 "SELECT EXISTS (SELECT 1 FROM running_games WHERE table_id = :id)"
                 " OR EXISTS (SELECT 1 FROM finished_games WHERE table_id = :id)"
                 " OR EXISTS (SELECT 1 FROM unfinished_games WHERE table_id = :id)"

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.answers import NOT_OURS, answer_click
-from bot.errors import StaleMove, UserError
+from bot.errors import GameMovedElsewhere, StaleMove, UserError
 from bot.pictures import DeckStyle
 from bot.tables.session import TableSession
 from bot.tables.step_target import STEP, Path, StepTarget, parse_path, path_text
@@ -250,6 +250,8 @@ async def choose_step(interaction: discord.Interaction, step: StepTarget) -> Non
     service, user_id = _tables(interaction), interaction.user.id
     try:
         session, chosen = await service.choose(step.table_id, user_id, step.revision, step.path)
+    except GameMovedElsewhere:  # the table stopped: no hand left to show, only why
+        raise
     except UserError as error:  # stale, or not now: the hand as it is, with why
         session = service.table(step.table_id)
         note = STALE if isinstance(error, StaleMove) else error.message

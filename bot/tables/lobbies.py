@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from bot.errors import SaveFailed, UserError
 from bot.settings import Settings
-from bot.storage import Storage
+from bot.storage import Shards, Storage
 from bot.tables.display import Presenter
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat
@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 HOST_LEFT = "closed because its host left the server"
+SHARD_NOT_HERE = (
+    "This server's games are run by another Cardroom process just now; try again in a minute."
+)
 
 
 class Lobbies:
@@ -50,6 +53,7 @@ class Lobbies:
         self.by_channel = by_channel
         self.new_id = new_id
         self.by_id: dict[str, Lobby] = {}
+        self.lost_shards: Shards | None = None  # shards this process held and lost
 
     # -- finding -------------------------------------------------------------------------------
     def get(self, lobby_id: str) -> Lobby:
@@ -84,6 +88,8 @@ class Lobbies:
             raise UserError(
                 "This channel already has a game or a lobby; finish it or use another channel."
             )
+        if self.lost_shards is not None and self.lost_shards.owns(guild_id):
+            raise UserError(SHARD_NOT_HERE)
         try:
             game = get_game(game_id)
             resolved = game.resolve_options(options)
@@ -184,6 +190,13 @@ class Lobbies:
         await self.change(lobby, lambda: lobby.leave(user_id))
         await self.presenter.show_lobby(lobby)
 
+    def shards_lost(self, shards: Shards) -> None:
+        """This process lost ``shards``: drop their lobbies from memory (their stored rows stay:
+        another process may run them now) and refuse new lobbies on their servers."""
+        self.lost_shards = shards
+        for lobby in [each for each in self.by_id.values() if shards.owns(each.guild_id)]:
+            self.drop(lobby)
+
     def close_all(self) -> None:
         """Stop every idle expiry (at shutdown; the lobbies stay stored for the next start)."""
         for lobby in self.by_id.values():
@@ -191,10 +204,10 @@ class Lobbies:
                 lobby.expiry.cancel()
 
     # -- restart -------------------------------------------------------------------------------
-    async def restore(self) -> list[str]:
-        """Bring back the saved open lobbies (after the running tables, whose channels they
-        cannot share); returns the problems found."""
-        lobbies, problems = await restore_lobbies(self.storage)
+    async def restore(self, shards: Shards | None = None) -> list[str]:
+        """Bring back the saved open lobbies (of the servers on ``shards``; None: all), after
+        the running tables, whose channels they cannot share; returns the problems found."""
+        lobbies, problems = await restore_lobbies(self.storage, shards)
         for lobby in lobbies:
             if lobby.channel_id in self.by_channel:  # its channel has a game: it cannot start
                 problems.append(f"lobby {lobby.lobby_id}: its channel has a game")

@@ -78,3 +78,5 @@ class SessionContext:
     settings: Settings
     clock: Clock
     ai: AiPlayers
+    # told the id of a table that stopped because its game was saved elsewhere first
+    on_moved: Callable[[str], None] = lambda _table_id: None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.storage import BrokenGame, LoadedGame, Storage
+from bot.storage import BrokenGame, LoadedGame, Shards, Storage
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat, SessionContext
 from bot.tables.session import RESTARTED, TableSession
@@ -21,13 +21,14 @@ log = logging.getLogger(__name__)
 
 
 async def restore_sessions(
-    storage: Storage, context: SessionContext
+    storage: Storage, context: SessionContext, shards: Shards | None = None
 ) -> tuple[list[TableSession], list[BrokenGame]]:
-    """The saved running games as sessions, and those that could not be read back (already
-    set aside in storage, so the next start does not report them again)."""
+    """The saved running games (of the servers on ``shards``; None: all) as sessions, and
+    those that could not be read back (already set aside in storage, so the next start does
+    not report them again)."""
     sessions: list[TableSession] = []
     broken: list[BrokenGame] = []
-    for loaded in await storage.running.load():
+    for loaded in await storage.running.load(shards):
         if isinstance(loaded, LoadedGame):
             sessions.append(session_from_saved(loaded, context))
             continue
@@ -36,9 +37,12 @@ async def restore_sessions(
     return sessions, broken
 
 
-async def restore_lobbies(storage: Storage) -> tuple[list[Lobby], list[str]]:
-    """The saved open lobbies, and the problems of those dropped (deleted from storage)."""
-    saved, problems = await storage.lobbies.load()
+async def restore_lobbies(
+    storage: Storage, shards: Shards | None = None
+) -> tuple[list[Lobby], list[str]]:
+    """The saved open lobbies (of the servers on ``shards``; None: all), and the problems of
+    those dropped (deleted from storage)."""
+    saved, problems = await storage.lobbies.load(shards)
     lobbies: list[Lobby] = []
     for each in saved:
         try:

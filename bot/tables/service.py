@@ -20,9 +20,9 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Protocol
 
-from bot.errors import SaveFailed, UserError
+from bot.errors import GameMovedElsewhere, SaveFailed, UserError
 from bot.settings import Settings
-from bot.storage import Storage
+from bot.storage import Shards, Storage
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobbies import Lobbies
 from bot.tables.lobby import Lobby
@@ -45,6 +45,17 @@ PAUSE_RAN_OUT = (
     "game ended without a result."
 )
 RESUMED = "The game goes on: the bot may post in this channel again."
+SHARD_LOST = (
+    "This game stops here: this Cardroom process lost its hold on this server's games (its"
+    " database connection dropped), so another process may run it now. Nothing was lost up to"
+    " the last move shown."
+)
+# Discord sends every DM click to shard 0: a hand DM's click on a game another process runs
+# lands in the process of shard 0, which cannot play it
+OVER_OR_ELSEWHERE = (
+    "This game is over, or another Cardroom process runs it: play it with the Hand button in"
+    " its channel."
+)
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
@@ -115,7 +126,7 @@ class TableService:
         self._background: set[asyncio.Task[None]] = set()
         self._pauses: dict[str, asyncio.Task[None]] = {}  # table id → the end of its pause
         self.ai = AiPlayers(settings)
-        self.context = SessionContext(storage, settings, clock, self.ai)
+        self.context = SessionContext(storage, settings, clock, self.ai, self._moved)
         self.display = TableDisplay(
             presenter, clock, self.spawn, settings.table_edit_seconds, self.channel_lost
         )
@@ -160,6 +171,8 @@ class TableService:
     def table(self, table_id: str) -> TableSession:
         """A running table; raises UserError when it is over or unknown."""
         session = self.tables.get(table_id)
+        if session is None and self.settings.shards.count > 1:
+            raise UserError(OVER_OR_ELSEWHERE)
         if session is None or session.ended:
             raise UserError("This game is over.")
         return session
@@ -275,7 +288,8 @@ class TableService:
             except SaveFailed:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            except UserError:  # the game ended, or the seat went to the AI, meanwhile
+            except (GameMovedElsewhere, UserError):  # the game ended or moved, or the seat
+                # went to the AI, meanwhile
                 return
             if change is not None:
                 self.committed(session, change)
@@ -349,6 +363,25 @@ class TableService:
                 hand_over = partial(session.leave, user_id, LEFT_THE_SERVER)
                 self.spawn(self._until_saved(session, hand_over), f"left-{session.table_id}")
 
+    def _moved(self, table_id: str) -> None:
+        """A table found its game saved elsewhere first and stopped: show its end (the
+        channel and the hand DMs say why, once) and forget it. Nothing is saved."""
+        session = self.tables.get(table_id)
+        if session is not None:
+            self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
+
+    def shards_lost(self, shards: Shards) -> None:
+        """This process no longer holds ``shards`` (its lock connection dropped): stop driving
+        their servers' tables (nothing saved: another process may own them now), close their
+        lobbies and refuse new ones there."""
+        self.lobbies.shards_lost(shards)
+        for session in [each for each in self.tables.values() if shards.owns(each.guild_id)]:
+            self.spawn(self._lose(session), f"lose-{session.table_id}")
+
+    async def _lose(self, session: TableSession) -> None:
+        if await session.lose(SHARD_LOST):
+            self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
+
     def committed(self, session: TableSession, change: Change) -> None:
         """Show a committed change and plan what follows: notices, the display, the timers,
         and at the end a Rematch offer and forgetting the table."""
@@ -387,10 +420,10 @@ class TableService:
             del self.tables[session.table_id]
 
     # -- restart and shutdown --------------------------------------------------------------------
-    async def restore(self) -> list[str]:
-        """Resume the running games and open lobbies saved in storage; returns the problems
-        found."""
-        sessions, broken = await restore_sessions(self.storage, self.context)
+    async def restore(self, shards: Shards | None = None) -> list[str]:
+        """Resume the running games and open lobbies saved in storage (those of the servers
+        on ``shards``; None: all); returns the problems found."""
+        sessions, broken = await restore_sessions(self.storage, self.context, shards)
         for session in sessions:
             self.tables[session.table_id] = session
             self.by_channel[session.channel_id] = session.table_id
@@ -398,7 +431,7 @@ class TableService:
         for game in broken:
             if game.channel_id is not None:
                 self.spawn(self.presenter.restore_failed(game), f"broken-{game.table_id}")
-        problems = await self.lobbies.restore()
+        problems = await self.lobbies.restore(shards)
         return [f"table {game.table_id}: {game.error}" for game in broken] + problems
 
     async def close(self) -> None:

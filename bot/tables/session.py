@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from bot.errors import SaveFailed, StaleMove, UserError
+from bot.errors import GAME_MOVED, GameMovedElsewhere, SaveFailed, StaleMove, UserError
+from bot.storage import RevisionConflictError
 from bot.tables.records import Change, LoggedEvent, Seat, SessionContext
 from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
@@ -264,6 +265,8 @@ class TableSession:
                 return
             try:
                 await self._store()
+            except RevisionConflictError:
+                self._moved()
             except Exception:
                 log.exception("table %s: could not save the posted message ids", self.table_id)
 
@@ -288,9 +291,28 @@ class TableSession:
             snapshot.restore(self)
             if isinstance(error, (UserError, EngineError)):
                 raise
+            if isinstance(error, RevisionConflictError):  # retrying could never succeed
+                self._moved()
+                raise GameMovedElsewhere() from error
             log.exception("table %s: a change could not be saved; undone", self.table_id)
             raise SaveFailed() from error
         return change
+
+    def _moved(self) -> None:
+        """The stored game is not the one this session last saved: another writer saved it
+        first. Stop driving it (it is not saved again, nor deleted) and tell the service."""
+        log.warning("table %s: saved elsewhere first; this process stops driving it", self.table_id)
+        self._end(GAME_MOVED)
+        self.context.on_moved(self.table_id)
+
+    async def lose(self, reason: str) -> bool:
+        """Stop driving the game without saving anything (this process no longer owns it);
+        False if it had already ended."""
+        async with self.lock:
+            if self.ended:
+                return False
+            self._end(reason)
+            return True
 
     async def _save(self) -> None:
         storage = self.context.storage

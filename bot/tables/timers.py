@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.errors import SaveFailed
+from bot.errors import GameMovedElsewhere, SaveFailed
 from bot.settings import Settings
 from bot.tables.records import Change, Clock
 from bot.tables.session import TableSession
@@ -106,6 +106,8 @@ class TableTimers:
                     change = await self._time_out(session, seat, revision)
                 if change is not None:
                     self.committed(session, change)
+                return
+            except GameMovedElsewhere:  # the session has stopped and told the service
                 return
             except SaveFailed:
                 log.warning("table %s: retrying after a failed save", session.table_id)

@@ -18,7 +18,7 @@ def fast_settings(tmp_path: Path, **overrides: object) -> Settings:
     """Settings for tests: a temporary database, no AI delay, no edit throttling."""
     values: dict[str, object] = {
         "discord_token": None,
-        "database_path": tmp_path / "cardroom.db",
+        "database_url": str(tmp_path / "cardroom.db"),
         "dev_guild_id": None,
         "turn_seconds": 120,
         "ai_delay_seconds": 0.0,

@@ -267,13 +267,17 @@ async def kill_and_restart(env: simcord.Env, old: CardroomBot) -> CardroomBot:
     None of Cardroom's shutdown runs (``CardroomBot.close`` stops the timers and closes
     storage): simcord's ``restart_bot`` never calls into the old bot; it cancels every task the
     bot owns, its timers included, as the process dying would, and attaches the new one. The
-    old SQLite connection is left open, so the new bot reads the file as a killed process
-    leaves it; its database lock is released, as the system does for a dead process. That is
-    all a kill leaves: every accepted move is committed before its answer is sent
-    (``TableSession._commit``), and a simcord operation returns only once the bot's work has
-    settled, so no move is half done when the bot is dropped between two operations.
+    old database connection is left open, so the new bot reads the database as a killed
+    process leaves it; its file lock (SQLite) or shard locks (PostgreSQL) are released, as the
+    system or the server does for a dead process. That is all a kill leaves: every accepted
+    move is committed before its answer is sent (``TableSession._commit``), and a simcord
+    operation returns only once the bot's work has settled, so no move is half done when the
+    bot is dropped between two operations.
     """
-    old.storage.file_lock.release()
+    if old.storage.file_lock is not None:  # SQLite's
+        old.storage.file_lock.release()
+    if old.storage.shard_locks is not None:  # PostgreSQL's: the server drops a dead client's
+        await old.storage.shard_locks.release()
     new = create_bot(old.settings)
     await env.restart_bot(new)
     return new

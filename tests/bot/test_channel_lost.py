@@ -27,7 +27,7 @@ from tests.bot.helpers import Player, add_player, move_by_hand, open_table, text
 
 def unfinished(bot: CardroomBot) -> list[tuple[str, str]]:
     """The games recorded as ended without a result: (table id, why)."""
-    with sqlite3.connect(bot.settings.database_path) as db:
+    with sqlite3.connect(bot.storage.url.sqlite_path) as db:
         return db.execute("SELECT table_id, reason FROM unfinished_games").fetchall()
 
 

@@ -23,7 +23,7 @@ async def test_a_second_process_on_the_database_exits_with_one_line(tmp_path: Pa
     storage = await Storage.open(database)
     try:
         # a token and the database: the bot gets as far as the database lock
-        done = run_bot(tmp_path, DISCORD_TOKEN="not-a-real-token", DATABASE_PATH=str(database))
+        done = run_bot(tmp_path, DISCORD_TOKEN="not-a-real-token", DATABASE_URL=str(database))
     finally:
         await storage.close()
     assert done.returncode == 2

@@ -178,7 +178,7 @@ async def test_a_new_season_starts_from_new_ratings(storage: Storage) -> None:
 
 async def test_a_start_rates_every_current_season_in_the_background(tmp_path: Path) -> None:
     settings = fast_settings(tmp_path)
-    storage = await Storage.open(settings.database_path)
+    storage = await Storage.open(settings.database_url)
     await storage.results.finish(finished("g1", {ANN: 1, BOB: 2}))
     await storage.results.finish(finished("g2", {ANN: 1, CAT: 2}, game_id="stuck", minute=1))
     await storage.results.finish(finished("g3", {BOB: 1, CAT: 2}, guild_id=GUILD + 1, minute=2))

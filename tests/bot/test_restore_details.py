@@ -129,7 +129,7 @@ async def test_a_corrupt_game_is_reported_in_its_channel_and_the_others_go_on(
         good = await open_table(old, good_channel, [bob], "fishing", 1)
         await old.tables.close()
         await old.storage.close()
-        with sqlite3.connect(settings.database_path) as connection:
+        with sqlite3.connect(settings.database_url) as connection:
             connection.execute(
                 'UPDATE running_games SET state = \'{"secret": "QS"\' WHERE table_id = ?',
                 (broken.table_id,),

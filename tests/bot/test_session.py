@@ -1,6 +1,6 @@
 """The table session's calls are transactions: a failed save leaves the table as it was, the
 player is told to try again, the timers go on, and a game's end is recorded before it is
-announced (retried until it is)."""
+announced (retried until it is); a game saved elsewhere first stops here."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from unittest import mock
 import simcord
 
 from bot.app import CardroomBot
+from bot.errors import GAME_MOVED
 from bot.storage import FinishedGame, LoadedGame, SavedGame
 from bot.tables.results import saved_game
 from bot.tables.session import TableSession
@@ -153,11 +154,13 @@ async def test_the_end_is_recorded_before_it_is_announced_and_retried_until_it_i
     assert await saved_revisions(bot) == []
 
 
-async def test_a_game_another_writer_saved_is_never_overwritten(
+async def test_a_game_another_writer_saved_is_never_overwritten_and_stops_here(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
     """Another process saved this game since (as a second shard owner would): ann's move is
-    refused as a failed save, and the other writer's row stays as it wrote it."""
+    refused, the other writer's row stays as it wrote it, and the table stops for good (no
+    save retried, no timer, no AI move), its people told once why, in the channel and the
+    hand DM."""
     ann = add_player(env, guild, "ann")
     table = await open_table(bot, channel, [ann], "fishing", 1)
     if 0 not in table.state.waiting_for():
@@ -168,9 +171,17 @@ async def test_a_game_another_writer_saved_is_never_overwritten(
 
     seen: list[Any] = []
     hand = await open_hand(ann, channel, table)
-    assert not await click_through(ann.member, hand, table, random.Random(3), seen)
-    assert "could not be saved just now, so nothing changed" in text_of(seen[-1])
-    assert everything(table) == before
+    await click_through(ann.member, hand, table, random.Random(3), seen)
+    assert GAME_MOVED in text_of(seen[-1])
+    assert everything(table)[:4] == before[:4] and table.ended  # nothing of the move kept
+    assert table.table_id not in bot.tables.tables and channel.id not in bot.tables.by_channel
+    await env.advance_time(bot.settings.turn_seconds * 4)  # no timer, no AI, no retry left
+    assert table.revision == before[0]
     (stored,) = await bot.storage.running.load()
     assert isinstance(stored, LoadedGame)
     assert (stored.saved.revision, stored.saved.host_id) == (table.revision + 1, 4242)
+    # told once in the channel (the table message also shows why, as for a stopped game)
+    told = [m for m in channel.history() if GAME_MOVED in text_of(m)]
+    assert [m.id for m in told if m.id != table.table_message_id] == [told[-1].id]
+    (dm,) = ann.user.dm_channel.history()
+    assert GAME_MOVED in text_of(dm)

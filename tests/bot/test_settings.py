@@ -43,10 +43,27 @@ def test_the_example_file_with_a_token_gives_the_defaults(tmp_path: Path) -> Non
 
 def test_every_empty_value_means_not_set(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
-    env_file.write_text("TURN_SECONDS=\nAI_DELAY_SECONDS=\nDATABASE_PATH=\nDEV_GUILD_ID=\n")
+    env_file.write_text("TURN_SECONDS=\nAI_DELAY_SECONDS=\nDATABASE_URL=\nDEV_GUILD_ID=\n")
     settings = load_settings(env_file)
     assert (settings.turn_seconds, settings.ai_delay_seconds) == (120, 1.5)
-    assert settings.database_path == Path("data/cardroom.db")
+    assert settings.database_url == "data/cardroom.db"
+
+
+@pytest.mark.parametrize(
+    ("lines", "database_url"),
+    [
+        ("DATABASE_URL=postgresql://bot@db/cardroom\n", "postgresql://bot@db/cardroom"),
+        ("DATABASE_URL=sqlite:///var/games.db\n", "sqlite:///var/games.db"),
+        ("DATABASE_PATH=old/games.db\n", "old/games.db"),  # the setting's name before PostgreSQL
+        ("DATABASE_PATH=old/games.db\nDATABASE_URL=new.db\n", "new.db"),
+    ],
+)
+def test_the_database_is_one_url_and_the_old_path_setting_still_works(
+    tmp_path: Path, lines: str, database_url: str
+) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(lines)
+    assert load_settings(env_file).database_url == database_url
 
 
 def test_the_bot_started_with_the_example_file_only_asks_for_the_token(tmp_path: Path) -> None:
@@ -63,6 +80,9 @@ def test_the_bot_started_with_the_example_file_only_asks_for_the_token(tmp_path:
         (b"DISCORD_TOKEN=abc\nTURN_SECONDS=soon\n", "TURN_SECONDS"),
         (b"DISCORD_TOKEN=abc\nDEV_GUILD_ID=my server\n", "DEV_GUILD_ID"),
         (b"DISCORD_TOKEN=abc\nTURN_SECONDS=5\n", "TURN_SECONDS"),  # below the least allowed
+        (b"DISCORD_TOKEN=abc\nDATABASE_URL=mysql://db/cardroom\n", "DATABASE_URL"),
+        (b"DISCORD_TOKEN=abc\nSHARD_COUNT=2\nSHARD_IDS=1-2\n", "SHARD_IDS"),
+        (b"DISCORD_TOKEN=abc\nSHARD_IDS=first\n", "SHARD_IDS"),
         (b"DISCORD_TOKEN=abc\nLOBBY_IDLE_SECONDS=6\xe90\n", "line 2 (LOBBY_IDLE_SECONDS)"),
         (b"DISCORD_TOKEN=abc\n# caf\xe9 (Latin-1)\n", "line 2 (a comment) is not UTF-8"),
     ],

@@ -1,5 +1,6 @@
-"""Storage on real SQLite files: migrations, running games across a crash, finishing
-transactions, broken rows, scoreboards, stats, ratings and seasons."""
+"""Storage on real SQLite files and a real PostgreSQL server (the tests taking ``storage`` or
+``database_url`` run on both): migrations, running games across a crash, racing writers,
+finishing transactions, broken rows, scoreboards, stats, ratings and seasons."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import io
 import json
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 from openskill.models import PlackettLuce
 
@@ -39,10 +42,11 @@ from bot.storage import (
     SavedGame,
     SavedLobby,
     SeatRecord,
+    Shards,
     Storage,
     StorageError,
 )
-from bot.storage.migrations import MIGRATIONS_DIR
+from bot.storage.migrations import MIGRATIONS_DIR, load_migrations
 from bot.tables.restore import restore_lobbies
 from engine.cli import main as engine_main
 from engine.core import Game, State, make_rng
@@ -107,9 +111,25 @@ def count(path: Path, sql: str, *parameters: object) -> int:
         return int(connection.execute(sql, parameters).fetchone()[0])
 
 
+async def count_in(url: str, sql: str) -> int:
+    """A figure read from outside the Storage under test, in either dialect."""
+    if not url.startswith("postgresql://"):
+        return count(Path(url), sql)
+    connection = await asyncpg.connect(url)
+    try:
+        return int(await connection.fetchval(sql))
+    finally:
+        await connection.close()
+
+
+# what each dialect's driver raises when a row breaks a constraint
+INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+
+
 @pytest.fixture
-async def storage(tmp_path: Path) -> Any:
-    opened = await Storage.open(tmp_path / "cardroom.db")
+async def storage(database_url: str) -> Any:
+    """A new database of each dialect in turn (SQLite, then PostgreSQL)."""
+    opened = await Storage.open(database_url)
     yield opened
     await opened.close()
 
@@ -186,15 +206,14 @@ async def test_migration_from_version_1_keeps_results_in_season_1(tmp_path: Path
         await storage.close()
 
 
-async def test_migration_from_the_previous_version_keeps_running_games(tmp_path: Path) -> None:
-    path = tmp_path / "cardroom.db"
+async def test_migration_from_the_previous_version_keeps_running_games(database_url: str) -> None:
     latest = len(list(MIGRATIONS_DIR.glob("[0-9][0-9][0-9]_*.sql")))
-    old = await Storage.open(path, up_to=latest - 1)
+    old = await Storage.open(database_url, up_to=latest - 1)
     game = saved(games()["fishing"].new_state(2, 7), table_id="kept")
     await old.running.save(game)
     await old.close()
 
-    storage = await Storage.open(path)
+    storage = await Storage.open(database_url)
     try:
         assert await storage.schema_version() == latest
         assert await running_games(storage) == [game]
@@ -202,32 +221,53 @@ async def test_migration_from_the_previous_version_keeps_running_games(tmp_path:
         await storage.close()
 
 
-async def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
+async def test_a_failing_migration_changes_nothing(tmp_path: Path, database_url: str) -> None:
     migrations = tmp_path / "migrations"
-    migrations.mkdir()
-    for script in MIGRATIONS_DIR.glob("*.sql"):
-        (migrations / script.name).write_text(script.read_text())
+    shutil.copytree(MIGRATIONS_DIR, migrations)
     latest = len(list(migrations.glob("*.sql")))
     (migrations / f"{latest + 1:03d}_broken.sql").write_text(
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
     )
-    path = tmp_path / "cardroom.db"
-    with pytest.raises(sqlite3.OperationalError):
-        await Storage.open(path, migrations=migrations)
-    with sqlite3.connect(path) as connection:
-        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-    assert "half_done" not in tables and "seasons" in tables
-    assert count(path, "SELECT MAX(version) FROM schema_migrations") == latest
+    with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError)):
+        await Storage.open(database_url, migrations=migrations)
+    if database_url.startswith("postgresql://"):
+        tables = "SELECT COUNT(*) FROM information_schema.tables WHERE table_name = "
+    else:
+        tables = "SELECT COUNT(*) FROM sqlite_master WHERE name = "
+    assert await count_in(database_url, tables + "'half_done'") == 0
+    assert await count_in(database_url, tables + "'seasons'") == 1
+    assert await count_in(database_url, "SELECT MAX(version) FROM schema_migrations") == latest
 
 
-async def test_a_database_from_newer_code_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "cardroom.db"
-    await (await Storage.open(path)).close()
+async def test_a_database_from_newer_code_is_refused(tmp_path: Path, database_url: str) -> None:
+    await (await Storage.open(database_url)).close()
     older = tmp_path / "older"
-    older.mkdir()
-    (older / "001_initial.sql").write_text((MIGRATIONS_DIR / "001_initial.sql").read_text())
+    (older / "postgresql").mkdir(parents=True)
+    for first in ("001_initial.sql", "postgresql/001_initial.sql"):
+        (older / first).write_text((MIGRATIONS_DIR / first).read_text())
     with pytest.raises(StorageError, match="newer than this code"):
-        await Storage.open(path, migrations=older)
+        await Storage.open(database_url, migrations=older)
+
+
+def test_every_dialect_has_every_migration_under_one_name() -> None:
+    """A migration written for one dialect only (in data/migrations/<dialect>/) must have
+    its counterpart for the other, under the same number and name."""
+    sqlite, postgresql = (load_migrations(MIGRATIONS_DIR, d) for d in ("sqlite", "postgresql"))
+    assert [(m.version, m.name) for m in sqlite] == [(m.version, m.name) for m in postgresql]
+    assert len(sqlite) == len(list(MIGRATIONS_DIR.glob("[0-9][0-9][0-9]_*.sql")))
+
+
+def test_a_dialect_script_replaces_the_shared_one(tmp_path: Path) -> None:
+    (tmp_path / "postgresql").mkdir()
+    (tmp_path / "001_first.sql").write_text("-- both")
+    (tmp_path / "postgresql" / "001_first.sql").write_text("-- postgresql")
+    (tmp_path / "postgresql" / "002_second.sql").write_text("-- postgresql only")
+    assert [m.sql for m in load_migrations(tmp_path, "sqlite")] == ["-- both"]
+    postgresql = load_migrations(tmp_path, "postgresql")
+    assert [m.sql for m in postgresql] == ["-- postgresql", "-- postgresql only"]
+    (tmp_path / "004_fourth.sql").write_text("-- a gap")
+    with pytest.raises(StorageError, match=r"postgresql migrations .* 1, 2, 3 …: \[1, 2, 4\]"):
+        load_migrations(tmp_path, "postgresql")
 
 
 # -- running games ---------------------------------------------------------------------------
@@ -265,15 +305,15 @@ async def test_a_save_that_expects_another_revision_is_refused(storage: Storage)
 
 
 async def test_two_writers_racing_for_a_game_one_wins_the_other_gets_a_conflict(
-    tmp_path: Path,
+    database_url: str,
 ) -> None:
     """Two stores on one database (two processes), both with the game at revision 3."""
-    path = tmp_path / "cardroom.db"
     state = games()["fishing"].new_state(2, 7)
-    first = await Storage.open(path)
+    first = await Storage.open(database_url)
     await first.running.save(saved(state, revision=3))
-    first.file_lock.release()  # stands for a second process the lock did not keep out
-    second = await Storage.open(path)
+    if first.file_lock:
+        first.file_lock.release()  # stands for a second process the lock did not keep out
+    second = await Storage.open(database_url)
     try:
         outcomes = await asyncio.gather(
             first.running.save(saved(state, revision=4, table_message_id=1), 3),
@@ -293,11 +333,11 @@ async def test_two_writers_racing_for_a_game_one_wins_the_other_gets_a_conflict(
         await first.close()
 
 
-def lobby_row(lobby_id: str, channel_id: int) -> SavedLobby:
+def lobby_row(lobby_id: str, channel_id: int, guild_id: int = 1) -> SavedLobby:
     seats = [SeatRecord(user_id=7, name="ann", is_ai=False)]
     return SavedLobby(
         lobby_id=lobby_id,
-        guild_id=1,
+        guild_id=guild_id,
         channel_id=channel_id,
         host_id=7,
         game_id="fishing",
@@ -327,6 +367,13 @@ async def test_a_lobby_that_cannot_be_read_back_is_dropped_and_the_others_come_b
         assert await storage.lobbies.load() == ([lobby_row("good", 10)], []), "dropped for good"
     finally:
         await storage.close()
+
+
+async def test_a_process_restores_only_the_lobbies_of_its_shards(storage: Storage) -> None:
+    for shard in range(4):
+        await storage.lobbies.save(lobby_row(f"on{shard}", 10 + shard, guild_id=shard << 22))
+    lobbies, _ = await storage.lobbies.load(Shards(4, (1, 3)))
+    assert sorted(lobby.lobby_id for lobby in lobbies) == ["on1", "on3"]
 
 
 async def test_a_started_lobby_goes_in_the_same_transaction_as_the_first_save(
@@ -627,18 +674,19 @@ async def test_a_killed_process_leaves_its_last_save(tmp_path: Path) -> None:
 
 # -- finishing -------------------------------------------------------------------------------
 async def test_finish_game_writes_everything_and_removes_the_running_game(
-    tmp_path: Path,
+    database_url: str,
 ) -> None:
-    path = tmp_path / "cardroom.db"
-    storage = await Storage.open(path)
+    storage = await Storage.open(database_url)
     await storage.running.save(saved(games()["fishing"].new_state(2, 7), table_id="f"))
     await storage.results.finish(finished("f", {1: 1, None: 2}))
     await storage.close()
-    assert count(path, "SELECT COUNT(*) FROM running_games") == 0
-    assert count(path, "SELECT COUNT(*) FROM finished_games WHERE table_id = 'f'") == 1
-    assert count(path, "SELECT COUNT(*) FROM finished_seats WHERE table_id = 'f'") == 2
-    assert count(path, "SELECT COUNT(*) FROM replay_records WHERE table_id = 'f'") == 1
-    assert count(path, "SELECT has_ai FROM finished_games") == 1
+    assert await count_in(database_url, "SELECT COUNT(*) FROM running_games") == 0
+    for table in ("finished_games", "replay_records"):
+        sql = f"SELECT COUNT(*) FROM {table} WHERE table_id = 'f'"
+        assert await count_in(database_url, sql) == 1
+    sql = "SELECT COUNT(*) FROM finished_seats WHERE table_id = 'f'"
+    assert await count_in(database_url, sql) == 2
+    assert await count_in(database_url, "SELECT has_ai FROM finished_games") == 1
 
 
 async def test_discord_sized_ids_and_names_survive_finishing(storage: Storage) -> None:
@@ -653,9 +701,8 @@ async def test_discord_sized_ids_and_names_survive_finishing(storage: Storage) -
 
 
 @pytest.mark.parametrize("fault", ["repeated seat", "player seat without user", "same table twice"])
-async def test_a_failure_inside_finish_game_writes_nothing(tmp_path: Path, fault: str) -> None:
-    path = tmp_path / "cardroom.db"
-    storage = await Storage.open(path)
+async def test_a_failure_inside_finish_game_writes_nothing(database_url: str, fault: str) -> None:
+    storage = await Storage.open(database_url)
     running = saved(games()["fishing"].new_state(2, 7), table_id="f")
     await storage.running.save(running)
     game = finished("f", {1: 1, 2: 2})
@@ -666,27 +713,27 @@ async def test_a_failure_inside_finish_game_writes_nothing(tmp_path: Path, fault
     else:  # the game row itself already exists (written under another running row)
         await storage.results.finish(finished("f", {1: 1, 2: 2}))
         await storage.running.save(running)
-    before = count(path, "SELECT COUNT(*) FROM finished_seats")
-    with pytest.raises(sqlite3.IntegrityError):
+    before = await count_in(database_url, "SELECT COUNT(*) FROM finished_seats")
+    with pytest.raises(INTEGRITY_ERRORS):
         await storage.results.finish(game)
     assert await running_games(storage) == [running]  # the running row is still there
     await storage.results.finish(finished("g", {1: 1, 2: 2}))  # and the connection still works
     await storage.close()
-    assert count(path, "SELECT COUNT(*) FROM running_games") == 1
-    assert count(path, "SELECT COUNT(*) FROM finished_seats") == before + 2
-    assert count(path, "SELECT COUNT(*) FROM finished_games") == 1 + (fault == "same table twice")
-    assert count(path, "SELECT COUNT(*) FROM replay_records") == 1 + (fault == "same table twice")
+    assert await count_in(database_url, "SELECT COUNT(*) FROM running_games") == 1
+    assert await count_in(database_url, "SELECT COUNT(*) FROM finished_seats") == before + 2
+    for table in ("finished_games", "replay_records"):
+        written = await count_in(database_url, f"SELECT COUNT(*) FROM {table}")
+        assert written == 1 + (fault == "same table twice")
 
 
-async def test_concurrent_saves_and_finishes_do_not_mix(tmp_path: Path) -> None:
-    path = tmp_path / "cardroom.db"
-    storage = await Storage.open(path)
+async def test_concurrent_saves_and_finishes_do_not_mix(database_url: str) -> None:
+    storage = await Storage.open(database_url)
     state = games()["fishing"].new_state(2, 7)
     bad = finished("bad", {1: 1, 2: 2})
     bad.seats[1].seat = 0
 
     async def failing() -> None:
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(INTEGRITY_ERRORS):
             await storage.results.finish(bad)
 
     await asyncio.gather(
@@ -695,9 +742,9 @@ async def test_concurrent_saves_and_finishes_do_not_mix(tmp_path: Path) -> None:
         *(storage.results.finish(finished(f"f{n}", {1: 1, 2: 2}, minute=n)) for n in range(30)),
     )
     await storage.close()
-    assert count(path, "SELECT COUNT(*) FROM running_games") == 30
-    assert count(path, "SELECT COUNT(*) FROM finished_games") == 30
-    assert count(path, "SELECT COUNT(*) FROM finished_seats") == 60
+    assert await count_in(database_url, "SELECT COUNT(*) FROM running_games") == 30
+    assert await count_in(database_url, "SELECT COUNT(*) FROM finished_games") == 30
+    assert await count_in(database_url, "SELECT COUNT(*) FROM finished_seats") == 60
 
 
 # -- scoreboards, stats, ratings, seasons ----------------------------------------------------
@@ -865,19 +912,18 @@ def test_lowest_score_wins_goes_by_the_results() -> None:
 
 
 async def test_a_deck_style_is_replaced_and_kept_and_only_known_styles_are_stored(
-    tmp_path: Path,
+    database_url: str,
 ) -> None:
-    path = tmp_path / "cardroom.db"
-    storage = await Storage.open(path)
+    storage = await Storage.open(database_url)
     try:
         await storage.preferences.set_deck_style(7, "four_colour")
         await storage.preferences.set_deck_style(8, "four_colour")
         await storage.preferences.set_deck_style(7, "standard")  # changed back: one row each
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.CheckViolationError)):
             await storage.preferences.set_deck_style(9, "rainbow")
     finally:
         await storage.close()
-    again = await Storage.open(path)
+    again = await Storage.open(database_url)
     try:
         assert await again.preferences.deck_styles() == {7: "standard", 8: "four_colour"}
     finally:

@@ -1,0 +1,50 @@
+"""The bot on PostgreSQL (``DATABASE_URL=postgresql://…``), under simcord: a whole game, and
+a game whose bot is killed halfway and resumed by a new bot on the same database, ending as
+the same game played without the kill."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.app import CardroomBot
+from bot.settings import Settings
+from tests.bot.conftest import fast_settings
+from tests.bot.helpers import add_player, results_message, text_of
+from tests.bot.test_restart import play_through, play_with_a_kill
+from tests.bot.test_whole_games import play_to_the_end
+from tests.postgres import ThrowawayPostgres
+
+
+@pytest.fixture
+def settings(tmp_path: Path, postgres_url: str) -> Settings:
+    return fast_settings(tmp_path, database_url=postgres_url)
+
+
+async def test_a_whole_game_on_postgresql(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle
+) -> None:
+    assert bot.storage.dialect == "postgresql"
+    channel = guild.create_text_channel("games")
+    players = [add_player(env, guild, name) for name in ("ann", "bob")]
+    assert await play_to_the_end(env, bot, channel, players, "fishing", ai_seats=0) > 0
+    results = results_message(channel)
+    assert results is not None and "Fishing — results" in text_of(results)
+    [finished] = await bot.storage.results.history(guild.id)
+    assert [seat.user_id for seat in finished.seats] == [player.id for player in players]
+    assert await bot.storage.running.load() == []
+
+
+async def test_a_killed_game_resumes_from_postgresql(
+    tmp_path: Path, postgres_server: ThrowawayPostgres
+) -> None:
+    whole_url = await postgres_server.create_database("whole_game")
+    killed_url = await postgres_server.create_database("killed_game")
+    whole = await play_through(fast_settings(tmp_path, database_url=whole_url), "swazi")
+    kill_at = whole.human_moves // 2 // 2 * 2  # an even move: made through the Hand view
+    killed = await play_with_a_kill(
+        fast_settings(tmp_path, database_url=killed_url), "swazi", kill_at
+    )
+    assert killed == whole

@@ -1,0 +1,197 @@
+"""Shards: a process drives only the games of its shards' servers; on PostgreSQL two processes
+never own the same shard (an advisory lock per shard), and one that loses its lock stops
+driving those games; only the process of shard 0 syncs the commands."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from unittest import mock
+
+import asyncpg
+import pytest
+import simcord
+
+from bot.app import create_bot
+from bot.errors import UserError
+from bot.storage import LoadedGame, ShardInUseError, Shards, Storage
+from bot.storage.shards import SHARD_LOCKS, parse_shard_ids
+from bot.tables.lobbies import SHARD_NOT_HERE
+from bot.tables.service import SHARD_LOST
+from engine.registry import games
+from tests.bot.conftest import fast_settings
+from tests.bot.helpers import (
+    Playthrough,
+    add_player,
+    open_table,
+    release,
+    results_message,
+    text_of,
+)
+from tests.bot.test_storage import saved
+
+
+def guild_on(shard: int, count: int, n: int = 1) -> int:
+    """The n-th server id on ``shard`` of ``count`` (Discord puts a server on shard
+    ``(id >> 22) % count``)."""
+    return (n * count + shard) << 22
+
+
+def test_shard_ids_read_as_ranges_and_lists() -> None:
+    assert parse_shard_ids("0-1", 4) == (0, 1)
+    assert parse_shard_ids("3,0-1", 4) == (0, 1, 3)
+    for bad, why in [("4", "shard 4 does not exist"), ("2-1", "backwards"), ("a", "not a list")]:
+        with pytest.raises(ValueError, match=why):
+            parse_shard_ids(bad, 4)
+
+
+async def test_a_second_owner_of_a_shard_is_refused(postgres_url: str) -> None:
+    first, second = await Storage.open(postgres_url), await Storage.open(postgres_url)
+    try:
+        await first.claim_shards(Shards(4, (0, 1)), on_lost=print)
+        with pytest.raises(ShardInUseError, match=r"^shard 1 of 4 is run by another Cardroom"):
+            await second.claim_shards(Shards(4, (1, 2)), on_lost=print)
+        # the refused claim kept nothing (shard 2 is free), and disjoint shards are fine
+        await second.claim_shards(Shards(4, (2, 3)), on_lost=print)
+        await first.close()  # its shards go with it
+        third = await Storage.open(postgres_url)
+        await third.claim_shards(Shards(4, (0, 1)), on_lost=print)
+        await third.close()
+    finally:
+        await second.close()
+
+
+async def test_a_restore_takes_only_the_games_of_its_shards(database_url: str) -> None:
+    storage = await Storage.open(database_url)
+    state = games()["fishing"].new_state(2, 7)
+    try:
+        for shard in range(4):
+            for n in (1, 2):
+                table_id = f"s{shard}n{n}"
+                await storage.running.save(saved(state, table_id, guild_id=guild_on(shard, 4, n)))
+        mine = await storage.running.load(Shards(4, (1, 3)))
+        assert all(isinstance(game, LoadedGame) for game in mine)
+        assert [g.saved.table_id for g in mine if isinstance(g, LoadedGame)] == [
+            "s1n1",
+            "s1n2",
+            "s3n1",
+            "s3n2",
+        ]
+        assert len(await storage.running.load(Shards.every(4))) == 8
+    finally:
+        await storage.close()
+
+
+async def terminate_shard_locks(url: str) -> int:
+    """Drop the connections holding shard locks, from outside (as a network cut would)."""
+    connection = await asyncpg.connect(url)
+    try:
+        dropped = await connection.fetch(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks"
+            " WHERE locktype = 'advisory' AND classid = $1",
+            SHARD_LOCKS,
+        )
+    finally:
+        await connection.close()
+    return len(dropped)
+
+
+async def test_a_process_that_loses_its_shard_locks_stops_driving_their_games(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    settings = fast_settings(tmp_path, database_url=postgres_url, shard_count=2)
+    bot = create_bot(settings)
+    try:
+        async with simcord.run(bot) as env:
+            await bot.tree.sync()
+            guild = env.create_guild(shard_id=1)
+            channel = guild.create_text_channel("games")
+            ann = add_player(env, guild, "ann")
+            table = await open_table(bot, channel, [ann], "fishing", 1)
+            revision = table.revision
+            assert await terminate_shard_locks(postgres_url) == 2  # shards 0 and 1
+
+            for _ in range(200):  # the dropped connection is noticed in the loop's own time
+                if table.ended:
+                    break
+                await asyncio.sleep(0.01)
+            await env.advance_time(settings.turn_seconds * 3)  # no timer or AI move left
+            assert table.ended and table.table_id not in bot.tables.tables
+            told = [m for m in channel.history() if text_of(m) == SHARD_LOST]
+            assert len(told) == 1, "the channel is told once"
+            # nothing saved or deleted: another process may run the game from where it was
+            (stored,) = await bot.storage.running.load()
+            assert isinstance(stored, LoadedGame) and stored.saved.revision == revision
+            refused = await ann.member.slash(channel, "game start fishing")
+            assert refused.ephemeral and SHARD_NOT_HERE in text_of(refused.response)
+    finally:
+        await release(bot)
+
+
+async def test_two_processes_on_disjoint_shards_share_one_database(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Two bots on one PostgreSQL database, shard 1 and shard 0 of 2 (simcord runs one at a
+    time: the first bot keeps its storage and shard lock while the second runs). The second
+    restores nothing of the first's game, plays its own to the end and leaves the first's
+    game as it was saved; a third process cannot take the first's shard meanwhile. (The
+    second runs shard 0, where Discord sends every DM click: its game is played by DM too.)"""
+    first, second = (
+        create_bot(fast_settings(tmp_path, database_url=postgres_url, shard_count=2, shard_ids=ids))
+        for ids in ("1", "0")
+    )
+    try:
+        async with simcord.run(first) as env:
+            await first.tree.sync()
+            guild = env.create_guild(shard_id=1)
+            theirs = await open_table(
+                first,
+                guild.create_text_channel("games"),
+                [add_player(env, guild, "ann")],
+                "fishing",
+                1,
+            )
+        async with simcord.run(second) as env:
+            assert second.tables.tables == {}  # the first's game is not restored here
+            await second.tree.sync()
+            guild = env.create_guild(shard_id=0)
+            channel = guild.create_text_channel("games")
+            players = [add_player(env, guild, "bob")]
+            table = await open_table(second, channel, players, "fishing", 1)
+            await Playthrough(env, channel, players, table, random.Random(1)).to_the_end()
+            assert results_message(channel) is not None
+            intruder = await Storage.open(postgres_url)
+            with pytest.raises(ShardInUseError, match="shard 1 of 2 is run by another"):
+                await intruder.claim_shards(Shards(2, (1,)), on_lost=print)
+            await intruder.close()
+            # a click on the first's game's hand DM reaches the process of shard 0 (Discord's
+            # way with DMs), which says where to play it
+            with pytest.raises(UserError, match="another Cardroom process runs it"):
+                second.tables.table(theirs.table_id)
+        (left,) = await second.storage.running.load()
+        assert isinstance(left, LoadedGame)
+        assert (left.saved.table_id, left.saved.revision) == (theirs.table_id, theirs.revision)
+    finally:
+        await release(second, first)
+
+
+async def test_only_the_process_of_shard_0_syncs_the_commands(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    bots = [
+        create_bot(
+            fast_settings(
+                tmp_path, database_url=postgres_url, shard_count=2, shard_ids=ids, dev_guild_id=1
+            )
+        )
+        for ids in ("1", "0")
+    ]
+    try:
+        for bot in bots:
+            with mock.patch.object(bot.tree, "sync") as sync:
+                async with simcord.run(bot):
+                    pass
+            assert sync.call_count == (0 in bot.settings.shards.ids)
+    finally:
+        await release(*bots)

@@ -1,0 +1,137 @@
+"""A throwaway PostgreSQL server for the tests (and the storage benchmark): the machine's own
+server binaries (Debian's ``postgresql`` package), ``initdb`` and ``pg_ctl`` on a temporary
+folder, reached through a unix socket in that folder only (no TCP port). Run as root, the
+server runs as the unprivileged user ``nobody``, as PostgreSQL refuses to run as root. For
+the tests its data need not survive a crash, so fsync is off: it starts in a few seconds and
+writes fast; the benchmark asks for a durable one (PostgreSQL's defaults: every commit flushed).
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import asyncpg
+
+INSTALL_HINT = (
+    "PostgreSQL's server binaries (initdb, pg_ctl) are not installed:"
+    " sudo apt-get install -y postgresql"
+)
+USER = "cardroom"  # the server's superuser, trusted on its unix socket
+UNPRIVILEGED = "nobody"
+
+
+def server_binaries() -> Path:
+    """The folder with ``initdb`` and ``pg_ctl``: ``PG_BINDIR``, Debian's newest
+    ``/usr/lib/postgresql/N/bin``, or the PATH. RuntimeError with the install line if none."""
+    candidates = [Path(os.environ["PG_BINDIR"])] if os.environ.get("PG_BINDIR") else []
+    debian = Path("/usr/lib/postgresql")
+    if debian.is_dir():
+        versions = [each for each in debian.iterdir() if each.name.isdigit()]
+        candidates += [each / "bin" for each in sorted(versions, key=lambda v: -int(v.name))]
+    on_path = shutil.which("initdb")
+    if on_path:
+        candidates.append(Path(on_path).parent)
+    for folder in candidates:
+        if (folder / "initdb").is_file() and (folder / "pg_ctl").is_file():
+            return folder
+    raise RuntimeError(INSTALL_HINT)
+
+
+class ThrowawayPostgres:
+    """A PostgreSQL server in a temporary folder; ``url(name)`` reaches a database of it."""
+
+    def __init__(self, folder: Path, binaries: Path, *, durable: bool = False) -> None:
+        self.folder = folder
+        self.binaries = binaries
+        self.durable = durable
+
+    @property
+    def data(self) -> Path:
+        return self.folder / "data"
+
+    def url(self, database: str = "postgres") -> str:
+        """The connection URL of one of the server's databases (through its unix socket)."""
+        return f"postgresql://{USER}@/{database}?host={self.folder}"
+
+    def _run(self, *command: str) -> None:
+        """Run one of the server's programs, as ``nobody`` when we are root."""
+        prefix = ["runuser", "-u", UNPRIVILEGED, "--"] if os.geteuid() == 0 else []
+        done = subprocess.run(
+            [*prefix, *command], capture_output=True, text=True, check=False, timeout=120
+        )
+        if done.returncode != 0:
+            log = self.folder / "server.log"
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise RuntimeError(f"{command[0]} failed: {done.stderr.strip()}\n{tail}")
+
+    def start(self) -> None:
+        """initdb and start the server (waiting until it takes connections)."""
+        if os.geteuid() == 0:
+            nobody = pwd.getpwnam(UNPRIVILEGED)
+            os.chown(self.folder, nobody.pw_uid, nobody.pw_gid)
+        self._run(
+            str(self.binaries / "initdb"),
+            f"--pgdata={self.data}",
+            f"--username={USER}",
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--no-sync",
+            "--no-instructions",
+        )
+        options = f"-k {self.folder} -c listen_addresses='' -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        self._run(
+            str(self.binaries / "pg_ctl"),
+            f"--pgdata={self.data}",
+            f"--log={self.folder / 'server.log'}",
+            f"--options={options}",
+            "--wait",
+            "start",
+        )
+
+    def stop(self) -> None:
+        """Stop the server at once (its data is thrown away)."""
+        self._run(
+            str(self.binaries / "pg_ctl"), f"--pgdata={self.data}", "--mode=immediate", "stop"
+        )
+
+    async def create_database(self, name: str) -> str:
+        """Create an empty database; its URL."""
+        await self._administer(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    async def drop_database(self, name: str) -> None:
+        """Drop a database, closing any connection a test left to it."""
+        await self._administer(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    async def _administer(self, sql: str) -> None:
+        """Run one statement in the server's ``postgres`` database."""
+        connection = await asyncpg.connect(self.url())
+        try:
+            await connection.execute(sql)
+        finally:
+            await connection.close()
+
+
+@contextmanager
+def throwaway_postgres(*, durable: bool = False) -> Iterator[ThrowawayPostgres]:
+    """A running throwaway server, stopped and deleted when the block ends."""
+    binaries = server_binaries()
+    folder = Path(tempfile.mkdtemp(prefix="cardroom-pg-"))
+    server = ThrowawayPostgres(folder, binaries, durable=durable)
+    try:
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
