@@ -1,7 +1,7 @@
 """Cardroom's storage: running games, open lobbies, finished games and seasons, people's
 preferences (SQLite via aiosqlite, or PostgreSQL via asyncpg).
 
-``Storage`` composes one store per kind of thing kept (``running``, ``lobbies``, ``results``,
+``Storage`` composes one store per kind of thing kept (``running``, ``results``,
 ``preferences``); the only SQL of the project is in this package.
 """
 

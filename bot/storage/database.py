@@ -3,9 +3,9 @@
 ``storage.running`` keeps running games (and those that ended without a result),
 ``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons,
 ``storage.preferences`` each person's own choices; the schema is migrated when the database
-is opened. The database is a SQLite file (the default:
-one process per file) or a PostgreSQL database (several processes, one per range of shards),
-chosen by its URL; the stores' callers never know which. SQL lives only in ``bot/storage``.
+is opened. The database is a SQLite file (the default: one process per file) or a PostgreSQL
+database (several processes, one per range of shards), chosen by its URL; the stores' callers
+never know which. SQL lives only in ``bot/storage``.
 """
 
 from __future__ import annotations

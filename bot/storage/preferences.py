@@ -1,8 +1,7 @@
 """Each person's own choices (today: the deck style of their private pictures).
 
 ``Preferences`` is what the bot needs from any backend; ``SqlPreferences`` keeps them in
-SQLite or PostgreSQL. Styles are stored by name ('standard', 'four_colour'), so storage needs
-no drawing code.
+SQLite or PostgreSQL. Styles are stored by name ('standard', 'four_colour'), so storage needs no drawing code.
 """
 
 from __future__ import annotations
@@ -38,8 +37,7 @@ class SqlPreferences:
         """Store ``user_id``'s deck style (one statement: its own transaction)."""
         async with self._db.session() as sql:
             await sql.execute(
-                "INSERT INTO player_preferences (user_id, deck_style)"
-                " VALUES (:user_id, :deck_style)"
+                "INSERT INTO player_preferences (user_id, deck_style) VALUES (:user_id, :style)"
                 " ON CONFLICT (user_id) DO UPDATE SET deck_style = excluded.deck_style",
-                {"user_id": user_id, "deck_style": style},
+                {"user_id": user_id, "style": style},
             )

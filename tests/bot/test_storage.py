@@ -919,7 +919,7 @@ async def test_a_deck_style_is_replaced_and_kept_and_only_known_styles_are_store
         await storage.preferences.set_deck_style(7, "four_colour")
         await storage.preferences.set_deck_style(8, "four_colour")
         await storage.preferences.set_deck_style(7, "standard")  # changed back: one row each
-        with pytest.raises((sqlite3.IntegrityError, asyncpg.CheckViolationError)):
+        with pytest.raises(INTEGRITY_ERRORS):
             await storage.preferences.set_deck_style(9, "rainbow")
     finally:
         await storage.close()
