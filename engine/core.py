@@ -12,6 +12,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
 from engine.cards import FULL_DECK, SUIT_NAME, Card, parse_cards, shuffle
@@ -240,7 +242,7 @@ class DeckPlan:
                     + (f"; not in play: {' '.join(c.text for c in extra)}" if extra else "")
                 )
             return list(given)
-        deck = sorted(cards)
+        deck = list(FULL_DECK) if cards is FULL_DECK else sorted(cards)  # FULL_DECK is sorted
         shuffle(deck, make_rng(self.seed, "deck", index))
         return deck
 
@@ -430,6 +432,7 @@ class State(ABC):
         self.options = options
         self.deck_plan = deck_plan
         self._legal_cache: dict[int, tuple[Action, ...]] = {}
+        self._acting: tuple[int, ...] | None = None  # to_act's answer for this position
         self.first_events: list[Event] = []  # not saved: shown only when the game starts
 
     @classmethod
@@ -450,9 +453,19 @@ class State(ABC):
         returns what happened, as ``opening_events`` shows it."""
 
     # -- who acts and what they may do ---------------------------------------------------------
-    @abstractmethod
     def to_act(self) -> tuple[int, ...]:
-        """The seats that may act now (several when out-of-turn actions are open); () when over."""
+        """The seats that may act now (several when out-of-turn actions are open); () when over.
+
+        Worked out once per position, like the legal actions: a step asks it several times.
+        """
+        acting = self._acting
+        if acting is None:
+            acting = self._acting = self._to_act()
+        return acting
+
+    @abstractmethod
+    def _to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (``to_act`` caches it until the next action)."""
 
     def waiting_for(self) -> tuple[int, ...]:
         """The seats the game waits for; other seats in ``to_act`` have optional actions only."""
@@ -489,10 +502,17 @@ class State(ABC):
 
         Raises IllegalActionError, changing nothing, when the action is not legal now.
         """
-        if not self.is_legal(seat, action):
+        listed = self._legal_cache.get(seat)
+        # A listed action itself (what agents and buttons give) needs no further check: found
+        # by identity in C, it saves is_legal's frames, and the Python-level ``__eq__`` of the
+        # dataclass actions listed before it, on every self-play step.
+        if not (listed and any(map(is_, listed, repeat(action)))) and not self.is_legal(
+            seat, action
+        ):
             raise IllegalActionError(self.explain_illegal(seat, action))
         events = self._apply(seat, action)
         self._legal_cache.clear()
+        self._acting = None
         return events
 
     def apply_text(self, seat: int, text: str) -> list[Event]:
@@ -538,6 +558,7 @@ class State(ABC):
         world.seed = rng.getrandbits(48)
         world.deck_plan = DeckPlan(world.seed)
         world._legal_cache = {}
+        world._acting = None
         world._redeal_hidden(seat, rng)
         return world
 

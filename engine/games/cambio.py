@@ -38,6 +38,7 @@ from typing import Any
 from engine.cards import (
     ACE,
     CLUBS,
+    FULL_DECK,
     JACK,
     KING,
     QUEEN,
@@ -82,6 +83,10 @@ def points(card: Card) -> int:
     if card.rank == KING and card.is_red:
         return -1
     return min(card.rank, 10)
+
+
+POINTS = {card: points(card) for card in FULL_DECK}
+"""``points`` of every card, looked up when a round is scored."""
 
 
 def power_of(card: Card) -> str | None:
@@ -484,7 +489,7 @@ class CambioState(TotalsState):
             seat for seat in range(self.players) if seat not in self.snapped and seat != self.caller
         ]
 
-    def to_act(self) -> tuple[int, ...]:
+    def _to_act(self) -> tuple[int, ...]:
         if self.over:
             return ()
         if self.phase == "look":
@@ -873,7 +878,7 @@ class CambioState(TotalsState):
     # -- end of a round and of the game --------------------------------------------------------
     def round_points(self) -> list[int]:
         """Each player's card points now (no cards: 0)."""
-        return [sum(points(slot.card) for slot in hand.values()) for hand in self.hands]
+        return [sum([POINTS[slot.card] for slot in hand.values()]) for hand in self.hands]
 
     def end_round(self) -> list[Event]:
         """Reveal, score, and either end the game or deal the next round (the deal passes left)."""
@@ -890,8 +895,10 @@ class CambioState(TotalsState):
             f"{{s{seat}}} {scored[seat]} ("
             + (
                 " ".join(
-                    f"[{label} {slot.card.pretty}: {points(slot.card)}]"
-                    for label, slot in hand.items()
+                    [
+                        f"[{label} {slot.card.pretty}: {POINTS[slot.card]}]"
+                        for label, slot in hand.items()
+                    ]
                 )
                 or "no cards"
             )

@@ -225,7 +225,7 @@ class FishingState(TotalsState):
             hand.sort()
 
     # -- decisions -----------------------------------------------------------------------------
-    def to_act(self) -> tuple[int, ...]:
+    def _to_act(self) -> tuple[int, ...]:
         return () if self.over else (self.turn,)
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:

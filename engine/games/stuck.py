@@ -156,11 +156,14 @@ DRAW = Word("draw")  # no card can be played; a pass when there is nothing to dr
 GIVES = tuple(Give(seat) for seat in range(MAX_PLAYERS))
 
 
-# The hand cards that may start a play on each current card: its rank or its suit.
-MATCHING = {
-    current: frozenset(
-        card for card in FULL_DECK if card.rank == current.rank or card.suit == current.suit
-    )
+# The plays that may start on each current card, by the card played: its rank or its suit.
+# Listing a hand's plays is then one lookup per card, in C (``map`` of ``dict.get``).
+MATCHING_PLAYS = {
+    current: {
+        card: PLAYS[card]
+        for card in FULL_DECK
+        if card.rank == current.rank or card.suit == current.suit
+    }
     for current in FULL_DECK
 }
 
@@ -169,6 +172,18 @@ MATCHING = {
 def played_event(seat: int, card: Card) -> Event:
     """The event of a card played (events are immutable, so one serves every game)."""
     return Event(f"{{s{seat}}} plays {card.pretty}", "play")
+
+
+@cache
+def drew_stuck_event(seat: int) -> Event:
+    """The event of a seat that could not play drawing a stuck card (one serves every game)."""
+    return Event(f"{{s{seat}}} cannot play and draws a stuck card", "draw")
+
+
+@cache
+def gave_event(seat: int, target: int) -> Event:
+    """The event of the bonus stuck card given to ``target`` (one serves every game)."""
+    return Event(f"{{s{seat}}} sticks a card in front of {{s{target}}}", "give")
 
 
 def rank_name(rank: int) -> str:
@@ -238,20 +253,20 @@ class StuckState(TotalsState):
         return self.discard[-1]
 
     # -- decisions -----------------------------------------------------------------------------
-    def to_act(self) -> tuple[int, ...]:
+    def _to_act(self) -> tuple[int, ...]:
         return () if self.over else (self.turn,)
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
         if self.phase == GIVE:
             return tuple(GIVES[target] for target in self.bonus_targets(seat))
         if self.phase == FOLLOW:
-            return (*(PLAYS[card] for card in self.follow_ups(seat)), DONE)
-        plays = self.first_cards(seat)
-        return tuple(PLAYS[card] for card in plays) if plays else (DRAW,)
+            return (*map(PLAYS.__getitem__, self.follow_ups(seat)), DONE)
+        plays = tuple(filter(None, map(MATCHING_PLAYS[self.discard[-1]].get, self.hands[seat])))
+        return plays or (DRAW,)
 
     def first_cards(self, seat: int) -> list[Card]:
         """The hand cards that may start a play: the current card's rank or suit."""
-        return list(filter(MATCHING[self.current].__contains__, self.hands[seat]))
+        return [card for card in self.hands[seat] if card in MATCHING_PLAYS[self.current]]
 
     def follow_ups(self, seat: int) -> list[Card]:
         """The hand cards that may follow this turn's cards (see the module docstring)."""
@@ -364,7 +379,7 @@ class StuckState(TotalsState):
         """Draw the bonus card face down in front of ``target``."""
         events = self.draw_card()
         self.stuck[target].append(self.pile.pop(0))
-        events.append(Event(f"{{s{seat}}} sticks a card in front of {{s{target}}}", "give"))
+        events.append(gave_event(seat, target))
         return events + self.after_bonus(seat)
 
     def after_bonus(self, seat: int) -> list[Event]:
@@ -400,7 +415,7 @@ class StuckState(TotalsState):
         card = self.pile.pop(0)
         if len(self.stuck[seat]) < MAX_STUCK:
             self.stuck[seat].append(card)
-            events.append(Event(f"{{s{seat}}} cannot play and draws a stuck card", "draw"))
+            events.append(drew_stuck_event(seat))
         else:
             insort(self.hands[seat], card)
             self.lacks[seat] = (set(), set())

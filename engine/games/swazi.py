@@ -416,7 +416,7 @@ class SwaziState(TotalsState):
             hand.sort()
 
     # -- decisions ---------------------------------------------------------------------------
-    def to_act(self) -> tuple[int, ...]:
+    def _to_act(self) -> tuple[int, ...]:
         return () if self.over else (self.turn,)
 
     def pile_top(self, seat: int) -> Card | None:

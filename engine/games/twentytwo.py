@@ -468,7 +468,7 @@ class TwentyTwoState(State):
         return []
 
     # -- decisions ---------------------------------------------------------------------------
-    def to_act(self) -> tuple[int, ...]:
+    def _to_act(self) -> tuple[int, ...]:
         return (self.pending[0],) if self.phase != "over" and self.pending else ()
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
