@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot.answers import NOT_OURS, reply_private, report_error
 from bot.boards.ratings import Ratings
+from bot.preferences import DeckStyles
 from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables.presenter import DiscordPresenter
@@ -45,6 +46,7 @@ class CardroomBot(commands.AutoShardedBot):
 
     storage: Storage
     ratings: Ratings
+    deck_styles: DeckStyles
     tables: TableService
     presenter: DiscordPresenter
 
@@ -84,6 +86,7 @@ class CardroomBot(commands.AutoShardedBot):
             await self.storage.close()
             raise
         self.ratings = Ratings(self.storage.results)
+        self.deck_styles = await DeckStyles.load(self.storage.preferences)
         self.presenter = DiscordPresenter(self)
         self.tables = TableService(
             self.settings,

@@ -3,11 +3,12 @@
 Each game is played under simcord (the simulated Discord the bot tests use) by ann and bob, with
 an AI seat where the game allows three, short options (the lowest target or round count), and
 cara watching. simcord's preview draws each screen as the Discord client does, as the person who
-sees it, in Debian's chromium; the PNGs are the lobby, the table after a few moves, the channel,
-the Hand at a person's turn and the next steps of a move, the hand DM, the table and a Hand
-while a snap window is open (games with out-of-turn moves), the results and the boards
-(``/scoreboard``, ``/stats``, ``/game history``), each in the dark and the light theme at a
-desktop and a phone width.
+sees it, in Debian's chromium; the PNGs are the lobby (and the AI level offer Add AI answers
+with), the table after a few moves, the channel, the Hand at a person's turn and the next
+steps of a move, the hand DM, the table and a Hand while a snap window is open (games with
+out-of-turn moves), the results, the boards (``/scoreboard``, ``/stats``, ``/game
+history``) and the rules (``/game rules``), each in the dark and the light theme at a desktop
+and a phone width.
 
 simcord's preview draws Discord's dark theme only: the light theme is Discord's light palette
 laid over the preview's colour variables, close to Discord's but not its pixels.
@@ -260,7 +261,14 @@ async def shoot_game(here: World, camera: Camera, game_id: str, seed: int) -> No
     lobby = answer(started)
     await bob.member.click(lobby, label="Join")
     if 3 in game.player_counts:
-        await ann.member.click(lobby, label="Add AI")
+        added = await ann.member.click(lobby, label="Add AI")
+        await camera.shoot(
+            "01-lobby-ai-level",
+            "the AI level offer that Add AI answers with (only the clicker sees it)",
+            channel,
+            ann.member,
+            added.followups[0],
+        )
     await camera.shoot(
         "01-lobby",
         "the lobby: ann hosts, bob joined, an AI seat where allowed, before Start",
@@ -425,13 +433,15 @@ async def shoot_snap_window(here: World, camera: Camera, run: Playthrough) -> No
 
 
 async def shoot_boards(here: World, camera: Camera, game_id: str) -> None:
-    """``/scoreboard``, ``/stats`` and ``/game history`` after the game, as ann asks them."""
+    """``/scoreboard``, ``/stats``, ``/game history`` and ``/game rules`` after the game, as
+    ann asks them."""
     channel, ann = here.channel, here.ann
     for scene, command, options, what in (
         ("10-scoreboard", "scoreboard", {"game": game_id}, "/scoreboard for this game"),
         ("11-scoreboard-all", "scoreboard", {}, "/scoreboard with no game given"),
         ("12-stats", "stats", {}, "ann's /stats"),
         ("13-history", "game history", {}, "/game history"),
+        ("14-rules", "game rules", {"game": game_id}, "/game rules for this game"),
     ):
         result = await ann.member.slash(channel, command, **options)
         await camera.shoot(scene, what, channel, ann.member, result)

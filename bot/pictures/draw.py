@@ -23,14 +23,21 @@ from bot.pictures.faces import (
 from engine.cards import Card
 from engine.layout import Group, Layout, fill_seats
 
-MAX_WIDTH = 600  # shown 1:1 on a desktop, scaled to about two thirds on a phone
-PADDING = 12
-GROUP_GAP = 20
+# Shown 1:1 on a desktop; a phone 400 px wide gives a message's picture about 275 px, so the
+# narrower the picture, the larger its cards there (600 px made a card 30 px wide on a phone).
+WIDTH = 440
+# A picture that would be taller than this at WIDTH (many seats of cambio, stuck, twentytwo:
+# mostly backs) is laid out at MAX_WIDTH when that makes it shorter, so that it never pushes
+# the turn and its controls far below: small backs read as well as large ones.
+TALL = 560
+MAX_WIDTH = 600
+PADDING = 10
+GROUP_GAP = 18
 CARD_GAP = 5
-MIN_STEP = 24  # the narrowest overlap that still shows a card's corner index
+MIN_STEP = 31  # the narrowest overlap that still shows a card's whole corner index
 STACK_SHIFT = 3  # how far each card under a stack's top peeks out
-LABEL_SIZE, LABEL_HEIGHT = 18, 25
-CAPTION_SIZE, CAPTION_HEIGHT = 16, 21
+LABEL_SIZE, LABEL_HEIGHT = 21, 28
+CAPTION_SIZE, CAPTION_HEIGHT = 18, 23
 NAME_LENGTH = 16  # longer seat names are cut (with …) to keep labels on one line
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
 
@@ -75,14 +82,17 @@ def seat_label(name: str) -> str:
     return kept if len(kept) <= NAME_LENGTH else kept[: NAME_LENGTH - 1].rstrip() + "…"
 
 
-def _measure(group: Group, label: str) -> _Placed:
+def _measure(group: Group, label: str, width: int = WIDTH) -> _Placed:
     slots = max(len(group.cards), 1)
-    available = MAX_WIDTH - 2 * PADDING
+    available = width - 2 * PADDING
     step = CARD_WIDTH + CARD_GAP
     if slots > 1 and slots * step - CARD_GAP > available:
         step = max(MIN_STEP, (available - CARD_WIDTH) // (slots - 1))
     per_line = min(slots, 1 + (available - CARD_WIDTH) // step)
     lines = math.ceil(slots / per_line)
+    if lines > 1:  # even lines (7 and 7, not 12 and 2), each overlapping no more than it must
+        per_line = math.ceil(slots / lines)
+        step = min(CARD_WIDTH + CARD_GAP, (available - CARD_WIDTH) // max(per_line - 1, 1))
     shift = 2 * STACK_SHIFT if group.size is not None else 0
     cards_width = CARD_WIDTH + (per_line - 1) * step + shift
     label_width = math.ceil(font(LABEL_SIZE).getlength(label))
@@ -100,19 +110,21 @@ def _width(line: Sequence[_Placed]) -> int:
     return 2 * PADDING + sum(placed.width for placed in line) + GROUP_GAP * (len(line) - 1)
 
 
-def _lines(layout: Layout, names: Sequence[str]) -> list[list[_Placed]]:
-    """Groups placed in lines: a row joins the line before when all of it fits there (a
-    shorter picture), else it starts a line, and wraps when it is too wide."""
+def _lines(layout: Layout, names: Sequence[str], width: int) -> list[list[_Placed]]:
+    """Groups placed in lines at most ``width`` wide: a row joins the line before when all of
+    it fits there (a shorter picture), else it starts a line, and wraps when it is too wide."""
     labels = [seat_label(name) for name in names]
     lines: list[list[_Placed]] = []
     for row in layout.rows:
-        placed_row = [_measure(group, fill_seats(group.label, labels)) for group in row.groups]
-        if lines and _width(lines[-1]) + GROUP_GAP + _width(placed_row) - 2 * PADDING <= MAX_WIDTH:
+        placed_row = [
+            _measure(group, fill_seats(group.label, labels), width) for group in row.groups
+        ]
+        if lines and _width(lines[-1]) + GROUP_GAP + _width(placed_row) - 2 * PADDING <= width:
             lines[-1] += placed_row
             continue
         line: list[_Placed] = []
         for placed in placed_row:
-            if line and _width([*line, placed]) > MAX_WIDTH:
+            if line and _width([*line, placed]) > width:
                 lines.append(line)
                 line = []
             line.append(placed)
@@ -184,12 +196,23 @@ def _draw_stack(canvas: Image.Image, group: Group, x: int, top: int, style: Deck
     draw.text((left + width / 2, badge_top + 10), count, font=badge, fill=LABEL_INK, anchor="mm")
 
 
-def render(layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.STANDARD) -> Picture:
-    """Draw ``layout`` with seats named ``names``: one PNG, never wider than MAX_WIDTH."""
-    lines = _lines(layout, names)
+def _heights(lines: list[list[_Placed]]) -> tuple[list[int], int]:
+    """The height of each line, and of the picture."""
     heights = [max((placed.height for placed in line), default=0) for line in lines]
+    return heights, 2 * PADDING + sum(heights) + GROUP_GAP // 2 * max(len(lines) - 1, 0)
+
+
+def render(layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.STANDARD) -> Picture:
+    """Draw ``layout`` with seats named ``names``: one PNG, WIDTH wide at most unless that
+    makes it taller than TALL (then never wider than MAX_WIDTH)."""
+    lines = _lines(layout, names, WIDTH)
+    heights, height = _heights(lines)
+    if height > TALL:
+        wide = _lines(layout, names, MAX_WIDTH)
+        wide_heights, wide_height = _heights(wide)
+        if wide_height < height:
+            lines, heights, height = wide, wide_heights, wide_height
     width = max((_width(line) for line in lines), default=0)
-    height = 2 * PADDING + sum(heights) + GROUP_GAP // 2 * max(len(lines) - 1, 0)
     canvas = Image.new("RGB", (max(width, 2 * PADDING + CARD_WIDTH), height), FELT)
     drawn: list[Card] = []
     y = PADDING

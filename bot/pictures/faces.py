@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.cards import CLUBS, DIAMONDS, HEARTS, RANK_TEXT, SPADES, Card
 
 CARD_WIDTH, CARD_HEIGHT = 64, 90
+INDEX_SIZE = 32  # the rank in a card's corner, in pixels
 SUPERSAMPLE = 4  # shapes are drawn this many times larger, then scaled down smoothly
 
 RGB = tuple[int, int, int]
@@ -127,18 +128,22 @@ def card_face(card: Card, style: DeckStyle) -> Image.Image:
     image, draw = _blank(PAPER, EDGE)
     ink = style.colour(card.suit)
     rank = RANK_TEXT[card.rank]
-    size = 27 if len(rank) == 1 else 24
-    draw.text(
-        (15 * scale, 4 * scale),
-        rank,
-        font=font(size * scale),
-        fill=ink,
-        anchor="mt",
-        stroke_width=scale,
-        stroke_fill=ink,
-    )
-    draw_suit(draw, card.suit, 15 * scale, 42 * scale, 17 * scale, ink)
-    draw_suit(draw, card.suit, 42 * scale, 66 * scale, 34 * scale, ink)
+    # The index fills the strip an overlapping card leaves visible (draw.MIN_STEP): large
+    # enough to read on a phone, where the picture is shown at about two thirds of its size.
+    # "10" is set as two close digits, each as tall as a single rank.
+    centres = (16,) if len(rank) == 1 else (7, 21)
+    for centre, character in zip(centres, rank, strict=True):
+        draw.text(
+            (centre * scale, 3 * scale),
+            character,
+            font=font(INDEX_SIZE * scale),
+            fill=ink,
+            anchor="mt",
+            stroke_width=scale,
+            stroke_fill=ink,
+        )
+    draw_suit(draw, card.suit, 16 * scale, 48 * scale, 21 * scale, ink)
+    draw_suit(draw, card.suit, 45 * scale, 70 * scale, 30 * scale, ink)
     return _finish(image)
 
 

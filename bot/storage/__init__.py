@@ -1,8 +1,8 @@
-"""Cardroom's storage: running games, finished games and seasons (SQLite via aiosqlite, or
-PostgreSQL via asyncpg).
+"""Cardroom's storage: running games, open lobbies, finished games and seasons, people's
+preferences (SQLite via aiosqlite, or PostgreSQL via asyncpg).
 
-``Storage`` composes one store per kind of thing kept (``running``, ``results``); the only SQL
-of the project is in this package.
+``Storage`` composes one store per kind of thing kept (``running``, ``results``,
+``preferences``); the only SQL of the project is in this package.
 """
 
 from bot.storage.database import Storage
@@ -23,6 +23,7 @@ from bot.storage.models import (
     ScoredGame,
     SeatRecord,
 )
+from bot.storage.preferences import Preferences
 from bot.storage.results import Results
 from bot.storage.running import RunningGames
 from bot.storage.shards import ShardInUseError, Shards
@@ -38,6 +39,7 @@ __all__ = [
     "OpenLobbies",
     "PlacedSeat",
     "PlayerTotals",
+    "Preferences",
     "RecordedGame",
     "Results",
     "RevisionConflictError",

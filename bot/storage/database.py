@@ -1,10 +1,11 @@
 """The Storage object: one database, with a store per kind of thing it keeps.
 
 ``storage.running`` keeps running games (and those that ended without a result),
-``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons; the
-schema is migrated when the database is opened. The database is a SQLite file (the default:
-one process per file) or a PostgreSQL database (several processes, one per range of shards),
-chosen by its URL; the stores' callers never know which. SQL lives only in ``bot/storage``.
+``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons,
+``storage.preferences`` each person's own choices; the schema is migrated when the database
+is opened. The database is a SQLite file (the default: one process per file) or a PostgreSQL
+database (several processes, one per range of shards), chosen by its URL; the stores' callers
+never know which. SQL lives only in ``bot/storage``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bot.storage.lobbies import OpenLobbies, SqlOpenLobbies
 from bot.storage.lock import DatabaseLock
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
 from bot.storage.postgresql import PostgresDatabase
+from bot.storage.preferences import Preferences, SqlPreferences
 from bot.storage.results import Results, SqlResults
 from bot.storage.running import RunningGames, SqlRunningGames
 from bot.storage.shards import ShardLocks, Shards
@@ -42,6 +44,7 @@ class Storage:
         self.running: RunningGames = running
         self.results: Results = SqlResults(database, running)
         self.lobbies: OpenLobbies = SqlOpenLobbies(database)
+        self.preferences: Preferences = SqlPreferences(database)
 
     @classmethod
     async def open(

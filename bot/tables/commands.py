@@ -20,7 +20,14 @@ from discord.ext import commands
 from bot.answers import answers_user_errors
 from bot.boards.pages import history_page
 from bot.errors import UserError
-from bot.tables.hand_view import HandButton, RefreshButton, StepButton, StepSelect, send_hand
+from bot.tables.hand_view import (
+    DeckButton,
+    HandButton,
+    RefreshButton,
+    StepButton,
+    StepSelect,
+    send_hand,
+)
 from bot.tables.lobby_view import (
     AiLevelButton,
     LobbyButton,
@@ -43,6 +50,7 @@ RULES_PART = 3900  # characters of rules text per message (Discord's limit: 4000
 BUTTONS = (
     HandButton,
     RefreshButton,
+    DeckButton,
     StepButton,
     StepSelect,
     LobbyButton,

@@ -115,6 +115,13 @@ class TableDisplay:
         """The seat's DM hand was refreshed by an interaction answer (no edit needed)."""
         self._updates(session).dm_fresh[seat] = session.revision
 
+    def hand_restyled(self, session: TableSession, seat: int) -> None:
+        """The seat's person changed how their pictures look: redraw their DM hand, though
+        the game has not moved."""
+        updates = self._updates(session)
+        updates.dm_fresh.pop(seat, None)
+        updates.dms_changed()
+
     def ended(self, session: TableSession, forget: Coroutine[Any, Any, None]) -> None:
         """Show the end, wait for pending updates, then run ``forget``."""
         self.spawn(self._end(session, forget), f"ended-{session.table_id}")
@@ -149,12 +156,16 @@ class _TableUpdates:
         await asyncio.gather(*pending, return_exceptions=True)
 
     def changed(self) -> None:
-        self.dm_dirty = self.table_dirty = True
+        self.dms_changed()
+        self.table_dirty = True
         table_id = self.session.table_id
-        if self.dm_task is None or self.dm_task.done():
-            self.dm_task = self.display.spawn(self._dms(), f"dms-{table_id}")
         if self.table_task is None or self.table_task.done():
             self.table_task = self.display.spawn(self._table(), f"table-{table_id}")
+
+    def dms_changed(self) -> None:
+        self.dm_dirty = True
+        if self.dm_task is None or self.dm_task.done():
+            self.dm_task = self.display.spawn(self._dms(), f"dms-{self.session.table_id}")
 
     async def _dms(self) -> None:
         session = self.session

@@ -5,7 +5,8 @@ Only the game's layout and summary of the seat's view, the events that seat may 
 action paths are shown, so every game in the registry works without code of its own. Each
 button class builds and parses its own custom_id:
 
-- ``cr:hand:<table>`` the table's Hand button; ``cr:refresh:<table>`` refresh a hand
+- ``cr:hand:<table>`` the table's Hand button; ``cr:refresh:<table>`` refresh a hand;
+  ``cr:deck:<table>`` switch the clicker's deck colours (red/black or four colours)
 - ``cr:step:<table>:<revision>:<path>:<page>`` a step of a move (``path``: the indices chosen
   so far, see ``engine.choices``); ``cr:step-menu:…`` the same step as a select
 """
@@ -22,6 +23,7 @@ import discord
 
 from bot.answers import NOT_OURS, answer_click
 from bot.errors import GameMovedElsewhere, StaleMove, UserError
+from bot.pictures import DeckStyle
 from bot.tables.session import TableSession
 from bot.tables.step_target import STEP, Path, StepTarget, parse_path, path_text
 from bot.text import clip, show, suit_symbols
@@ -111,6 +113,52 @@ class RefreshButton(
         await answer_click(interaction, refresh)
 
 
+class DeckButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"cr:deck:(?P<table>\w+)",
+):
+    """Switches the clicker's own pictures between the red/black and the four-colour deck (a
+    preference kept for every game; the public table picture stays red/black)."""
+
+    def __init__(self, table_id: str, style: DeckStyle = DeckStyle.STANDARD) -> None:
+        self.table_id = table_id
+        label = DECK_LABELS[_other(style)]
+        super().__init__(button(f"cr:deck:{table_id}", label))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DeckButton:
+        return cls(match["table"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Store the other style and show the hand in it, in place."""
+
+        async def switch() -> None:
+            session = _tables(interaction).table(self.table_id)
+            seat = session.seat_for(interaction.user.id)
+            styles = _bot(interaction).deck_styles
+            await styles.choose(interaction.user.id, _other(styles.of(interaction.user.id)))
+            await edit_hand(interaction, session, seat)
+            if interaction.message is None or interaction.message.id != (
+                session.seats[seat].dm_message_id
+            ):
+                _tables(interaction).display.hand_restyled(session, seat)  # the DM too
+
+        await answer_click(interaction, switch)
+
+
+# what the button offers: the style a click switches to
+DECK_LABELS = {
+    DeckStyle.FOUR_COLOUR: "🎨 Four-colour deck",
+    DeckStyle.STANDARD: "🎨 Red/black deck",
+}
+
+
+def _other(style: DeckStyle) -> DeckStyle:
+    return DeckStyle.STANDARD if style is DeckStyle.FOUR_COLOUR else DeckStyle.FOUR_COLOUR
+
+
 class StepButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"cr:step:{STEP}",
@@ -190,7 +238,8 @@ async def send_hand(interaction: discord.Interaction, table_id: str | None = Non
     else:
         session = service.table(table_id)
     seat = session.seat_for(interaction.user.id)
-    message = hand_message(session, seat, service.clock())
+    style = _bot(interaction).deck_styles.of(interaction.user.id)
+    message = hand_message(session, seat, service.clock(), style=style)
     await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
     await _bot(interaction).presenter.open_hands.opened(session, seat, interaction)
 
@@ -230,7 +279,14 @@ async def edit_hand(
     shown = interaction.message
     in_dm = shown is not None and shown.id == session.seats[seat].dm_message_id
     message = hand_message(
-        session, seat, service.clock(), path=path, page=page, note=note, full=in_dm
+        session,
+        seat,
+        service.clock(),
+        path=path,
+        page=page,
+        note=note,
+        full=in_dm,
+        style=_bot(interaction).deck_styles.of(interaction.user.id),
     )
     attached = [file.filename for file in shown.attachments] if shown is not None else None
     if shown is not None and not in_dm:
@@ -250,6 +306,7 @@ def hand_message(
     page: int = 0,
     note: str | None = None,
     full: bool = False,
+    style: DeckStyle = DeckStyle.STANDARD,
 ) -> Message:
     """A seat's private hand: where it stands, a picture of its cards, and the controls for
     its legal actions, one step at a time.
@@ -257,7 +314,8 @@ def hand_message(
     The Hand view (``full`` False) pictures only the seat's own cards, since the table message
     is right above; the DM (``full``) pictures all the seat sees, with the game's summary and
     the last moves. A move out of turn (cambio's snap) is urgent: its countdown and controls
-    come first, and the picture shows the table it acts on.
+    come first, and the picture shows the table it acts on. The picture is private, so it is
+    drawn in the seat's own deck ``style``.
     """
     names = session.names
     state = session.state
@@ -270,7 +328,7 @@ def hand_message(
     urgent = bool(legal) and seat not in state.waiting_for()
     game_layout = session.game.layout(view)
     picture_layout = game_layout if full or urgent else game_layout.own()
-    picture = PICTURES.picture(picture_layout, names) if picture_layout.rows else None
+    picture = PICTURES.picture(picture_layout, names, style) if picture_layout.rows else None
     status, colour = _status(session, seat, now, urgent)
     if note:
         status = f"⚠️ {note}\n{status}"
@@ -284,10 +342,11 @@ def hand_message(
     ]
     moves = [f"• {show(e.event.text, names)}" for e in events]
     decision: list[discord.ui.Item[Any] | str] = []
+    deck = DeckButton(session.table_id, style)
     if node is not None:
-        decision = _controls(session, node, page)
+        decision = _controls(session, node, page, deck)
     elif not session.ended:
-        decision = [controls(RefreshButton(session.table_id))]
+        decision = [controls(RefreshButton(session.table_id), deck)]
     shown = gallery(picture) if picture is not None else None
     parts: list[discord.ui.Item[Any] | str | None] = [clip(status, 1000)]
     if urgent:
@@ -328,17 +387,19 @@ def _status(
             line += f"\nDecide {timestamp(deadline)} or the AI plays for you."
         if session.window_left(now) > 0 and window_end is not None:
             line += (
-                f"\nOthers may act out of turn until {timestamp(window_end)}; "
-                "your move is accepted after that."
+                f"\nOthers may act out of turn; that closes {timestamp(window_end)}, "
+                "and your move is accepted after that."
             )
         return line, GREEN
     who = " and ".join(session.names[s] for s in waiting) or "nobody"
     return f"### {title} — waiting for {who}", GREY
 
 
-def _controls(session: TableSession, node: Step, page: int) -> list[discord.ui.Item[Any] | str]:
+def _controls(
+    session: TableSession, node: Step, page: int, deck: DeckButton
+) -> list[discord.ui.Item[Any] | str]:
     """The question the step asks, its options (buttons, or a select when there are many),
-    then Back, the pages of a long select, and Refresh."""
+    then Back, the pages of a long select, Refresh and the deck colours."""
     names = session.names
     here = StepTarget(session.table_id, session.revision, node.prefix)
     options = node.choices
@@ -383,6 +444,6 @@ def _controls(session: TableSession, node: Step, page: int) -> list[discord.ui.I
             navigation.append(StepButton(replace(here, page=page - 1), label="◀ Previous"))
         if page < pages - 1:
             navigation.append(StepButton(replace(here, page=page + 1), label="More ▶"))
-    navigation.append(RefreshButton(session.table_id))
+    navigation += [RefreshButton(session.table_id), deck]
     items.append(controls(*navigation))
     return items

@@ -171,7 +171,8 @@ class DiscordPresenter:
         info = session.seats[seat]
         if info.user_id is None or info.dm_failed:
             return None
-        message = hand_message(session, seat, self.bot.tables.clock(), full=True)
+        style = self.bot.deck_styles.of(info.user_id)
+        message = hand_message(session, seat, self.bot.tables.clock(), full=True, style=style)
         try:
             channel = await self.bot.create_dm(discord.Object(id=info.user_id))
             if info.dm_message_id is not None and info.dm_deal == session.deals:

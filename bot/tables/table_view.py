@@ -74,7 +74,8 @@ def _turn_line(session: TableSession, now: datetime) -> str:
         line += f" · time runs out {timestamp(min(deadlines))}"
     if session.window_left(now) > 0 and session.window_end is not None:
         line += (
-            f"\n⚡ **Out-of-turn moves are open** until {timestamp(session.window_end)}: "
+            # a relative timestamp reads "in 10 seconds": "until in 10 seconds" would not read
+            f"\n⚡ **Out-of-turn moves are open**, closing {timestamp(session.window_end)}: "
             "press **Hand** to act."
         )
     return line

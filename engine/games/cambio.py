@@ -286,14 +286,14 @@ _STEP_WORDS = {
     "draw": "Draw a card",
     "cambio": "Call Cambio",
     "discard": "Discard the drawn card",
-    "replace": "Keep the drawn card in place of one of yours",
+    "replace": "Keep it in place of one of yours",
     "skip": "Do not use the power",
     "swap": "Swap one of your cards with another player's",
     "keep": "Keep the cards where they are",
     "look": "Look at two of your cards",
     "peek": "Look at one of your cards",
     "spy": "Look at another player's card",
-    "snap": "Snap a card that matches the discard",
+    "snap": "Snap a matching card",
     "give": "Give one of your cards",
 }
 
@@ -1219,7 +1219,7 @@ class CambioGame(Game):
         if isinstance(action, Look):
             return f"Look at your cards {action.first} and {action.second}"
         if isinstance(action, Replace):
-            return f"Put the drawn card in place of your card {action.pos}"
+            return f"Replace your card {action.pos}"
         if isinstance(action, Peek):
             return f"Look at your card {action.pos}"
         if isinstance(action, Give):
@@ -1315,14 +1315,15 @@ class CambioGame(Game):
         return lines
 
     def layout(self, view: View) -> Layout:
-        # Positions are captioned "pos A" so that a position never reads as a rank.
+        # Positions are captioned "card A" (as the controls say "your card A") so that a
+        # position never reads as a rank.
         faces = view.get("revealed") or view.get("known") or [{} for _ in view["positions"]]
         just_seen = {(owner, label): card for owner, label, card in view.get("just_seen") or []}
         hands = [
             Group(
                 "You" if owner == view.get("seat") else f"{{s{owner}}}",
                 tuple(
-                    Shown(Card.parse(card) if card else None, f"pos {label}")
+                    Shown(Card.parse(card) if card else None, f"card {label}")
                     for label in labels
                     for card in [faces[owner].get(label) or just_seen.get((owner, label))]
                 ),

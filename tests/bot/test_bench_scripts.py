@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -21,3 +22,18 @@ def test_bench_bot_exits_after_an_error_with_its_progress_shown() -> None:
     assert done.returncode != 0
     assert done.stdout == ""
     assert "bench_bot: opening 1 nosuch tables" in done.stderr
+
+
+def test_bench_bot_plays_its_moves_and_prints_every_figure() -> None:
+    # Run small: what is checked is that it still drives the bot (a changed save signature
+    # once broke it unseen), not any figure it prints.
+    done = subprocess.run(
+        [sys.executable, str(SCRIPTS / "bench_bot.py"), "--games", "2", "--rounds", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["moves"] >= 2 and figures["games_running_at_the_end"] == 2
+    assert figures["pictures_drawn"] > 0 and figures["picture_median_bytes"] > 0

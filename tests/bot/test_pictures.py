@@ -4,13 +4,14 @@ within the size limits, and the cache draws an unchanged picture only once."""
 from __future__ import annotations
 
 import io
+import math
 import random
 
 import pytest
 from PIL import Image
 
 from bot.pictures import ALT_TEXT_LIMIT, DeckStyle, PictureCache, render
-from bot.pictures.draw import MAX_WIDTH
+from bot.pictures.draw import MAX_WIDTH, MIN_STEP, PADDING, TALL, WIDTH, _measure
 from engine.cards import FULL_DECK, Card
 from engine.layout import Group, Layout, Row, Shown, face_up, rows, stack
 from engine.registry import games
@@ -106,6 +107,27 @@ def test_a_big_hand_overlaps_then_wraps_and_stays_within_the_width() -> None:
         image = Image.open(io.BytesIO(picture.data))
         assert image.width <= MAX_WIDTH and len(picture.cards) == count
     assert image.height > 2 * 90  # 52 cards take more than one line
+
+
+def test_a_wrapped_hand_splits_into_even_lines_that_show_every_corner_index() -> None:
+    every_card = [card.text for card in FULL_DECK]
+    for count in range(2, 53):
+        placed = _measure(face_up("Your hand", every_card[:count]), "Your hand")
+        lines = math.ceil(count / placed.per_line)
+        assert placed.step >= MIN_STEP and placed.width <= WIDTH - 2 * PADDING
+        assert count - (lines - 1) * placed.per_line >= placed.per_line - lines  # even lines
+    assert _measure(face_up("Your hand", every_card[:14]), "").per_line == 7  # not 12 and 2
+
+
+def test_a_picture_is_narrow_for_phones_unless_that_makes_it_too_tall() -> None:
+    def size(layout: Layout) -> tuple[int, int]:
+        image = Image.open(io.BytesIO(render(layout, NAMES).data))
+        return image.width, image.height
+
+    seats = [Group(f"{{s{seat}}}", (Shown(None, "card A"),) * 4) for seat in range(6)]
+    assert size(rows(seats[:2]))[0] <= WIDTH  # one seat a line: still short
+    wide, tall = size(rows(seats))
+    assert WIDTH < wide <= MAX_WIDTH and tall <= TALL  # two seats a line: 3 lines, not 6
 
 
 def test_the_cache_draws_an_unchanged_picture_once_and_stays_bounded() -> None:

@@ -54,7 +54,7 @@ STALE = "no longer possible"
 # simcord lets a bot sleep that would end within its settle timeout (5 s) run in real time, so
 # a click then waits for it; a 20 s window is always longer than that here.
 SNAP_SECONDS = 20
-SNAP = "Snap a card that matches the discard …"
+SNAP = "Snap a matching card …"
 # Seat 0 (ann) deals; bob (seat 1) plays first, then the AI (seat 2). ann's C is the 4♦ and
 # bob draws the 4♠: discarded, it gives ann a snap chance. The AI holds no 4 to snap with.
 CAMBIO_HANDS = ["9C 10C 4D 2C", "5C 6C 7C 8C", "JD QD 3D 5D"]

@@ -909,3 +909,22 @@ def test_lowest_score_wins_goes_by_the_results() -> None:
     assert lowest_score_wins([[(3, 1), (9, 2)], [(2, 1), (5, 2), (8, 3)]])
     assert not lowest_score_wins([[(21, 1), (9, 2)]])
     assert not lowest_score_wins([])
+
+
+async def test_a_deck_style_is_replaced_and_kept_and_only_known_styles_are_stored(
+    database_url: str,
+) -> None:
+    storage = await Storage.open(database_url)
+    try:
+        await storage.preferences.set_deck_style(7, "four_colour")
+        await storage.preferences.set_deck_style(8, "four_colour")
+        await storage.preferences.set_deck_style(7, "standard")  # changed back: one row each
+        with pytest.raises(INTEGRITY_ERRORS):
+            await storage.preferences.set_deck_style(9, "rainbow")
+    finally:
+        await storage.close()
+    again = await Storage.open(database_url)
+    try:
+        assert await again.preferences.deck_styles() == {7: "standard", 8: "four_colour"}
+    finally:
+        await again.close()

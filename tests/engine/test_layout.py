@@ -153,7 +153,7 @@ def test_cambio_shows_known_cards_face_up_captioned_as_positions_and_reveals_at_
     assert before.face_up() == []
     hands = [group for group in before.groups() if group.label in ("You", "{s1}")]
     captions = [shown.caption for group in hands for shown in group.cards]
-    assert captions == ["pos A", "pos B", "pos C", "pos D"] * 2
+    assert captions == ["card A", "card B", "card C", "card D"] * 2
     state.apply_text(0, "look A B")
     view = state.view(0)
     mine = by_label(game.layout(view))["You"]

@@ -1,0 +1,103 @@
+"""The deck colours a person chooses for their own pictures: the Hand's button switches them,
+their Hand and hand DM use them, the public table picture does not, and the choice is kept
+through a restart."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import simcord
+
+from bot.app import create_bot
+from bot.pictures import DeckStyle, render
+from bot.tables.session import TableSession
+from tests.bot.conftest import fast_settings
+from tests.bot.helpers import (
+    add_player,
+    assert_within_discord_limits,
+    hand_dm,
+    kill_and_restart,
+    layout_of,
+    move_by_hand,
+    open_hand,
+    open_table,
+    release,
+    table_message,
+)
+
+FOUR, RED_BLACK = "🎨 Four-colour deck", "🎨 Red/black deck"
+
+
+def picture_files(message: Any) -> list[str]:
+    """The file name of every picture a message shows (made from the picture's content)."""
+    return [
+        str(media["media"]["url"]).rsplit("/", 1)[-1]  # attachment://NAME, or a CDN address
+        for item in layout_of(message)
+        for media in item.get("items", [])
+    ]
+
+
+def labels(message: Any) -> list[str]:
+    return [str(item.get("label")) for item in layout_of(message) if item.get("type") == 2]
+
+
+def own_picture(table: TableSession, seat: int, style: DeckStyle) -> str:
+    """The file name of the seat's Hand picture drawn in ``style``."""
+    layout = table.game.layout(table.state.view(seat)).own()
+    return render(layout, table.names, style).filename
+
+
+def dm_picture(table: TableSession, seat: int, style: DeckStyle) -> str:
+    """The file name of the seat's hand DM picture (all it sees) drawn in ``style``."""
+    return render(table.game.layout(table.state.view(seat)), table.names, style).filename
+
+
+async def test_the_deck_button_switches_only_the_clickers_pictures_and_survives_a_restart(
+    tmp_path: Path,
+) -> None:
+    old = new = create_bot(fast_settings(tmp_path))
+    try:
+        async with simcord.run(old) as env:
+            await old.tree.sync()
+            guild = env.create_guild()
+            channel = guild.create_text_channel("games")
+            ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+            table = await open_table(old, channel, [ann, bob], "fishing", 0)
+            public = render(table.game.layout(table.state.public_view()), table.names)
+
+            hand = await open_hand(ann, channel, table)
+            assert picture_files(hand) == [own_picture(table, 0, DeckStyle.STANDARD)]
+            assert FOUR in labels(hand)
+            switched = await ann.member.click(hand, label=FOUR)
+            assert switched.response is not None
+            assert picture_files(switched.response) == [
+                own_picture(table, 0, DeckStyle.FOUR_COLOUR)
+            ]
+            assert RED_BLACK in labels(switched.response)  # it now offers the way back
+            # her hand DM is redrawn in it at once, though the game has not moved
+            assert picture_files(hand_dm(ann, table)) == [
+                dm_picture(table, 0, DeckStyle.FOUR_COLOUR)
+            ]
+            assert_within_discord_limits(switched.response)
+            # bob's Hand and the public table stay red and black
+            bobs = await open_hand(bob, channel, table)
+            assert picture_files(bobs) == [own_picture(table, 1, DeckStyle.STANDARD)]
+            assert picture_files(table_message(channel, table)) == [public.filename]
+
+            new = await kill_and_restart(env, old)
+            restored = new.tables.tables[table.table_id]
+            again = await open_hand(ann, channel, restored)
+            assert picture_files(again) == [own_picture(restored, 0, DeckStyle.FOUR_COLOUR)]
+            # after a move, ann's hand DM (all she sees) is drawn in her deck too; bob's is not
+            mover = [ann, bob][restored.state.waiting_for()[0]]
+            assert await move_by_hand(mover, channel, restored, random.Random(1))
+            assert picture_files(hand_dm(ann, restored)) == [
+                dm_picture(restored, 0, DeckStyle.FOUR_COLOUR)
+            ]
+            assert picture_files(hand_dm(bob, restored)) == [
+                dm_picture(restored, 1, DeckStyle.STANDARD)
+            ]
+    finally:
+        await release(new, old)
