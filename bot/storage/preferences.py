@@ -1,7 +1,8 @@
 """Each person's own choices (today: the deck style of their private pictures).
 
 ``Preferences`` is what the bot needs from any backend; ``SqlPreferences`` keeps them in
-SQLite or PostgreSQL. Styles are stored by name ('standard', 'four_colour'), so storage needs no drawing code.
+SQLite or PostgreSQL. Styles are stored by name ('standard', 'four_colour'), so storage needs
+no drawing code.
 """
 
 from __future__ import annotations
