@@ -38,6 +38,13 @@ def main() -> int:
     except Exception as error:  # a bad token or no network: one line, not a traceback
         print(f"error: the bot stopped: {error}", file=sys.stderr)
         return 1
+    if bot.lost_shards:
+        print(
+            "error: the bot stopped: its database connection holding its shards dropped;"
+            " start it again to claim them",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

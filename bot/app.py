@@ -9,6 +9,7 @@ set. Without a dev guild, commands are published only by the owner's ``@Cardroom
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import Any, cast
@@ -26,6 +27,8 @@ from bot.tables.presenter import DiscordPresenter
 from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
+
+LOST_SHARDS_GRACE_SECONDS = 10.0  # for the lost games' channels to be told before stopping
 
 EXTENSIONS = ("bot.tables.commands", "bot.boards.commands", "bot.owner")
 
@@ -71,6 +74,8 @@ class CardroomBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.restore_problems: list[str] = []
+        self.lost_shards = False  # the hold on our shards was lost: the bot stops
+        self._stopping: asyncio.Task[None] | None = None
         self.button_ids: list[re.Pattern[str]] = []  # the custom_id templates of our buttons
 
     async def setup_hook(self) -> None:
@@ -108,10 +113,17 @@ class CardroomBot(commands.AutoShardedBot):
 
     def _shards_lost(self, shards: Shards) -> None:
         """The database connection holding our shards dropped: another process may own them
-        now, so their games stop here (restart this process to claim them again)."""
-        log.error("lost %s: their games stop here; restart this process to run them again", shards)
+        now, so their games stop here, and the bot stops once their channels are told (its
+        supervisor, e.g. systemd, starts it again, and it claims its shards anew)."""
+        log.error("lost %s: their games stop here, and so does this process", shards)
+        self.lost_shards = True
         if hasattr(self, "tables"):
             self.tables.shards_lost(shards)
+        self._stopping = asyncio.get_running_loop().create_task(self._stop_soon())
+
+    async def _stop_soon(self) -> None:
+        await asyncio.sleep(LOST_SHARDS_GRACE_SECONDS)
+        await self.close()
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register the features' buttons, noting their custom_id templates."""

@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import signal
 import sys
@@ -35,6 +36,7 @@ from simcord.preview import Preview
 
 from bot.app import CardroomBot, create_bot
 from bot.settings import Settings
+from bot.storage.connection import POSTGRESQL_SCHEMES
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +46,14 @@ TICK_SECONDS = 0.25
 CHANNEL_PATH = re.compile(r"/channels/(\d+)/")
 
 
-def demo_settings(database: Path) -> Settings:
+def demo_database(scratch: Path) -> Path | str:
+    """The demo's own SQLite file in ``scratch``, or, to try the bot on PostgreSQL, the
+    database of ``DATABASE_URL=postgresql://…`` in the environment (never ``.env``'s)."""
+    url = os.environ.get("DATABASE_URL", "")
+    return url if url.startswith(POSTGRESQL_SCHEMES) else scratch / "demo.db"
+
+
+def demo_settings(database: Path | str) -> Settings:
     """The bot's own defaults (turn time, AI delay…), a demo database and no token."""
     return Settings(
         _env_file=None, discord_token=None, database_url=str(database), dev_guild_id=None
@@ -174,7 +183,7 @@ class Demo:
             await self.catch_up(max(0.0, (real - self.env.now()).total_seconds()))
 
 
-async def start_demo(database: Path, friends: int, port: int) -> Demo:
+async def start_demo(database: Path | str, friends: int, port: int) -> Demo:
     """Start the bot under simcord with a server, a channel, you and ``friends`` friends.
 
     If a step fails (the port is taken…), what was started is stopped before the error goes on.
@@ -210,7 +219,9 @@ async def stop_demo(demo: Demo) -> None:
     await demo.bot.storage.close()
 
 
-async def serve(database: Path, friends: int, port: int, announce: Callable[[str], None]) -> None:
+async def serve(
+    database: Path | str, friends: int, port: int, announce: Callable[[str], None]
+) -> None:
     """Run the demo until SIGINT, SIGTERM or SIGHUP (a closed terminal)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -259,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     with tempfile.TemporaryDirectory(prefix="cardroom-demo-") as scratch:
-        database = Path(scratch) / "demo.db"
+        database = demo_database(Path(scratch))
         try:
             asyncio.run(serve(database, args.friends, args.port, say))
         except simcord.SetupError as error:  # a taken port, most likely

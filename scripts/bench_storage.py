@@ -13,29 +13,46 @@ each save is timed from its call to its return, waiting for the connection inclu
 scoreboard or stats answer is ``Ratings.scoreboard`` / ``Ratings.stats``, the data behind
 the command (rendering aside): right after start (nothing cached), then as the bot answers:
 after a game ends (the tally brought forward by that game) and with nothing new. A restore
-is ``storage.running.load()`` on a newly opened store: every row read and its state parsed
-by the engine; the memory is what tracemalloc sees held by the loaded games. Prints one line
-per figure, then one JSON line.
+is the bot's own at a start (``restore_sessions`` on a newly opened store: every row read, its
+state parsed by the engine, a session made of it), in seconds and in CPU seconds; the memory
+is what tracemalloc sees held by the sessions, on a second restore (tracing slows it down).
+Prints one line per figure, then one JSON line.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import sys
 import tempfile
 import time
 import tracemalloc
+from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import get_args
 
 from bot.boards.ratings import Ratings
-from bot.storage import FinishedGame, FinishedSeat, LoadedGame, SavedGame, SeatRecord, Storage
+from bot.settings import Settings
+from bot.storage import (
+    FinishedGame,
+    FinishedSeat,
+    SavedEvent,
+    SavedGame,
+    SeatRecord,
+    Storage,
+    TableLog,
+)
 from bot.storage.connection import Synchronous
+from bot.tables.records import SessionContext
+from bot.tables.restore import restore_sessions
+from bot.tables.session import LOG_LENGTH
+from bot.tables.thinking import AiPlayers
+from bot.text import fill_names
 from engine.registry import get_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -45,7 +62,8 @@ START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def game_positions(tables: int, seed: int) -> list[list[SavedGame]]:
-    """Every position of ``tables`` random 4-player fishing games, as the bot saves them."""
+    """Every position of ``tables`` random 4-player fishing games, as the bot saves them
+    (with the table's last events and each hand's summary)."""
     game = get_game("fishing")
     positions = []
     for table in range(tables):
@@ -53,12 +71,20 @@ def game_positions(tables: int, seed: int) -> list[list[SavedGame]]:
         rng = random.Random(seed + table)
         actions: list[tuple[int, str]] = []
         seats = [SeatRecord(user_id=1000 + s, name=f"player {s}", is_ai=False) for s in range(4)]
+        names = [seat.name for seat in seats]
+        log: deque[SavedEvent] = deque(maxlen=LOG_LENGTH)
+        summaries: list[str] = []
+        deals = 0
         saves = []
         while not state.is_over:
             seat = state.to_act()[0]
             action = rng.choice(state.legal_actions(seat))
-            state.apply(seat, action)
             actions.append((seat, action.text))
+            for event in state.apply(seat, action):
+                log.append(SavedEvent(revision=len(actions), text=event.text, kind=event.kind))
+                deals += event.kind == "deal"
+                if event.kind == "hand_end":
+                    summaries.append(fill_names(event.text, names))
             saves.append(
                 SavedGame(
                     table_id=f"table{table}",
@@ -75,6 +101,11 @@ def game_positions(tables: int, seed: int) -> list[list[SavedGame]]:
                     table_message_id=5000 + table,
                     deadline=START + timedelta(minutes=len(actions)),
                     started_at=START,
+                    table_log=TableLog(
+                        events=list(log),
+                        summaries=list(summaries),
+                        deals=deals,
+                    ),
                 )
             )
         positions.append(saves)
@@ -234,7 +265,9 @@ async def measure_restore(
     path: Path | str, positions: list[list[SavedGame]], running: int
 ) -> dict[str, float]:
     """Store ``running`` games (the tables' middle positions, each under many ids), then time
-    a new store reading them all back as the bot does at start, and the memory that takes."""
+    the bot's start reading them all back as sessions on a newly opened store; then, on
+    another new store, the memory those sessions hold (tracemalloc, which slows the reading
+    down: apart from the timing)."""
     middles = [saves[len(saves) // 2] for saves in positions]
     storage = await Storage.open(path)
     try:
@@ -243,22 +276,37 @@ async def measure_restore(
             await storage.running.save(game.model_copy(update={"table_id": f"run{n}"}))
     finally:
         await storage.close()
-    storage = await Storage.open(path)
-    try:
-        tracemalloc.start()
-        before = time.perf_counter()
-        loaded = await storage.running.load()
-        seconds = time.perf_counter() - before
-        held = tracemalloc.get_traced_memory()[0]
-        tracemalloc.stop()
-    finally:
-        await storage.close()
-    assert len(loaded) == running and all(isinstance(game, LoadedGame) for game in loaded)
+    seconds, cpu_seconds, _ = await restore_from(path)
+    gc.collect()
+    tracemalloc.start()
+    *_, held = await restore_from(path)
+    tracemalloc.stop()
     return {
         "restored_games": running,
         "restore_s": round(seconds, 3),
+        "restore_cpu_s": round(cpu_seconds, 3),
         "kb_per_restored_game": round(held / running / 1024, 1),
     }
+
+
+async def restore_from(path: Path | str) -> tuple[float, float, int]:
+    """The bot's reading back of every running game at a start (``restore_sessions``: rows
+    read, states parsed, sessions made): the seconds it took, the CPU seconds of the process
+    meanwhile (SQLite's thread included: what a loaded machine does not stretch), and the
+    bytes tracemalloc sees held by the sessions once the rest is freed (0 when not tracing)."""
+    storage = await Storage.open(path)
+    settings = Settings(_env_file=None, ai_processes=0)  # type: ignore[call-arg]
+    context = SessionContext(storage, settings, lambda: datetime.now(UTC), AiPlayers(settings))
+    try:
+        before, cpu_before = time.perf_counter(), time.process_time()
+        sessions, broken = await restore_sessions(storage, context)
+        seconds, cpu_seconds = time.perf_counter() - before, time.process_time() - cpu_before
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        await storage.close()
+    assert sessions and not broken
+    return seconds, cpu_seconds, held
 
 
 NewDatabase = Callable[[str], Awaitable[str]]  # a new empty database's path or URL, by name
@@ -380,8 +428,9 @@ def main() -> None:
             f" ({args.queries} answers)"
         )
     print(
-        f"storage: restoring {f['restored_games']} running games (read and parsed, as at a"
-        f" start) took {f['restore_s']} s and holds {f['kb_per_restored_game']} KB per game"
+        f"storage: restoring {f['restored_games']} running games (read back as sessions, as"
+        f" at a start) took {f['restore_s']} s ({f['restore_cpu_s']} s of CPU); they hold"
+        f" {f['kb_per_restored_game']} KB per game (tracemalloc)"
     )
     print(json.dumps({"bench": "storage", "backend": args.backend, **figures}))
 

@@ -45,9 +45,14 @@ class ScoresCog(commands.Cog):
     ) -> None:
         """The ranking by rating, ten players a page (AI seats are not ranked)."""
         message = await scoreboard_page(interaction, game, season, 0)
-        await interaction.response.send_message(
-            allowed_mentions=discord.AllowedMentions.none(), **message.send_kwargs()
-        )
+        if interaction.response.is_done():  # deferred while a season was rated
+            await interaction.edit_original_response(
+                allowed_mentions=discord.AllowedMentions.none(), **message.kwargs()
+            )
+        else:
+            await interaction.response.send_message(
+                allowed_mentions=discord.AllowedMentions.none(), **message.send_kwargs()
+            )
 
     @app_commands.command(name="stats", description="A player's games, wins and rating here")
     @app_commands.describe(member="whose stats (default: yours)")

@@ -205,7 +205,8 @@ async def scoreboard_page(
     interaction: discord.Interaction, game_id: str | None, season: int | None, page: int
 ) -> Message:
     """A page of this server's scoreboard for ``game_id``: one game's ranking, OVERALL for
-    every game's wins together, or None for the game played most here."""
+    every game's wins together, or None for the game played most here. The interaction is
+    deferred first when a season it shows must be rated (``answer_page`` answers either way)."""
     bot = _bot(interaction)
     guild_id = _guild(interaction)
     if season is not None and game_id not in (None, OVERALL):
@@ -214,6 +215,10 @@ async def scoreboard_page(
             raise UserError(
                 f"{game_name(game_id)} is in season {current} here; season {season} has not begun."
             )
+    if not await bot.ratings.rated(guild_id, None if game_id == OVERALL else game_id, season):
+        # an older season (or one not rated since the start): rating it takes seconds at
+        # thousands of games (in a worker thread), longer than Discord waits for an answer
+        await interaction.response.defer()
     if game_id == OVERALL:
         rows = overall(await bot.ratings.scoreboard(guild_id, None, season))
     elif game_id is None:
@@ -239,9 +244,15 @@ async def history_page(interaction: discord.Interaction, game_id: str | None, pa
 
 
 async def answer_page(interaction: discord.Interaction, owner: int, message: Message) -> None:
-    """Turn the page in place for its owner; show it privately to anyone else."""
-    if interaction.user.id == owner:
+    """Turn the page in place for its owner; show it privately to anyone else (after a
+    deferral too)."""
+    deferred = interaction.response.is_done()
+    if interaction.user.id == owner and deferred:
+        await interaction.edit_original_response(**message.kwargs(attached=[]))
+    elif interaction.user.id == owner:
         await interaction.response.edit_message(**message.kwargs(attached=[]))
+    elif deferred:
+        await interaction.followup.send(ephemeral=True, **message.send_kwargs())
     else:
         await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
 

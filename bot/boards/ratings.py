@@ -285,6 +285,30 @@ class Ratings:
         await self.refresh(guild_id, game_id, season)
         return self._tallies[guild_id, game_id, season]
 
+    async def _seasons(
+        self, guild_id: int, game_id: str | None, season: int | None
+    ) -> list[tuple[str, int]]:
+        """The (game, season) pairs a scoreboard shows: ``game_id`` (None: every game played
+        on this server), each in ``season`` (None: its current one)."""
+        game_ids = [game_id] if game_id is not None else await self._results.game_ids(guild_id)
+        return [
+            (
+                each,
+                season
+                if season is not None
+                else await self._results.current_season(guild_id, each),
+            )
+            for each in game_ids
+        ]
+
+    async def rated(
+        self, guild_id: int, game_id: str | None = None, season: int | None = None
+    ) -> bool:
+        """Whether every season ``scoreboard`` would show is rated already. If not, it rates
+        it first: seconds at thousands of games, so whoever answers defers the answer."""
+        pairs = await self._seasons(guild_id, game_id, season)
+        return all((guild_id, each, chosen) in self._tallies for each, chosen in pairs)
+
     async def scoreboard(
         self, guild_id: int, game_id: str | None = None, season: int | None = None
     ) -> list[ScoreRow]:
@@ -292,12 +316,8 @@ class Ratings:
 
         ``season`` None is each game's current season. AI seats are not listed.
         """
-        game_ids = [game_id] if game_id is not None else await self._results.game_ids(guild_id)
         board: list[ScoreRow] = []
-        for each in game_ids:
-            chosen = (
-                season if season is not None else await self._results.current_season(guild_id, each)
-            )
+        for each, chosen in await self._seasons(guild_id, game_id, season):
             board.extend((await self._tally(guild_id, each, chosen)).board(each, chosen))
         return board
 

@@ -10,6 +10,7 @@ from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.lobbies import OpenLobbies
 from bot.storage.lock import DatabaseInUseError, DatabaseLock
 from bot.storage.models import (
+    ActionRecord,
     BrokenGame,
     FinishedGame,
     FinishedSeat,
@@ -18,10 +19,12 @@ from bot.storage.models import (
     PlacedSeat,
     PlayerTotals,
     RecordedGame,
+    SavedEvent,
     SavedGame,
     SavedLobby,
     ScoredGame,
     SeatRecord,
+    TableLog,
 )
 from bot.storage.preferences import Preferences
 from bot.storage.results import Results
@@ -29,6 +32,7 @@ from bot.storage.running import RunningGames
 from bot.storage.shards import ShardInUseError, Shards
 
 __all__ = [
+    "ActionRecord",
     "BrokenGame",
     "DatabaseInUseError",
     "DatabaseLock",
@@ -44,6 +48,7 @@ __all__ = [
     "Results",
     "RevisionConflictError",
     "RunningGames",
+    "SavedEvent",
     "SavedGame",
     "SavedLobby",
     "ScoredGame",
@@ -52,4 +57,5 @@ __all__ = [
     "Shards",
     "Storage",
     "StorageError",
+    "TableLog",
 ]

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, Protocol
 
 from pydantic_core import to_json
@@ -24,6 +25,7 @@ from bot.storage.models import as_utc
 Dialect = Literal["sqlite", "postgresql"]
 Synchronous = Literal["normal", "full"]
 Parameters = Mapping[str, Any]
+NO_PARAMETERS: Parameters = MappingProxyType({})
 Row = Any  # aiosqlite.Row or asyncpg.Record: both read by position and by column name
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
@@ -58,9 +60,6 @@ class DatabaseUrl(NamedTuple):
             raise StorageError("a PostgreSQL database has no file")
         return Path(self.target)
 
-    def __str__(self) -> str:
-        return self.target if self.dialect == "sqlite" else _without_password(self.target)
-
 
 def parse_database_url(value: Path | str) -> DatabaseUrl:
     """``data/cardroom.db`` or ``sqlite:///data/cardroom.db`` (a SQLite file) or
@@ -84,15 +83,6 @@ def parse_database_url(value: Path | str) -> DatabaseUrl:
     if not text:
         raise StorageError("DATABASE_URL is empty: give a SQLite file or postgresql://…")
     return DatabaseUrl("sqlite", text)
-
-
-def _without_password(url: str) -> str:
-    """A URL fit for a log line: its password (if any) replaced by ``***``."""
-    scheme, _, rest = url.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if at and ":" in credentials:
-        credentials = credentials.split(":", 1)[0] + ":***"
-    return f"{scheme}://{credentials}{at}{host}"
 
 
 class Sql(Protocol):

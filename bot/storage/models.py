@@ -5,11 +5,22 @@ Times are UTC: a naive datetime is read as UTC, an aware one is converted to UTC
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any, NamedTuple, overload
 
-from pydantic import AfterValidator, BaseModel, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    model_validator,
+)
+from pydantic_core import to_json
 
 from engine.core import State
 
@@ -25,6 +36,89 @@ UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]
 OptionValues = dict[str, int | bool | None]
 
 
+class ActionRecord:
+    """Every action of a game since its start, (seat, action text) each, kept as the compact
+    JSON text it is stored in: one string per game rather than a tuple and two objects per
+    move, so a long game's record costs a few KB and a start reads 10,000 of them without
+    parsing any. Immutable: ``plus`` makes the record with one more action.
+
+    >>> record = ActionRecord.of([(0, "play 6D")]).plus(1, "play 7C take 7H")
+    >>> record.json, len(record), record[-1], record[1:]
+    ('[[0,"play 6D"],[1,"play 7C take 7H"]]', 2, (1, 'play 7C take 7H'), [(1, 'play 7C take 7H')])
+    """
+
+    __slots__ = ("_last_start", "json", "length")
+
+    def __init__(self, json_text: str = "[]", length: int = 0, last_start: int = -1) -> None:
+        self.json = json_text  # a JSON array of [seat, text] arrays
+        self.length = length
+        self._last_start = last_start  # where the last action's JSON begins (-1: not known)
+
+    @classmethod
+    def of(cls, actions: Iterable[tuple[int, str]]) -> ActionRecord:
+        """The record of these actions."""
+        pairs = list(actions)
+        text = to_json(pairs).decode()
+        last = len(text) - 1 - len(to_json(pairs[-1]).decode()) if pairs else -1
+        return cls(text, len(pairs), last)
+
+    def plus(self, seat: int, text: str) -> ActionRecord:
+        """This record with one more action."""
+        start = len(self.json) if self.length else 1  # after the comma, or after "["
+        head = f"{self.json[:-1]}," if self.length else "["
+        return ActionRecord(f"{head}{to_json((seat, text)).decode()}]", self.length + 1, start)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        return iter(self._decoded())
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, str]]: ...
+    def __getitem__(self, index: int | slice) -> tuple[int, str] | list[tuple[int, str]]:
+        """An action or a slice; the last action (what a save sends) without decoding the
+        rest."""
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self.length)
+            if start >= stop:
+                return []
+            if (start, stop, step) == (self.length - 1, self.length, 1):
+                return [self[-1]]
+            return self._decoded()[index]
+        if index in (-1, self.length - 1) and self._last_start >= 0:
+            seat, text = json.loads(self.json[self._last_start : -1])
+            return (seat, text)
+        return self._decoded()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ActionRecord):
+            return (self.json, self.length) == (other.json, other.length)
+        if isinstance(other, list):
+            return self._decoded() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, which have no hash
+
+    def __repr__(self) -> str:
+        return f"ActionRecord({self.json!r})"
+
+    def _decoded(self) -> list[tuple[int, str]]:
+        return [(seat, text) for seat, text in json.loads(self.json)]
+
+
+_ACTION_PAIRS = TypeAdapter(list[tuple[int, str]])
+
+
+def _action_record(value: object) -> object:
+    """An ActionRecord from a list of (seat, text) pairs (as tests and scripts give them)."""
+    if isinstance(value, list):
+        return ActionRecord.of(_ACTION_PAIRS.validate_python(value))
+    return value
+
+
 class SeatRecord(BaseModel):
     """One seat of a running table."""
 
@@ -37,8 +131,28 @@ class SeatRecord(BaseModel):
     level: str = "normal"  # how the AI plays the seat (easy, normal, hard)
 
 
+class SavedEvent(BaseModel):
+    """A line of a table's log as saved: an engine event and the revision it happened at."""
+
+    revision: int = Field(ge=0)
+    text: str
+    kind: str
+    visible_to: list[int] | None = None  # None: a public event
+
+
+class TableLog(BaseModel):
+    """What a running table shows of its past, saved with it so that a restart replays
+    nothing: its last events, each hand's summary and the number of deals so far."""
+
+    events: list[SavedEvent]
+    summaries: list[str]
+    deals: int = Field(ge=0)
+
+
 class SavedGame(BaseModel):
     """A running game, saved with every accepted move."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)  # the ActionRecord
 
     table_id: str  # short unique id (also in button custom_ids)
     guild_id: int
@@ -50,10 +164,12 @@ class SavedGame(BaseModel):
     seats: list[SeatRecord]
     state: dict[str, Any]  # engine State.to_json()
     revision: int = Field(ge=0)  # increases by one with every accepted action
-    actions: list[tuple[int, str]]  # [seat, action text] since the start (replay record)
+    # [seat, action text] since the start (the replay record)
+    actions: Annotated[ActionRecord, BeforeValidator(_action_record)]
     table_message_id: int | None
     deadline: UtcDatetime | None  # the current decision's turn timer
     started_at: UtcDatetime
+    table_log: TableLog | None = None  # None: saved before migration 008 (replayed at start)
 
 
 class SavedLobby(BaseModel):

@@ -19,7 +19,7 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.connection import Dialect, Parameters, Row
+from bot.storage.connection import NO_PARAMETERS, Dialect, Parameters, Row
 from bot.storage.errors import StorageError
 
 POOL_SIZE = 10  # connections per process: saves are short, one statement each
@@ -28,7 +28,8 @@ NAMED_PARAMETER = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 
 @lru_cache(maxsize=512)
 def numbered(sql: str) -> tuple[str, tuple[str, ...]]:
-    """A statement with named parameters as asyncpg's numbered ones, and the names in order.
+    """A statement with named parameters as asyncpg's numbered ones, and the names in order
+    (a ``:name`` is a parameter wherever it stands: the stores write none in a literal).
 
     >>> numbered("SELECT :a, :b::text, :a")
     ('SELECT $1, $2::text, $1', ('a', 'b'))
@@ -49,18 +50,18 @@ class PostgresSql:
     def __init__(self, connection: PoolConnectionProxy[asyncpg.Record]) -> None:
         self.connection = connection
 
-    async def execute(self, sql: str, parameters: Parameters = {}) -> None:  # noqa: B006
+    async def execute(self, sql: str, parameters: Parameters = NO_PARAMETERS) -> None:
         """Run one statement, discarding any rows."""
         text, names = numbered(sql)
         await self.connection.execute(text, *(parameters[name] for name in names))
 
-    async def fetchall(self, sql: str, parameters: Parameters = {}) -> Sequence[Row]:  # noqa: B006
+    async def fetchall(self, sql: str, parameters: Parameters = NO_PARAMETERS) -> Sequence[Row]:
         """Every row of one statement."""
         text, names = numbered(sql)
         rows: list[Row] = await self.connection.fetch(text, *(parameters[n] for n in names))
         return rows
 
-    async def fetchone(self, sql: str, parameters: Parameters = {}) -> Row | None:  # noqa: B006
+    async def fetchone(self, sql: str, parameters: Parameters = NO_PARAMETERS) -> Row | None:
         """The first row of one statement, or None."""
         text, names = numbered(sql)
         return await self.connection.fetchrow(text, *(parameters[name] for name in names))

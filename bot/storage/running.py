@@ -15,13 +15,20 @@ from pydantic import ValidationError
 
 from bot.storage.connection import Database, Row, Sql, dump, to_text
 from bot.storage.errors import RevisionConflictError, StorageError
-from bot.storage.models import BrokenGame, LoadedGame, SavedGame, SeatRecord
+from bot.storage.models import (
+    ActionRecord,
+    BrokenGame,
+    LoadedGame,
+    SavedGame,
+    SeatRecord,
+    TableLog,
+)
 from bot.storage.shards import Shards
 from engine.registry import get_game
 
 RUNNING_COLUMNS = (
     "table_id, guild_id, channel_id, host_id, game_id, options, seed, seats, state, revision,"
-    " actions, table_message_id, deadline, started_at, saved_at"
+    " actions, table_message_id, deadline, started_at, saved_at, table_log"
 )
 # The length of the stored action list, and (SQLite) the check that it can be read: stored
 # JSON is text in both dialects; PostgreSQL casts it (its json type refuses bad text anyway).
@@ -30,6 +37,15 @@ ACTIONS_LENGTH = {
     "postgresql": "json_array_length(actions::json)",
 }
 ACTIONS_READABLE = {"sqlite": "json_valid(actions) AND ", "postgresql": ""}
+# At a start the stored actions stay JSON text (see ActionRecord): SQLite checks that it is an
+# array and counts it, in C, so that no start parses every game's action list. PostgreSQL
+# (before 16) has no check that does not fail the whole query on bad text: NULL, and the
+# list is parsed in Python instead.
+ACTIONS_COUNTED = {
+    "sqlite": "CASE WHEN typeof(actions) = 'text' AND json_valid(actions)"
+    " AND json_type(actions) = 'array' THEN json_array_length(actions) END",
+    "postgresql": "NULL",
+}
 
 
 def on_shards(shards: Shards | None) -> tuple[str, dict[str, int]]:
@@ -89,6 +105,21 @@ def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) else None
 
 
+def _action_record(text: object, counted: int | None) -> ActionRecord:
+    """The stored actions as a record, counted by the database (None: parsed here to count
+    them, which also refuses text that is not a JSON array)."""
+    if counted is None:
+        try:
+            listed = json.loads(text) if isinstance(text, str) else None
+        except ValueError as error:
+            raise StorageError(f"actions: not JSON ({error})") from None
+        if not isinstance(listed, list):
+            raise StorageError("actions: not a JSON array")
+        counted = len(listed)
+    assert isinstance(text, str)
+    return ActionRecord(text, counted)
+
+
 class SqlRunningGames:
     """Running games in the database's ``running_games`` (and ``set_aside_games``)."""
 
@@ -99,7 +130,7 @@ class SqlRunningGames:
         self._insert = (
             f"INSERT INTO running_games ({RUNNING_COLUMNS}) VALUES (:table_id, :guild_id,"
             " :channel_id, :host_id, :game_id, :options, :seed, :seats, :state, :revision,"
-            " :actions, :table_message_id, :deadline, :started_at, :saved_at)"
+            " :actions, :table_message_id, :deadline, :started_at, :saved_at, :table_log)"
             f" ON CONFLICT (table_id) DO NOTHING RETURNING {length}"
         )
         self._update = f"""
@@ -113,7 +144,7 @@ class SqlRunningGames:
                     ELSE substr(actions, 1, length(actions) - 1) || ',' || substr(:actions, 2)
                 END,
                 table_message_id = :table_message_id, deadline = :deadline,
-                started_at = :started_at, saved_at = :saved_at
+                started_at = :started_at, saved_at = :saved_at, table_log = :table_log
             WHERE table_id = :table_id AND revision = :expected
                 AND (:known = 0 OR ({ACTIONS_READABLE[database.dialect]}{length} = :known))
             RETURNING {length}
@@ -180,6 +211,7 @@ class SqlRunningGames:
             "deadline": to_text(game.deadline),
             "started_at": to_text(game.started_at),
             "saved_at": to_text(datetime.now(UTC)),
+            "table_log": None if game.table_log is None else dump(game.table_log),
         }
         if expected is None:
             rows = await sql.fetchall(self._insert, values)
@@ -200,7 +232,9 @@ class SqlRunningGames:
         where, parameters = on_shards(shards)
         async with self._db.session() as sql:
             rows = await sql.fetchall(
-                f"SELECT * FROM running_games{where} ORDER BY started_at, table_id", parameters
+                f"SELECT *, {ACTIONS_COUNTED[self._db.dialect]} AS action_count"
+                f" FROM running_games{where} ORDER BY started_at, table_id",
+                parameters,
             )
         return [self._read(row) for row in rows]
 
@@ -219,10 +253,15 @@ class SqlRunningGames:
                 seats=[SeatRecord.model_validate(seat) for seat in json.loads(row["seats"])],
                 state=json.loads(row["state"]),
                 revision=row["revision"],
-                actions=json.loads(row["actions"]),
+                actions=_action_record(row["actions"], row["action_count"]),
                 table_message_id=row["table_message_id"],
                 deadline=row["deadline"],
                 started_at=row["started_at"],
+                table_log=(
+                    None
+                    if row["table_log"] is None
+                    else TableLog.model_validate_json(row["table_log"])
+                ),
             )
             state = get_game(game.game_id).state_from_json(game.state)
             if state.players != len(game.seats):

@@ -20,7 +20,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.connection import Dialect, Parameters, Row, Synchronous
+from bot.storage.connection import NO_PARAMETERS, Dialect, Parameters, Row, Synchronous
 from bot.storage.errors import StorageError
 from bot.storage.lock import DatabaseLock
 
@@ -33,16 +33,16 @@ class SqliteSql:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self.connection = connection
 
-    async def execute(self, sql: str, parameters: Parameters = {}) -> None:  # noqa: B006
+    async def execute(self, sql: str, parameters: Parameters = NO_PARAMETERS) -> None:
         """Run one statement, discarding any rows."""
         await (await self.connection.execute(sql, dict(parameters))).close()
 
-    async def fetchall(self, sql: str, parameters: Parameters = {}) -> Sequence[Row]:  # noqa: B006
+    async def fetchall(self, sql: str, parameters: Parameters = NO_PARAMETERS) -> Sequence[Row]:
         """Every row of one statement."""
         async with self.connection.execute(sql, dict(parameters)) as cursor:
             return list(await cursor.fetchall())
 
-    async def fetchone(self, sql: str, parameters: Parameters = {}) -> Row | None:  # noqa: B006
+    async def fetchone(self, sql: str, parameters: Parameters = NO_PARAMETERS) -> Row | None:
         """The first row of one statement, or None."""
         async with self.connection.execute(sql, dict(parameters)) as cursor:
             return await cursor.fetchone()

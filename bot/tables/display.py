@@ -30,9 +30,18 @@ class ChannelLost(Exception):
         self.gone = gone
 
 
+class MemberGone(Exception):
+    """A DM to a seated person failed because they are no longer a member of the server."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(f"user {user_id} left the server")
+        self.user_id = user_id
+
+
 class Presenter(Protocol):
     """What the Discord side does when a lobby or table changes. A call that cannot reach
-    the table's channel at all raises ChannelLost (the display then has the game ended)."""
+    the table's channel at all raises ChannelLost (the display then has the game ended or
+    paused)."""
 
     async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
         """The lobby ended without a game (expired)."""
@@ -47,7 +56,8 @@ class Presenter(Protocol):
 
     async def hand_changed(self, session: TableSession, seat: int) -> tuple[int | None] | None:
         """Send or edit the seat's hand DM; returns ``(new message id,)`` when one was sent
-        anew, ``(None,)`` when the person's DMs are closed, None when edited in place."""
+        anew, ``(None,)`` when the person's DMs are closed, None when edited in place; raises
+        MemberGone when the DM failed because the person left the server."""
 
     async def hand_closed(self, session: TableSession, seat: int) -> None:
         """Edit a seat's hand DM one last time when the AI took the seat: no cards, no
@@ -81,6 +91,7 @@ class TableDisplay:
         spawn: Spawn,
         edit_seconds: float,
         lost: Callable[[TableSession, bool], None],
+        member_left: Callable[[int, int], None],
     ) -> None:
         self.presenter = presenter
         self.clock = clock
@@ -89,6 +100,7 @@ class TableDisplay:
         # told (with ChannelLost.gone) when a table's channel cannot be reached: no request is
         # retried in a loop
         self.lost = lost
+        self.member_left = member_left  # (server, user): a DM showed they left the server
         self._tables: dict[str, _TableUpdates] = {}
 
     def _updates(self, session: TableSession) -> _TableUpdates:
@@ -188,6 +200,9 @@ class _TableUpdates:
                 except ChannelLost as lost:  # telling a closed-DMs player in the channel failed
                     self.display.lost(session, lost.gone)
                     return
+                except MemberGone as gone:  # the AI takes the seat (nobody to tell to use Hand)
+                    self.display.member_left(session.guild_id, gone.user_id)
+                    continue
                 if posted is not None:
                     await session.posted(dm=(seat, posted[0]))
                 self.dm_fresh[seat] = session.revision

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.storage import BrokenGame
-from bot.tables.display import ChannelLost
+from bot.tables.display import ChannelLost, MemberGone
 from bot.tables.hand_view import hand_message, superseded_message
 from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import lobby_closed_message, lobby_message
@@ -187,6 +187,8 @@ class DiscordPresenter:
             sent = await self._send(channel, message)
             return (sent.id,)
         except discord.Forbidden:
+            if not await self.is_member(session.guild_id, info.user_id):
+                raise MemberGone(info.user_id) from None
             async with reaching_the_channel():
                 await self._channel(session.channel_id).send(
                     DM_FAILED.format(mention=f"<@{info.user_id}>"),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.settings import Settings
-from bot.storage import SeatRecord, Storage
+from bot.storage import SavedEvent, SeatRecord, Storage
 from bot.tables.thinking import AiPlayers
 from engine.core import Event
 
@@ -52,12 +52,28 @@ class Seat:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class LoggedEvent:
     """An event in the table log with the revision it happened at."""
 
     event: Event
     revision: int
+
+    def record(self) -> SavedEvent:
+        """The stored form."""
+        seen = self.event.visible_to
+        return SavedEvent(
+            revision=self.revision,
+            text=self.event.text,
+            kind=self.event.kind,
+            visible_to=None if seen is None else sorted(seen),
+        )
+
+    @classmethod
+    def from_record(cls, saved: SavedEvent) -> LoggedEvent:
+        """The event of a stored log line."""
+        seen = None if saved.visible_to is None else frozenset(saved.visible_to)
+        return cls(Event(saved.text, saved.kind, seen), saved.revision)
 
 
 @dataclass(frozen=True)

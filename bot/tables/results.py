@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from bot.storage import FinishedGame, FinishedSeat, SavedGame
+from bot.storage import FinishedGame, FinishedSeat, SavedGame, TableLog
 
 if TYPE_CHECKING:
     from bot.tables.session import TableSession
@@ -91,8 +91,13 @@ def saved_game(session: TableSession) -> SavedGame:
         seats=[seat.record() for seat in session.seats],
         state=session.state.to_json(),
         revision=session.revision,
-        actions=list(session.actions),
+        actions=session.actions,
         table_message_id=session.table_message_id,
         deadline=min(session.deadlines.values()) if session.deadlines else None,
         started_at=session.started_at,
+        table_log=TableLog(
+            events=[entry.record() for entry in session.log],
+            summaries=list(session.summaries),
+            deals=session.deals,
+        ),
     )

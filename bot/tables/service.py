@@ -128,7 +128,12 @@ class TableService:
         self.ai = AiPlayers(settings)
         self.context = SessionContext(storage, settings, clock, self.ai, self._moved)
         self.display = TableDisplay(
-            presenter, clock, self.spawn, settings.table_edit_seconds, self.channel_lost
+            presenter,
+            clock,
+            self.spawn,
+            settings.table_edit_seconds,
+            self.channel_lost,
+            self.member_left,
         )
         self.timers = TableTimers(
             settings, clock, self.spawn, self.display.changed, self.committed, presenter.is_member
@@ -352,8 +357,9 @@ class TableService:
             self.end_lost(session, GUILD_LEFT)
 
     def member_left(self, guild_id: int, user_id: int) -> None:
-        """A person left the server (the members intent says so at once): the AI takes their
-        seats; they leave its lobbies (a lobby they host closes)."""
+        """A person left the server (the members intent says so at once; else a failed DM or
+        their turn running out shows it): the AI takes their seats; they leave its lobbies
+        (a lobby they host closes)."""
         self.lobbies.member_left(guild_id, user_id)
         for session in list(self.tables.values()):
             if session.guild_id != guild_id or session.ended:
@@ -364,11 +370,15 @@ class TableService:
                 self.spawn(self._until_saved(session, hand_over), f"left-{session.table_id}")
 
     def _moved(self, table_id: str) -> None:
-        """A table found its game saved elsewhere first and stopped: show its end (the
-        channel and the hand DMs say why, once) and forget it. Nothing is saved."""
+        """A table found its game saved elsewhere first and stopped."""
         session = self.tables.get(table_id)
         if session is not None:
-            self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
+            self._stopped_here(session)
+
+    def _stopped_here(self, session: TableSession) -> None:
+        """Show the end of a table that stopped without saving anything (this process no
+        longer owns its game): the channel and the hand DMs say why, once; then forget it."""
+        self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
 
     def shards_lost(self, shards: Shards) -> None:
         """This process no longer holds ``shards`` (its lock connection dropped): stop driving
@@ -380,7 +390,7 @@ class TableService:
 
     async def _lose(self, session: TableSession) -> None:
         if await session.lose(SHARD_LOST):
-            self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
+            self._stopped_here(session)
 
     def committed(self, session: TableSession, change: Change) -> None:
         """Show a committed change and plan what follows: notices, the display, the timers,

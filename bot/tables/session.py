@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from bot.errors import GAME_MOVED, GameMovedElsewhere, SaveFailed, StaleMove, UserError
-from bot.storage import RevisionConflictError
+from bot.storage import ActionRecord, RevisionConflictError
 from bot.tables.records import Change, LoggedEvent, Seat, SessionContext
 from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
@@ -59,7 +59,7 @@ class TableSession:
     started_at: datetime
     context: SessionContext
     revision: int = 0
-    actions: list[tuple[int, str]] = field(default_factory=list)
+    actions: ActionRecord = field(default_factory=ActionRecord)
     table_message_id: int | None = None
     table_posted_at: datetime | None = None
     deadlines: dict[int, datetime] = field(default_factory=dict)
@@ -393,7 +393,7 @@ class TableSession:
         the summaries of hands that ended."""
         self.revision += 1
         self.options_changed[seat] = self.revision
-        self.actions.append((seat, text))
+        self.actions = self.actions.plus(seat, text)
         for event in events:
             self.log.append(LoggedEvent(event, self.revision))
             if event.kind == "deal":

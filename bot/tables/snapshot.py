@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.storage import ActionRecord
 from bot.tables.records import LoggedEvent, Seat
 from engine.core import State
 
@@ -22,7 +23,7 @@ class Snapshot:
 
     state: State  # a deep copy: the engine changes its state in place
     revision: int
-    actions: int
+    actions: ActionRecord  # immutable: the record as it was
     log: tuple[LoggedEvent, ...]
     summaries: int
     deals: int
@@ -38,7 +39,7 @@ class Snapshot:
         return cls(
             state=copy.deepcopy(session.state),
             revision=session.revision,
-            actions=len(session.actions),
+            actions=session.actions,
             log=tuple(session.log),
             summaries=len(session.summaries),
             deals=session.deals,
@@ -53,7 +54,7 @@ class Snapshot:
         """Put ``session`` back as it was when this snapshot was taken (once)."""
         session.state = self.state
         session.revision = self.revision
-        del session.actions[self.actions :]
+        session.actions = self.actions
         session.log.clear()
         session.log.extend(self.log)
         del session.summaries[self.summaries :]

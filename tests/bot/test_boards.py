@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
+import discord
 import pytest
 import simcord
 
 from bot.app import CardroomBot
 from bot.boards.pages import HISTORY_PAGE, SCOREBOARD_PAGE
+from bot.boards.ratings import Ratings
 from tests.bot.conftest import admin, member
 from tests.bot.helpers import Playthrough, add_player, components, open_table, text_of
 from tests.bot.records import finished
@@ -136,6 +139,51 @@ async def test_reset_asks_first_starts_a_season_and_old_seasons_stay_readable(
     assert "season 3 has not begun" in text_of(ahead.response)
     history = await ann.slash(channel, "game history", game="fishing")
     assert history.response is not None and text_of(history.response).count("Fishing**") == 3
+
+
+async def test_a_season_not_rated_yet_is_deferred_then_shown_and_later_answered_at_once(
+    bot: CardroomBot,
+    env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rating a season takes seconds at thousands of games, longer than Discord waits for an
+    answer: a board that must rate one (an old season, or any after a restart) is deferred."""
+    players = SCOREBOARD_PAGE + 3
+    await finish_ladder(bot, guild.id, players, "fishing")
+    await bot.storage.results.reset_season(guild.id, "fishing")
+    ann, bob = member(env, guild, "ann"), member(env, guild, "bob")
+    first_page = list(range(1, SCOREBOARD_PAGE + 1))
+    deferrals: list[str] = []
+    defer = discord.InteractionResponse.defer
+
+    async def noted(response: discord.InteractionResponse[Any], **options: Any) -> Any:
+        deferrals.append(response._parent.type.name)
+        return await defer(response, **options)
+
+    monkeypatch.setattr(discord.InteractionResponse, "defer", noted)
+
+    old = await ann.slash(channel, "scoreboard", game="fishing", season=1)
+    assert deferrals == ["application_command"]
+    assert not old.ephemeral and old.response is not None
+    assert ranks(old.response) == first_page and "season 1" in text_of(old.response)
+    again = await ann.slash(channel, "scoreboard", game="fishing", season=1)
+    assert deferrals == ["application_command"]  # rated now: answered at once
+    assert again.response is not None and ranks(again.response) == first_page
+
+    # as after a restart: nothing rated, so the page buttons defer too
+    bot.ratings = Ratings(bot.storage.results)
+    turned = await ann.click(old.response, label="Next ▶")
+    assert deferrals[1:] == ["component"] and turned.response is not None
+    assert turned.response.id == old.response.id
+    assert ranks(turned.response) == list(range(SCOREBOARD_PAGE + 1, players + 1))
+    bot.ratings = Ratings(bot.storage.results)
+    private = await bob.click(turned.response, label="◀ Previous")
+    assert deferrals[2:] == ["component"]
+    (shown,) = private.followups
+    assert shown.ephemeral and ranks(shown) == first_page
+    assert ranks(channel_message(channel, old.response.id)) == ranks(turned.response)
 
 
 async def test_a_reset_of_every_game_moves_each_to_its_next_season(

@@ -37,15 +37,20 @@ def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
     return fast_settings(tmp_path, members_intent=getattr(request, "param", False))
 
 
-def handed_over(table: TableSession, player: Player, channel: simcord.ChannelHandle) -> None:
+def handed_over(
+    table: TableSession, player: Player, channel: simcord.ChannelHandle, dm_closed: bool = True
+) -> None:
     """The player's seat went to the AI as a leaver's: said in the channel, their hand DM
-    closed without cards, and counted as left in the record."""
+    closed without cards (when Discord lets the bot edit it), and counted as left in the
+    record."""
     seat = table.seat_of(player.id)
     assert seat is not None and table.seats[seat].is_ai
     said = [m for m in channel.history() if "bob left the server" in text_of(m)]
     assert len(said) == 1
     closed = [m for m in player.user.dm_channel.history() if AI_TOOK_THE_SEAT in text_of(m)]
-    assert len(closed) == 1 and not components(closed[0]) and not cards_in(text_of(closed[0]))
+    if dm_closed:
+        assert len(closed) == 1
+        assert not components(closed[0]) and not cards_in(text_of(closed[0]))
     record = finished_game(table, table.started_at)
     assert record.seats[seat].left_early and record.seats[seat].user_id == player.id
 
@@ -73,6 +78,33 @@ async def test_without_the_intent_a_member_who_left_is_handed_over_at_their_firs
         await env.advance_time(2)
     await env.advance_time(bot.settings.turn_seconds + 1)
     assert table.seats[ann_seat].timeouts_in_a_row == 1 and table.seats[ann_seat].is_human
+
+
+async def test_a_dm_refused_to_someone_who_left_hands_the_seat_over_without_a_ping(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    lobby = (await ann.member.slash(channel, "game start fishing")).response
+    assert lobby is not None
+    await bob.member.click(lobby, label="Join")
+    guild.remove_member(bob.member)  # the bot is not told (no members intent)
+    # Discord refuses DMs to someone who shares no server with the bot any more
+    await bob.user.send_dm("hi")  # opens bob's DM channel
+    env.inject_error(
+        "*",
+        f"/channels/{bob.user.dm_channel.id}/*",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    await ann.member.click(lobby, label="Start")
+    table = bot.tables.tables[bot.tables.by_channel[channel.id]]
+    await env.advance_time(1)
+    handed_over(table, bob, channel, dm_closed=False)
+    assert all(seat.timeouts_in_a_row == 0 for seat in table.seats), "before any timeout"
+    assert not [m for m in channel.history() if "cannot send you direct messages" in text_of(m)]
+    assert all(not m.ping_user_ids for m in env.backend.messages[channel.id].values())
 
 
 @pytest.mark.parametrize("settings", [True], indirect=True)

@@ -10,6 +10,7 @@ import pytest
 import simcord
 
 from bot.app import CardroomBot
+from bot.demo import demo_database
 from bot.settings import Settings
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import add_player, results_message, text_of
@@ -48,3 +49,12 @@ async def test_a_killed_game_resumes_from_postgresql(
         fast_settings(tmp_path, database_url=killed_url), "swazi", kill_at
     )
     assert killed == whole
+
+
+def test_the_demo_plays_on_the_postgresql_database_of_database_url(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://cardroom@/games")
+    assert demo_database(tmp_path) == "postgresql://cardroom@/games"
+    monkeypatch.setenv("DATABASE_URL", "data/cardroom.db")  # never the bot's own file
+    assert demo_database(tmp_path) == tmp_path / "demo.db"

@@ -18,6 +18,7 @@ import simcord
 from bot.app import CardroomBot, create_bot
 from bot.settings import Settings
 from bot.tables.session import TableSession
+from engine.core import Event, State
 from engine.registry import games
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
@@ -131,6 +132,11 @@ def assert_restored(play: Playthrough, before: TableSession) -> None:
     assert (table.revision, table.actions) == (before.revision, before.actions)
     assert table.deadlines == before.deadlines  # the timers resume from the saved deadlines
     assert [s.record() for s in table.seats] == [s.record() for s in before.seats]
+    # the log, summaries and deal count as saved, and one line more: the restart
+    assert (table.summaries, table.deals) == (before.summaries, before.deals)
+    *logged, resumed = table.log
+    assert logged == list(before.log)[len(before.log) - len(logged) :]
+    assert resumed.event.text == RESTORED
     message = table_message(play.channel, table)
     assert message.id == before.table_message_id
     assert RESTORED in text_of(message)
@@ -145,6 +151,38 @@ async def test_a_killed_game_ends_as_if_never_interrupted(tmp_path: Path, game_i
     kill_at = whole.human_moves // 2 // 2 * 2  # an even move: made through the Hand view
     killed = await play_with_a_kill(fast_settings(tmp_path / "killed"), game_id, kill_at)
     assert killed == whole
+
+
+async def test_a_start_plays_no_saved_move_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot saves each game with its log, summaries and deal count, so a start reads them
+    back instead of replaying every move of every game (minutes of CPU at 10,000 games)."""
+    old = new = create_bot(fast_settings(tmp_path))
+    try:
+        async with simcord.run(old) as env:
+            play = await start(env, old, "twentytwo")
+            while len(play.table.summaries) < 1:  # a hand ended: a summary to bring back
+                await play.step()
+            before = play.table
+            state_class = type(before.state)
+            replayed: list[tuple[int, str]] = []
+            apply_text = state_class.apply_text
+
+            def counted(state: State, seat: int, text: str) -> list[Event]:
+                replayed.append((seat, text))
+                return apply_text(state, seat, text)
+
+            monkeypatch.setattr(state_class, "apply_text", counted)
+            new = await kill_and_restart(env, old)
+            monkeypatch.undo()
+            assert replayed == []
+            assert not new.restore_problems
+            play.table = new.tables.tables[before.table_id]
+            assert_restored(play, before)
+            await play.to_the_end()
+    finally:
+        await release(new, old)
 
 
 @pytest.mark.skipif("twentytwo" not in games(), reason="needs a game of several hands")

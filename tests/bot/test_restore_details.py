@@ -4,6 +4,7 @@ without quoting the saved data), set aside, while the bot and other games go on.
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 import sqlite3
@@ -14,7 +15,10 @@ import pytest
 import simcord
 
 from bot.app import CardroomBot, create_bot
-from bot.storage import SeatRecord
+from bot.storage import LoadedGame, SeatRecord
+from bot.tables import restore
+from bot.tables.records import SessionContext
+from bot.tables.session import TableSession
 from bot.text import fill_names
 from engine.core import Event, Game, State
 from engine.registry import games
@@ -82,11 +86,12 @@ async def test_a_restored_table_has_its_log_and_hand_summaries_back(tmp_path: Pa
         await bot.close()
 
 
-async def test_a_saved_state_is_read_once_at_restore(
+async def test_a_saved_state_is_read_once_at_restore_while_the_collector_rests(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Storage parses a running game's state and hands it over; the tables do not parse it
-    again."""
+    again. Python's garbage collector pauses while games are read back (with thousands, it
+    would scan their objects over and over: half of a start's time) and runs again after."""
     settings = fast_settings(tmp_path)
     first = create_bot(settings)
     async with simcord.run(first) as env:
@@ -105,12 +110,21 @@ async def test_a_saved_state_is_read_once_at_restore(
             reads.append(self.id)
             return read(self, data)
 
+        collecting: list[bool] = []
+        read_back = restore.session_from_saved
+
+        def noted(loaded: LoadedGame, context: SessionContext) -> TableSession:
+            collecting.append(gc.isenabled())
+            return read_back(loaded, context)
+
         monkeypatch.setattr(game_class, "state_from_json", counted)
+        monkeypatch.setattr(restore, "session_from_saved", noted)
         bot = create_bot(settings)
         await env.restart_bot(bot)
         assert isinstance(bot, CardroomBot)
         assert len(bot.tables.tables) == 1
         assert reads == ["fishing"]
+        assert collecting == [False] and gc.isenabled()
         await bot.close()
 
 

@@ -116,15 +116,18 @@ async def test_a_process_that_loses_its_shard_locks_stops_driving_their_games(
                 if table.ended:
                     break
                 await asyncio.sleep(0.01)
-            await env.advance_time(settings.turn_seconds * 3)  # no timer or AI move left
             assert table.ended and table.table_id not in bot.tables.tables
             told = [m for m in channel.history() if text_of(m) == SHARD_LOST]
             assert len(told) == 1, "the channel is told once"
-            # nothing saved or deleted: another process may run the game from where it was
-            (stored,) = await bot.storage.running.load()
-            assert isinstance(stored, LoadedGame) and stored.saved.revision == revision
             refused = await ann.member.slash(channel, "game start fishing")
             assert refused.ephemeral and SHARD_NOT_HERE in text_of(refused.response)
+            await env.advance_time(settings.turn_seconds * 3)  # no timer or AI move left
+            assert bot.is_closed(), "the bot stops (its supervisor starts it again)"
+        # nothing saved or deleted: another process may run the game from where it was
+        storage = await Storage.open(postgres_url)
+        (stored,) = await storage.running.load()
+        await storage.close()
+        assert isinstance(stored, LoadedGame) and stored.saved.revision == revision
     finally:
         await release(bot)
 

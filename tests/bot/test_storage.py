@@ -47,6 +47,7 @@ from bot.storage import (
     StorageError,
 )
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations
+from bot.storage.results import PLAYER_TOTALS
 from bot.tables.restore import restore_lobbies
 from engine.cli import main as engine_main
 from engine.core import Game, State, make_rng
@@ -442,6 +443,9 @@ async def test_only_new_actions_are_sent_and_the_list_stays_whole(tmp_path: Path
         ("options", '"text"', "ValidationError"),
         ("deadline", "yesterday", "ValidationError"),
         ("seats", '[{"user_id": 1, "name": "only one", "is_ai": false}]', "seats"),
+        ("actions", '[[0, "keep"]', "actions"),
+        ("actions", '{"0": "keep"}', "actions"),
+        ("table_log", '{"events": []}', "ValidationError"),
     ],
 )
 async def test_a_corrupt_game_comes_back_broken(
@@ -491,7 +495,10 @@ async def test_a_broken_game_is_set_aside_unchanged_and_not_loaded_again(tmp_pat
     await storage.close()
     with sqlite3.connect(path) as connection:
         connection.execute("UPDATE running_games SET channel_id = X'00', state = '{oops'")
-        (before,) = connection.execute("SELECT * FROM running_games").fetchall()
+        columns = ", ".join(
+            row[1] for row in connection.execute("PRAGMA table_info(running_games)")
+        )
+        (before,) = connection.execute(f"SELECT {columns} FROM running_games").fetchall()
 
     storage = await Storage.open(path)
     try:
@@ -502,7 +509,7 @@ async def test_a_broken_game_is_set_aside_unchanged_and_not_loaded_again(tmp_pat
     finally:
         await storage.close()
     with sqlite3.connect(path) as connection:
-        (after,) = connection.execute("SELECT * FROM set_aside_games").fetchall()
+        (after,) = connection.execute(f"SELECT {columns}, error FROM set_aside_games").fetchall()
         assert connection.execute("SELECT COUNT(*) FROM running_games").fetchone() == (0,)
     assert after[: len(before)] == before  # byte for byte, unreadable id included
     assert after[len(before)] == broken.error
@@ -828,6 +835,29 @@ async def test_stats_per_game(storage: Storage) -> None:
     assert (cambio.games, cambio.wins, cambio.best_score, cambio.average_score) == (2, 1, 3, 6)
     assert await Ratings(storage.results).stats(GUILD, 12345) == []
     assert await Ratings(storage.results).stats(OTHER_GUILD, 1) == []
+
+
+async def test_stats_read_a_players_seats_and_their_games_from_indexes_alone(
+    tmp_path: Path,
+) -> None:
+    """/stats must not read every seat row and game row of a player (at 10,000 games that
+    was most of its time): SQLite searches both tables through covering indexes."""
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    try:
+        await add_known(storage)
+        assert await storage.results.player_totals(GUILD, 1)
+    finally:
+        await storage.close()
+    with sqlite3.connect(path) as connection:
+        plan = [
+            row[3]
+            for row in connection.execute(
+                f"EXPLAIN QUERY PLAN {PLAYER_TOTALS}", {"guild_id": GUILD, "user_id": 1}
+            )
+        ]
+    searches = [step for step in plan if step.startswith(("SEARCH", "SCAN"))]
+    assert len(searches) == 2 and all("USING COVERING INDEX" in step for step in searches), plan
 
 
 async def test_history_lists_the_last_games_with_results(storage: Storage) -> None:
