@@ -119,7 +119,7 @@ class Lobby:
         """A stored lobby back; raises SetupError when its game or options are no longer
         known."""
         game = get_game(saved.game_id)
-        seats = [Seat(s.user_id, s.name, s.is_ai, level=s.level) for s in saved.seats]
+        seats = [Seat.from_record(record) for record in saved.seats]
         return cls(
             saved.lobby_id,
             saved.guild_id,

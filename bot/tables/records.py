@@ -39,6 +39,19 @@ class Seat:
         """A person plays this seat (not the AI, not handed to the AI)."""
         return not self.is_ai and self.user_id is not None
 
+    @classmethod
+    def from_record(cls, record: SeatRecord) -> Seat:
+        """A stored seat back (the inverse of ``record``)."""
+        return cls(
+            record.user_id,
+            record.name,
+            record.is_ai,
+            record.dm_message_id,
+            record.dm_failed,
+            timeouts_in_a_row=record.timeouts_in_a_row,
+            level=record.level,
+        )
+
     def record(self) -> SeatRecord:
         """The stored form."""
         return SeatRecord(

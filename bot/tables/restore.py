@@ -75,18 +75,7 @@ async def restore_lobbies(
 def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSession:
     """A saved game (its state already read back by storage) as a running session."""
     saved, state = loaded.saved, loaded.state
-    seats = [
-        Seat(
-            s.user_id,
-            s.name,
-            s.is_ai,
-            s.dm_message_id,
-            s.dm_failed,
-            timeouts_in_a_row=s.timeouts_in_a_row,
-            level=s.level,
-        )
-        for s in saved.seats
-    ]
+    seats = [Seat.from_record(record) for record in saved.seats]
     session = TableSession(
         saved.table_id,
         saved.guild_id,

@@ -17,7 +17,7 @@ import simcord
 from bot.app import CardroomBot, create_bot
 from bot.storage import LoadedGame, SeatRecord
 from bot.tables import restore
-from bot.tables.records import SessionContext
+from bot.tables.records import Seat, SessionContext
 from bot.tables.session import TableSession
 from bot.text import fill_names
 from engine.core import Event, Game, State
@@ -209,3 +209,8 @@ async def test_an_old_table_message_is_posted_anew_and_a_restart_edits_the_new_o
         mover = [ann, bob][restored.state.waiting_for()[0]]
         assert await move_by_hand(mover, channel, restored, rng)
         await release(old, new)
+
+
+def test_a_seat_comes_back_from_its_stored_form_with_everything_stored() -> None:
+    seat = Seat(7, "ann", True, 99, True, timeouts_in_a_row=2, level="hard")
+    assert Seat.from_record(seat.record()) == seat  # dm_deal is not stored: -1 either way
