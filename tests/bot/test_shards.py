@@ -110,6 +110,9 @@ async def test_a_process_that_loses_its_shard_locks_stops_driving_their_games(
             ann = add_player(env, guild, "ann")
             table = await open_table(bot, channel, [ann], "fishing", 1)
             revision = table.revision
+            gathering = guild.create_text_channel("gathering")
+            await ann.member.slash(gathering, "game start fishing")
+            (lobby_id,) = bot.tables.lobbies.by_id
             assert await terminate_shard_locks(postgres_url) == 2  # shards 0 and 1
 
             for _ in range(200):  # the dropped connection is noticed in the loop's own time
@@ -123,11 +126,15 @@ async def test_a_process_that_loses_its_shard_locks_stops_driving_their_games(
             assert refused.ephemeral and SHARD_NOT_HERE in text_of(refused.response)
             await env.advance_time(settings.turn_seconds * 3)  # no timer or AI move left
             assert bot.is_closed(), "the bot stops (its supervisor starts it again)"
-        # nothing saved or deleted: another process may run the game from where it was
+            assert not bot.tables.lobbies.by_id, "its lobby is no longer driven here"
+        # nothing saved or deleted: another process may run the game (and the lobby) from
+        # where it was
         storage = await Storage.open(postgres_url)
         (stored,) = await storage.running.load()
+        lobbies, _ = await storage.lobbies.load()
         await storage.close()
         assert isinstance(stored, LoadedGame) and stored.saved.revision == revision
+        assert [lobby.lobby_id for lobby in lobbies] == [lobby_id]
     finally:
         await release(bot)
 
