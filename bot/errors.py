@@ -31,8 +31,8 @@ class GameMovedElsewhere(UserError):
 
 
 GAME_MOVED = (
-    "This game stops here: it was saved elsewhere first (another Cardroom process now runs it,"
-    " or it was changed outside this one), so this move and any later one could not be saved."
+    "This game stopped: its saved copy was changed from somewhere else, so this move and any"
+    " later one could not be saved here."
 )
 
 

@@ -28,9 +28,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 HOST_LEFT = "closed because its host left the server"
-SHARD_NOT_HERE = (
-    "This server's games are run by another Cardroom process just now; try again in a minute."
-)
+SHARD_NOT_HERE = "The bot is restarting for this server: try again in a minute."
 
 
 class Lobbies:

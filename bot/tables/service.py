@@ -46,15 +46,13 @@ PAUSE_RAN_OUT = (
 )
 RESUMED = "The game goes on: the bot may post in this channel again."
 SHARD_LOST = (
-    "This game stops here: this Cardroom process lost its hold on this server's games (its"
-    " database connection dropped), so another process may run it now. Nothing was lost up to"
-    " the last move shown."
+    "This game is interrupted: the bot lost the link to its saved games. It comes back from the"
+    " last move shown when the bot has restarted, usually within a minute; nothing is lost."
 )
 # Discord sends every DM click to shard 0: a hand DM's click on a game another process runs
 # lands in the process of shard 0, which cannot play it
 OVER_OR_ELSEWHERE = (
-    "This game is over, or another Cardroom process runs it: play it with the Hand button in"
-    " its channel."
+    "This game is over, or it cannot be played from here: use the Hand button in its channel."
 )
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from pathlib import Path
 from unittest import mock
 
@@ -18,7 +19,7 @@ from bot.errors import UserError
 from bot.storage import LoadedGame, ShardInUseError, Shards, Storage
 from bot.storage.shards import SHARD_LOCKS, parse_shard_ids
 from bot.tables.lobbies import SHARD_NOT_HERE
-from bot.tables.service import SHARD_LOST
+from bot.tables.service import OVER_OR_ELSEWHERE, SHARD_LOST
 from engine.registry import games
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
@@ -177,7 +178,7 @@ async def test_two_processes_on_disjoint_shards_share_one_database(
             await intruder.close()
             # a click on the first's game's hand DM reaches the process of shard 0 (Discord's
             # way with DMs), which says where to play it
-            with pytest.raises(UserError, match="another Cardroom process runs it"):
+            with pytest.raises(UserError, match=re.escape(OVER_OR_ELSEWHERE)):
                 second.tables.table(theirs.table_id)
         (left,) = await second.storage.running.load()
         assert isinstance(left, LoadedGame)
