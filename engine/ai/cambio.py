@@ -200,12 +200,20 @@ NORMAL = CambioAgent
 
 
 def standing(world: State) -> list[int]:
-    """The card points each seat holds now (what the round would score if it ended)."""
+    """The card points each seat holds now (what the round would score if it ended); in the
+    game's last round, added to each seat's total: there a playout that ends the round ends
+    the game and is judged by who won, so one stopped at its horizon is judged by the game's
+    totals too, not by this round alone (which would make a lead in the totals invisible to
+    every move but calling Cambio)."""
     assert isinstance(world, CambioState)
-    return world.round_points()
+    held = world.round_points()
+    rounds = world.options["rounds"] or world.players
+    if world.options["limit"] is None and world.round_index + 1 >= int(rounds):
+        return [total + points for total, points in zip(world.totals, held, strict=True)]
+    return held
 
 
 YARDSTICK = Yardstick(scale=5.0, standing=standing, rounds=3, confidence=1.5, playouts=128)
 """How the searching levels judge a playout: three turns each, then the card points held; a
-rival must beat the heuristic's move by 1.5 standard errors (worlds deal the others' cards
-at random, so a few of them make a snap or an early Cambio look better than it is)."""
+rival must beat the heuristic's move by 1.5 standard errors (a few lucky worlds make a snap
+or an early Cambio look better than it is)."""

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.ai.cambio import standing
 from engine.cards import FULL_DECK, Card
 from engine.cli import main
 from engine.core import Action, Event, State, make_rng
@@ -1020,3 +1021,37 @@ def test_a_step_names_whose_cards_it_offers_and_a_swap_says_what_it_swaps() -> N
     assert GAME.step_prompt(("swap", "A", "s1"), (), names) == "With which of Bob's cards?"
     assert GAME.step_label((), "swap", names) == "Swap one of your cards with another player's"
     assert GAME.action_label(GAME.parse_action("swap"), names) == "Swap the two cards"
+
+
+def known_and_unknown_points(state: CambioState, worlds: int) -> tuple[float, float]:
+    """The mean points s0's worlds deal to the positions s1 looked at (A B) and to the ones
+    nobody has seen (C D)."""
+    known: list[int] = []
+    unknown: list[int] = []
+    for world_seed in range(worlds):
+        world = state.determinize(0, random.Random(world_seed))
+        assert isinstance(world, CambioState)
+        known += [points(world.hands[1][label].card) for label in "AB"]
+        unknown += [points(world.hands[1][label].card) for label in "CD"]
+    return sum(known) / len(known), sum(unknown) / len(unknown)
+
+
+def test_worlds_deal_low_cards_where_the_owner_knows_the_card_after_rounds_of_draws() -> None:
+    state = two(["2S", "3S", "4S", "5S", "6S", "2H"])
+    known, unknown = known_and_unknown_points(state, 300)
+    assert abs(known - unknown) < 1.0  # before any draw, a looked-at card is any card
+    for seat in (1, 0, 1, 0, 1, 0):
+        act(state, seat, "draw")
+        act(state, seat, "discard")
+    known, unknown = known_and_unknown_points(state, 300)
+    assert known < 3.5 < 5.0 < unknown
+
+
+def test_the_searchs_standing_adds_the_totals_in_the_last_round_only() -> None:
+    state = two(["2S", "3S"], rounds=2)
+    assert standing(state) == state.round_points() == [14, 14]
+    play_to_round_end(state)
+    look_all(state)
+    assert state.totals != [0, 0] and state.round_index == 1  # the last of two rounds
+    held = state.round_points()
+    assert standing(state) == [total + mine for total, mine in zip(state.totals, held, strict=True)]
