@@ -42,6 +42,11 @@ Standing = Callable[[State], Sequence[float]]
 ended now, counted like the game's scores (so lower is better where the lowest wins)."""
 
 
+Candidates = Callable[[Sequence[Action], Action, int, random.Random], list[Action]]
+"""A game's pick of the moves a search compares among the legal ones: the heuristic's move
+first, then up to ``width - 1`` others (``spread`` when a game has none of its own)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Yardstick:
     """How a game's playouts are judged: ``scale`` points of one hand make a clear lead; with
@@ -49,7 +54,8 @@ class Yardstick:
     judges it (cheaper than playing the hand out: long hands can afford more worlds). A rival
     replaces the heuristic's move only when it beat it by ``confidence`` standard errors: where
     the heuristic is weak and playouts are telling (fishing, swazi) little is asked, where a few
-    lucky worlds mislead (cambio's snaps) more."""
+    lucky worlds mislead (cambio's snaps) more. ``candidates``: the game's own pick of the moves
+    to compare, where a random spread would mostly try moves no player would make."""
 
     scale: float
     standing: Standing | None = None
@@ -58,6 +64,7 @@ class Yardstick:
     # A timed search plays at least this many playouts (the node budget of the README's arena
     # figures), even when a busy machine makes that take longer than its time.
     playouts: int = 32
+    candidates: Candidates | None = None
 
 
 def rollout_value(
@@ -152,7 +159,10 @@ class SearchAgent(StateAgent):
         preferred = self.policy.choose(view, legal, rng, optional)
         if optional or preferred is None or len(legal) == 1:
             return preferred
-        candidates = spread(legal, preferred, self.width, rng)
+        pick = self.yardstick.candidates or spread
+        candidates = pick(legal, preferred, self.width, rng)
+        if len(candidates) == 1:
+            return preferred
         return candidates[self.halve(state, seat, candidates, rng)]
 
     def halve(self, state: State, seat: int, candidates: list[Action], rng: random.Random) -> int:

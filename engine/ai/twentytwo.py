@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
-from engine.ai.search import Yardstick
+from engine.ai.search import Yardstick, spread
 from engine.cards import Card
 from engine.core import Action, View, cards_from_json
 from engine.games.twentytwo import KEEP, STRENGTH, Exchange, Play, is_beat, rank_key, ranks_of
@@ -78,10 +79,41 @@ class TwentyTwoAgent:
         return max(plays, key=worth)
 
 
+def candidates(
+    legal: Sequence[Action], first: Action, width: int, rng: random.Random
+) -> list[Action]:
+    """The moves hard compares: in the exchange, ``first`` and the ``width - 1`` nearest it
+    (fewest cards discarded differently; ties at random) among keeping and the exchanges of
+    one band of ranks (every card between a low and a high rank, the lowest card always kept:
+    what a player would try); for a play, ``spread`` (leads and follows are few)."""
+    bands = [action for action in legal if isinstance(action, Exchange)]
+    if not bands:
+        return spread(legal, first, width, rng)
+    hand = bands[0].pool  # every exchange is chosen from the whole hand
+    strengths = [STRENGTH[card] for card in hand]
+    offered = {action.ranks: action for action in bands}
+    tried: dict[tuple[int, ...], Action] = {(): KEEP}
+    edges = [0, *sorted(set(strengths)), 15]
+    for low in edges:
+        for high in edges:
+            ranks = tuple(strength for strength in strengths[1:] if low < strength < high)
+            if ranks in offered:
+                tried[ranks] = offered[ranks]
+    chosen = Counter(first.ranks) if isinstance(first, Exchange) else Counter[int]()
+
+    def distance(ranks: tuple[int, ...]) -> int:
+        return (Counter(ranks) - chosen).total() + (chosen - Counter(ranks)).total()
+
+    others = [ranks for ranks, action in tried.items() if action != first]
+    rng.shuffle(others)
+    others.sort(key=distance)
+    return [first, *(tried[ranks] for ranks in others[: width - 1])]
+
+
 NORMAL = TwentyTwoAgent
 """The normal level's agent class (found by ``engine.ai``)."""
 
-YARDSTICK = Yardstick(scale=5.0, confidence=0.5, playouts=128)
+YARDSTICK = Yardstick(scale=5.0, confidence=0.5, playouts=128, candidates=candidates)
 """How the searching levels judge a playout: hands are short, played out to their end; a
 rival half a standard error ahead of the heuristic's move is played (at 128 playouts hard won
 60% of a 200-game probe against normal; 55% when asking 1.5 standard errors)."""
