@@ -98,14 +98,14 @@ def options_help(shown: Iterable[Game]) -> str:
             if option.kind is bool:
                 values = "on or off"
             elif option.minimum is not None and option.maximum is not None:
-                values = f"{option.minimum} to {option.maximum}"
+                values = f"{option.minimum} to {option.amount(option.maximum)}"
             else:
                 values = "a whole number"
             if option.optional:
                 values += ", or off" + ("" if option.unset == "off" else f" for {option.unset}")
             lines.append(
                 f"  {option.name:<{width}}  {option.description}"
-                f" ({values}; default {option.words(option.default)})"
+                f" ({values}; default {option.amount(option.default)})"
             )
     return "\n".join(lines)
 
@@ -310,15 +310,10 @@ class TerminalGame:
 
     def run(self) -> None:
         """Loop until the game ends (or the person quits)."""
-        settings = ", ".join(
-            f"{option.name} {option.words(self.state.options[option.name])}"
-            for option in self.game.options
+        settings = "".join(
+            f" · {option.setting(self.state.options[option.name])}" for option in self.game.options
         )
-        self.say(
-            f"{self.game.name} — {self.state.players} players, seed {self.seed}"
-            + (f"; {settings}" if settings else "")
-            + "."
-        )
+        self.say(f"{self.game.name} — {self.state.players} players, seed {self.seed}{settings}")
         self.say("Type the number of your choice and press Enter; b goes back, q quits.")
         self.show_events(self.state.opening_events())
         try:
