@@ -15,7 +15,15 @@ from typing import Any, TextIO
 
 from engine.ai import agent, level_name
 from engine.ai.search import DEFAULT_BUDGET, Budget
-from engine.choices import Step, action_label, choice_label, descend, resolve, step_prompt
+from engine.choices import (
+    Step,
+    action_label,
+    choice_label,
+    descend,
+    only_move_reason,
+    resolve,
+    step_prompt,
+)
 from engine.core import Action, Agent, Event, Game, State, StateAgent
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
 from engine.registry import games, get_game
@@ -402,7 +410,11 @@ class TerminalGame:
             if not isinstance(target, Step):
                 if not shown:
                     label = action_label(self.game, target, self.names)
-                    self.say(f"Your only move: {label} (made for you).")
+                    reason = only_move_reason(self.game, self.state.view(0), legal)
+                    self.say(
+                        f"Your only move: {label} (made for you)."
+                        + (f" {reason}" if reason else "")
+                    )
                 return target
             self.say(step_prompt(self.game, target, self.names))
             for number, choice in enumerate(target.choices, start=1):

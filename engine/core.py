@@ -444,6 +444,11 @@ class Game(ABC):
         """This game's words for a whole action (``Play 7♣ to the table``)."""
         return None
 
+    def only_move_reason(self, view: View, action: Action) -> str | None:
+        """Why ``action`` is the only legal move of the seat seeing ``view``, as a sentence
+        ("You can't beat K♠, so you must play your lowest card.")."""
+        return None
+
 
 class State(ABC):
     """One position of a game. Subclasses implement the underscored hooks."""
