@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, is_card_text
-from engine.core import Action, Game
+from engine.core import Action, Game, View
 
 HERE = -1
 """Index meaning "the action whose path ends at this step" (when other paths go on from it)."""
@@ -195,6 +195,11 @@ def step_prompt(game: Game, step: Step, names: Sequence[str]) -> str:
         step_label(game, chosen[:depth], step, names) for depth, step in enumerate(chosen)
     )
     return f"{so_far} — then:"
+
+
+def only_move_reason(game: Game, view: View, legal: Sequence[Action]) -> str | None:
+    """Why a seat has a single legal move, when it has one and the game says why."""
+    return game.only_move_reason(view, legal[0]) if len(legal) == 1 else None
 
 
 def choice_label(game: Game, step: Step, choice: StepChoice, names: Sequence[str]) -> str:

@@ -15,7 +15,15 @@ from typing import Any, TextIO
 
 from engine.ai import agent, level_name
 from engine.ai.search import DEFAULT_BUDGET, Budget
-from engine.choices import Step, action_label, choice_label, descend, resolve, step_prompt
+from engine.choices import (
+    Step,
+    action_label,
+    choice_label,
+    descend,
+    only_move_reason,
+    resolve,
+    step_prompt,
+)
 from engine.core import Action, Agent, Event, Game, State, StateAgent
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
 from engine.registry import games, get_game
@@ -98,14 +106,14 @@ def options_help(shown: Iterable[Game]) -> str:
             if option.kind is bool:
                 values = "on or off"
             elif option.minimum is not None and option.maximum is not None:
-                values = f"{option.minimum} to {option.maximum}"
+                values = f"{option.minimum} to {option.amount(option.maximum)}"
             else:
                 values = "a whole number"
             if option.optional:
                 values += ", or off" + ("" if option.unset == "off" else f" for {option.unset}")
             lines.append(
                 f"  {option.name:<{width}}  {option.description}"
-                f" ({values}; default {option.words(option.default)})"
+                f" ({values}; default {option.amount(option.default)})"
             )
     return "\n".join(lines)
 
@@ -310,15 +318,10 @@ class TerminalGame:
 
     def run(self) -> None:
         """Loop until the game ends (or the person quits)."""
-        settings = ", ".join(
-            f"{option.name} {option.words(self.state.options[option.name])}"
-            for option in self.game.options
+        settings = "".join(
+            f" · {option.setting(self.state.options[option.name])}" for option in self.game.options
         )
-        self.say(
-            f"{self.game.name} — {self.state.players} players, seed {self.seed}"
-            + (f"; {settings}" if settings else "")
-            + "."
-        )
+        self.say(f"{self.game.name} — {self.state.players} players, seed {self.seed}{settings}")
         self.say("Type the number of your choice and press Enter; b goes back, q quits.")
         self.show_events(self.state.opening_events())
         try:
@@ -407,7 +410,11 @@ class TerminalGame:
             if not isinstance(target, Step):
                 if not shown:
                     label = action_label(self.game, target, self.names)
-                    self.say(f"Your only move: {label} (made for you).")
+                    reason = only_move_reason(self.game, self.state.view(0), legal)
+                    self.say(
+                        f"Your only move: {label} (made for you)."
+                        + (f" {reason}" if reason else "")
+                    )
                 return target
             self.say(step_prompt(self.game, target, self.names))
             for number, choice in enumerate(target.choices, start=1):

@@ -11,7 +11,7 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import repeat
 from operator import is_
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
@@ -153,7 +153,11 @@ class Zone(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """A per-game setting with its default, as shown in the lobby."""
+    """A per-game setting with its default, as shown in the lobby.
+
+    ``name`` is the machine's (the slash command's and ``--option``'s); people read ``label``
+    and, for a number, its ``unit``.
+    """
 
     name: str
     default: OptionValue
@@ -163,14 +167,16 @@ class Option:
     maximum: int | None = None
     optional: bool = False  # None is allowed (and means ``unset``)
     unset: str = "off"  # what None means, in words
+    label: str = field(kw_only=True)  # the setting's name for people: "Snap window"
+    unit: str = field(default="", kw_only=True)  # what a number counts, singular: "second"
 
     def words(self, value: OptionValue) -> str:
-        """A value as people read it (and write it after ``--option``, but for ``unset``).
+        """A value as written after ``--option`` (and read there, but for ``unset``).
 
-        >>> rounds = Option("rounds", None, "rounds to play", optional=True, unset="one per player")
+        >>> rounds = Option("rounds", None, "", optional=True, unset="one per player", label="")
         >>> rounds.words(None), rounds.words(3)
         ('one per player', '3')
-        >>> Option("memory_aid", False, "show seen cards", kind=bool).words(True)
+        >>> Option("memory_aid", False, "show seen cards", kind=bool, label="").words(True)
         'on'
         """
         if value is None:
@@ -178,6 +184,26 @@ class Option:
         if isinstance(value, bool):
             return "on" if value else "off"
         return str(value)
+
+    def amount(self, value: OptionValue) -> str:
+        """A value as people read it: a number with its unit.
+
+        >>> snap = Option("snap_seconds", 5, "time to snap", label="Snap window", unit="second")
+        >>> snap.amount(5), snap.amount(1)
+        ('5 seconds', '1 second')
+        """
+        words = self.words(value)
+        if not self.unit or value is None or isinstance(value, bool):
+            return words
+        return f"{words} {self.unit}" + ("" if value == 1 else "s")
+
+    def setting(self, value: OptionValue) -> str:
+        """The setting as people read it.
+
+        >>> Option("target", 21, "points to win", label="Target", unit="point").setting(21)
+        'Target: 21 points'
+        """
+        return f"{self.label}: {self.amount(value)}"
 
     def coerce(self, value: object) -> OptionValue:
         """Check ``value`` for this option; raises SetupError in plain language."""
@@ -327,6 +353,10 @@ class Game(ABC):
             allowed = f"exactly {counts[0]}"
         return f"{self.name} is for {allowed} players, not {players}"
 
+    def option(self, name: str) -> Option:
+        """The option called ``name``."""
+        return next(option for option in self.options if option.name == name)
+
     def resolve_options(self, options: Mapping[str, object] | None) -> dict[str, OptionValue]:
         """All options with defaults filled in; raises SetupError for an unknown or bad one."""
         known = {option.name: option for option in self.options}
@@ -412,6 +442,11 @@ class Game(ABC):
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         """This game's words for a whole action (``Play 7♣ to the table``)."""
+        return None
+
+    def only_move_reason(self, view: View, action: Action) -> str | None:
+        """Why ``action`` is the only legal move of the seat seeing ``view``, as a sentence
+        ("You can't beat K♠, so you must play your lowest card.")."""
         return None
 
 

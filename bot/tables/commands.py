@@ -66,12 +66,22 @@ async def setup(bot: CardroomBot) -> None:
 
 
 def rules_text(game_id: str) -> str:
-    """The player-facing rules of a game (data/rules/<id>.md), or its blurb when missing."""
+    """The player-facing rules of a game (data/rules/<id>.md, or its blurb when missing), then
+    its options in people's words."""
+    game = games()[game_id]
     path = RULES_DIR / f"{game_id}.md"
     if path.is_file():
-        return path.read_text(encoding="utf-8")
-    game = games()[game_id]
-    return f"# {game.name}\n\n{game.blurb}\n\n(The full rules text is not written yet.)"
+        text = path.read_text(encoding="utf-8").rstrip()
+    else:
+        text = f"# {game.name}\n\n{game.blurb}\n\n(The full rules text is not written yet.)"
+    if not game.options:
+        return text
+    options = [
+        f"- **{option.label}** — {option.description} (default {option.amount(option.default)})"
+        for option in game.options
+    ]
+    heading = "## Table options\nThe host sets them when opening the table with /game start."
+    return "\n\n".join([text, heading, "\n".join(options)])
 
 
 def split_rules(text: str, limit: int = 4000) -> list[str]:
@@ -115,7 +125,7 @@ def start_command(game: Game) -> app_commands.Command[Any, ..., None]:
         parameters.append(
             inspect.Parameter(option.name, kind, annotation=option_annotation(option), default=None)
         )
-        default = option.words(option.default)
+        default = option.amount(option.default)
         descriptions[option.name] = clip(f"{option.description} (default {default})", 100)
     # discord.py reads a callback's parameters from its signature: this one has the game's own
     start.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

@@ -40,7 +40,14 @@ from bot.ui import (
     small,
     timestamp,
 )
-from engine.choices import Step, StepChoice, choice_label, resolve, step_prompt
+from engine.choices import (
+    Step,
+    StepChoice,
+    choice_label,
+    only_move_reason,
+    resolve,
+    step_prompt,
+)
 from engine.core import Action
 
 if TYPE_CHECKING:
@@ -344,7 +351,8 @@ def hand_message(
     decision: list[discord.ui.Item[Any] | str] = []
     deck = DeckButton(session.table_id, style)
     if node is not None:
-        decision = _controls(session, node, page, deck)
+        reason = only_move_reason(session.game, view, legal) if not urgent else None
+        decision = _controls(session, node, page, deck, reason)
     elif not session.ended:
         decision = [controls(RefreshButton(session.table_id), deck)]
     shown = gallery(picture) if picture is not None else None
@@ -396,14 +404,16 @@ def _status(
 
 
 def _controls(
-    session: TableSession, node: Step, page: int, deck: DeckButton
+    session: TableSession, node: Step, page: int, deck: DeckButton, forced: str | None = None
 ) -> list[discord.ui.Item[Any] | str]:
-    """The question the step asks, its options (buttons, or a select when there are many),
-    then Back, the pages of a long select, Refresh and the deck colours."""
+    """The question the step asks (or, for the only legal move, why it is the only one: the
+    ``forced`` reason), its options (buttons, or a select when there are many), then Back,
+    the pages of a long select, Refresh and the deck colours."""
     names = session.names
     here = StepTarget(session.table_id, session.revision, node.prefix)
     options = node.choices
-    prompt = f"**{suit_symbols(step_prompt(session.game, node, names))}**"
+    question = f"Your only move. {forced}" if forced else step_prompt(session.game, node, names)
+    prompt = f"**{suit_symbols(question)}**"
 
     def label(option: StepChoice) -> str:
         return suit_symbols(choice_label(session.game, node, option, names))

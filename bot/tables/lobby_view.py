@@ -220,8 +220,8 @@ def lobby_message(lobby: Lobby) -> Message:
     ]
     options = []
     for option in game.options:
-        shown = option.words(lobby.options.get(option.name))
-        options.append(f"**{option.name}** {shown} — {option.description}")
+        shown = option.amount(lobby.options.get(option.name))
+        options.append(f"**{option.label}:** {shown} — {option.description}")
     buttons = [LobbyButton(lobby.lobby_id, action) for action in LOBBY_ACTIONS]
     return Message(
         layout(

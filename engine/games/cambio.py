@@ -1095,9 +1095,11 @@ class CambioGame(Game):
         Option(
             "snap_seconds",
             5,
-            "seconds for snapping before the next player may draw",
+            "time to snap before the next player may draw",
             minimum=0,
             maximum=60,
+            label="Snap window",
+            unit="second",
         ),
         Option(
             "rounds",
@@ -1107,6 +1109,7 @@ class CambioGame(Game):
             maximum=50,
             optional=True,
             unset="one per player",
+            label="Rounds",
         ),
         Option(
             "limit",
@@ -1115,8 +1118,16 @@ class CambioGame(Game):
             minimum=1,
             maximum=1000,
             optional=True,
+            label="Score limit",
+            unit="point",
         ),
-        Option("memory_aid", False, "show each player the cards they have seen", kind=bool),
+        Option(
+            "memory_aid",
+            False,
+            "show each player the cards they have seen",
+            kind=bool,
+            label="Memory aid",
+        ),
     )
     blurb = (
         "Remember your face-down cards, swap and peek with powers, snap matches out of turn; "
@@ -1268,7 +1279,7 @@ class CambioGame(Game):
         return f"Snap {_position_words(owner, action.pos, names)}"
 
     def describe(self, view: View) -> list[str]:
-        rounds = f" of {view['rounds']}" if view["rounds"] else f" (to {view['limit']})"
+        rounds = self._rounds_words(view)
         top = view["discard_top"]
         lines = [
             f"Round {view['round']}{rounds} · dealer {{s{view['dealer']}}} · "
@@ -1334,7 +1345,7 @@ class CambioGame(Game):
         return lines
 
     def summary(self, view: View) -> list[str]:
-        rounds = f" of {view['rounds']}" if view["rounds"] else f" (to {view['limit']})"
+        rounds = self._rounds_words(view)
         lines = [f"Round {view['round']}{rounds} · dealer {{s{view['dealer']}}}"]
         if view["caller"] is not None:
             lines.append(f"{{s{view['caller']}}} called Cambio: their cards are locked")
@@ -1344,6 +1355,12 @@ class CambioGame(Game):
             lines.append(f"⚡ Snap window: the discard is {describe_cards([top])}, snap any {rank}")
         lines.append(scores_line(view["scores"]))
         return lines
+
+    def _rounds_words(self, view: View) -> str:
+        """What follows "Round 2": how many rounds, or the score limit that ends the game."""
+        if view["rounds"]:
+            return f" of {view['rounds']}"
+        return f" · until someone reaches {self.option('limit').amount(view['limit'])}"
 
     def layout(self, view: View) -> Layout:
         # Positions are captioned "card A" (as the controls say "your card A") so that a

@@ -411,13 +411,20 @@ class FishingGame(Game):
     player_counts = (2, 3, 4, 6)
     options = (
         Option(
-            "target", 21, "points to reach to win (highest total, no tie)", minimum=1, maximum=500
+            "target",
+            21,
+            "points to reach to win (highest total, no tie)",
+            minimum=1,
+            maximum=500,
+            label="Target",
+            unit="point",
         ),
         Option(
             "multi_capture",
             False,
             "one card may take several sum sets plus one same-rank card (Casino style)",
             kind=bool,
+            label="Several captures at once",
         ),
     )
     blurb = "Capture table cards by rank or by sum; most cards, most clubs, 2♣ and 10♦ score."
@@ -493,9 +500,11 @@ class FishingGame(Game):
         return lines
 
     def summary(self, view: View) -> list[str]:
+        target = self.option("target").amount(view["target"])
+        several = " · several captures at once" if view["multi_capture"] else ""
         return [
             f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
-            f"stock {view['stock']} · target {view['target']}",
+            f"stock {view['stock']} · playing to {target}{several}",
             scores_line(view["scores"]),
         ]
 

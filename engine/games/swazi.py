@@ -1070,6 +1070,8 @@ class SwaziGame(Game):
             "points to reach to win (both reach it: the higher total; a tie plays on)",
             minimum=1,
             maximum=500,
+            label="Target",
+            unit="point",
         ),
     )
     blurb = (
@@ -1233,7 +1235,7 @@ class SwaziGame(Game):
     def summary(self, view: View) -> list[str]:
         return [
             f"Deal {view['deal_number']} ({view['half']} half) · dealer {{s{view['dealer']}}} · "
-            f"target {view['target']}",
+            + f"playing to {self.option('target').amount(view['target'])}",
             scores_line(view["scores"]),
         ]
 

@@ -927,6 +927,19 @@ class TwentyTwoGame(Game):
             return f"Play {cards_pretty(action.cards)}"
         return self.step_label((), action.text, names)
 
+    def only_move_reason(self, view: View, action: Action) -> str | None:
+        if not isinstance(action, Play):  # an exchange always offers keeping too
+            return None
+        if not view["trick"]:
+            rank = RANK_LABEL[action.ranks[0]]
+            return f"You must keep a card in hand, so you lead a single {rank}."
+        best = next(play["cards"] for play in view["trick"] if play["seat"] == view["best_seat"])
+        if is_beat(action.ranks, ranks_of(map(Card.parse, best))):
+            shown = describe_cards(best)
+            return f"Whichever cards you pick, the play is the same, and it beats {shown}."
+        lowest = "your lowest card" if len(best) == 1 else f"your {len(best)} lowest cards"
+        return f"You can't beat {describe_cards(best)}, so you must play {lowest}."
+
     def describe(self, view: View) -> list[str]:
         lines = self._opening(view)
         if view["phase"] == "exchange" and view["to_act"]:

@@ -46,8 +46,27 @@ from tests.bot.helpers import (
     text_of,
 )
 from tests.engine.decks import round_robin_deck
+from tests.engine.test_twentytwo import deal_deck
 
 STALE = "no longer possible"
+
+
+# -- a forced move says why ----------------------------------------------------------------------
+async def test_a_forced_twentytwo_play_says_why_it_is_the_only_one(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    deck = deal_deck(2, 0, {1: "9C 10C JC QC KC AC 9D", 0: "2D 3D 4D 5D 6D 7D 8D"})
+    table = await open_table(bot, channel, [ann, bob], "twentytwo", 0, deck=deck)
+    await play(bob, table, "keep")
+    await play(ann, table, "keep")
+    await play(bob, table, "play 9C 9D")
+    why = suit_symbols(
+        "Your only move. You can't beat 9♣ 9♦, so you must play your 2 lowest cards."
+    )
+    assert f"**{why}**" in text_of(hand_dm(ann, table))
+    await play(ann, table, "play 2D 3D")
+    assert "Your only move" not in text_of(hand_dm(bob, table))  # bob leads as he likes
 
 
 # -- cambio: the snap window -----------------------------------------------------------------------

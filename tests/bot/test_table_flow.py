@@ -42,7 +42,9 @@ async def test_lobby_shows_options_seats_and_host(
     lobby = await open_lobby(ann.member, channel, target=30)
     text = text_of(lobby)
     assert "host ann" in text and "1. ann" in text
-    assert "**target** 30" in text and "**multi_capture** off" in text
+    # people's words for the options, never the names typed in /game start
+    assert "**Target:** 30 points" in text and "**Several captures at once:** off" in text
+    assert "**target**" not in text and "multi_capture" not in text
     labels = [item["label"] for item in components(lobby)]
     assert labels == ["Join", "Leave", "Add AI", "Start", "Cancel"]
 

@@ -298,7 +298,7 @@ def test_play_help_lists_each_options_default(capsys: Any) -> None:
         main(["play", "fishing", "--help"])
     assert done.value.code == 0
     out = capsys.readouterr().out
-    assert "target" in out and "default 21" in out and "multi_capture" in out
+    assert "target" in out and "default 21 points" in out and "multi_capture" in out
     assert "memory_aid" not in out  # only fishing's
     with pytest.raises(SystemExit):
         main(["play", "--help"])
@@ -308,7 +308,7 @@ def test_play_help_lists_each_options_default(capsys: Any) -> None:
     assert "rounds to play (1 to 50, or off for one per player; default one per player)" in out
     session, shown = terminal(get_game("cambio").new_state(2, 1), "q\n")
     session.run()
-    assert "rounds one per player, limit off" in shown.getvalue().splitlines()[0]
+    assert "Rounds: one per player · Score limit: off" in shown.getvalue().splitlines()[0]
 
 
 def test_a_reader_that_goes_away_ends_the_game_quietly() -> None:
@@ -326,12 +326,12 @@ def test_a_reader_that_goes_away_ends_the_game_quietly() -> None:
     assert game.returncode == 0 and err == b""
 
 
-def test_the_header_shows_the_options_in_use() -> None:
+def test_the_header_shows_the_options_in_use_in_peoples_words() -> None:
     state = get_game("fishing").new_state(2, 1, {"target": 11})
     session, out = terminal(state, "")
     session.run()
     assert out.getvalue().splitlines()[0] == (
-        "Fishing — 2 players, seed 7; target 11, multi_capture off."
+        "Fishing — 2 players, seed 7 · Target: 11 points · Several captures at once: off"
     )
 
 

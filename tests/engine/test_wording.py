@@ -1,0 +1,80 @@
+"""What people read: a game's settings by label and unit (never the machine's option names),
+and why a move is the only one."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.choices import only_move_reason
+from engine.games.twentytwo import GAME as TWENTYTWO
+from engine.games.twentytwo import TwentyTwoState
+from engine.registry import games, get_game
+from tests.engine.test_cli import terminal
+from tests.engine.test_twentytwo import act, deal_deck, keep_all, start
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_every_option_has_a_label_for_people(game_id: str) -> None:
+    for option in games()[game_id].options:
+        assert option.label and "_" not in option.label
+        assert option.setting(option.default).startswith(f"{option.label}: ")
+
+
+def test_numbers_carry_their_unit_in_the_singular_and_plural() -> None:
+    fishing, cambio = get_game("fishing"), get_game("cambio")
+    assert fishing.option("target").setting(1) == "Target: 1 point"
+    assert fishing.option("target").setting(21) == "Target: 21 points"
+    assert cambio.option("snap_seconds").setting(5) == "Snap window: 5 seconds"
+    assert cambio.option("rounds").setting(None) == "Rounds: one per player"
+    assert cambio.option("limit").setting(None) == "Score limit: off"
+    assert cambio.option("memory_aid").setting(True) == "Memory aid: on"
+
+
+def test_the_table_summary_says_what_the_game_is_played_to() -> None:
+    fishing = get_game("fishing")
+    header = fishing.summary(fishing.new_state(2, 0, {"target": 1}).public_view())[0]
+    assert header.endswith("· playing to 1 point")
+    several = fishing.new_state(2, 0, {"multi_capture": True}).public_view()
+    assert fishing.summary(several)[0].endswith("· playing to 21 points · several captures at once")
+    swazi = get_game("swazi")
+    assert swazi.summary(swazi.new_state(2, 0).public_view())[0].endswith("playing to 21 points")
+    cambio = get_game("cambio")
+    limited = cambio.summary(cambio.new_state(2, 0, {"limit": 50}).public_view())[0]
+    assert limited.startswith("Round 1 · until someone reaches 50 points ·")
+
+
+def forced_reason(state: TwentyTwoState, seat: int) -> str | None:
+    legal = state.legal_actions(seat)
+    assert len(legal) == 1, [action.text for action in legal]
+    return only_move_reason(TWENTYTWO, state.view(seat), legal)
+
+
+def test_twentytwo_says_why_a_play_is_the_only_one() -> None:
+    hands = {1: "2C 3C 4C 5C 7C 8C 8D", 0: "2D 3D 4D 5D 6D 9C 9D"}
+    state = start(2, deal_deck(2, 0, hands))
+    keep_all(state)
+    for seat, text in [(1, "2C"), (0, "2D"), (0, "3D"), (1, "3C"), (1, "4C"), (0, "4D")]:
+        act(state, seat, f"play {text}")
+    for seat, text in [(0, "5D"), (1, "5C"), (1, "7C"), (0, "6D")]:
+        act(state, seat, f"play {text}")
+    # 8♣ 8♦ left: a lead keeps a card back
+    assert forced_reason(state, 1) == "You must keep a card in hand, so you lead a single 8."
+    act(state, 1, "play 8C")
+    # 9♣ 9♦ left: either 9 is the same play, a beat
+    assert forced_reason(state, 0) == (
+        "Whichever cards you pick, the play is the same, and it beats 8♣."
+    )
+
+
+def test_twentytwo_says_when_nothing_beats_the_best_play() -> None:
+    hands = {1: "9C 10C JC QC KC AC 9D", 0: "2D 3D 4D 5D 6D 7D 8D"}
+    state = start(2, deal_deck(2, 0, hands))
+    keep_all(state)
+    act(state, 1, "play 9C 9D")
+    assert forced_reason(state, 0) == "You can't beat 9♣ 9♦, so you must play your 2 lowest cards."
+    session, out = terminal(state, "")
+    assert session.next_move()[1].text == "play 2D 3D"
+    assert out.getvalue().splitlines()[-1] == (
+        "Your only move: Play 2♦ 3♦ (made for you). "
+        "You can't beat 9♣ 9♦, so you must play your 2 lowest cards."
+    )
