@@ -88,20 +88,38 @@ def rollout_value(
 
 
 def outcome(world: State, seat: int, before: Sequence[int], yardstick: Yardstick) -> float:
-    """A finished game: the seat's share of the win. Otherwise how the seat's points of this
-    hand (scored, or the standing when the hand goes on) compare with the others' average,
-    squashed to 0..1."""
+    """A finished game: the seat's share of the win. Otherwise how much this hand's points
+    moved the seat's lead over the best other seat's total, squashed to 0..1."""
     if world.is_over:
         winners = world.winners()
         return 1.0 / len(winners) if seat in winners else 0.0
     sign = -1 if world.game.lowest_wins else 1
+    totals = [sign * total for total in before]
+    lead = lead_gained(totals, hand_gains(world, before, yardstick), seat)
+    return 0.5 + 0.5 * math.tanh(lead / yardstick.scale)
+
+
+def hand_gains(world: State, before: Sequence[int], yardstick: Yardstick) -> list[float]:
+    """Each seat's points of this hand since the scores were ``before``, higher better: as
+    scored, or by the standing when the hand goes on."""
+    sign = -1 if world.game.lowest_wins else 1
     scores = world.scores()
     if scores == before and yardstick.standing is not None:
-        gains = [sign * points for points in yardstick.standing(world)]
-    else:
-        gains = [sign * (after - earlier) for after, earlier in zip(scores, before, strict=True)]
-    others = (sum(gains) - gains[seat]) / (len(gains) - 1)
-    return 0.5 + 0.5 * math.tanh((gains[seat] - others) / yardstick.scale)
+        return [sign * points for points in yardstick.standing(world)]
+    return [sign * (after - earlier) for after, earlier in zip(scores, before, strict=True)]
+
+
+def lead_gained(totals: Sequence[float], gains: Sequence[float], seat: int) -> float:
+    """How much ``gains`` (this hand's points, higher better) change the seat's lead over the
+    best other seat's ``totals`` (higher better). Only the best other decides who wins: at
+    three players or more, points taken from a seat that trails (a stuck card, a bad swap)
+    are worth nothing unless it would lead, and points taken from the leader count in full.
+    At two players it is the difference of the gains, as it always was."""
+
+    def lead(points: Sequence[float]) -> float:
+        return points[seat] - max(points[other] for other in range(len(points)) if other != seat)
+
+    return lead([total + gain for total, gain in zip(totals, gains, strict=True)]) - lead(totals)
 
 
 def spread(legal: Sequence[Action], first: Action, width: int, rng: random.Random) -> list[Action]:

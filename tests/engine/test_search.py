@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 
-from engine.ai import LEVELS, agent, decide, heuristic, level_name, yardstick
-from engine.ai.search import Budget, SearchAgent, Yardstick, rollout_value
+from engine.ai import LEVELS, agent, decide, heuristic, level_name, search, yardstick
+from engine.ai.search import Budget, SearchAgent, Yardstick, lead_gained, rollout_value
 from engine.cli import TerminalGame, main
 from engine.core import Action, RandomAgent, State, StateAgent
 from engine.errors import SetupError
@@ -19,6 +21,7 @@ from engine.registry import games
 from engine.runner import play_out, step
 
 GAME_IDS = list(games())
+JUDGED_NOW = search.outcome
 BUDGET = Budget(rollouts=24)
 
 
@@ -220,3 +223,71 @@ def test_a_timed_search_plays_at_least_the_games_node_budget() -> None:
             assert searcher.playouts >= 0.75 * yardstick(game).playouts
             return
     raise AssertionError("no position with enough moves")
+
+
+def judged_against_the_others_average(
+    world: State, seat: int, before: Sequence[int], yardstick: Yardstick
+) -> float:
+    """``search.outcome`` as it was before it judged against the best other seat: the seat's
+    points of the hand against the others' average."""
+    if world.is_over:
+        return JUDGED_NOW(world, seat, before, yardstick)
+    gains = search.hand_gains(world, before, yardstick)
+    others = (sum(gains) - gains[seat]) / (len(gains) - 1)
+    return 0.5 + 0.5 * math.tanh((gains[seat] - others) / yardstick.scale)
+
+
+def searched(
+    game_id: str, players: int, judge: Callable[..., float], monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[Action | None], list[float]]:
+    """The decisions of a searcher that follows its playouts' every lead, on a few positions
+    (early and later hands) of ``players``, with ``judge`` as ``search.outcome``; and every
+    playout's value."""
+    values: list[float] = []
+
+    def judging(*args: Any) -> float:
+        values.append(judge(*args))
+        return values[-1]
+
+    monkeypatch.setattr(search, "outcome", judging)
+    game = games()[game_id]
+    searcher = SearchAgent(heuristic(game), yardstick(game), BUDGET, confidence=0.0, evidence=2)
+    decisions = [
+        searcher.choose_in(state, seat, state.legal_actions(seat), random.Random(3), False)
+        for every in (3, 25)
+        for state, seat in positions(game_id, players, seed=1, every=every)
+    ]
+    return decisions, values
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_two_player_decisions_are_judged_as_before_the_best_other_seat_counted(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same playout values, so the same decisions, as when hard judged against the others'
+    # average: at two players the best other seat is the only one (the arena's 2-player
+    # figures stay valid).
+    now = searched(game_id, 2, JUDGED_NOW, monkeypatch)
+    before = searched(game_id, 2, judged_against_the_others_average, monkeypatch)
+    assert now == before
+    assert len(now[1]) > 50
+
+
+def test_at_three_players_playouts_are_judged_against_the_best_other_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = searched("stuck", 3, JUDGED_NOW, monkeypatch)
+    before = searched("stuck", 3, judged_against_the_others_average, monkeypatch)
+    assert now[1] != before[1]
+
+
+def test_only_points_from_the_best_other_seat_gain_the_lead() -> None:
+    totals = [10, 12, 3]  # higher is better: seat 1 leads, seat 2 trails
+    assert lead_gained(totals, [0, -2, 0], seat=0) == 2
+    assert lead_gained(totals, [0, 0, -2], seat=0) == 0  # the trailer stays behind
+    assert lead_gained(totals, [0, -4, 0], seat=0) == 4
+    assert lead_gained(totals, [0, -12, 0], seat=0) == 9  # then seat 2 is the best other
+    assert lead_gained(totals, [3, 0, 0], seat=0) == 3
+    assert lead_gained(totals, [0, 0, 10], seat=0) == -1  # seat 2 overtakes seat 1
+    for mine, theirs in [(0, 0), (5, -3), (-7, 2)]:
+        assert lead_gained([4, 9], [mine, theirs], seat=0) == mine - theirs
