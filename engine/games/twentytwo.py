@@ -37,7 +37,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from itertools import accumulate, chain, combinations, compress, islice, repeat
+from itertools import accumulate, chain, combinations, compress, filterfalse, islice, repeat
 from operator import and_, ge, is_, not_, rshift
 from typing import Any, Self
 
@@ -362,7 +362,7 @@ def draw_for_dealer(seed: int, players: int) -> list[list[tuple[int, Card]]]:
     drawers = list(range(players))
     while True:
         if len(deck) < len(drawers):  # only after many ties: draw from a fresh shuffle
-            deck = sorted(FULL_DECK)
+            deck = list(FULL_DECK)  # in card order
             shuffle(deck, make_rng(seed, "dealer draw", len(rounds)))
         drawn = [(seat, deck.pop(0)) for seat in drawers]
         rounds.append(drawn)
@@ -436,8 +436,8 @@ class TwentyTwoState(State):
 
     def in_play(self) -> list[Card]:
         """The cards of the deck this hand: all but the penalty cards out so far."""
-        out = {card for pile in self.penalties for card in pile}
-        return [card for card in FULL_DECK if card not in out]
+        out = set(chain.from_iterable(self.penalties))
+        return list(filterfalse(out.__contains__, FULL_DECK))
 
     def start_hand(self, wanted: int) -> list[Event]:
         """Deal hand ``hand_number`` one card at a time clockwise from the dealer's left to the
@@ -505,9 +505,11 @@ class TwentyTwoState(State):
         return follows(hand, self.best_ranks())
 
     def best_ranks(self) -> tuple[int, ...]:
-        """The ranks of the best play of the current trick so far."""
-        assert self.best_seat is not None, "no trick is being played"
-        return ranks_of(dict(self.trick)[self.best_seat])
+        """The ranks of the best play of the current trick so far, low to high."""
+        for seat, cards in self.trick:
+            if seat == self.best_seat:
+                return tuple(map(STRENGTH.__getitem__, cards))  # played in rank_key order
+        raise AssertionError("no trick is being played")
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Legal by ranks (suits never matter), and the named cards are really held. One of the
@@ -621,13 +623,14 @@ class TwentyTwoState(State):
             self.pending = self.others_after(seat)
             events = [Event(f"{{s{seat}}} leads {shown}", "play")]
         else:
-            beat = is_beat(action.ranks, self.best_ranks())
+            ranks = action.ranks
+            beat = is_beat(ranks, self.best_ranks())
             self.trick.append((seat, cards))
             if beat:
                 self.best_seat = seat
                 events = [Event(f"{{s{seat}}} beats with {shown}", "play")]
             else:
-                self.floors[seat] = max(action.ranks)
+                self.floors[seat] = max(ranks)
                 events = [Event(f"{{s{seat}}} plays their lowest: {shown}", "play")]
         if self.pending:
             return events
