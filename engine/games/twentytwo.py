@@ -37,7 +37,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from itertools import accumulate, chain, combinations, compress, islice, repeat
+from itertools import accumulate, chain, combinations, compress, filterfalse, islice, repeat
 from operator import and_, ge, is_, not_, rshift
 from typing import Any, Self
 
@@ -96,6 +96,13 @@ def rank_key(card: Card) -> tuple[int, int]:
     return STRENGTH[card], card.suit
 
 
+RANK_ORDER: dict[Card, int] = {
+    card: place for place, card in enumerate(sorted(FULL_DECK, key=rank_key))
+}
+"""Each card's place in ``rank_key`` order: the same sort, with the key looked up in C (hands
+are sorted after every deal and exchange)."""
+
+
 def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
     """The strengths of ``cards``, low to high (how actions compare)."""
     return tuple(sorted(map(STRENGTH.__getitem__, cards)))
@@ -134,12 +141,14 @@ class CardChoice(tuple[tuple[int, ...], tuple[Card, ...]]):
     @property
     def cards(self) -> tuple[Card, ...]:
         """The named cards, in ``rank_key`` order."""
-        return tuple(map(self.pool.__getitem__, self.picked))
+        picked, pool = self
+        return tuple(map(pool.__getitem__, picked))
 
     @property
     def ranks(self) -> tuple[int, ...]:
         """Their strengths, low to high (how actions compare)."""
-        return tuple(map(STRENGTH.__getitem__, map(self.pool.__getitem__, self.picked)))
+        picked, pool = self
+        return tuple(map(STRENGTH.__getitem__, map(pool.__getitem__, picked)))
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.ranks == other.ranks
@@ -219,8 +228,7 @@ def is_beat(play_ranks: Sequence[int], best_ranks: Sequence[int]) -> bool:
     """
     if len(play_ranks) != len(best_ranks):
         return False
-    mine, theirs = sorted(play_ranks, reverse=True), sorted(best_ranks, reverse=True)
-    return all(a >= b for a, b in zip(mine, theirs, strict=True))
+    return all(map(ge, sorted(play_ranks, reverse=True), sorted(best_ranks, reverse=True)))
 
 
 def lead_limit(hand_size: int) -> int:
@@ -240,11 +248,11 @@ def is_follow(play_ranks: Sequence[int], hand: Sequence[Card], best_ranks: Seque
     return is_beat(play_ranks, best_ranks) or tuple(sorted(play_ranks)) == lowest
 
 
-def leads(hand: Sequence[Card]) -> list[Play]:
+def leads(hand: Sequence[Card]) -> tuple[Play, ...]:
     """Every lead: k ≥ 1 cards of one rank, keeping at least one card back when holding two or
     more. Ordered by rank, then count. ``hand`` is sorted by ``rank_key``."""
     pool = tuple(hand)
-    return list(map(Play, zip(_lead_picks(rank_sizes(pool)), repeat(pool))))
+    return tuple(map(Play, zip(_lead_picks(rank_sizes(pool)), repeat(pool))))
 
 
 @lru_cache(maxsize=1 << 12)
@@ -260,18 +268,27 @@ def _lead_picks(sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(picks)
 
 
-def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> list[Play]:
+def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> tuple[Play, ...]:
     """Every legal follow to a best play of ``best_ranks``: each beat, and the k lowest cards
     (one action whatever their suits). Ordered by ranks. ``hand`` is sorted by ``rank_key``."""
     pool = tuple(hand)
-    strengths = [STRENGTH[card] for card in pool]
+    strengths = list(map(STRENGTH.__getitem__, pool))
     need = sorted(best_ranks)
     count = len(need)
-    found: dict[tuple[int, ...], tuple[int, ...]] = {}  # the ranks of each play: its positions
-    # A beat holds only cards at least the best play's lowest. Both sorted low to high, each of
-    # its cards is at least the best play's card in the same place. Choices of the same ranks
-    # come lowest suits first, as combinations go in order of positions.
+    # A beat holds only cards at least the best play's lowest.
     start = bisect_left(strengths, need[0])
+    if count == 1:  # most follows: the quick way to the same list
+        picks = [SPANS[0][1]] if start else []  # the lowest card, when it does not beat
+        last = 0
+        for position in range(start, len(pool)):
+            if strengths[position] != last:  # the lowest suit of each rank that beats
+                picks.append(SPANS[position][1])
+                last = strengths[position]
+        return tuple(map(Play, zip(picks, repeat(pool))))
+    found: dict[tuple[int, ...], tuple[int, ...]] = {}  # the ranks of each play: its positions
+    # Both sorted low to high, each of a beat's cards is at least the best play's card in the
+    # same place. Choices of the same ranks come lowest suits first, as combinations go in
+    # order of positions.
     choices = zip(
         combinations(range(start, len(pool)), count),
         combinations(strengths[start:], count),
@@ -281,7 +298,7 @@ def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> list[Play]:
         if ranks not in found and all(map(ge, ranks, need)):
             found[ranks] = positions
     found.setdefault(tuple(strengths[:count]), SPANS[0][count])
-    return [Play((found[ranks], pool)) for ranks in sorted(found)]
+    return tuple(map(Play, zip(map(found.__getitem__, sorted(found)), repeat(pool))))
 
 
 def exchanges(hand: Sequence[Card], stock: int) -> list[Exchange]:
@@ -345,7 +362,7 @@ def draw_for_dealer(seed: int, players: int) -> list[list[tuple[int, Card]]]:
     drawers = list(range(players))
     while True:
         if len(deck) < len(drawers):  # only after many ties: draw from a fresh shuffle
-            deck = sorted(FULL_DECK)
+            deck = list(FULL_DECK)  # in card order
             shuffle(deck, make_rng(seed, "dealer draw", len(rounds)))
         drawn = [(seat, deck.pop(0)) for seat in drawers]
         rounds.append(drawn)
@@ -398,6 +415,11 @@ class TwentyTwoState(State):
         order = [*range(first % players, players), *range(first % players)]
         return [seat for seat in order if totals[seat] < ELIMINATED_AT]  # is_in, inlined
 
+    def others_after(self, seat: int) -> list[int]:
+        """The other seats in this hand, clockwise after ``seat`` (one of them)."""
+        place = self.in_hand.index(seat)
+        return self.in_hand[place + 1 :] + self.in_hand[:place]
+
     # -- dealing -----------------------------------------------------------------------------
     def start(self) -> list[Event]:
         return self.start_game()
@@ -414,8 +436,8 @@ class TwentyTwoState(State):
 
     def in_play(self) -> list[Card]:
         """The cards of the deck this hand: all but the penalty cards out so far."""
-        out = {card for pile in self.penalties for card in pile}
-        return [card for card in FULL_DECK if card not in out]
+        out = set(chain.from_iterable(self.penalties))
+        return list(filterfalse(out.__contains__, FULL_DECK))
 
     def start_hand(self, wanted: int) -> list[Event]:
         """Deal hand ``hand_number`` one card at a time clockwise from the dealer's left to the
@@ -424,12 +446,15 @@ class TwentyTwoState(State):
         order = self.seats_in_from(self.dealer + 1)
         self.in_hand = sorted(order)
         self.dealt = hand_size(wanted, len(deck), len(order))
+        # One card at a time round the table: the seat at place p in ``order`` gets the cards
+        # at p, p + seats, p + 2 * seats ... of the dealt part of the deck.
+        dealt_cards = self.dealt * len(order)
         self.hands = [[] for _ in range(self.players)]
-        for index in range(self.dealt * len(order)):
-            self.hands[order[index % len(order)]].append(deck[index])
-        for hand in self.hands:
-            hand.sort(key=rank_key)
-        self.stock = deck[self.dealt * len(order) :]
+        for place, seat in enumerate(order):
+            self.hands[seat] = sorted(
+                deck[place : dealt_cards : len(order)], key=RANK_ORDER.__getitem__
+            )
+        self.stock = deck[dealt_cards:]
         self.discards = [[] for _ in range(self.players)]
         self.trick, self.best_seat, self.played, self.revealed = [], None, [], []
         self.floors = [0] * self.players
@@ -476,13 +501,15 @@ class TwentyTwoState(State):
         if self.phase == "exchange":
             return (KEEP, *exchanges(hand, len(self.stock)))
         if not self.trick:
-            return tuple(leads(hand))
-        return tuple(follows(hand, self.best_ranks()))
+            return leads(hand)
+        return follows(hand, self.best_ranks())
 
     def best_ranks(self) -> tuple[int, ...]:
-        """The ranks of the best play of the current trick so far."""
-        assert self.best_seat is not None, "no trick is being played"
-        return ranks_of(dict(self.trick)[self.best_seat])
+        """The ranks of the best play of the current trick so far, low to high."""
+        for seat, cards in self.trick:
+            if seat == self.best_seat:
+                return tuple(map(STRENGTH.__getitem__, cards))  # played in rank_key order
+        raise AssertionError("no trick is being played")
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Legal by ranks (suits never matter), and the named cards are really held. One of the
@@ -540,10 +567,10 @@ class TwentyTwoState(State):
         )
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
-        if isinstance(action, (Word, Exchange)):
-            return self.apply_exchange(seat, action)
-        assert isinstance(action, Play)
-        return self.apply_play(seat, action)
+        if isinstance(action, Play):
+            return self.apply_play(seat, action)
+        assert isinstance(action, (Word, Exchange))
+        return self.apply_exchange(seat, action)
 
     def apply_exchange(self, seat: int, action: Word | Exchange) -> list[Event]:
         """One player's exchange; the round ends when all had theirs or the stock is empty."""
@@ -560,7 +587,7 @@ class TwentyTwoState(State):
             drawn = self.stock[:count]
             del self.stock[:count]
             hand.extend(drawn)
-            hand.sort(key=rank_key)
+            hand.sort(key=RANK_ORDER.__getitem__)
             events = [
                 Event(
                     f"{{s{seat}}} exchanges {count} card{'s' if count > 1 else ''}; "
@@ -569,7 +596,7 @@ class TwentyTwoState(State):
                 ),
                 Event(
                     f"{{s{seat}}} discards {cards_pretty(cards)} and draws "
-                    f"{cards_pretty(sorted(drawn, key=rank_key))}",
+                    f"{cards_pretty(sorted(drawn, key=RANK_ORDER.__getitem__))}",
                     "exchange",
                     frozenset({seat}),
                 ),
@@ -589,20 +616,21 @@ class TwentyTwoState(State):
         for card in cards:
             hand.remove(card)
         shown = cards_pretty(cards)
-        self.pending.pop(0)
+        del self.pending[0]
         if not self.trick:
             self.trick = [(seat, cards)]
             self.best_seat = seat
-            self.pending = self.seats_in_from(seat)[1:]
+            self.pending = self.others_after(seat)
             events = [Event(f"{{s{seat}}} leads {shown}", "play")]
         else:
-            beat = is_beat(action.ranks, self.best_ranks())
+            ranks = action.ranks
+            beat = is_beat(ranks, self.best_ranks())
             self.trick.append((seat, cards))
             if beat:
                 self.best_seat = seat
                 events = [Event(f"{{s{seat}}} beats with {shown}", "play")]
             else:
-                self.floors[seat] = max(action.ranks)
+                self.floors[seat] = max(ranks)
                 events = [Event(f"{{s{seat}}} plays their lowest: {shown}", "play")]
         if self.pending:
             return events
@@ -612,7 +640,8 @@ class TwentyTwoState(State):
             self.played.extend(played)
         self.trick, self.best_seat = [], None
         events.append(Event(f"{{s{winner}}} wins the trick", "trick"))
-        if all(len(self.hands[other]) == 1 for other in self.in_hand):
+        # Everyone in the hand plays as many cards to a trick: all hold as many as this seat.
+        if len(hand) == 1:
             events.extend(self.showdown(winner))
         else:
             self.pending = [winner]
