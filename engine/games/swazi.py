@@ -39,9 +39,8 @@ from __future__ import annotations
 import contextlib
 import random
 from bisect import insort
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 from engine.cards import DIAMONDS, FULL_DECK, SPADES, Card, cards_pretty, cards_text, describe_cards
@@ -244,26 +243,11 @@ def _indices(mask: int) -> tuple[int, ...]:
 
 _TOTALS = range(TOP_BUILD + 1)
 
-Picker = Callable[[tuple[Card, ...]], tuple[Card, ...]]
-"""Takes the loose cards (a tuple) to those of one subset, as a tuple (see ``_picker``)."""
-
-
-@lru_cache(maxsize=1 << 14)
-def _picker(subset: tuple[int, ...]) -> Picker:
-    """The ``Picker`` of the loose cards at the indices ``subset``: an ``itemgetter``, which
-    picks them in C, three times quicker than a comprehension (turning subsets into cards is
-    the commonest work of the legal moves). Of one index it takes a slice, to give a tuple
-    too. Cached: layouts share their subsets' indices."""
-    if len(subset) == 1:
-        return itemgetter(slice(subset[0], subset[0] + 1))
-    return itemgetter(*subset)
-
 
 class _Layout:
     """What the legal moves need to know of a layout's ranks, worked out once per rank tuple:
-    its subsets by total (all, as index tuples and as pickers; those of two or more cards, as
-    pickers and bit masks), the totals they reach (bit masks) and (on demand) each value's
-    captures, as pickers.
+    its subsets by total (all, and of two or more cards, also as bit masks), the totals they
+    reach (bit masks) and (on demand) each value's captures, as index tuples.
 
     The subsets are kept only for the totals reached (dicts): a new layout is met every few
     steps, and building fifteen lists for each total, mostly empty, was most of its cost."""
@@ -271,12 +255,11 @@ class _Layout:
     __slots__ = (
         "capturable",
         "captures",
-        "picks",
         "ranks",
         "reach",
         "set_masks",
-        "set_picks",
         "set_reach",
+        "sets",
         "table",
     )
 
@@ -284,8 +267,7 @@ class _Layout:
         self.ranks = ranks
         # every subset by total (at most SUBSET_LIMIT), and those of two or more cards
         table: dict[int, list[tuple[int, ...]]] = {}
-        picks: dict[int, list[Picker]] = {}
-        set_picks: dict[int, list[Picker]] = {}
+        sets: dict[int, list[tuple[int, ...]]] = {}
         masks: dict[int, list[int]] = {}
         size = len(ranks)
         # depth first, a fixed order (no need to sort: any fixed order gives fixed move lists)
@@ -299,44 +281,31 @@ class _Layout:
                     break  # sorted: every later rank is at least as high
                 subset = (*chosen, index)
                 mask = bits | 1 << index
-                pick = _picker(subset)
                 if reached in table:
                     table[reached].append(subset)
-                    picks[reached].append(pick)
                 else:
                     table[reached] = [subset]
-                    picks[reached] = [pick]
                 if chosen:
-                    if reached in masks:
-                        set_picks[reached].append(pick)
+                    if reached in sets:
+                        sets[reached].append(subset)
                         masks[reached].append(mask)
                     else:
-                        set_picks[reached] = [pick]
+                        sets[reached] = [subset]
                         masks[reached] = [mask]
                 found += 1
                 stack.append((index + 1, reached, subset, mask))
-        self.table, self.picks, self.set_picks, self.set_masks = table, picks, set_picks, masks
+        self.table, self.sets, self.set_masks = table, sets, masks
         self.reach = sum(1 << total for total in table)
-        self.set_reach = sum(1 << total for total in masks)
+        self.set_reach = sum(1 << total for total in sets)
         # the values some capture exists for: a card of that value, or a set
         capturable = self.set_reach
         for rank in ranks:
             capturable |= 1 << rank
-        if capturable & 2:  # an ace: 1 or 14
+        if capturable & 2:
             capturable |= 1 << TOP_BUILD
         self.capturable = capturable
-        # each value's captures (``capture_picks``), filled in when first needed
-        self.captures: list[list[Picker] | None] = [None] * (TOP_BUILD + 1)
-
-    def capture_picks(self, value: int) -> list[Picker]:
-        """The pickers of the captures a card of ``value`` makes (``_capture_sets``), worked
-        out when first needed and kept in ``captures``."""
-        found = self.captures[value] = (
-            [_picker(union) for union in _capture_sets(self.ranks, value)]
-            if self.capturable >> value & 1
-            else []
-        )
-        return found
+        # each value's captures (``_capture_sets``), filled in when first needed
+        self.captures: list[tuple[tuple[int, ...], ...] | None] = [None] * (TOP_BUILD + 1)
 
 
 LAYOUT_CACHE = 1 << 15  # layouts kept worked out; a long run meets tens of thousands
@@ -491,9 +460,9 @@ class SwaziState(TotalsState):
         all the cards of that rank.
         """
         hand = self.hands[seat]
-        laid = tuple(self.loose)  # for the layout's pickers
+        loose = self.loose
         builds = self.builds
-        ranks = tuple([card.rank for card in laid])
+        ranks = tuple([card.rank for card in loose])
         layout = _LAYOUTS.get(ranks) or _layout(ranks)
         first_half = self.half == 1
         held = 0  # bit v: a card of value v is held (the hand is in card order: aces first)
@@ -537,8 +506,9 @@ class SwaziState(TotalsState):
         while values:
             lowest = values & -values
             values ^= lowest
-            for pick in layout.set_picks[lowest.bit_length() - 1]:
-                append(new(Move, (CARDLESS_BUILD, None, 0, 0, pick(laid), False)))
+            for subset in layout.sets[lowest.bit_length() - 1]:
+                cards = tuple([loose[i] for i in subset])
+                append(new(Move, (CARDLESS_BUILD, None, 0, 0, cards, False)))
 
         # Augments of own builds (a hand card among them ends the turn).
         if owned:
@@ -549,9 +519,11 @@ class SwaziState(TotalsState):
         # The hand card, rank by rank.
         ends_free = not first_half or not owned  # may end the turn owning a new build
         plain_free = not first_half or n_owned <= 1  # may end the turn owning what it owns
-        picks = layout.picks
+        table = layout.table
         captures = layout.captures
         reach = layout.reach
+        capturable = layout.capturable
+        parts: dict[int, list[tuple[Card, ...]]] = {}
         last_rank = 0
         first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
         discard = False
@@ -568,22 +540,24 @@ class SwaziState(TotalsState):
             lost = rank in scarce  # the last card keeping an owned build
             for ace in (1, TOP_BUILD) if rank == 1 else (0,):
                 value = ace or rank
-                found = captures[value]
-                if found is None:
-                    found = layout.capture_picks(value)
+                taken: Sequence[tuple[Card, ...]] = ()
+                if capturable >> value & 1:
+                    found = captures[value]
+                    if found is None:
+                        found = captures[value] = _capture_sets(layout.ranks, value)
+                    taken = [tuple([loose[i] for i in union]) for union in found]
                 # capturing the build frees its value; in the first half one build at most
                 if built >> value & 1 and (
                     not first_half or n_owned - (builds[value].owner == seat) <= 1
                 ):
                     append(new(Move, (CAPTURE, card, ace, value, (), False)))
-                    for pick in found:
-                        append(new(Move, (CAPTURE, card, ace, value, pick(laid), False)))
-                if found and not lost and plain_free:
-                    for pick in found:
-                        cards = pick(laid)
-                        # aces alone (the last in card order) are taken as =1
-                        if ace != TOP_BUILD or cards[-1].rank != 1:
-                            append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
+                    for cards in taken:
+                        append(new(Move, (CAPTURE, card, ace, value, cards, False)))
+                if taken and not lost and plain_free:
+                    if ace == TOP_BUILD:  # aces alone (the last in card order) are taken as =1
+                        taken = [cards for cards in taken if cards[-1].rank != 1]
+                    for cards in taken:
+                        append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
             discard = not lost and ends_free
             if not lost:
                 ace = 1 if rank == 1 else 0
@@ -593,8 +567,14 @@ class SwaziState(TotalsState):
                 while totals:
                     lowest = totals & -totals
                     totals ^= lowest
-                    for pick in picks[lowest.bit_length() - 1]:
-                        append(new(Move, (BUILD, card, ace, 0, pick(laid), False)))
+                    total = lowest.bit_length() - 1
+                    made = parts.get(total)
+                    if made is None:
+                        made = parts[total] = [
+                            tuple([loose[i] for i in subset]) for subset in table[total]
+                        ]
+                    for cards in made:
+                        append(new(Move, (BUILD, card, ace, 0, cards, False)))
                 # change an opponent's single build into a new value the player holds, or
                 # into the value of their own build, which it then merges into
                 if changeable:
@@ -620,25 +600,27 @@ class SwaziState(TotalsState):
         that value or a set adding up to it, of loose cards, at most one pile top and at most
         one hand card (which ends the turn, so it must not be the last keeping an owned
         build, and in the first half the player may own one build only)."""
-        laid = tuple(self.loose)  # for the layout's pickers
-        picks = layout.picks
+        loose = self.loose
+        table = layout.table
         moves: list[Move] = []
         append = moves.append
         new = tuple.__new__  # Move(...) without the keyword-handling frame
         # card-less parts: loose cards, with or without the top
-        for card in laid:
+        for card in loose:
             if card.rank == value or (card.rank == 1 and value == TOP_BUILD):
                 append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
-        for pick in layout.set_picks.get(value, ()):
-            append(new(Move, (AUGMENT, None, 0, value, pick(laid), False)))
+        for subset in layout.sets.get(value, ()):
+            cards = tuple([loose[i] for i in subset])
+            append(new(Move, (AUGMENT, None, 0, value, cards, False)))
         top_rank = 99  # no top: every rest below is negative, so nothing uses it
         if top is not None:
             top_rank = top.rank
             if serves(top, value):
                 append(new(Move, (AUGMENT, None, 0, value, (), True)))
             rest = value - top_rank
-            for pick in picks.get(rest, ()):
-                append(new(Move, (AUGMENT, None, 0, value, pick(laid), True)))
+            for subset in table.get(rest, ()):
+                cards = tuple([loose[i] for i in subset])
+                append(new(Move, (AUGMENT, None, 0, value, cards, True)))
         # parts with a hand card
         if self.half == 1 and n_owned > 1:
             return moves
@@ -651,25 +633,27 @@ class SwaziState(TotalsState):
             if rank == 1:
                 if value == TOP_BUILD:
                     append(new(Move, (AUGMENT, card, TOP_BUILD, value, (), False)))  # alone
-                for pick in picks.get(value - 1, ()):
-                    append(new(Move, (AUGMENT, card, 1, value, pick(laid), False)))
+                for subset in table.get(value - 1, ()):
+                    cards = tuple([loose[i] for i in subset])
+                    append(new(Move, (AUGMENT, card, 1, value, cards, False)))
                 rest = value - 1 - top_rank
                 if rest == 0:
                     append(new(Move, (AUGMENT, card, 1, value, (), True)))
-                for pick in picks.get(rest, ()):
-                    append(new(Move, (AUGMENT, card, 1, value, pick(laid), True)))
+                for subset in table.get(rest, ()):
+                    cards = tuple([loose[i] for i in subset])
+                    append(new(Move, (AUGMENT, card, 1, value, cards, True)))
                 continue
             if rank == value:
                 append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
-            for pick in picks.get(value - rank, ()):
-                part = list(pick(laid))
+            for subset in table.get(value - rank, ()):
+                part = [loose[i] for i in subset]
                 insort(part, card)
                 append(new(Move, (AUGMENT, None, 0, value, tuple(part), False)))
             rest = value - rank - top_rank
             if rest == 0:
                 append(new(Move, (AUGMENT, None, 0, value, (card,), True)))
-            for pick in picks.get(rest, ()):
-                part = list(pick(laid))
+            for subset in table.get(rest, ()):
+                part = [loose[i] for i in subset]
                 insort(part, card)
                 append(new(Move, (AUGMENT, None, 0, value, tuple(part), True)))
         return moves
