@@ -177,7 +177,7 @@ class _Full(Exception):
     """A search reached its limit."""
 
 
-def _subset_table(ranks: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
+def _subset_table(ranks: tuple[int, ...]) -> list[Sequence[tuple[int, ...]]]:
     """For sorted layout ``ranks`` (ace 1), the index tuples of every non-empty subset by total
     (0 … 14), from the cached ``_Layout``.
 
@@ -186,7 +186,8 @@ def _subset_table(ranks: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
     a dozen or more low loose cards reach it): the legal moves then list those, and
     ``SwaziState.is_legal`` still accepts any other legal move, checked directly.
     """
-    return _layout(ranks).table
+    table = _layout(ranks).table
+    return [table.get(total, ()) for total in _TOTALS]
 
 
 def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], ...]:
@@ -200,7 +201,7 @@ def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], 
         if rank == value or (rank == 1 and value in (1, TOP_BUILD)):
             groups.append(1 << index)
     if 1 < value <= TOP_BUILD:
-        groups += _layout(ranks).set_masks[value]
+        groups += _layout(ranks).set_masks.get(value, ())
     if not groups:
         return ()
     return _unions(tuple(groups))
@@ -245,8 +246,11 @@ _TOTALS = range(TOP_BUILD + 1)
 
 class _Layout:
     """What the legal moves need to know of a layout's ranks, worked out once per rank tuple:
-    its subsets by total (all, and of two or more cards), the totals they reach (bit masks)
-    and (on demand) each value's captures, as index tuples."""
+    its subsets by total (all, and of two or more cards, also as bit masks), the totals they
+    reach (bit masks) and (on demand) each value's captures, as index tuples.
+
+    The subsets are kept only for the totals reached (dicts): a new layout is met every few
+    steps, and building fifteen lists for each total, mostly empty, was most of its cost."""
 
     __slots__ = (
         "capturable",
@@ -262,10 +266,9 @@ class _Layout:
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
         # every subset by total (at most SUBSET_LIMIT), and those of two or more cards
-        table: list[list[tuple[int, ...]]] = [[] for _ in _TOTALS]
-        sets: list[list[tuple[int, ...]]] = [[] for _ in _TOTALS]
-        masks: list[list[int]] = [[] for _ in _TOTALS]
-        reach = set_reach = 0
+        table: dict[int, list[tuple[int, ...]]] = {}
+        sets: dict[int, list[tuple[int, ...]]] = {}
+        masks: dict[int, list[int]] = {}
         size = len(ranks)
         # depth first, a fixed order (no need to sort: any fixed order gives fixed move lists)
         stack: list[tuple[int, int, tuple[int, ...], int]] = [(0, 0, (), 0)]
@@ -278,29 +281,47 @@ class _Layout:
                     break  # sorted: every later rank is at least as high
                 subset = (*chosen, index)
                 mask = bits | 1 << index
-                table[reached].append(subset)
-                reach |= 1 << reached
+                if reached in table:
+                    table[reached].append(subset)
+                else:
+                    table[reached] = [subset]
                 if chosen:
-                    sets[reached].append(subset)
-                    masks[reached].append(mask)
-                    set_reach |= 1 << reached
+                    if reached in sets:
+                        sets[reached].append(subset)
+                        masks[reached].append(mask)
+                    else:
+                        sets[reached] = [subset]
+                        masks[reached] = [mask]
                 found += 1
                 stack.append((index + 1, reached, subset, mask))
-        self.table, self.sets, self.reach, self.set_reach = table, sets, reach, set_reach
-        self.set_masks = masks
+        self.table, self.sets, self.set_masks = table, sets, masks
+        self.reach = sum(1 << total for total in table)
+        self.set_reach = sum(1 << total for total in sets)
         # the values some capture exists for: a card of that value, or a set
-        capturable = set_reach
+        capturable = self.set_reach
         for rank in ranks:
-            capturable |= 1 << rank | (1 << TOP_BUILD if rank == 1 else 0)
+            capturable |= 1 << rank
+        if capturable & 2:
+            capturable |= 1 << TOP_BUILD
         self.capturable = capturable
         # each value's captures (``_capture_sets``), filled in when first needed
         self.captures: list[tuple[tuple[int, ...], ...] | None] = [None] * (TOP_BUILD + 1)
 
 
-@lru_cache(maxsize=1 << 15)
+LAYOUT_CACHE = 1 << 15  # layouts kept worked out; a long run meets tens of thousands
+_LAYOUTS: dict[tuple[int, ...], _Layout] = {}
+"""Each layout's ``_Layout`` by its sorted ranks (``_layout``). A plain dict, not an LRU
+cache: the lookup happens at every step, and a dict is a third quicker."""
+
+
 def _layout(ranks: tuple[int, ...]) -> _Layout:
-    """The cached ``_Layout`` of sorted layout ``ranks``."""
-    return _Layout(ranks)
+    """The cached ``_Layout`` of sorted layout ``ranks`` (the cache starts afresh when full)."""
+    layout = _LAYOUTS.get(ranks)
+    if layout is None:
+        if len(_LAYOUTS) >= LAYOUT_CACHE:
+            _LAYOUTS.clear()
+        layout = _LAYOUTS[ranks] = _Layout(ranks)
+    return layout
 
 
 def _splits(value: int, cards: Sequence[Card]) -> bool:
@@ -441,28 +462,30 @@ class SwaziState(TotalsState):
         hand = self.hands[seat]
         loose = self.loose
         builds = self.builds
-        layout = _layout(tuple([card.rank for card in loose]))
-        table = layout.table
+        ranks = tuple([card.rank for card in loose])
+        layout = _LAYOUTS.get(ranks) or _layout(ranks)
         first_half = self.half == 1
         held = 0  # bit v: a card of value v is held (the hand is in card order: aces first)
-        hand_ranks = [card.rank for card in hand]
-        for rank in hand_ranks:
-            held |= 1 << rank
-        two_aces = len(hand) >= 2 and hand[1].rank == 1
+        for card in hand:
+            held |= 1 << card.rank
         if held & 2:
             held |= 1 << TOP_BUILD
+        two_aces = len(hand) >= 2 and hand[1].rank == 1
         built = 0
         owned: list[int] = []
         changeable: list[int] = []  # the opponent's single builds
-        scarce: set[int] = set()  # owned values held once: that card must stay or capture
-        for value in sorted(builds):
-            built |= 1 << value
-            if builds[value].owner == seat:
-                owned.append(value)
-                if hand_ranks.count(1 if value == TOP_BUILD else value) < 2:
-                    scarce.add(value)
-            elif not builds[value].augmented:
-                changeable.append(value)
+        scarce: set[int] = set()  # ranks of owned values held once: that card must stay or capture
+        if builds:
+            hand_ranks = [card.rank for card in hand]
+            for value in sorted(builds):
+                built |= 1 << value
+                if builds[value].owner == seat:
+                    owned.append(value)
+                    rank = 1 if value == TOP_BUILD else value
+                    if hand_ranks.count(rank) < 2:
+                        scarce.add(rank)
+                elif not builds[value].augmented:
+                    changeable.append(value)
         n_owned = len(owned)
         # the values a new build may take: held and not built (for an ace, 14 needs another)
         free_mask = held & ~built & ~3
@@ -475,6 +498,7 @@ class SwaziState(TotalsState):
         merge_ace_mask = merge_mask if two_aces else merge_mask & ~(1 << TOP_BUILD)
         moves: list[Move] = []
         append = moves.append
+        new = tuple.__new__  # Move(...) without the keyword-handling frame
 
         # Card-less builds: a set of two or more loose cards, of a value not yet built, which
         # the player holds; in the first half at most a second build.
@@ -483,7 +507,8 @@ class SwaziState(TotalsState):
             lowest = values & -values
             values ^= lowest
             for subset in layout.sets[lowest.bit_length() - 1]:
-                append(Move(CARDLESS_BUILD, None, 0, 0, tuple([loose[i] for i in subset])))
+                cards = tuple([loose[i] for i in subset])
+                append(new(Move, (CARDLESS_BUILD, None, 0, 0, cards, False)))
 
         # Augments of own builds (a hand card among them ends the turn).
         if owned:
@@ -494,11 +519,11 @@ class SwaziState(TotalsState):
         # The hand card, rank by rank.
         ends_free = not first_half or not owned  # may end the turn owning a new build
         plain_free = not first_half or n_owned <= 1  # may end the turn owning what it owns
+        table = layout.table
         captures = layout.captures
         reach = layout.reach
         capturable = layout.capturable
         parts: dict[int, list[tuple[Card, ...]]] = {}
-        new = tuple.__new__  # Move(...) without the keyword-handling frame
         last_rank = 0
         first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
         discard = False
@@ -512,7 +537,7 @@ class SwaziState(TotalsState):
                 continue
             last_rank = rank
             first = len(moves)
-            lost = bool(scarce) and (rank in scarce or (rank == 1 and TOP_BUILD in scarce))
+            lost = rank in scarce  # the last card keeping an owned build
             for ace in (1, TOP_BUILD) if rank == 1 else (0,):
                 value = ace or rank
                 taken: Sequence[tuple[Card, ...]] = ()
@@ -522,23 +547,17 @@ class SwaziState(TotalsState):
                         found = captures[value] = _capture_sets(layout.ranks, value)
                     taken = [tuple([loose[i] for i in union]) for union in found]
                 # capturing the build frees its value; in the first half one build at most
-                if built >> value & 1:
-                    build = builds[value]
-                    if (
-                        not scarce
-                        or not (
-                            (rank != value and rank in scarce)
-                            or (rank == 1 and value != TOP_BUILD and TOP_BUILD in scarce)
-                        )
-                    ) and (not first_half or n_owned - (build.owner == seat) <= 1):
-                        append(new(Move, (CAPTURE, card, ace, value, (), False)))
-                        for cards in taken:
-                            append(new(Move, (CAPTURE, card, ace, value, cards, False)))
-                if taken and not lost and plain_free:
+                if built >> value & 1 and (
+                    not first_half or n_owned - (builds[value].owner == seat) <= 1
+                ):
+                    append(new(Move, (CAPTURE, card, ace, value, (), False)))
                     for cards in taken:
-                        # aces alone (the last card in card order is an ace) are taken as =1
-                        if ace != TOP_BUILD or cards[-1].rank != 1:
-                            append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
+                        append(new(Move, (CAPTURE, card, ace, value, cards, False)))
+                if taken and not lost and plain_free:
+                    if ace == TOP_BUILD:  # aces alone (the last in card order) are taken as =1
+                        taken = [cards for cards in taken if cards[-1].rank != 1]
+                    for cards in taken:
+                        append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
             discard = not lost and ends_free
             if not lost:
                 ace = 1 if rank == 1 else 0
@@ -558,10 +577,11 @@ class SwaziState(TotalsState):
                         append(new(Move, (BUILD, card, ace, 0, cards, False)))
                 # change an opponent's single build into a new value the player holds, or
                 # into the value of their own build, which it then merges into
-                mask |= merge_ace_mask if ace else merge_mask
-                for old in changeable:
-                    if mask >> (old + rank) & 1:
-                        append(new(Move, (CHANGE, card, ace, old, (), False)))
+                if changeable:
+                    mask |= merge_ace_mask if ace else merge_mask
+                    for old in changeable:
+                        if mask >> (old + rank) & 1:
+                            append(new(Move, (CHANGE, card, ace, old, (), False)))
             stop = len(moves)
             if discard:
                 append(_DISCARD[card])
@@ -584,51 +604,58 @@ class SwaziState(TotalsState):
         table = layout.table
         moves: list[Move] = []
         append = moves.append
+        new = tuple.__new__  # Move(...) without the keyword-handling frame
         # card-less parts: loose cards, with or without the top
         for card in loose:
             if card.rank == value or (card.rank == 1 and value == TOP_BUILD):
-                append(Move(AUGMENT, None, 0, value, (card,), False))
-        for subset in layout.sets[value]:
-            append(Move(AUGMENT, None, 0, value, tuple([loose[i] for i in subset]), False))
+                append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
+        for subset in layout.sets.get(value, ()):
+            cards = tuple([loose[i] for i in subset])
+            append(new(Move, (AUGMENT, None, 0, value, cards, False)))
         top_rank = 99  # no top: every rest below is negative, so nothing uses it
         if top is not None:
             top_rank = top.rank
             if serves(top, value):
-                append(Move(AUGMENT, None, 0, value, (), True))
+                append(new(Move, (AUGMENT, None, 0, value, (), True)))
             rest = value - top_rank
-            for subset in table[rest] if rest > 0 else ():
-                append(Move(AUGMENT, None, 0, value, tuple([loose[i] for i in subset]), True))
+            for subset in table.get(rest, ()):
+                cards = tuple([loose[i] for i in subset])
+                append(new(Move, (AUGMENT, None, 0, value, cards, True)))
         # parts with a hand card
         if self.half == 1 and n_owned > 1:
             return moves
         for card in self.hands[seat]:
             rank = card.rank
-            if rank > value or (scarce and (rank in scarce or (rank == 1 and TOP_BUILD in scarce))):
-                continue  # too high for a part, or the last card keeping an owned build
+            if rank > value:
+                break  # too high for a part, and so are the cards after it (card order)
+            if rank in scarce:
+                continue  # the last card keeping an owned build
             if rank == 1:
                 if value == TOP_BUILD:
-                    append(Move(AUGMENT, card, TOP_BUILD, value, (), False))  # an ace alone
-                for subset in table[value - 1]:
-                    append(Move(AUGMENT, card, 1, value, tuple([loose[i] for i in subset]), False))
+                    append(new(Move, (AUGMENT, card, TOP_BUILD, value, (), False)))  # alone
+                for subset in table.get(value - 1, ()):
+                    cards = tuple([loose[i] for i in subset])
+                    append(new(Move, (AUGMENT, card, 1, value, cards, False)))
                 rest = value - 1 - top_rank
                 if rest == 0:
-                    append(Move(AUGMENT, card, 1, value, (), True))
-                for subset in table[rest] if 0 < rest <= TOP_BUILD else ():
-                    append(Move(AUGMENT, card, 1, value, tuple([loose[i] for i in subset]), True))
+                    append(new(Move, (AUGMENT, card, 1, value, (), True)))
+                for subset in table.get(rest, ()):
+                    cards = tuple([loose[i] for i in subset])
+                    append(new(Move, (AUGMENT, card, 1, value, cards, True)))
                 continue
             if rank == value:
-                append(Move(AUGMENT, None, 0, value, (card,), False))
-            for subset in table[value - rank]:
+                append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
+            for subset in table.get(value - rank, ()):
                 part = [loose[i] for i in subset]
                 insort(part, card)
-                append(Move(AUGMENT, None, 0, value, tuple(part), False))
+                append(new(Move, (AUGMENT, None, 0, value, tuple(part), False)))
             rest = value - rank - top_rank
             if rest == 0:
-                append(Move(AUGMENT, None, 0, value, (card,), True))
-            for subset in table[rest] if 0 < rest <= TOP_BUILD else ():
+                append(new(Move, (AUGMENT, None, 0, value, (card,), True)))
+            for subset in table.get(rest, ()):
                 part = [loose[i] for i in subset]
                 insort(part, card)
-                append(Move(AUGMENT, None, 0, value, tuple(part), True))
+                append(new(Move, (AUGMENT, None, 0, value, tuple(part), True)))
         return moves
 
     # -- carrying a move out -------------------------------------------------------------------
@@ -652,7 +679,7 @@ class SwaziState(TotalsState):
             assert card is not None
             self.hands[seat].remove(card)
             insort(self.loose, card)
-            return [Event(f"{name} discarded {card.pretty}", "discard"), *self._finish_turn(seat)]
+            return self._finish_turn(seat, [_DISCARDED[seat][card]])
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
         loose_cards = list(move.cards)
         if hand_card is not None:
@@ -684,7 +711,7 @@ class SwaziState(TotalsState):
                 added = f"{part[0].pretty}{source}{rest}"
             text = f"{name} added {added} to the build of {build.value}"
             events = [Event(text, "build")]
-            return events if hand_card is None else events + self._finish_turn(seat)
+            return events if hand_card is None else self._finish_turn(seat, events)
         assert hand_card is not None
         if kind == CAPTURE:
             taken: list[Card] = []
@@ -699,7 +726,7 @@ class SwaziState(TotalsState):
                 parts.insert(0, f"the build of {move.build} ({cards_pretty(build_cards)})")
             joined = " and ".join(parts)
             text = f"{name} captured {joined} with {_pretty_word(hand_card, move.ace)}"
-            return [Event(text, "capture"), *self._finish_turn(seat)]
+            return self._finish_turn(seat, [Event(text, "capture")])
         if kind == BUILD:
             value = sum(card.rank for card in move.cards) + hand_card.rank
             self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])
@@ -707,7 +734,7 @@ class SwaziState(TotalsState):
                 f"{name} built {_pretty_word(hand_card, move.ace)} on "
                 f"{cards_pretty(loose_cards)}: a build of {value}"
             )
-            return [Event(text, "build"), *self._finish_turn(seat)]
+            return self._finish_turn(seat, [Event(text, "build")])
         if kind == CHANGE:
             build = self.builds.pop(move.build)
             owner = build.owner
@@ -725,19 +752,21 @@ class SwaziState(TotalsState):
                 own.cards += build.cards
                 own.augmented = True
                 text += f", which joins their own build of {value}"
-            return [Event(text, "change"), *self._finish_turn(seat)]
+            return self._finish_turn(seat, [Event(text, "change")])
         raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
 
-    def _finish_turn(self, seat: int) -> list[Event]:
-        """The hand card ended the turn: pass it on, deal the second half, or end the deal."""
+    def _finish_turn(self, seat: int, events: list[Event]) -> list[Event]:
+        """The hand card ended the turn: pass it on, deal the second half, or end the deal;
+        returns the move's ``events`` followed by what happened."""
         self.turn = 1 - seat
         if self.hands[0] or self.hands[1]:
-            return []
+            return events
         if self.stock:
             self.half = 2
             self.deal_hands()
-            return [Event("Second half: 12 more cards to each player", "half")]
-        return self.end_deal()
+            events.append(Event("Second half: 12 more cards to each player", "half"))
+            return events
+        return events + self.end_deal()
 
     # -- end of a deal and of the game -------------------------------------------------------
     def end_deal(self) -> list[Event]:
@@ -1052,6 +1081,12 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
 
 
 _DISCARD = {card: Move(DISCARD, card) for card in FULL_DECK}
+_DISCARDED = [
+    {card: Event(f"{{s{seat}}} discarded {card.pretty}", "discard") for card in FULL_DECK}
+    for seat in (0, 1)
+]
+"""Each seat's event for a discard of each card, made once (events are immutable): half the
+moves of a game are discards."""
 
 
 # -- the game -----------------------------------------------------------------------------------

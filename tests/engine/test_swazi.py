@@ -19,6 +19,7 @@ from engine.choices import Step, resolve
 from engine.cli import main
 from engine.core import RandomAgent
 from engine.errors import ActionParseError, IllegalActionError, SavedStateError, SetupError
+from engine.games import swazi
 from engine.games.swazi import (
     GAME,
     Move,
@@ -877,6 +878,27 @@ def test_a_huge_layout_lists_many_moves_and_accepts_any_legal_one() -> None:
     assert "do not split" in state.explain_illegal(1, GAME.parse_action("capture 9C take 2C 2D"))
     state.apply(1, big)
     assert state.piles[1] == cards("2C 2D 2H 3C 3D 3H 4C 5C 6C 6D 9C")
+
+
+def test_a_full_layout_cache_starts_afresh_and_the_moves_stay_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The layouts worked out for the legal moves are kept up to ``LAYOUT_CACHE`` of them;
+    a full cache is emptied, and the lists are those of a cache that never fills."""
+    positions: list[tuple[dict[str, Any], int, list[str]]] = []
+    state = GAME.new_state(2, 3)
+    rng = random.Random(3)
+    while not state.is_over and len(positions) < 60:
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        positions.append((state.to_json(), seat, [a.text for a in legal]))
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    monkeypatch.setattr(swazi, "LAYOUT_CACHE", 3)
+    monkeypatch.setattr(swazi, "_LAYOUTS", {})
+    for data, seat, texts in positions:
+        again = GAME.state_from_json(data)
+        assert [a.text for a in again.legal_actions(seat)] == texts
+        assert len(swazi._LAYOUTS) <= 3
 
 
 @settings(max_examples=40, deadline=None)
