@@ -24,7 +24,7 @@ import discord
 from bot.answers import NOT_OURS, answer_click
 from bot.errors import GameMovedElsewhere, StaleMove, UserError
 from bot.pictures import DeckStyle
-from bot.tables.session import TableSession
+from bot.tables.session import PAUSED, TableSession
 from bot.tables.step_target import STEP, Path, StepTarget, parse_path, path_text
 from bot.text import clip, show, suit_symbols
 from bot.ui import (
@@ -327,7 +327,9 @@ def hand_message(
     names = session.names
     state = session.state
     view = state.view(seat)
-    legal: tuple[Action, ...] = () if session.ended else state.legal_actions(seat)
+    # a paused table takes no move: no controls that would only be refused
+    playing = not (session.ended or session.paused)
+    legal: tuple[Action, ...] = state.legal_actions(seat) if playing else ()
     node: Step | None = None
     if legal:
         resolved = resolve(legal, path)
@@ -337,7 +339,7 @@ def hand_message(
     picture_layout = game_layout if full or urgent else game_layout.own()
     picture = PICTURES.picture(picture_layout, names, style) if picture_layout.rows else None
     status, colour = _status(session, seat, now, urgent)
-    if note:
+    if note and not session.paused:  # while paused, the status says why anything is refused
         status = f"⚠️ {note}\n{status}"
     summary: list[str] = []
     if full or urgent:
@@ -383,6 +385,8 @@ def _status(
     if session.ended:
         over = "the game is over" if session.end_reason == "over" else session.end_reason
         return f"### {title} — {over}", GREY
+    if session.paused:
+        return f"### {title} — paused\n{PAUSED}", GREY
     window_end = session.window_end
     if urgent:
         until = f" · closes {timestamp(window_end)}" if window_end else ""
