@@ -482,13 +482,7 @@ async def shoot_notices(here: World, camera: Camera) -> None:
     assert mover is not None
     await move_by_hand(mover, channel, table, run.rng)  # refused while paused: the hand says why
     name = mover.user.name
-    await camera.shoot(
-        "02-paused-hand",
-        f"{name}'s Hand after trying to move while paused",
-        channel,
-        mover.member,
-        mover.seen_private[-1],
-    )
+    await shoot_hand(camera, channel, mover, "02-paused-hand", "after trying to move while paused")
     owner = here.guild.owner
     for scene, person, what in (
         ("03-paused-player-dm", mover.user, f"{name}'s DM: the table is paused"),
@@ -498,14 +492,7 @@ async def shoot_notices(here: World, camera: Camera) -> None:
         await camera.shoot(scene, what, dm, person, dm.history()[-1])
     env.backend.delete_overwrite(channel.id, bot.user.id)
     await env.advance_time(1)
-    await camera.shoot(
-        "05-resumed",
-        "the channel when the permissions are back",
-        channel,
-        cara.member,
-        channel.history()[-1],
-        layout="channel",
-    )
+    await shoot_channel(here, camera, "05-resumed", "the channel when the permissions are back")
     # another writer saves the game first (as a second owner of its shard would)
     theirs = saved_game(table).model_copy(update={"revision": table.revision + 1})
     await bot.storage.running.save(theirs, table.revision)
@@ -513,32 +500,19 @@ async def shoot_notices(here: World, camera: Camera) -> None:
     assert mover is not None
     await move_by_hand(mover, channel, table, run.rng)
     assert table.ended
-    await camera.shoot(
-        "06-moved-hand",
-        f"{mover.user.name}'s Hand when the move found the game saved elsewhere",
-        channel,
-        mover.member,
-        mover.seen_private[-1],
-    )
-    await camera.shoot(
-        "07-moved-channel",
-        "the channel when the game was saved elsewhere",
-        channel,
-        cara.member,
-        channel.history()[-1],
-        layout="channel",
+    await shoot_hand(camera, channel, mover, "06-moved-hand", "when the game was saved elsewhere")
+    await shoot_channel(
+        here, camera, "07-moved-channel", "the channel when the game was saved elsewhere"
     )
     # this process loses its hold on the server's shard
     table = await open_table(bot, channel, here.players, "fishing", 0)
     bot.tables.shards_lost(Shards.every())
     await env.advance_time(1)
-    await camera.shoot(
+    await shoot_channel(
+        here,
+        camera,
         "08-shard-lost-channel",
         "the channel when the bot lost its hold on the server's games",
-        channel,
-        cara.member,
-        channel.history()[-1],
-        layout="channel",
     )
     refused = await ann.member.slash(channel, "game start fishing")
     await camera.shoot("09-shard-not-here", "a /game start meanwhile", channel, ann.member, refused)
@@ -548,6 +522,24 @@ async def shoot_notices(here: World, camera: Camera) -> None:
         ann.user.dm_channel,
         ann.user,
         hand_dm(ann, table),
+    )
+
+
+async def shoot_channel(here: World, camera: Camera, scene: str, what: str) -> None:
+    """The channel around its last message, as cara (watching) sees it."""
+    channel = here.channel
+    await camera.shoot(
+        scene, what, channel, here.cara.member, channel.history()[-1], layout="channel"
+    )
+
+
+async def shoot_hand(
+    camera: Camera, channel: simcord.ChannelHandle, player: Player, scene: str, when: str
+) -> None:
+    """The last private message ``player`` was shown in the channel (their Hand)."""
+    name = player.user.name
+    await camera.shoot(
+        scene, f"{name}'s Hand {when}", channel, player.member, player.seen_private[-1]
     )
 
 
