@@ -26,7 +26,7 @@ from bot.errors import GameMovedElsewhere, StaleMove, UserError
 from bot.pictures import DeckStyle
 from bot.tables.session import PAUSED, TableSession
 from bot.tables.step_target import STEP, Path, StepTarget, parse_path, path_text
-from bot.text import clip, show, suit_symbols
+from bot.text import clip, event_lines, show, suit_symbols
 from bot.ui import (
     AMBER,
     GREEN,
@@ -349,7 +349,7 @@ def hand_message(
     events = [e for e in session.log if e.event.visible(seat)][
         -(DM_EVENTS if full else HAND_EVENTS) :
     ]
-    moves = [f"• {show(e.event.text, names)}" for e in events]
+    moves = [line for e in events for line in event_lines(e.event, names)]
     decision: list[discord.ui.Item[Any] | str] = []
     deck = DeckButton(session.table_id, style)
     if node is not None:
