@@ -34,6 +34,11 @@ GAME_MOVED = (
     "This game stopped: its saved copy was changed from somewhere else, so this move and any"
     " later one could not be saved here."
 )
+# the same, for everyone at the table (in the channel and the hand DMs), who made no move
+TABLE_MOVED = (
+    "This game stopped: its saved copy was changed from somewhere else, so this table can save"
+    " no more moves. Start a new game with /game start."
+)
 
 
 class SaveFailed(UserError):

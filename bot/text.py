@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from engine.core import Event, score_lines
+
 _SEAT = re.compile(r"\{s(\d+)\}")
 _STARTS_ITS_OWN_LINE = re.compile(r"([-*+>#|]|\d+[.)])(\s|$)")
 _EMOJI, _TEXT = "\ufe0f", "\ufe0e"  # Unicode's presentation selectors
@@ -45,6 +47,19 @@ def fill_names(text: str, names: Sequence[str]) -> str:
 def show(text: str, names: Sequence[str]) -> str:
     """Engine text as people read it: names filled in, suits readable on every theme."""
     return suit_symbols(fill_names(text, names))
+
+
+def event_lines(event: Event, names: Sequence[str]) -> list[str]:
+    """An event as lines of a table log: a hand's scores under their title, a player a line.
+
+    >>> event_lines(Event("Round 1 scores: {s0} 0 (went out); {s1} 7 · totals: …", "hand_end"),
+    ...             ["Ann", "Bob"])
+    ['• Round 1 scores:', '  ◦ Ann 0 (went out)', '  ◦ Bob 7', '  ◦ Totals: …']
+    """
+    if event.kind != "hand_end":
+        return [f"• {show(event.text, names)}"]
+    title, *rest = score_lines(event.text)
+    return [f"• {show(title, names)}:", *(f"  ◦ {show(line, names)}" for line in rest)]
 
 
 def flowing(markdown: str) -> str:

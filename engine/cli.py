@@ -24,7 +24,7 @@ from engine.choices import (
     resolve,
     step_prompt,
 )
-from engine.core import Action, Agent, Event, Game, State, StateAgent
+from engine.core import Action, Agent, Event, Game, State, StateAgent, score_lines
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
 from engine.registry import games, get_game
 from engine.runner import agent_move, play_out
@@ -313,7 +313,14 @@ class TerminalGame:
 
     def show_events(self, events: Sequence[Event]) -> None:
         for event in events:
-            if event.visible(0):
+            if not event.visible(0):
+                continue
+            if event.kind == "hand_end":  # a player a line under the title
+                title, *rest = score_lines(event.text)
+                self.say(f"  · {title}:")
+                for line in rest:
+                    self.say(f"      {line}")
+            else:
                 self.say(f"  · {event.text}")
 
     def run(self) -> None:

@@ -143,6 +143,19 @@ class Event(NamedTuple):
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
 
+def score_lines(text: str) -> list[str]:
+    """A hand's or round's scores (a ``hand_end`` event's text: ``<title>: <each seat's part>;
+    … · totals: …``) laid out for reading: the title, each seat's part, then the rest, one a
+    line.
+
+    >>> score_lines("Hand 2 scores: {s0} 0; {s1} 3 (most cards 2, 2♣ 1) · totals: {s0} 5, {s1} 9")
+    ['Hand 2 scores', '{s0} 0', '{s1} 3 (most cards 2, 2♣ 1)', 'Totals: {s0} 5, {s1} 9']
+    """
+    title, _, rest = text.partition(": ")
+    each, *after = rest.split(" · ")
+    return [title, *each.split("; "), *(part[:1].upper() + part[1:] for part in after)]
+
+
 class Zone(NamedTuple):
     """A place cards are in, and who sees them there (None: everyone). For invariant checks."""
 

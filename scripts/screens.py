@@ -37,11 +37,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import discord
 import simcord
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
 from simcord.preview import Preview, _capture
 
 from bot.app import CardroomBot, create_bot
 from bot.settings import Settings
+from bot.storage import Shards
+from bot.tables.results import saved_game
 from engine.registry import games
 from tests.bot.helpers import (
     Player,
@@ -50,6 +55,8 @@ from tests.bot.helpers import (
     answer,
     hand_dm,
     move_buttons,
+    move_by_hand,
+    open_table,
     release,
     results_message,
     short_options,
@@ -234,6 +241,7 @@ class World:
     env: simcord.Env
     bot: CardroomBot
     channel: simcord.ChannelHandle
+    guild: simcord.GuildHandle
     ann: Player
     bob: Player
     cara: Player
@@ -250,7 +258,7 @@ async def world(scratch: Path, game_id: str) -> World:
     guild = env.create_guild(name="Cardroom")
     channel = guild.create_text_channel(game_id)
     ann, bob, cara = (add_player(env, guild, name) for name in ("ann", "bob", "cara"))
-    return World(env, bot, channel, ann, bob, cara, [ann, bob])
+    return World(env, bot, channel, guild, ann, bob, cara, [ann, bob])
 
 
 async def shoot_game(here: World, camera: Camera, game_id: str, seed: int) -> None:
@@ -447,6 +455,100 @@ async def shoot_boards(here: World, camera: Camera, game_id: str) -> None:
         await camera.shoot(scene, what, channel, ann.member, result)
 
 
+NOTICES = "notices"
+"""Not a game: the messages of a table in trouble (``--game notices``)."""
+
+
+async def shoot_notices(here: World, camera: Camera) -> None:
+    """What people are told when a table pauses (the bot lost its channel permissions) and
+    goes on, when another writer saved its game first, and when this process lost its shard.
+
+    An answer is shot only if the preview of its channel was open when it was given: each
+    click comes after a shot of its channel."""
+    env, bot, channel, ann, cara = here.env, here.bot, here.channel, here.ann, here.cara
+    table = await open_table(bot, channel, here.players, "fishing", 0)
+    assert bot.user is not None
+    denied = discord.Permissions(view_channel=True).value
+    env.backend.set_overwrite(
+        channel.id, Overwrite(target_id=bot.user.id, type=OverwriteType.MEMBER, deny=denied)
+    )
+    run = Playthrough(env, channel, here.players, table, random.Random(0))
+    while not table.paused:
+        await run.step()
+    await camera.shoot(
+        "01-paused-table", "the table as the bot left it", channel, cara.member, latest_table(here)
+    )
+    mover = run.next_player()
+    assert mover is not None
+    await move_by_hand(mover, channel, table, run.rng)  # refused while paused: the hand says why
+    name = mover.user.name
+    await shoot_hand(camera, channel, mover, "02-paused-hand", "after trying to move while paused")
+    owner = here.guild.owner
+    for scene, person, what in (
+        ("03-paused-player-dm", mover.user, f"{name}'s DM: the table is paused"),
+        ("04-paused-owner-dm", owner, "the server owner's DM: the table is paused"),
+    ):
+        dm = person.dm_channel
+        await camera.shoot(scene, what, dm, person, dm.history()[-1])
+    env.backend.delete_overwrite(channel.id, bot.user.id)
+    await env.advance_time(1)
+    await shoot_channel(here, camera, "05-resumed", "the channel when the permissions are back")
+    # another writer saves the game first (as a second owner of its shard would)
+    theirs = saved_game(table).model_copy(update={"revision": table.revision + 1})
+    await bot.storage.running.save(theirs, table.revision)
+    mover = run.next_player()
+    assert mover is not None
+    await move_by_hand(mover, channel, table, run.rng)
+    assert table.ended
+    await shoot_hand(camera, channel, mover, "06-moved-hand", "when the game was saved elsewhere")
+    await shoot_channel(
+        here, camera, "07-moved-channel", "the channel when the game was saved elsewhere"
+    )
+    # this process loses its hold on the server's shard
+    table = await open_table(bot, channel, here.players, "fishing", 0)
+    bot.tables.shards_lost(Shards.every())
+    await env.advance_time(1)
+    await shoot_channel(
+        here,
+        camera,
+        "08-shard-lost-channel",
+        "the channel when the bot lost its hold on the server's games",
+    )
+    refused = await ann.member.slash(channel, "game start fishing")
+    await camera.shoot("09-shard-not-here", "a /game start meanwhile", channel, ann.member, refused)
+    await camera.shoot(
+        "10-shard-lost-dm",
+        "ann's hand DM when the bot lost its hold on the server's games",
+        ann.user.dm_channel,
+        ann.user,
+        hand_dm(ann, table),
+    )
+
+
+async def shoot_channel(here: World, camera: Camera, scene: str, what: str) -> None:
+    """The channel around its last message, as cara (watching) sees it."""
+    channel = here.channel
+    await camera.shoot(
+        scene, what, channel, here.cara.member, channel.history()[-1], layout="channel"
+    )
+
+
+async def shoot_hand(
+    camera: Camera, channel: simcord.ChannelHandle, player: Player, scene: str, when: str
+) -> None:
+    """The last private message ``player`` was shown in the channel (their Hand)."""
+    name = player.user.name
+    await camera.shoot(
+        scene, f"{name}'s Hand {when}", channel, player.member, player.seen_private[-1]
+    )
+
+
+def latest_table(here: World) -> Any:
+    """The running table's message in the channel, as it reads now."""
+    table = here.bot.tables.tables[here.bot.tables.by_channel[here.channel.id]]
+    return table_message(here.channel, table)
+
+
 async def shoot(
     game_ids: list[str],
     out: Path,
@@ -469,9 +571,13 @@ async def shoot(
                 here = await world(Path(scratch), game_id)
                 people = [here.ann.member, here.bob.member, here.cara.member]
                 camera = Camera(here.env, browser, folder, themes, named, index, people)
-                index += ["", f"## {games()[game_id].name}", ""]
+                title = games()[game_id].name if game_id in games() else "A table in trouble"
+                index += ["", f"## {title}", ""]
                 try:
-                    await shoot_game(here, camera, game_id, seed)
+                    if game_id == NOTICES:
+                        await shoot_notices(here, camera)
+                    else:
+                        await shoot_game(here, camera, game_id, seed)
                 finally:
                     await camera.close()
                     await release(here.bot)
@@ -489,9 +595,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ids = sorted(games())
+    ids = [*sorted(games()), NOTICES]
     parser.add_argument(
-        "--game", action="append", choices=ids, help="a game to shoot (repeat; default all)"
+        "--game",
+        action="append",
+        choices=ids,
+        help="a game to shoot, or notices: a table in trouble (repeat; default all)",
     )
     parser.add_argument("--out", type=Path, default=Path("screens"), help="default screens/")
     parser.add_argument("--themes", default="dark,light", help="dark, light or both (default)")

@@ -24,9 +24,9 @@ import discord
 from bot.answers import NOT_OURS, answer_click
 from bot.errors import GameMovedElsewhere, StaleMove, UserError
 from bot.pictures import DeckStyle
-from bot.tables.session import TableSession
+from bot.tables.session import PAUSED, TableSession
 from bot.tables.step_target import STEP, Path, StepTarget, parse_path, path_text
-from bot.text import clip, show, suit_symbols
+from bot.text import clip, event_lines, show, suit_symbols
 from bot.ui import (
     AMBER,
     GREEN,
@@ -327,7 +327,9 @@ def hand_message(
     names = session.names
     state = session.state
     view = state.view(seat)
-    legal: tuple[Action, ...] = () if session.ended else state.legal_actions(seat)
+    # a paused table takes no move: no controls that would only be refused
+    playing = not (session.ended or session.paused)
+    legal: tuple[Action, ...] = state.legal_actions(seat) if playing else ()
     node: Step | None = None
     if legal:
         resolved = resolve(legal, path)
@@ -337,7 +339,7 @@ def hand_message(
     picture_layout = game_layout if full or urgent else game_layout.own()
     picture = PICTURES.picture(picture_layout, names, style) if picture_layout.rows else None
     status, colour = _status(session, seat, now, urgent)
-    if note:
+    if note and not session.paused:  # while paused, the status says why anything is refused
         status = f"⚠️ {note}\n{status}"
     summary: list[str] = []
     if full or urgent:
@@ -347,7 +349,7 @@ def hand_message(
     events = [e for e in session.log if e.event.visible(seat)][
         -(DM_EVENTS if full else HAND_EVENTS) :
     ]
-    moves = [f"• {show(e.event.text, names)}" for e in events]
+    moves = [line for e in events for line in event_lines(e.event, names)]
     decision: list[discord.ui.Item[Any] | str] = []
     deck = DeckButton(session.table_id, style)
     if node is not None:
@@ -383,6 +385,8 @@ def _status(
     if session.ended:
         over = "the game is over" if session.end_reason == "over" else session.end_reason
         return f"### {title} — {over}", GREY
+    if session.paused:
+        return f"### {title} — paused\n{PAUSED}", GREY
     window_end = session.window_end
     if urgent:
         until = f" · closes {timestamp(window_end)}" if window_end else ""

@@ -46,14 +46,15 @@ LAST_DEAL = "That deal is over: your hand for the next one is below."
 GAME_OVER = "The game is over: the results are in <#{channel}>."
 AI_TOOK_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
 
+# A DM names the channel and the server in words: a channel mention there may not resolve.
 PAUSED_FOR_PLAYERS = (
-    "⏸️ Your {game} game in <#{channel}> is paused: I may no longer see or post in that "
-    "channel (a server admin changed my permissions there). It goes on where it stopped as soon "
-    "as I have {permissions} there again; if that has not happened within {minutes} minutes, "
-    "the game ends without a result."
+    "⏸️ Your {game} game in **{channel}** on **{guild}** is paused: I may no longer see or post "
+    "in that channel (a server admin changed my permissions there). It goes on where it stopped "
+    "as soon as I have {permissions} there again; if that has not happened within {minutes} "
+    "minutes, the game ends without a result."
 )
 PAUSED_FOR_OWNER = (
-    "⏸️ A {game} game in <#{channel}> on your server **{guild}** is paused: I may no longer "
+    "⏸️ A {game} game in **{channel}** on your server **{guild}** is paused: I may no longer "
     "see or post in that channel. Give me {permissions} there and it goes on where it "
     "stopped; otherwise it ends without a result in {minutes} minutes."
 )
@@ -219,11 +220,17 @@ class DiscordPresenter:
         """DM each person seated and the server's owner that the table is paused, what
         brings it back and when it ends."""
         guild = self.bot.get_guild(session.guild_id)
+        channel = self.bot.get_channel(session.channel_id)  # cached even when closed to the bot
+        needed = [f"**{name}**" for name in CHANNEL_PERMISSIONS.values()]
         values = {
             "game": session.game.name,
-            "channel": session.channel_id,
-            "guild": discord.utils.escape_markdown(guild.name) if guild is not None else "",
-            "permissions": ", ".join(CHANNEL_PERMISSIONS.values()),
+            "channel": f"#{discord.utils.escape_markdown(channel.name)}"
+            if isinstance(channel, discord.abc.GuildChannel)
+            else f"<#{session.channel_id}>",
+            "guild": discord.utils.escape_markdown(guild.name)
+            if guild is not None
+            else "its server",
+            "permissions": ", ".join(needed[:-1]) + f" and {needed[-1]}",
             "minutes": round(self.bot.settings.paused_table_seconds / 60),
         }
         people = {seat.user_id for seat in session.seats if seat.user_id and seat.is_human}

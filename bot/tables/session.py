@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from bot.errors import GAME_MOVED, GameMovedElsewhere, SaveFailed, StaleMove, UserError
+from bot.errors import TABLE_MOVED, GameMovedElsewhere, SaveFailed, StaleMove, UserError
 from bot.storage import ActionRecord, RevisionConflictError
 from bot.tables.records import Change, LoggedEvent, Seat, SessionContext
 from bot.tables.results import finished_game, saved_game
@@ -302,7 +302,7 @@ class TableSession:
         """The stored game is not the one this session last saved: another writer saved it
         first. Stop driving it (it is not saved again, nor deleted) and tell the service."""
         log.warning("table %s: saved elsewhere first; this process stops driving it", self.table_id)
-        self._end(GAME_MOVED)
+        self._end(TABLE_MOVED)
         self.context.on_moved(self.table_id)
 
     async def lose(self, reason: str) -> bool:

@@ -14,7 +14,7 @@ from bot.tables.hand_view import HandButton
 from bot.tables.lobby_view import RematchButton
 from bot.tables.results import places_of
 from bot.tables.session import TableSession
-from bot.text import clip, show
+from bot.text import clip, event_lines, plural, show
 from bot.ui import (
     GOLD,
     GREEN,
@@ -28,6 +28,7 @@ from bot.ui import (
     small,
     timestamp,
 )
+from engine.core import score_lines
 
 TABLE_EVENTS = 6
 SUMMARY_BUDGET = 2800  # characters of hand-by-hand summaries in the results (4000 in all)
@@ -46,7 +47,7 @@ def table_message(session: TableSession, now: datetime) -> Message:
     else:
         turn = discord.ui.Section(_turn_line(session, now), accessory=HandButton(session.table_id))
     events = [e for e in session.log if e.event.visible(None)][-TABLE_EVENTS:]
-    moves = small(["Last moves", *(f"• {show(e.event.text, names)}" for e in events)])
+    moves = small(["Last moves", *(line for e in events for line in event_lines(e.event, names))])
     seats = " · ".join(seat.shown for seat in session.seats)
     footer = small([clip(f"{seats} · table {session.table_id}", 400)])
     return Message(
@@ -89,23 +90,29 @@ def results_message(session: TableSession) -> Message:
     places = places_of(scores, session.state.winners())
     order = sorted(range(len(session.seats)), key=lambda s: (places[s], s))
     lines = [f"## {session.game.name} — results"]
+    ending = [e.event for e in session.log if e.event.kind == "game_end"]
+    if ending:  # who won and with what ("ann wins with 8 points")
+        lines.append(f"**{show(ending[-1].text, names)}**")
     for seat in order:
         medal = MEDALS.get(places[seat], "▫️")
         shown = session.seats[seat].shown
-        lines.append(f"{medal} {places[seat]}. **{shown}** — {scores[seat]}")
+        lines.append(f"{medal} {places[seat]}. **{shown}** — {plural(scores[seat], 'point')}")
     picture = PICTURES.picture(session.game.layout(session.state.public_view()), names)
     hands = []
     if session.summaries:
-        summaries = [show(s, names) for s in session.summaries]
+        # each hand's scores: its title, then a player a line (who scored what, and why)
+        entries = [score_lines(show(text, names)) for text in session.summaries]
         budget = SUMMARY_BUDGET
-        for number, text in reversed(list(enumerate(summaries, 1))):
-            entry = f"{number}. {text}"
-            if budget - len(entry) - 4 < 0:
-                hands.append(f"… ({number} earlier hands not shown)")
+        kept: list[list[str]] = []
+        for number, (title, *rest) in reversed(list(enumerate(entries, 1))):
+            entry = [f"**{title}**", *(f"◦ {line}" for line in rest)]
+            size = sum(len(line) + 4 for line in entry)
+            if budget - size < 0:
+                kept.append([f"… ({number} earlier not shown)"])
                 break
-            budget -= len(entry) + 4
-            hands.append(entry)
-        hands = ["Hand by hand", *reversed(hands)]
+            budget -= size
+            kept.append(entry)
+        hands = ["Hand by hand", *(line for entry in reversed(kept) for line in entry)]
     return Message(
         layout(
             clip("\n".join(lines), 1000),

@@ -22,7 +22,14 @@ from simcord.enums import OverwriteType
 from bot.app import CardroomBot
 from bot.tables.service import CHANNEL_DELETED, CHANNEL_LOST, GUILD_LEFT, PAUSE_RAN_OUT
 from bot.tables.session import TableSession
-from tests.bot.helpers import Player, add_player, move_by_hand, open_table, text_of
+from tests.bot.helpers import (
+    Player,
+    add_player,
+    move_buttons,
+    move_by_hand,
+    open_table,
+    text_of,
+)
 
 
 def unfinished(bot: CardroomBot) -> list[tuple[str, str]]:
@@ -127,14 +134,22 @@ async def test_permissions_taken_away_pause_the_table_until_they_come_back(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
     table, players = await paused_table(env, bot, guild, channel)
+    # a DM names the channel and server in words (a channel mention may not resolve there)
+    needed = "**View Channel**, **Send Messages**, **Embed Links** and **Attach Files**"
     for player in players:
-        assert "is paused" in last_dm(player) and "View Channel, Send Messages" in last_dm(player)
-    assert "on your server" in text_of(guild.owner.dm_channel.history()[-1])
+        told = last_dm(player)
+        assert "is paused" in told and "in **#games** on **Cardroom test**" in told
+        assert needed in told and "<#" not in told
+    owner_told = text_of(guild.owner.dm_channel.history()[-1])
+    assert "in **#games** on your server **Cardroom test**" in owner_told and needed in owner_told
     # nothing moves while paused: no move, no timeout (no strike), nothing asked of the channel
     revision, asked = table.revision, requests_to(env, channel)
     waiting = mover(table, players)
     hand = await waiting.member.click(channel.history()[-1], label="Hand")  # still answered
     assert hand.response is not None
+    # paused, not "your turn": no deadline, and no move controls that would only be refused
+    assert "— paused" in text_of(hand.response) and "Your turn" not in text_of(hand.response)
+    assert move_buttons(hand.response) == []
     assert not await move_by_hand(waiting, channel, table, random.Random(2))
     assert "is paused" in text_of(waiting.seen_private[-1])
     await env.advance_time(bot.settings.turn_seconds * 3)

@@ -13,7 +13,7 @@ from unittest import mock
 import simcord
 
 from bot.app import CardroomBot
-from bot.errors import GAME_MOVED
+from bot.errors import GAME_MOVED, TABLE_MOVED
 from bot.storage import FinishedGame, LoadedGame, SavedGame
 from bot.tables.results import saved_game
 from bot.tables.session import TableSession
@@ -181,7 +181,7 @@ async def test_a_game_another_writer_saved_is_never_overwritten_and_stops_here(
     assert isinstance(stored, LoadedGame)
     assert (stored.saved.revision, stored.saved.host_id) == (table.revision + 1, 4242)
     # told once in the channel (the table message also shows why, as for a stopped game)
-    told = [m for m in channel.history() if GAME_MOVED in text_of(m)]
+    told = [m for m in channel.history() if TABLE_MOVED in text_of(m)]
     assert [m.id for m in told if m.id != table.table_message_id] == [told[-1].id]
     (dm,) = ann.user.dm_channel.history()
-    assert GAME_MOVED in text_of(dm)
+    assert TABLE_MOVED in text_of(dm)

@@ -4,6 +4,7 @@ view and through DMs, AI seats, the end and the results message; and no hidden c
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -100,8 +101,9 @@ async def test_whole_game(
     assert f"{game.name} — results" in text and "Rematch" in text
     for player in players:
         assert player.member.name in text
-    # the hand by hand summary lists each hand's scores
-    assert "Hand by hand" in text
+    # who won and with what, each total in points; each hand's scores a player a line
+    assert " win" in text.split("\n")[1] and re.search(r"\*\* — \d+ points?\n", text)
+    assert "Hand by hand" in text and "◦ Totals: " in text
     # every hand DM is superseded: a short line, no cards, no controls
     for player in players:
         for dm in player.user.dm_channel.history():

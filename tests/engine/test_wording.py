@@ -3,9 +3,12 @@ and why a move is the only one."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.choices import only_move_reason
+from engine.core import Event, score_lines
 from engine.games.twentytwo import GAME as TWENTYTWO
 from engine.games.twentytwo import TwentyTwoState
 from engine.registry import games, get_game
@@ -78,3 +81,42 @@ def test_twentytwo_says_when_nothing_beats_the_best_play() -> None:
         "Your only move: Play 2♦ 3♦ (made for you). "
         "You can't beat 9♣ 9♦, so you must play your 2 lowest cards."
     )
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_every_hands_scores_lay_out_a_line_each(game_id: str) -> None:
+    """Each game's hand_end text keeps the shape score_lines reads: a title, then each
+    player's part (one sentence in twentytwo), then the totals."""
+    game = games()[game_id]
+    players = game.player_counts[-1]
+    state = game.new_state(players, 5)
+    rng = random.Random(5)
+    ends: list[str] = []
+    while not state.is_over:
+        seat = state.to_act()[0]
+        action = rng.choice(state.legal_actions(seat))
+        ends += [e.text for e in state.apply(seat, action) if e.kind == "hand_end"]
+    assert ends
+    for text in ends:
+        title, *each, totals = [line for line in score_lines(text) if not line.startswith("Out")]
+        assert ": " not in title and totals.startswith("Totals: ")
+        assert len(each) == (1 if game_id == "twentytwo" else players)
+
+
+def test_the_terminal_shows_a_hands_scores_a_player_a_line() -> None:
+    session, out = terminal(get_game("stuck").new_state(2, 1), "")
+    session.show_events(
+        [
+            Event(
+                "Round 1 scores: {s0} 0 (went out); {s1} 7 (7 in hand + 0 stuck × 2)"
+                " · totals: {s0} 0, {s1} 7",
+                "hand_end",
+            )
+        ]
+    )
+    assert out.getvalue().splitlines() == [
+        "  · Round 1 scores:",
+        "      Player (you) 0 (went out)",
+        "      AI 1 7 (7 in hand + 0 stuck × 2)",
+        "      Totals: Player (you) 0, AI 1 7",
+    ]
