@@ -825,3 +825,17 @@ def seat_name(seat: int) -> str:
 def leader_order(first: int, players: int) -> list[int]:
     """Seats clockwise starting at ``first``."""
     return [(first + offset) % players for offset in range(players)]
+
+
+def dealt_hands(cards: Sequence[Card], first: int, players: int) -> list[list[Card]]:
+    """Each seat's hand, in card order, when ``cards`` are dealt one at a time clockwise
+    starting with seat ``first`` (the dealer's left): the seat ``offset`` places after
+    ``first`` gets every ``players``-th card from index ``offset``.
+
+    >>> dealt_hands(cards_from_json(["2C", "3C", "4C", "5C", "6C", "7C"]), 1, 2)
+    [[Card('3C'), Card('5C'), Card('7C')], [Card('2C'), Card('4C'), Card('6C')]]
+    """
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for offset in range(players):
+        hands[(first + offset) % players] = sorted(cards[offset::players])
+    return hands

@@ -20,7 +20,7 @@ Where each rule lives, in the order of the rules document:
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, insort
+from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from operator import itemgetter
@@ -49,7 +49,7 @@ from engine.core import (
     Zone,
     cards_from_json,
     cards_json,
-    leader_order,
+    dealt_hands,
     make_rng,
     parse_error,
     pile_counts,
@@ -92,13 +92,36 @@ def sum_sets(value: int, table: Sequence[Card]) -> list[tuple[Card, ...]]:
     [(Card('AC'), Card('3H'))]
     """
     numerals = sorted(card for card in table if card.rank < value)
-    return [take(numerals) for take in _sum_takers(tuple(card.rank for card in numerals), value)]
+    return [take(numerals) for take in _sum_takers(rank_counts(card_bits(numerals)), value)]
+
+
+_BIT = {card: 1 << index for index, card in enumerate(FULL_DECK)}
+"""Each card's bit in a set of cards held as an int: FULL_DECK is in card order, so the four
+cards of rank r are the 4-bit group (nibble) r − 1, in suit order, lower ranks lower."""
+_MARKS = {card: (bit, 1 << 4 * (card.rank - 1)) for card, bit in _BIT.items()}
+"""What a card adds to a set's ``card_bits`` and to its ``rank_counts``."""
+_NIBBLES = sum(1 << 4 * group for group in range(13))  # the lowest bit of every nibble
+
+
+def card_bits(cards: Iterable[Card]) -> int:
+    """The set of ``cards`` as bits (see ``_BIT``)."""
+    return sum(map(_BIT.__getitem__, cards))
+
+
+def rank_counts(bits: int) -> int:
+    """How many cards of each rank a set of card bits holds, as 4-bit counts in place of each
+    rank's nibble: the bits are added up in pairs, then the pairs in nibbles, all at once."""
+    pairs = bits - ((bits >> 1) & 0b0101 * _NIBBLES)
+    return (pairs & 0b0011 * _NIBBLES) + ((pairs >> 2) & 0b0011 * _NIBBLES)
 
 
 @lru_cache(maxsize=1 << 16)
-def _sum_takers(ranks: tuple[int, ...], value: int) -> tuple[itemgetter[Any], ...]:
-    """For sorted ``ranks``, getters of the positions of each subset of two or more adding up
-    to ``value``. Cached because tables repeat their ranks far more than their cards."""
+def _sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
+    """Getters of each set of two or more table cards adding up to ``value``, for a table (in
+    card order) whose cards below ``value`` have the rank ``counts`` (as ``rank_counts``):
+    they are the table's first cards, so the getters pick their positions. Cached because
+    tables repeat their ranks far more than their cards."""
+    ranks = [rank for rank in range(1, value) for _ in range(counts >> 4 * (rank - 1) & 15)]
     found: list[itemgetter[Any]] = []
 
     def extend(start: int, chosen: list[int], total: int) -> None:
@@ -136,44 +159,78 @@ def multi_captures(
 
 
 def plays(hand: Iterable[Card], table: Sequence[Card], multi: bool) -> list[Play]:
-    """Every legal play of a hand: each card left, then its captures.
+    """Every legal play of a hand: each card left, then its captures (the same-rank cards,
+    then the sum sets). ``table`` must be in card order."""
+    bits = card_bits(table)
+    return table_plays(hand, table, bits, rank_counts(bits), multi)
 
-    ``hand`` and ``table`` must be in card order (the state keeps them so): then the cards of
-    one rank, and the numerals below a value, are slices found by bisection. This is the hot
-    loop of self-play, hence the plain loops.
+
+def table_plays(
+    hand: Iterable[Card], table: Sequence[Card], bits: int, counts: int, multi: bool
+) -> list[Play]:
+    """``plays`` on a table (in card order) whose ``card_bits`` and ``rank_counts`` are known
+    (the state keeps them with its table).
+
+    This is the hot loop of self-play: a card's play to the table and its same-rank captures
+    are ready-made, chosen by which suits of its rank the table holds; the numerals below a
+    value are the table's first cards, picked by the getters of ``_sum_takers``.
     """
-    ranks = tuple(map(_RANK, table))
     result: list[Play] = []
-    append = result.append
     for card in hand:
-        rank = card.rank
-        append(_LEAVE[card])
-        below = bisect_left(ranks, rank)
-        above = bisect_left(ranks, rank + 1, below)
-        takers = _sum_takers(ranks[:below], rank) if rank <= 10 and below >= 2 else ()
+        rank, shift, with_same_rank = _READY_PLAYS[card]
+        lower = counts & ((1 << shift) - 1) if rank <= 10 else 0
         if multi:
-            sets = [take(table) for take in takers]
-            result += [Play(card, take) for take in multi_captures(table[below:above], sets)]
+            below = (bits & ((1 << shift) - 1)).bit_count()
+            same_rank = table[below : below + (bits >> shift & 15).bit_count()]
+            sets = [take(table) for take in _sum_takers(lower, rank)] if lower else []
+            result.append(Play(card))
+            result += [Play(card, take) for take in multi_captures(same_rank, sets)]
             continue
-        # tuple.__new__ builds the NamedTuple without its Python-level __new__: half the cost.
-        for index in range(below, above):
-            append(_new_tuple(Play, (card, (table[index],))))
-        for take in takers:
-            append(_new_tuple(Play, (card, take(table))))
+        result += with_same_rank[bits >> shift & 15]
+        if lower:
+            for take in _sum_takers(lower, rank):
+                # tuple.__new__ builds the NamedTuple without its Python-level __new__.
+                result.append(_new_tuple(Play, (card, take(table))))
     return result
 
 
 _new_tuple = tuple.__new__
 
 
-_LEAVE = {card: Play(card) for card in FULL_DECK}
-_RANK = itemgetter(0)  # a Card's rank, at C speed
+_READY_PLAYS = {
+    card: (
+        card.rank,
+        4 * (card.rank - 1),  # where the card's rank nibble starts in card bits
+        tuple(
+            (Play(card), *(Play(card, (same,)) for same in same_rank if suits >> same.suit & 1))
+            for suits in range(16)
+        ),
+    )
+    for card in FULL_DECK
+    for same_rank in [FULL_DECK[4 * (card.rank - 1) : 4 * card.rank]]
+}
+"""Per card: its rank, its nibble's place, and for each set of suits of its rank on the table
+(a nibble), its play to the table followed by its captures of each of those cards."""
 
 
 @cache
 def played_event(seat: int, card: Card) -> Event:
     """The event of a card left on the table (events are immutable, so one serves every game)."""
     return Event(f"{{s{seat}}} played {card.pretty}", "play")
+
+
+@lru_cache(maxsize=1 << 14)
+def captured_event(seat: int, play: Play) -> Event:
+    """The event of a capture (cached like ``played_event``; bounded, as captures are many)."""
+    return Event(
+        f"{{s{seat}}} captured {cards_pretty(play.take)} with {play.card.pretty}", "capture"
+    )
+
+
+@cache
+def refill_event(stock: int) -> Event:
+    """The event of new hands dealt, ``stock`` cards left (one serves every game)."""
+    return Event(f"New cards dealt; {stock} left in the stock", "refill")
 
 
 class FishingState(TotalsState):
@@ -188,7 +245,7 @@ class FishingState(TotalsState):
         self.turn = 0
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.piles: list[list[Card]] = [[] for _ in range(players)]
-        self.table: list[Card] = []
+        self.set_table([])
         self.stock: list[Card] = []
         self.last_capturer: int | None = None
         self.multi_capture = bool(options["multi_capture"])
@@ -205,7 +262,7 @@ class FishingState(TotalsState):
         self.piles = [[] for _ in range(self.players)]
         self.last_capturer = None
         self.deal_hands()
-        self.table = sorted(self.stock[:TABLE_SIZE])
+        self.set_table(self.stock[:TABLE_SIZE])
         del self.stock[:TABLE_SIZE]
         self.turn = (self.dealer + 1) % self.players
         return [
@@ -217,19 +274,29 @@ class FishingState(TotalsState):
         ]
 
     def deal_hands(self) -> None:
-        order = leader_order((self.dealer + 1) % self.players, self.players)
-        for index in range(HAND_SIZE * self.players):
-            self.hands[order[index % self.players]].append(self.stock[index])
-        del self.stock[: HAND_SIZE * self.players]
-        for hand in self.hands:
-            hand.sort()
+        """Deal 4 cards to each (empty) hand from the stock, one at a time from the dealer's
+        left."""
+        dealt = HAND_SIZE * self.players
+        self.hands = dealt_hands(self.stock[:dealt], (self.dealer + 1) % self.players, self.players)
+        del self.stock[:dealt]
+
+    def set_table(self, cards: Iterable[Card]) -> None:
+        """Put exactly ``cards`` on the table, in card order, with the table's ``card_bits``
+        and ``rank_counts``, which listing plays reads (``_apply`` keeps them as it goes)."""
+        self.table = sorted(cards)
+        self.table_bits = card_bits(self.table)
+        self.table_counts = rank_counts(self.table_bits)
 
     # -- decisions -----------------------------------------------------------------------------
     def _to_act(self) -> tuple[int, ...]:
         return () if self.over else (self.turn,)
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
-        return tuple(plays(self.hands[seat], self.table, self.multi_capture))
+        return tuple(
+            table_plays(
+                self.hands[seat], self.table, self.table_bits, self.table_counts, self.multi_capture
+            )
+        )
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         if isinstance(action, Play) and seat in self.to_act():
@@ -247,27 +314,30 @@ class FishingState(TotalsState):
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         assert isinstance(action, Play)
-        self.hands[seat].remove(action.card)
-        if action.take:
-            for card in action.take:
-                self.table.remove(card)
-            self.piles[seat].extend((*action.take, action.card))
+        card, take = action
+        self.hands[seat].remove(card)
+        if take:
+            table = self.table
+            for taken in take:
+                table.remove(taken)
+                bit, rank_unit = _MARKS[taken]
+                self.table_bits -= bit
+                self.table_counts -= rank_unit
+            self.piles[seat] += (*take, card)
             self.last_capturer = seat
-            events = [
-                Event(
-                    f"{{s{seat}}} captured {cards_pretty(action.take)} with {action.card.pretty}",
-                    "capture",
-                )
-            ]
+            events = [captured_event(seat, action)]
         else:
-            insort(self.table, action.card)
-            events = [played_event(seat, action.card)]
+            insort(self.table, card)
+            bit, rank_unit = _MARKS[card]
+            self.table_bits += bit
+            self.table_counts += rank_unit
+            events = [played_event(seat, card)]
         self.turn = (seat + 1) % self.players
         if any(self.hands):
             return events
         if self.stock:
             self.deal_hands()
-            events.append(Event(f"New cards dealt; {len(self.stock)} left in the stock", "refill"))
+            events.append(refill_event(len(self.stock)))
             return events
         events.extend(self.end_hand())
         return events
@@ -284,7 +354,7 @@ class FishingState(TotalsState):
                 )
             )
             self.piles[self.last_capturer].extend(self.table)
-            self.table = []
+            self.set_table([])
         points, reasons = score_piles(self.piles)
         for seat, gained in enumerate(points):
             self.totals[seat] += gained
@@ -460,7 +530,7 @@ class FishingGame(Game):
         state.turn = int(data["turn"])
         state.hands = [sorted(cards_from_json(hand)) for hand in data["hands"]]
         state.piles = [cards_from_json(pile) for pile in data["piles"]]
-        state.table = sorted(cards_from_json(data["table"]))
+        state.set_table(cards_from_json(data["table"]))
         state.stock = cards_from_json(data["stock"])
         state.last_capturer = data["last_capturer"]
         state.read_totals(data)

@@ -8,7 +8,7 @@ Rules, and where they live
   otherwise the first dealer comes from the seed (``StuckState.__init__``). The dealer passes
   left each round; the player left of the dealer starts.
 - A turn is one of these plays (``StuckState._legal_actions``: ``first_cards`` for the first
-  card, ``follow_ups`` for the next ones; ``StuckState.play_card`` carries a card out):
+  card, ``follow_plays`` for the next ones; ``StuckState.play_card`` carries a card out):
 
   * rank play: one or more cards of the current card's rank, in the order chosen;
   * rank-then-suit: exactly one card of the current rank, then any number of cards of THAT
@@ -22,7 +22,7 @@ Rules, and where they live
   The last card played becomes the current card (the top of ``discard``).
 - The multi-card plays are made card by card (``play 7H`` … then ``done``), so a UI never shows
   more than the hand's matching cards plus ``done``. Which continuation is legal after the first
-  card of the current rank R (a card X of suit T) — ``StuckState.follow_ups``:
+  card of the current rank R (a card X of suit T) — ``StuckState.follow_plays``:
 
   * while every card played this turn has rank R (a pure rank run), another card of rank R may
     follow: the play is still "one or more cards matching its rank";
@@ -97,7 +97,7 @@ from engine.core import (
     Zone,
     cards_from_json,
     cards_json,
-    leader_order,
+    dealt_hands,
     make_rng,
     parse_error,
     redeal,
@@ -166,6 +166,13 @@ MATCHING_PLAYS = {
     }
     for current in FULL_DECK
 }
+# The same for the cards that may follow a run: another of its rank, or one of its suit.
+RANK_PLAYS = {
+    rank: {card: PLAYS[card] for card in FULL_DECK if card.rank == rank} for rank in range(1, 14)
+}
+SUIT_PLAYS = {
+    suit: {card: PLAYS[card] for card in FULL_DECK if card.suit == suit} for suit in range(4)
+}
 
 
 @cache
@@ -223,17 +230,12 @@ class StuckState(TotalsState):
     def start_round(self) -> list[Event]:
         """Deal the round: 7 each from the dealer's left, the up card, the rest is the pile."""
         deck = self.deck_plan.deck(self.round_index)
-        order = leader_order((self.dealer + 1) % self.players, self.players)
-        self.hands = [[] for _ in range(self.players)]
-        for index in range(HAND_SIZE * self.players):
-            self.hands[order[index % self.players]].append(deck[index])
-        for hand in self.hands:
-            hand.sort()
+        self.turn = (self.dealer + 1) % self.players
         dealt = HAND_SIZE * self.players
+        self.hands = dealt_hands(deck[:dealt], self.turn, self.players)
         self.discard = [deck[dealt]]
         self.pile = deck[dealt + 1 :]
         self.stuck = [[] for _ in range(self.players)]
-        self.turn = order[0]
         self.phase = PLAY
         self.run = []
         self.idle = 0
@@ -260,7 +262,7 @@ class StuckState(TotalsState):
         if self.phase == GIVE:
             return tuple(GIVES[target] for target in self.bonus_targets(seat))
         if self.phase == FOLLOW:
-            return (*map(PLAYS.__getitem__, self.follow_ups(seat)), DONE)
+            return (*filter(None, map(self.follow_plays().get, self.hands[seat])), DONE)
         plays = tuple(filter(None, map(MATCHING_PLAYS[self.discard[-1]].get, self.hands[seat])))
         return plays or (DRAW,)
 
@@ -268,18 +270,17 @@ class StuckState(TotalsState):
         """The hand cards that may start a play: the current card's rank or suit."""
         return [card for card in self.hands[seat] if card in MATCHING_PLAYS[self.current]]
 
-    def follow_ups(self, seat: int) -> list[Card]:
-        """The hand cards that may follow this turn's cards (see the module docstring)."""
-        first = self.run[0]
-        if all(card.rank == first.rank for card in self.run):
-            if len(self.run) == 1:
-                return [
-                    card
-                    for card in self.hands[seat]
-                    if card.rank == first.rank or card.suit == first.suit
-                ]
-            return [card for card in self.hands[seat] if card.rank == first.rank]
-        return [card for card in self.hands[seat] if card.suit == first.suit]
+    def follow_plays(self) -> dict[Card, PlayCard]:
+        """The plays of the cards that may follow this turn's cards, by card (see the module
+        docstring): after the first card X, another of its rank or one of its suit; after more
+        cards of X's rank, another of that rank; in the suit phase, one of X's suit."""
+        first, last = self.run[0], self.run[-1]
+        if len(self.run) == 1:
+            return MATCHING_PLAYS[first]
+        # Only X has both its rank and its suit, so the last card's rank tells the phases apart.
+        if last.rank == first.rank:
+            return RANK_PLAYS[first.rank]
+        return SUIT_PLAYS[first.suit]
 
     def can_draw(self) -> bool:
         """Whether a card can be drawn (from the pile, or after a reshuffle)."""
@@ -344,15 +345,15 @@ class StuckState(TotalsState):
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if isinstance(action, PlayCard):
             return self.play_card(seat, action.card)
-        if action == DONE:
-            return self.finish_play(seat, bonus=True)
         if isinstance(action, Give):
             return self.give_bonus(seat, action.seat)
+        if action == DONE:
+            return self.finish_play(seat, bonus=True)
         return self.draw_for_turn(seat)
 
     def play_card(self, seat: int, card: Card) -> list[Event]:
         """Play one card; a suit play, or a play that empties the hand, ends by itself."""
-        suit_play = self.phase == PLAY and card.rank != self.current.rank
+        suit_play = self.phase == PLAY and card.rank != self.discard[-1].rank
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.run.append(card)
@@ -406,8 +407,9 @@ class StuckState(TotalsState):
 
     def draw_for_turn(self, seat: int) -> list[Event]:
         """No card can be played: draw a stuck card (or, with 3, a hand card), or pass."""
-        self.lacks[seat][0].add(self.current.suit)
-        self.lacks[seat][1].add(self.current.rank)
+        suits, ranks = self.lacks[seat]
+        suits.add(self.current.suit)
+        ranks.add(self.current.rank)
         if not self.can_draw():
             event = Event(f"{{s{seat}}} cannot play and there is nothing to draw: pass", "pass")
             return [event, *self.end_turn(seat, played=False)]
