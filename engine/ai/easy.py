@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from engine.ai.search import Yardstick, rollout_value
 from engine.core import Action, Agent, State, StateAgent
@@ -24,7 +25,9 @@ class EasyAgent(StateAgent):
         blunder: float = 0.3,
     ) -> None:
         self.policy = policy
-        self.yardstick = yardstick
+        # Its blunder is counted in a hand's points: a game's chances to win (as hard judges)
+        # move far less in one hand, and nearly every slip would pass.
+        self.yardstick = replace(yardstick, chances=None)
         self.skill = skill
         self.tries = tries
         self.blunder = blunder

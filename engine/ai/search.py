@@ -42,6 +42,11 @@ Standing = Callable[[State], Sequence[float]]
 ended now, counted like the game's scores (so lower is better where the lowest wins)."""
 
 
+Chances = Callable[[Sequence[int], int], float]
+"""A game's estimate of a seat's share of the win of a two-player game from the totals between
+two hands, 0 to 1."""
+
+
 Candidates = Callable[[Sequence[Action], Action, int, random.Random], list[Action]]
 """A game's pick of the moves a search compares among the legal ones: the heuristic's move
 first, then up to ``width - 1`` others (``spread`` when a game has none of its own)."""
@@ -55,7 +60,10 @@ class Yardstick:
     replaces the heuristic's move only when it beat it by ``confidence`` standard errors: where
     the heuristic is weak and playouts are telling (fishing, swazi) little is asked, where a few
     lucky worlds mislead (cambio's snaps) more. ``candidates``: the game's own pick of the moves
-    to compare, where a random spread would mostly try moves no player would make."""
+    to compare, where a random spread would mostly try moves no player would make.
+    ``chances``: at two players, a hand that ends and leaves the game on is judged by the seat's
+    chance to win the game from the new totals, where the points alone misjudge it (in
+    twentytwo, 11 points lost in the first hand are not a lost game)."""
 
     scale: float
     standing: Standing | None = None
@@ -65,6 +73,7 @@ class Yardstick:
     # figures), even when a busy machine makes that take longer than its time.
     playouts: int = 32
     candidates: Candidates | None = None
+    chances: Chances | None = None
 
 
 def rollout_value(
@@ -89,10 +98,13 @@ def rollout_value(
 
 def outcome(world: State, seat: int, before: Sequence[int], yardstick: Yardstick) -> float:
     """A finished game: the seat's share of the win. Otherwise how much this hand's points
-    moved the seat's lead over the best other seat's total, squashed to 0..1."""
+    moved the seat's lead over the best other seat's total, squashed to 0..1, or the game's
+    ``chances`` from the new totals."""
     if world.is_over:
         winners = world.winners()
         return 1.0 / len(winners) if seat in winners else 0.0
+    if yardstick.chances is not None and world.players == 2:
+        return yardstick.chances(world.scores(), seat)
     sign = -1 if world.game.lowest_wins else 1
     totals = [sign * total for total in before]
     lead = lead_gained(totals, hand_gains(world, before, yardstick), seat)

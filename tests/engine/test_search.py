@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from engine.ai import LEVELS, agent, decide, heuristic, level_name, search, yardstick
+from engine.ai.easy import EasyAgent
 from engine.ai.search import Budget, SearchAgent, Yardstick, lead_gained, rollout_value
 from engine.cli import TerminalGame, main
 from engine.core import Action, RandomAgent, State, StateAgent
@@ -230,7 +231,7 @@ def judged_against_the_others_average(
 ) -> float:
     """``search.outcome`` as it was before it judged against the best other seat: the seat's
     points of the hand against the others' average."""
-    if world.is_over:
+    if world.is_over or yardstick.chances is not None:  # no lead judged (twentytwo: chances)
         return JUDGED_NOW(world, seat, before, yardstick)
     gains = search.hand_gains(world, before, yardstick)
     others = (sum(gains) - gains[seat]) / (len(gains) - 1)
@@ -291,3 +292,10 @@ def test_only_points_from_the_best_other_seat_gain_the_lead() -> None:
     assert lead_gained(totals, [0, 0, 10], seat=0) == -1  # seat 2 overtakes seat 1
     for mine, theirs in [(0, 0), (5, -3), (-7, 2)]:
         assert lead_gained([4, 9], [mine, theirs], seat=0) == mine - theirs
+
+
+def test_easy_judges_its_slips_by_a_hands_points_not_by_the_chances_hard_uses() -> None:
+    twentytwo = games()["twentytwo"]
+    easy = agent(twentytwo, "easy")
+    assert isinstance(easy, EasyAgent)
+    assert yardstick(twentytwo).chances is not None and easy.yardstick.chances is None
