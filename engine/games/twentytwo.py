@@ -36,10 +36,10 @@ import random
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
-from itertools import accumulate, chain, combinations, compress, filterfalse, islice, repeat
-from operator import and_, ge, is_, not_, rshift
-from typing import Any, Self
+from functools import cache, lru_cache
+from itertools import accumulate, chain, combinations, compress, filterfalse, repeat
+from operator import and_, ge, is_, not_
+from typing import Any, Self, cast
 
 from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards, shuffle
 from engine.core import (
@@ -203,7 +203,7 @@ def rank_sizes(hand: Sequence[Card]) -> tuple[int, ...]:
     hand's shape, which is all the lists of leads and exchanges depend on."""
     sizes: list[int] = []
     last = 0
-    for card in hand:
+    for card in hand:  # a plain loop: quicker than any C-level grouping for ≤ 11 cards
         strength = STRENGTH[card]
         if strength == last:
             sizes[-1] += 1
@@ -255,10 +255,10 @@ def leads(hand: Sequence[Card]) -> tuple[Play, ...]:
     return tuple(map(Play, zip(_lead_picks(rank_sizes(pool)), repeat(pool))))
 
 
-@lru_cache(maxsize=1 << 12)
+@cache  # one entry per shape of hand: a few thousand at most
 def _lead_picks(sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """For a hand whose ranks come in groups of ``sizes`` (low to high), the positions of each
-    lead's cards (the lowest suits of its rank), by rank then count. Cached per shape."""
+    lead's cards (the lowest suits of its rank), by rank then count."""
     limit = lead_limit(sum(sizes))
     picks: list[tuple[int, ...]] = []
     first = 0
@@ -301,46 +301,51 @@ def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> tuple[Play, ...]
     return tuple(map(Play, zip(map(found.__getitem__, sorted(found)), repeat(pool))))
 
 
-def exchanges(hand: Sequence[Card], stock: int) -> list[Exchange]:
+def exchanges(hand: Sequence[Card], stock: int) -> tuple[Exchange, ...]:
     """Every exchange of 1..min(hand, stock) cards, one per choice of ranks, by size then
     ranks. ``hand`` is sorted by ``rank_key``."""
+    return cast(tuple[Exchange, ...], exchange_options(hand, stock)[1:])
+
+
+def exchange_options(hand: Sequence[Card], stock: int) -> tuple[Action, ...]:
+    """The legal actions of an exchange: ``keep``, then ``exchanges``, made in one go: the hot
+    loop of self-play, up to 2,048 actions, each made in C from positions cached per shape."""
     pool = tuple(hand)
     picks, ends = _exchange_picks(rank_sizes(pool))
-    # All in C (map, zip, a tuple subclass): this is the hot loop of self-play.
-    return list(map(Exchange, zip(islice(picks, ends[min(len(pool), stock)]), repeat(pool))))
+    if stock < len(pool):  # a short stock: only the smaller exchanges
+        picks = picks[: ends[stock]]
+    return (KEEP, *map(Exchange, zip(picks, repeat(pool))))
 
 
-@lru_cache(maxsize=1 << 12)
+@cache  # one entry per shape of hand: a few thousand at most
 def _exchange_picks(sizes: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """For a hand whose ranks come in groups of ``sizes`` (low to high), the positions of each
     exchange's cards (the lowest suits of each rank), by size then ranks, and for each size n
     how many exchanges have at most n cards. Cached: the shapes of hands repeat far more often
     than hands, and an 11-card hand has up to 2,047 exchanges."""
-    picks, masks, unpicked = _position_sets(sum(sizes))
+    count = sum(sizes)
+    picks, run_starts = _position_sets(count)
     # The positions holding a higher suit of the rank before them: picked only with that card.
-    followers, start = 0, 0
+    followers, first = 0, 0
     for size in sizes:
-        followers |= ((1 << size) - 2) << start
-        start += size
-    # Keep the sets where no follower is picked without the card before it (filtered in C;
+        followers |= ((1 << size) - 2) << first
+        first += size
+    # Keep the sets where no follower starts a run of picked positions (filtered in C;
     # positions grow with rank, so the order of positions stays the order of ranks).
-    lone_followers = map(
-        and_, map(rshift, map(and_, masks, repeat(followers)), repeat(1)), unpicked
-    )
-    kept = tuple(compress(picks, map(not_, lone_followers)))
+    kept = tuple(compress(picks, map(not_, map(and_, run_starts, repeat(followers)))))
     per_size = Counter(map(len, kept))
-    return kept, tuple(accumulate(per_size[size] for size in range(start + 1)))
+    return kept, tuple(accumulate(per_size[size] for size in range(count + 1)))
 
 
 @lru_cache(maxsize=16)
-def _position_sets(count: int) -> tuple[tuple[tuple[int, ...], ...], list[int], list[int]]:
-    """Every non-empty set of the positions 0 … count-1, by size then positions, with its bit
-    mask and the mask's complement."""
+def _position_sets(count: int) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
+    """Every non-empty set of the positions 0 … count-1, by size then positions, with the
+    bit mask of the positions that start a run (picked without the position before them)."""
     picks = tuple(
         chain.from_iterable(combinations(range(count), size) for size in range(1, count + 1))
     )
     masks = [sum(1 << position for position in pick) for pick in picks]
-    return picks, masks, [~mask for mask in masks]
+    return picks, [mask & ~(mask << 1) for mask in masks]
 
 
 def hand_size(wanted: int, deck: int, players_in: int) -> int:
@@ -393,6 +398,7 @@ class TwentyTwoState(State):
         self.stock: list[Card] = []
         self.trick: list[tuple[int, tuple[Card, ...]]] = []  # (seat, cards) in play order
         self.best_seat: int | None = None  # who made the best play of the trick so far
+        self.best: tuple[int, ...] = ()  # the best play's ranks, low to high (asked each step)
         self.played: list[Card] = []  # earlier tricks of this hand, face up, out of play
         self.revealed: list[Card] = []  # the showdown's non-losing cards (kept at the end only)
         self.pending: list[int] = []  # seats still to act in this exchange round or trick
@@ -456,7 +462,7 @@ class TwentyTwoState(State):
             )
         self.stock = deck[dealt_cards:]
         self.discards = [[] for _ in range(self.players)]
-        self.trick, self.best_seat, self.played, self.revealed = [], None, [], []
+        self.trick, self.best_seat, self.best, self.played, self.revealed = [], None, (), [], []
         self.floors = [0] * self.players
         short = (
             f" (the deck of {len(deck)} is short for {wanted} each)" if self.dealt < wanted else ""
@@ -499,17 +505,16 @@ class TwentyTwoState(State):
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
         hand = self.hands[seat]
         if self.phase == "exchange":
-            return (KEEP, *exchanges(hand, len(self.stock)))
+            return exchange_options(hand, len(self.stock))
         if not self.trick:
             return leads(hand)
-        return follows(hand, self.best_ranks())
+        return follows(hand, self.best)
 
     def best_ranks(self) -> tuple[int, ...]:
         """The ranks of the best play of the current trick so far, low to high."""
-        for seat, cards in self.trick:
-            if seat == self.best_seat:
-                return tuple(map(STRENGTH.__getitem__, cards))  # played in rank_key order
-        raise AssertionError("no trick is being played")
+        if not self.trick:
+            raise AssertionError("no trick is being played")
+        return self.best
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Legal by ranks (suits never matter), and the named cards are really held. One of the
@@ -574,9 +579,9 @@ class TwentyTwoState(State):
 
     def apply_exchange(self, seat: int, action: Word | Exchange) -> list[Event]:
         """One player's exchange; the round ends when all had theirs or the stock is empty."""
-        self.pending.pop(0)
+        del self.pending[0]
         if isinstance(action, Word):
-            events = [Event(f"{{s{seat}}} keeps their cards", "exchange")]
+            events = [seat_event(seat, "keeps their cards", "exchange")]
         else:
             cards = action.cards
             hand = self.hands[seat]
@@ -586,8 +591,9 @@ class TwentyTwoState(State):
             count = len(cards)
             drawn = self.stock[:count]
             del self.stock[:count]
-            hand.extend(drawn)
+            hand += drawn
             hand.sort(key=RANK_ORDER.__getitem__)
+            drawn.sort(key=RANK_ORDER.__getitem__)
             events = [
                 Event(
                     f"{{s{seat}}} exchanges {count} card{'s' if count > 1 else ''}; "
@@ -595,8 +601,7 @@ class TwentyTwoState(State):
                     "exchange",
                 ),
                 Event(
-                    f"{{s{seat}}} discards {cards_pretty(cards)} and draws "
-                    f"{cards_pretty(sorted(drawn, key=RANK_ORDER.__getitem__))}",
+                    f"{{s{seat}}} discards {cards_pretty(cards)} and draws {cards_pretty(drawn)}",
                     "exchange",
                     frozenset({seat}),
                 ),
@@ -612,34 +617,35 @@ class TwentyTwoState(State):
     def apply_play(self, seat: int, action: Play) -> list[Event]:
         """A lead or a follow; the last beater (or the leader) wins the trick and leads next."""
         cards = action.cards
+        ranks = tuple(map(STRENGTH.__getitem__, cards))  # low to high, as cards are
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
-        shown = cards_pretty(cards)
         del self.pending[0]
-        if not self.trick:
+        trick = self.trick
+        if not trick:
             self.trick = [(seat, cards)]
-            self.best_seat = seat
+            self.best_seat, self.best = seat, ranks
             self.pending = self.others_after(seat)
-            events = [Event(f"{{s{seat}}} leads {shown}", "play")]
+            events = [cards_event(seat, "leads", cards, "play")]
         else:
-            ranks = action.ranks
-            beat = is_beat(ranks, self.best_ranks())
-            self.trick.append((seat, cards))
-            if beat:
-                self.best_seat = seat
-                events = [Event(f"{{s{seat}}} beats with {shown}", "play")]
+            trick.append((seat, cards))
+            # is_beat for a legal follow (as many cards as the best play): both low to high,
+            # the places pair the same cards as both high to low.
+            if all(map(ge, ranks, self.best)):
+                self.best_seat, self.best = seat, ranks
+                events = [cards_event(seat, "beats with", cards, "play")]
             else:
-                self.floors[seat] = max(ranks)
-                events = [Event(f"{{s{seat}}} plays their lowest: {shown}", "play")]
+                self.floors[seat] = ranks[-1]
+                events = [cards_event(seat, "plays their lowest:", cards, "play")]
         if self.pending:
             return events
         winner = self.best_seat
         assert winner is not None
         for _, played in self.trick:
-            self.played.extend(played)
-        self.trick, self.best_seat = [], None
-        events.append(Event(f"{{s{winner}}} wins the trick", "trick"))
+            self.played += played
+        self.trick, self.best_seat, self.best = [], None, ()
+        events.append(seat_event(winner, "wins the trick", "trick"))
         # Everyone in the hand plays as many cards to a trick: all hold as many as this seat.
         if len(hand) == 1:
             events.extend(self.showdown(winner))
@@ -652,8 +658,8 @@ class TwentyTwoState(State):
         """Everyone reveals their last card clockwise from ``first``; the highest rank loses
         its penalty (ties all score) and that card stays face up in front of its owner."""
         reveals = [(seat, self.hands[seat][0]) for seat in self.seats_in_from(first)]
-        events = [Event(f"{{s{seat}}} shows {card.pretty}", "reveal") for seat, card in reveals]
-        top = max(STRENGTH[card] for _, card in reveals)
+        events = [cards_event(seat, "shows", (card,), "reveal") for seat, card in reveals]
+        top = max([STRENGTH[card] for _, card in reveals])
         penalty = PENALTY[top]
         losers = [seat for seat, card in reveals if STRENGTH[card] == top]
         for seat, card in reveals:
@@ -677,7 +683,7 @@ class TwentyTwoState(State):
         )
         out = [seat for seat in losers if not self.is_in(seat)]
         eliminated = " · out: " + ", ".join(f"{{s{seat}}}" for seat in out) if out else ""
-        totals = ", ".join(f"{{s{seat}}} {self.totals[seat]}" for seat in range(self.players))
+        totals = ", ".join([f"{{s{seat}}} {total}" for seat, total in enumerate(self.totals)])
         events.append(
             Event(
                 f"Hand {self.hand_number + 1}: {loss} · totals: {totals}{eliminated}",
@@ -831,6 +837,20 @@ class TwentyTwoState(State):
         }
 
 
+@lru_cache(maxsize=1 << 14)
+def cards_event(seat: int, verb: str, cards: tuple[Card, ...], kind: str) -> Event:
+    """A public table-log line of a seat showing cards (``{s0} leads 7♣ 7♦``). Made once per
+    seat, verb and cards (events are immutable, so sharing them is safe): the same plays come
+    back game after game, and the look-up costs less than writing the cards in people form."""
+    return Event(f"{{s{seat}}} {verb} {cards_pretty(cards)}", kind)
+
+
+@cache  # a few per seat
+def seat_event(seat: int, what: str, kind: str) -> Event:
+    """A table-log line naming only a seat (``{s0} wins the trick``), made once."""
+    return Event(f"{{s{seat}}} {what}", kind)
+
+
 def seat_names(seats: Sequence[int]) -> str:
     """Seats for people: ``{s0}``, ``{s0} and {s1}``, ``{s0}, {s1} and {s2}``."""
     names = [f"{{s{seat}}}" for seat in seats]
@@ -905,6 +925,9 @@ class TwentyTwoGame(Game):
         state.trick = [(int(seat), tuple(cards_from_json(cards))) for seat, cards in data["trick"]]
         best = data["best_seat"]
         state.best_seat = None if best is None else int(best)
+        state.best = next(
+            (ranks_of(cards) for seat, cards in state.trick if seat == state.best_seat), ()
+        )
         state.played = cards_from_json(data["played"])
         state.revealed = cards_from_json(data["revealed"])
         state.pending = [int(seat) for seat in data["pending"]]
