@@ -63,7 +63,10 @@ class Yardstick:
     to compare, where a random spread would mostly try moves no player would make.
     ``chances``: at two players, a hand that ends and leaves the game on is judged by the seat's
     chance to win the game from the new totals, where the points alone misjudge it (in
-    twentytwo, 11 points lost in the first hand are not a lost game)."""
+    twentytwo, 11 points lost in the first hand are not a lost game). ``last_standing``: the
+    game is won by the last seat not knocked out (twentytwo), so at three players or more
+    points pushed onto any other seat bring a rival nearer to going out: a playout is judged by
+    the seat's points against the others' average, not by its lead over the best other."""
 
     scale: float
     standing: Standing | None = None
@@ -74,6 +77,7 @@ class Yardstick:
     playouts: int = 32
     candidates: Candidates | None = None
     chances: Chances | None = None
+    last_standing: bool = False
 
 
 def rollout_value(
@@ -98,16 +102,20 @@ def rollout_value(
 
 def outcome(world: State, seat: int, before: Sequence[int], yardstick: Yardstick) -> float:
     """A finished game: the seat's share of the win. Otherwise how much this hand's points
-    moved the seat's lead over the best other seat's total, squashed to 0..1, or the game's
-    ``chances`` from the new totals."""
+    moved the seat's lead over the best other seat's total (or, in a ``last_standing`` game,
+    its points against the others' average), squashed to 0..1, or the game's ``chances`` from
+    the new totals."""
     if world.is_over:
         winners = world.winners()
         return 1.0 / len(winners) if seat in winners else 0.0
     if yardstick.chances is not None and world.players == 2:
         return yardstick.chances(world.scores(), seat)
-    sign = -1 if world.game.lowest_wins else 1
-    totals = [sign * total for total in before]
-    lead = lead_gained(totals, hand_gains(world, before, yardstick), seat)
+    gains = hand_gains(world, before, yardstick)
+    if yardstick.last_standing:
+        lead = gains[seat] - (sum(gains) - gains[seat]) / (len(gains) - 1)
+    else:
+        sign = -1 if world.game.lowest_wins else 1
+        lead = lead_gained([sign * total for total in before], gains, seat)
     return 0.5 + 0.5 * math.tanh(lead / yardstick.scale)
 
 

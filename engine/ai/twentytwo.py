@@ -153,7 +153,12 @@ NORMAL = TwentyTwoAgent
 """The normal level's agent class (found by ``engine.ai``)."""
 
 YARDSTICK = Yardstick(
-    scale=5.0, confidence=0.5, playouts=256, candidates=candidates, chances=chances
+    scale=5.0,
+    confidence=0.5,
+    playouts=256,
+    candidates=candidates,
+    chances=chances,
+    last_standing=True,
 )
 """How the searching levels judge a playout: hands are short, played out to their end, and at
 two players judged by the chance to win the game after them; a rival half a standard error

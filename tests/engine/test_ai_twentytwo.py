@@ -97,7 +97,7 @@ def test_a_two_player_hand_that_ends_is_judged_by_the_chance_to_win_after_it() -
     assert judged
 
 
-def test_at_three_players_a_hand_is_still_judged_by_the_lead_it_gains() -> None:
+def test_at_three_players_a_hand_is_judged_by_its_points_not_the_chances() -> None:
     by_points = replace(YARDSTICK, chances=None)
     state = games()["twentytwo"].new_state(3, 1)
     seat = state.waiting_for()[0]

@@ -8,6 +8,7 @@ import json
 import math
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -231,7 +232,7 @@ def judged_against_the_others_average(
 ) -> float:
     """``search.outcome`` as it was before it judged against the best other seat: the seat's
     points of the hand against the others' average."""
-    if world.is_over or yardstick.chances is not None:  # no lead judged (twentytwo: chances)
+    if world.is_over or (yardstick.chances is not None and world.players == 2):  # chances
         return JUDGED_NOW(world, seat, before, yardstick)
     gains = search.hand_gains(world, before, yardstick)
     others = (sum(gains) - gains[seat]) / (len(gains) - 1)
@@ -280,6 +281,22 @@ def test_at_three_players_playouts_are_judged_against_the_best_other_seat(
     now = searched("stuck", 3, JUDGED_NOW, monkeypatch)
     before = searched("stuck", 3, judged_against_the_others_average, monkeypatch)
     assert now[1] != before[1]
+
+
+def test_a_last_standing_game_judges_three_players_against_the_others_average(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # In twentytwo the last seat not knocked out wins: points pushed onto a trailing rival
+    # bring it nearer to going out, which the lead over the best other seat would not count.
+    assert yardstick(games()["twentytwo"]).last_standing
+    now = searched("twentytwo", 3, JUDGED_NOW, monkeypatch)
+    before = searched("twentytwo", 3, judged_against_the_others_average, monkeypatch)
+    assert now == before
+
+    def by_the_lead(world: State, seat: int, before: Sequence[int], stick: Yardstick) -> float:
+        return JUDGED_NOW(world, seat, before, replace(stick, last_standing=False))
+
+    assert searched("twentytwo", 3, by_the_lead, monkeypatch)[1] != now[1]
 
 
 def test_only_points_from_the_best_other_seat_gain_the_lead() -> None:
