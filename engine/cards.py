@@ -71,6 +71,9 @@ FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(1, 14) fo
 _TEXT = {card: RANK_TEXT[card.rank] + SUIT_TEXT[card.suit] for card in FULL_DECK}
 _PRETTY = {card: RANK_TEXT[card.rank] + SUIT_SYMBOL[card.suit] for card in FULL_DECK}
 _BY_TEXT = {text: card for card, text in _TEXT.items()}
+SUIT_CARDS = tuple(frozenset(card for card in FULL_DECK if card.suit == suit) for suit in range(4))
+"""Each suit's cards, by suit: a set of cards held meets one in C (``len(held & SUIT_CARDS[s])``),
+where counting a suit card by card costs many times more."""
 PRETTY_CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 """Matches a card in people form inside any text (used to check that nothing leaks)."""
 

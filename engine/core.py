@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
-from engine.cards import FULL_DECK, SUIT_NAME, Card, parse_cards, shuffle
+from engine.cards import FULL_DECK, SUIT_CARDS, SUIT_NAME, Card, parse_cards, shuffle
 from engine.errors import (
     ActionParseError,
     CardError,
@@ -761,10 +761,11 @@ def pile_counts(
     '{s0} 3 cards, 2 clubs, 2♣; {s1} 3 cards, 1 club, 10♦ (most cards: a tie, nobody scores)'
     """
     word = SUIT_NAME[suit]
-    in_suit = [sum(card.suit == suit for card in pile) for pile in piles]
+    held_sets = [set(pile) for pile in piles]  # looked up in, rather than searched card by card
+    in_suit = [len(held & SUIT_CARDS[suit]) for held in held_sets]
     parts = []
     for seat, pile in enumerate(piles):
-        held = [label for card, label in scoring if card in pile]
+        held = [label for card, label in scoring if card in held_sets[seat]]
         suited = f"{in_suit[seat]} {word if in_suit[seat] == 1 else word + 's'}"
         parts.append(", ".join([f"{{s{seat}}} {len(pile)} cards", suited, *held]))
     most = (("cards", [len(pile) for pile in piles]), (word + "s", in_suit))
