@@ -12,11 +12,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import is_
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
-from engine.cards import FULL_DECK, SUIT_NAME, Card, parse_cards, shuffle
+from engine.cards import FULL_DECK, SUIT_CARDS, SUIT_NAME, Card, parse_cards, shuffle
 from engine.errors import (
     ActionParseError,
     CardError,
@@ -533,7 +531,10 @@ class State(ABC):
         """The seat's legal actions in a fixed order; empty for a seat that may not act."""
         cached = self._legal_cache.get(seat)
         if cached is None:
-            cached = self._legal_actions(seat) if seat in self.to_act() else ()
+            acting = self._acting  # to_act's cache, read here to save its call
+            if acting is None:
+                acting = self._acting = self._to_act()
+            cached = self._legal_actions(seat) if seat in acting else ()
             self._legal_cache[seat] = cached
         return cached
 
@@ -550,14 +551,16 @@ class State(ABC):
 
         Raises IllegalActionError, changing nothing, when the action is not legal now.
         """
-        listed = self._legal_cache.get(seat)
         # A listed action itself (what agents and buttons give) needs no further check: found
-        # by identity in C, it saves is_legal's frames, and the Python-level ``__eq__`` of the
-        # dataclass actions listed before it, on every self-play step.
-        if not (listed and any(map(is_, listed, repeat(action)))) and not self.is_legal(
-            seat, action
-        ):
-            raise IllegalActionError(self.explain_illegal(seat, action))
+        # by identity, it saves is_legal's frames, and the Python-level ``__eq__`` of the
+        # dataclass actions listed before it, on every self-play step. A loop, as the lists
+        # are short: quicker than any C-level search set up for them.
+        for listed in self._legal_cache.get(seat, ()):
+            if listed is action:
+                break
+        else:
+            if not self.is_legal(seat, action):
+                raise IllegalActionError(self.explain_illegal(seat, action))
         events = self._apply(seat, action)
         self._legal_cache.clear()
         self._acting = None
@@ -758,10 +761,11 @@ def pile_counts(
     '{s0} 3 cards, 2 clubs, 2♣; {s1} 3 cards, 1 club, 10♦ (most cards: a tie, nobody scores)'
     """
     word = SUIT_NAME[suit]
-    in_suit = [sum(card.suit == suit for card in pile) for pile in piles]
+    held_sets = [set(pile) for pile in piles]  # looked up in, rather than searched card by card
+    in_suit = [len(held & SUIT_CARDS[suit]) for held in held_sets]
     parts = []
     for seat, pile in enumerate(piles):
-        held = [label for card, label in scoring if card in pile]
+        held = [label for card, label in scoring if card in held_sets[seat]]
         suited = f"{in_suit[seat]} {word if in_suit[seat] == 1 else word + 's'}"
         parts.append(", ".join([f"{{s{seat}}} {len(pile)} cards", suited, *held]))
     most = (("cards", [len(pile) for pile in piles]), (word + "s", in_suit))

@@ -93,10 +93,28 @@ def play_out(
             made.append(random.Random(f"{seed}/order"))
         return made[0]
 
+    # The common step, written out here as ``step`` does it: one seat waited for, and an
+    # agent that needs no view. The calls saved are a fifth of a self-play step of the
+    # quicker games; any other step goes through ``step``.
+    choosers = [
+        None if thinks(type(agent)) or cast(Agent, agent).needs_view else cast(Agent, agent).choose
+        for agent in agents
+    ]
+    to_act, legal_actions, apply = state.to_act, state.legal_actions, state.apply
     steps = 0
-    while not state.is_over:
-        step(state, agents, rngs, order_rng)
+    while steps < max_steps:
+        seats = to_act()
+        if len(seats) == 1 and (choose := choosers[seats[0]]) is not None:
+            seat = seats[0]
+            action = choose(None, legal_actions(seat), rngs[seat], False)
+            if action is None:
+                raise RuntimeError(f"seat {seat} did not move; the game waits for it")
+            apply(seat, action)
+        elif state.is_over:
+            return steps
+        else:
+            step(state, agents, rngs, order_rng)
         steps += 1
-        if steps >= max_steps:
-            raise RuntimeError(f"game did not end within {max_steps} actions")
-    return steps
+    if state.is_over:
+        return steps
+    raise RuntimeError(f"game did not end within {max_steps} actions")

@@ -20,7 +20,6 @@ Where each rule lives, in the order of the rules document:
 from __future__ import annotations
 
 import random
-from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from operator import itemgetter
@@ -30,6 +29,7 @@ from engine.cards import (
     CLUBS,
     DIAMONDS,
     FULL_DECK,
+    SUIT_CARDS,
     Card,
     cards_pretty,
     cards_text,
@@ -61,6 +61,7 @@ from engine.layout import Layout, face_up, rows, stack, your_hand
 
 HAND_SIZE = 4
 TABLE_SIZE = 4
+MAX_PLAYERS = 6
 TWO_OF_CLUBS = Card(2, CLUBS)
 TEN_OF_DIAMONDS = Card(10, DIAMONDS)
 SCORING_CARDS = ((TWO_OF_CLUBS, "2♣"), (TEN_OF_DIAMONDS, "10♦"))
@@ -92,14 +93,23 @@ def sum_sets(value: int, table: Sequence[Card]) -> list[tuple[Card, ...]]:
     [(Card('AC'), Card('3H'))]
     """
     numerals = sorted(card for card in table if card.rank < value)
-    return [take(numerals) for take in _sum_takers(rank_counts(card_bits(numerals)), value)]
+    return [take(numerals) for take in sum_takers(rank_counts(card_bits(numerals)), value)]
 
 
 _BIT = {card: 1 << index for index, card in enumerate(FULL_DECK)}
 """Each card's bit in a set of cards held as an int: FULL_DECK is in card order, so the four
 cards of rank r are the 4-bit group (nibble) r − 1, in suit order, lower ranks lower."""
-_MARKS = {card: (bit, 1 << 4 * (card.rank - 1)) for card, bit in _BIT.items()}
-"""What a card adds to a set's ``card_bits`` and to its ``rank_counts``."""
+_MARKS = {
+    card: (
+        bit,
+        1 << 4 * (card.rank - 1),
+        tuple(Event(f"{{s{seat}}} played {card.pretty}", "play") for seat in range(MAX_PLAYERS)),
+    )
+    for card, bit in _BIT.items()
+}
+"""What a card adds to a set's ``card_bits`` and to its ``rank_counts``, and its event when
+a seat leaves it on the table, by seat (looked up with the rest: events are immutable, so one
+serves every game)."""
 _NIBBLES = sum(1 << 4 * group for group in range(13))  # the lowest bit of every nibble
 
 
@@ -115,12 +125,29 @@ def rank_counts(bits: int) -> int:
     return (pairs & 0b0011 * _NIBBLES) + ((pairs >> 2) & 0b0011 * _NIBBLES)
 
 
-@lru_cache(maxsize=1 << 16)
-def _sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
+_SUM_TAKERS: dict[int, tuple[itemgetter[Any], ...]] = {}
+"""``sum_takers``'s answers by ``counts << 4 | value``, read directly in the hot loop (a dict
+lookup on an int costs a fraction of an ``lru_cache`` call); emptied when it holds
+``_SUM_TAKERS_KEPT``, which bounds its memory."""
+_SUM_TAKERS_KEPT = 1 << 16
+
+
+def sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
     """Getters of each set of two or more table cards adding up to ``value``, for a table (in
     card order) whose cards below ``value`` have the rank ``counts`` (as ``rank_counts``):
-    they are the table's first cards, so the getters pick their positions. Cached because
-    tables repeat their ranks far more than their cards."""
+    they are the table's first cards, so the getters pick their positions. Cached (in
+    ``_SUM_TAKERS``) because tables repeat their ranks far more than their cards."""
+    key = counts << 4 | value
+    found = _SUM_TAKERS.get(key)
+    if found is None:
+        if len(_SUM_TAKERS) >= _SUM_TAKERS_KEPT:
+            _SUM_TAKERS.clear()
+        found = _SUM_TAKERS[key] = _find_sum_takers(counts, value)
+    return found
+
+
+def _find_sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
+    """``sum_takers`` worked out."""
     ranks = [rank for rank in range(1, value) for _ in range(counts >> 4 * (rank - 1) & 15)]
     found: list[itemgetter[Any]] = []
 
@@ -173,7 +200,7 @@ def table_plays(
 
     This is the hot loop of self-play: a card's play to the table and its same-rank captures
     are ready-made, chosen by which suits of its rank the table holds; the numerals below a
-    value are the table's first cards, picked by the getters of ``_sum_takers``.
+    value are the table's first cards, picked by the getters of ``sum_takers``.
     """
     result: list[Play] = []
     for card in hand:
@@ -182,13 +209,16 @@ def table_plays(
         if multi:
             below = (bits & ((1 << shift) - 1)).bit_count()
             same_rank = table[below : below + (bits >> shift & 15).bit_count()]
-            sets = [take(table) for take in _sum_takers(lower, rank)] if lower else []
+            sets = [take(table) for take in sum_takers(lower, rank)] if lower else []
             result.append(Play(card))
             result += [Play(card, take) for take in multi_captures(same_rank, sets)]
             continue
         result += with_same_rank[bits >> shift & 15]
         if lower:
-            for take in _sum_takers(lower, rank):
+            takers = _SUM_TAKERS.get(lower << 4 | rank)
+            if takers is None:
+                takers = sum_takers(lower, rank)
+            for take in takers:
                 # tuple.__new__ builds the NamedTuple without its Python-level __new__.
                 result.append(_new_tuple(Play, (card, take(table))))
     return result
@@ -213,15 +243,10 @@ _READY_PLAYS = {
 (a nibble), its play to the table followed by its captures of each of those cards."""
 
 
-@cache
-def played_event(seat: int, card: Card) -> Event:
-    """The event of a card left on the table (events are immutable, so one serves every game)."""
-    return Event(f"{{s{seat}}} played {card.pretty}", "play")
-
-
 @lru_cache(maxsize=1 << 14)
 def captured_event(seat: int, play: Play) -> Event:
-    """The event of a capture (cached like ``played_event``; bounded, as captures are many)."""
+    """The event of a capture (cached like a card's play in ``_MARKS``; bounded, as captures
+    are many)."""
     return Event(
         f"{{s{seat}}} captured {cards_pretty(play.take)} with {play.card.pretty}", "capture"
     )
@@ -316,22 +341,24 @@ class FishingState(TotalsState):
         assert isinstance(action, Play)
         card, take = action
         self.hands[seat].remove(card)
+        # A card's place in the table (in card order) is the number of its cards below it,
+        # counted from the table's bits: quicker than comparing the cards.
         if take:
             table = self.table
             for taken in take:
-                table.remove(taken)
-                bit, rank_unit = _MARKS[taken]
+                bit, rank_unit, _ = _MARKS[taken]
+                del table[(self.table_bits & (bit - 1)).bit_count()]
                 self.table_bits -= bit
                 self.table_counts -= rank_unit
             self.piles[seat] += (*take, card)
             self.last_capturer = seat
             events = [captured_event(seat, action)]
         else:
-            insort(self.table, card)
-            bit, rank_unit = _MARKS[card]
+            bit, rank_unit, played = _MARKS[card]
+            self.table.insert((self.table_bits & (bit - 1)).bit_count(), card)
             self.table_bits += bit
             self.table_counts += rank_unit
-            events = [played_event(seat, card)]
+            events = [played[seat]]
         self.turn = (seat + 1) % self.players
         if any(self.hands):
             return events
@@ -456,11 +483,12 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
             points[seat] += worth
             reasons[seat].append(f"{label} {worth}")
 
+    held_sets = [set(pile) for pile in piles]  # looked up in, rather than searched card by card
     award_unique_most([len(pile) for pile in piles], 2, "most cards")
-    award_unique_most([sum(card.suit == CLUBS for card in pile) for pile in piles], 1, "most clubs")
-    for seat, pile in enumerate(piles):
+    award_unique_most([len(held & SUIT_CARDS[CLUBS]) for held in held_sets], 1, "most clubs")
+    for seat, held in enumerate(held_sets):
         for card, label in SCORING_CARDS:
-            if card in pile:
+            if card in held:
                 points[seat] += 1
                 reasons[seat].append(f"{label} 1")
     return points, reasons
