@@ -33,11 +33,10 @@ Where each rule lives, in the order of the rules document:
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
-from collections import Counter
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from itertools import accumulate, chain, combinations, compress, filterfalse, repeat
+from itertools import chain, combinations, compress, filterfalse, repeat
 from operator import and_, ge, is_, not_
 from typing import Any, Self, cast
 
@@ -332,9 +331,13 @@ def _exchange_picks(sizes: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...]
         first += size
     # Keep the sets where no follower starts a run of picked positions (filtered in C;
     # positions grow with rank, so the order of positions stays the order of ranks).
-    kept = tuple(compress(picks, map(not_, map(and_, run_starts, repeat(followers)))))
-    per_size = Counter(map(len, kept))
-    return kept, tuple(accumulate(per_size[size] for size in range(count + 1)))
+    kept = (
+        tuple(compress(picks, map(not_, map(and_, run_starts, repeat(followers)))))
+        if followers
+        else picks  # one card of each rank: every set is an exchange
+    )
+    # Sorted by size: each count of exchanges of at most n cards is found by bisection.
+    return kept, tuple(bisect_right(kept, size, key=len) for size in range(count + 1))
 
 
 @lru_cache(maxsize=16)
