@@ -39,8 +39,9 @@ from __future__ import annotations
 import contextlib
 import random
 from bisect import insort
-from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache, lru_cache
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from engine.cards import DIAMONDS, FULL_DECK, SPADES, Card, cards_pretty, cards_text, describe_cards
@@ -242,6 +243,25 @@ def _indices(mask: int) -> tuple[int, ...]:
 
 
 _TOTALS = range(TOP_BUILD + 1)
+
+Picker = Callable[[tuple[Card, ...]], tuple[Card, ...]]
+"""Picks some loose cards, as a tuple, from the layout's cards (a tuple in card order)."""
+
+
+@lru_cache(maxsize=1 << 12)
+def _picker(indices: tuple[int, ...]) -> Picker:
+    """Picks the cards at ``indices`` in C: an ``itemgetter`` (one index: a one-card slice,
+    so that it still gives a tuple). Cached: a few hundred index tuples are most."""
+    if len(indices) == 1:
+        return itemgetter(slice(indices[0], indices[0] + 1))
+    return itemgetter(*indices)
+
+
+@cache
+def _bits(mask: int) -> tuple[int, ...]:
+    """The values (0 … 14) set in ``mask``, lowest first: the legal moves walk sets of values
+    (totals, build values) through this table rather than bit by bit."""
+    return tuple(value for value in _TOTALS if mask >> value & 1)
 
 
 class _Layout:
@@ -455,15 +475,16 @@ class SwaziState(TotalsState):
         while owning a build, no turn ending with two builds, so a card-less move may make a
         second build only (then a hand card must capture one) and never a third.
 
-        This is the hot loop of self-play: the layout's subsets come from a cache keyed by its
-        ranks, sets of values are bit masks, and the moves of a rank are worked out once for
-        all the cards of that rank.
+        This is the hot loop of self-play: the layout's subsets come as index tuples from a
+        cache keyed by its ranks, and its cards are picked in C (``_picker``); sets of values
+        and ranks are bit masks; a rank that can only be discarded is told at once (``busy``),
+        and the moves of a rank are worked out once for all the cards of that rank.
         """
         hand = self.hands[seat]
-        loose = self.loose
-        builds = self.builds
+        loose = tuple(self.loose)
         ranks = tuple([card.rank for card in loose])
         layout = _LAYOUTS.get(ranks) or _layout(ranks)
+        builds = self.builds
         first_half = self.half == 1
         held = 0  # bit v: a card of value v is held (the hand is in card order: aces first)
         for card in hand:
@@ -474,7 +495,7 @@ class SwaziState(TotalsState):
         built = 0
         owned: list[int] = []
         changeable: list[int] = []  # the opponent's single builds
-        scarce: set[int] = set()  # ranks of owned values held once: that card must stay or capture
+        scarce = 0  # bit r: rank r keeps an owned build, held once: it must stay or capture it
         if builds:
             hand_ranks = [card.rank for card in hand]
             for value in sorted(builds):
@@ -483,12 +504,35 @@ class SwaziState(TotalsState):
                     owned.append(value)
                     rank = 1 if value == TOP_BUILD else value
                     if hand_ranks.count(rank) < 2:
-                        scarce.add(rank)
+                        scarce |= 1 << rank
                 elif not builds[value].augmented:
                     changeable.append(value)
         n_owned = len(owned)
         # the values a new build may take: held and not built (for an ace, 14 needs another)
         free_mask = held & ~built & ~3
+        moves: list[Move] = []
+        append = moves.append
+        new = tuple.__new__  # Move(...) without the keyword-handling frame
+
+        # Card-less builds: a set of two or more loose cards, of a value not yet built, which
+        # the player holds; in the first half at most a second build.
+        if not first_half or n_owned <= 1:
+            for value in _bits(free_mask & layout.set_reach):
+                for subset in layout.sets[value]:
+                    cards = _picker(subset)(loose)
+                    append(new(Move, (CARDLESS_BUILD, None, 0, 0, cards, False)))
+
+        # Augments of own builds (a hand card among them ends the turn).
+        if owned:
+            top = self.pile_top(seat)
+            for value in owned:
+                moves += self._augments(seat, value, top, loose, layout, scarce, n_owned)
+
+        # The hand card, rank by rank.
+        ends_free = not first_half or not owned  # may end the turn owning a new build
+        plain_free = not first_half or n_owned <= 1  # may end the turn owning what it owns
+        if not ends_free:
+            free_mask = 0
         ace_mask = free_mask if two_aces else free_mask & ~(1 << TOP_BUILD)
         # the values a change may merge into: own builds (first half: only the one owned)
         merge_mask = 0
@@ -496,39 +540,29 @@ class SwaziState(TotalsState):
             for value in owned:
                 merge_mask |= held & (1 << value)
         merge_ace_mask = merge_mask if two_aces else merge_mask & ~(1 << TOP_BUILD)
-        moves: list[Move] = []
-        append = moves.append
-        new = tuple.__new__  # Move(...) without the keyword-handling frame
-
-        # Card-less builds: a set of two or more loose cards, of a value not yet built, which
-        # the player holds; in the first half at most a second build.
-        values = free_mask & layout.set_reach if not first_half or n_owned <= 1 else 0
-        while values:
-            lowest = values & -values
-            values ^= lowest
-            for subset in layout.sets[lowest.bit_length() - 1]:
-                cards = tuple([loose[i] for i in subset])
-                append(new(Move, (CARDLESS_BUILD, None, 0, 0, cards, False)))
-
-        # Augments of own builds (a hand card among them ends the turn).
-        if owned:
-            top = self.pile_top(seat)
-            for value in owned:
-                moves += self._augments(seat, value, top, layout, scarce, n_owned)
-
-        # The hand card, rank by rank.
-        ends_free = not first_half or not owned  # may end the turn owning a new build
-        plain_free = not first_half or n_owned <= 1  # may end the turn owning what it owns
         table = layout.table
         captures = layout.captures
         reach = layout.reach
-        capturable = layout.capturable
-        parts: dict[int, list[tuple[Card, ...]]] = {}
+        capturable = layout.capturable | built
+        # busy: the ranks that may do more than a discard (or may not discard): a capture, a
+        # build on loose cards (rank + some total free), a change, or the last of an owned
+        # value. A few too many is harmless: such a rank is worked out in full.
+        busy = capturable | scarce
+        for total in _bits(reach):
+            busy |= free_mask >> total
+        for old in changeable:
+            busy |= (free_mask | merge_mask) >> old
+        if busy >> TOP_BUILD & 1:
+            busy |= 2  # an ace, played as 14
         last_rank = 0
         first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
         discard = False
         for card in hand:
             rank = card.rank
+            if not busy >> rank & 1:
+                if ends_free:
+                    append(_DISCARD[card])
+                continue
             if rank == last_rank:
                 for move in moves[first:stop]:
                     append(new(Move, (move[0], card, move[2], move[3], move[4], False)))
@@ -537,43 +571,36 @@ class SwaziState(TotalsState):
                 continue
             last_rank = rank
             first = len(moves)
-            lost = rank in scarce  # the last card keeping an owned build
+            lost = scarce >> rank & 1  # the last card keeping an owned build
             for ace in (1, TOP_BUILD) if rank == 1 else (0,):
                 value = ace or rank
-                taken: Sequence[tuple[Card, ...]] = ()
-                if capturable >> value & 1:
-                    found = captures[value]
-                    if found is None:
-                        found = captures[value] = _capture_sets(layout.ranks, value)
-                    taken = [tuple([loose[i] for i in union]) for union in found]
+                if not capturable >> value & 1:
+                    continue
+                taken = captures[value]
+                if taken is None:
+                    taken = captures[value] = _capture_sets(layout.ranks, value)
                 # capturing the build frees its value; in the first half one build at most
                 if built >> value & 1 and (
                     not first_half or n_owned - (builds[value].owner == seat) <= 1
                 ):
                     append(new(Move, (CAPTURE, card, ace, value, (), False)))
-                    for cards in taken:
+                    for union in taken:
+                        cards = _picker(union)(loose)
                         append(new(Move, (CAPTURE, card, ace, value, cards, False)))
                 if taken and not lost and plain_free:
-                    if ace == TOP_BUILD:  # aces alone (the last in card order) are taken as =1
-                        taken = [cards for cards in taken if cards[-1].rank != 1]
-                    for cards in taken:
-                        append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
+                    for union in taken:
+                        cards = _picker(union)(loose)
+                        # an ace as 14 does not take aces alone (the last in card order): =1
+                        if ace != TOP_BUILD or cards[-1].rank != 1:
+                            append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
             discard = not lost and ends_free
             if not lost:
                 ace = 1 if rank == 1 else 0
-                mask = (ace_mask if ace else free_mask) if ends_free else 0
+                mask = ace_mask if ace else free_mask
                 # build on loose cards: the totals t some loose set reaches with rank + t free
-                totals = (mask >> rank) & reach
-                while totals:
-                    lowest = totals & -totals
-                    totals ^= lowest
-                    total = lowest.bit_length() - 1
-                    made = parts.get(total)
-                    if made is None:
-                        made = parts[total] = [
-                            tuple([loose[i] for i in subset]) for subset in table[total]
-                        ]
-                    for cards in made:
+                for total in _bits((mask >> rank) & reach):
+                    for subset in table[total]:
+                        cards = _picker(subset)(loose)
                         append(new(Move, (BUILD, card, ace, 0, cards, False)))
                 # change an opponent's single build into a new value the player holds, or
                 # into the value of their own build, which it then merges into
@@ -592,15 +619,15 @@ class SwaziState(TotalsState):
         seat: int,
         value: int,
         top: Card | None,
+        loose: tuple[Card, ...],
         layout: _Layout,
-        scarce: set[int],
+        scarce: int,
         n_owned: int,
     ) -> list[Move]:
         """Every part that may join the player's own build of ``value``: a single card of
-        that value or a set adding up to it, of loose cards, at most one pile top and at most
-        one hand card (which ends the turn, so it must not be the last keeping an owned
+        that value or a set adding up to it, of ``loose`` cards, at most one pile top and at
+        most one hand card (which ends the turn, so it must not be the last keeping an owned
         build, and in the first half the player may own one build only)."""
-        loose = self.loose
         table = layout.table
         moves: list[Move] = []
         append = moves.append
@@ -610,17 +637,14 @@ class SwaziState(TotalsState):
             if card.rank == value or (card.rank == 1 and value == TOP_BUILD):
                 append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
         for subset in layout.sets.get(value, ()):
-            cards = tuple([loose[i] for i in subset])
-            append(new(Move, (AUGMENT, None, 0, value, cards, False)))
+            append(new(Move, (AUGMENT, None, 0, value, _picker(subset)(loose), False)))
         top_rank = 99  # no top: every rest below is negative, so nothing uses it
         if top is not None:
             top_rank = top.rank
             if serves(top, value):
                 append(new(Move, (AUGMENT, None, 0, value, (), True)))
-            rest = value - top_rank
-            for subset in table.get(rest, ()):
-                cards = tuple([loose[i] for i in subset])
-                append(new(Move, (AUGMENT, None, 0, value, cards, True)))
+            for subset in table.get(value - top_rank, ()):
+                append(new(Move, (AUGMENT, None, 0, value, _picker(subset)(loose), True)))
         # parts with a hand card
         if self.half == 1 and n_owned > 1:
             return moves
@@ -628,32 +652,32 @@ class SwaziState(TotalsState):
             rank = card.rank
             if rank > value:
                 break  # too high for a part, and so are the cards after it (card order)
-            if rank in scarce:
+            if scarce >> rank & 1:
                 continue  # the last card keeping an owned build
             if rank == 1:
                 if value == TOP_BUILD:
                     append(new(Move, (AUGMENT, card, TOP_BUILD, value, (), False)))  # alone
                 for subset in table.get(value - 1, ()):
-                    cards = tuple([loose[i] for i in subset])
+                    cards = _picker(subset)(loose)
                     append(new(Move, (AUGMENT, card, 1, value, cards, False)))
                 rest = value - 1 - top_rank
                 if rest == 0:
                     append(new(Move, (AUGMENT, card, 1, value, (), True)))
                 for subset in table.get(rest, ()):
-                    cards = tuple([loose[i] for i in subset])
+                    cards = _picker(subset)(loose)
                     append(new(Move, (AUGMENT, card, 1, value, cards, True)))
                 continue
             if rank == value:
                 append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
             for subset in table.get(value - rank, ()):
-                part = [loose[i] for i in subset]
+                part = list(_picker(subset)(loose))
                 insort(part, card)
                 append(new(Move, (AUGMENT, None, 0, value, tuple(part), False)))
             rest = value - rank - top_rank
             if rest == 0:
                 append(new(Move, (AUGMENT, None, 0, value, (card,), True)))
             for subset in table.get(rest, ()):
-                part = [loose[i] for i in subset]
+                part = list(_picker(subset)(loose))
                 insort(part, card)
                 append(new(Move, (AUGMENT, None, 0, value, tuple(part), True)))
         return moves
