@@ -161,7 +161,8 @@ YARDSTICK = Yardstick(
     last_standing=True,
 )
 """How the searching levels judge a playout: hands are short, played out to their end, and at
-two players judged by the chance to win the game after them; a rival half a standard error
-ahead of the heuristic's move is played (at 128 playouts hard won 60% of a 200-game probe
-against normal; 55% when asking 1.5 standard errors). 256 playouts: what 0.3 s of one quiet
-core buys in the fewest of 36 positions (a median of 960)."""
+two players judged by the chance to win the game after them, at three or more by the seat's
+points against the others' average (the last seat not knocked out wins); a rival half a
+standard error ahead of the heuristic's move is played (at 128 playouts hard won 60% of a
+200-game probe against normal; 55% when asking 1.5 standard errors). 256 playouts: what
+0.3 s of one quiet core buys in the fewest of 36 positions (a median of 960)."""
