@@ -227,7 +227,17 @@ def is_beat(play_ranks: Sequence[int], best_ranks: Sequence[int]) -> bool:
     """
     if len(play_ranks) != len(best_ranks):
         return False
-    return all(map(ge, sorted(play_ranks, reverse=True), sorted(best_ranks, reverse=True)))
+    return beats_in_order(sorted(play_ranks), sorted(best_ranks))
+
+
+def beats_in_order(play_ranks: Sequence[int], best_ranks: Sequence[int]) -> bool:
+    """``is_beat`` for plays of as many cards, both already low to high (as played cards are):
+    the places pair the same cards as both high to low.
+
+    >>> beats_in_order((9, 14), (7, 7)), beats_in_order((3, 14), (7, 7))
+    (True, False)
+    """
+    return all(map(ge, play_ranks, best_ranks))
 
 
 def lead_limit(hand_size: int) -> int:
@@ -633,9 +643,7 @@ class TwentyTwoState(State):
             events = [cards_event(seat, "leads", cards, "play")]
         else:
             trick.append((seat, cards))
-            # is_beat for a legal follow (as many cards as the best play): both low to high,
-            # the places pair the same cards as both high to low.
-            if all(map(ge, ranks, self.best)):
+            if beats_in_order(ranks, self.best):  # a legal follow: as many cards
                 self.best_seat, self.best = seat, ranks
                 events = [cards_event(seat, "beats with", cards, "play")]
             else:
