@@ -1,16 +1,18 @@
 """Engine speed: random-agent self-play steps per second (an action applied, each with the
-acting seat's legal actions listed), measured in CPU time of this one process (one core), side
-by side with RLCard's pure-Python UNO measured the same way.
+acting seat's legal actions listed), measured in CPU time of this one process (one core); at
+two players side by side with RLCard's pure-Python UNO driven the same way.
 
-    ./run bench            or    .venv/bin/python scripts/bench_engine.py [--games N]
+    ./run bench            or    .venv/bin/python scripts/bench_engine.py [--games N] [--rounds R]
 
-Prints one JSON line per game and player count: the best of 3 timed runs, each on new seeds,
-after an untimed warm-up run (steady-state self-play, caches filled). Then UNO's line and, for
-two players, each game's ratio to UNO and whether its target is met. Last, per game, the time
-to copy a state (``copy.deepcopy``, as the hard AI does for every world it looks at), over
-every position of 20 two-player random games. UNO needs the ``bench``
-extra (``pip install -e '.[bench]'``); without it the ratios are left out. Progress goes to
-stderr. Not a test: figures vary with the machine and with what else runs on it.
+Prints one JSON line per game and player count: medians over ``--rounds`` rounds of ``--games``
+games, each round on new seeds, after untimed warm-up play. At two players UNO's games take
+turns with the game's, about 5 ms of each at a time, so that both meet the same machine; each
+round gives a ratio, and the line shows the median ratio and its lowest and highest. Then the ratio
+table, each game against its target. Last, per game, the time to copy a state
+(``copy.deepcopy``, as the hard AI does for every world it looks at), over every position of 20
+two-player random games. UNO needs the ``bench`` extra (``pip install -e '.[bench]'``); without
+it the ratios are left out. Progress goes to stderr. Not a test: figures vary with the machine
+and with what else runs on it.
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from statistics import median
 from typing import Any
 
 from engine.registry import games
 from engine.runner import play_out, step
 
-UNO_GAME = "uno (RLCard)"
 TARGETS = {"fishing": 1.5, "stuck": 1.5}
 """Each game's target in steps/s as a multiple of UNO's at two players (others: ``DEFAULT``)."""
 DEFAULT_TARGET = 0.5
@@ -39,53 +41,89 @@ def progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def best_run(
-    label: str, run: Callable[[range], int], count: int, repeats: int
-) -> tuple[float, int]:
-    """Call ``run`` once on untimed warm-up seeds, then ``repeats`` times on new seeds each
-    time; the least CPU time of a run (the run least disturbed by other work, as timeit) and
-    its steps."""
-    progress(f"{label}: warm-up")
-    run(range(10**6, 10**6 + count))  # fills the games' caches as long play does
-    best_seconds, best_steps = float("inf"), 0
-    for repeat in range(repeats):
-        progress(f"{label}: run {repeat + 1} of {repeats}")
-        started = time.process_time()
-        steps = run(range(repeat * count, (repeat + 1) * count))
-        seconds = time.process_time() - started
-        if seconds < best_seconds:
-            best_seconds, best_steps = seconds, steps
-    return best_seconds, best_steps
+SLICE_SECONDS = 0.005
+"""About how long a slice lasts. At two players a game and UNO take turns slice by slice (each
+first in every other slice), so both meet the machine's fast and slow spells alike: on a shared
+host one process's speed swings by half from one moment to the next, and measured one after
+the other the ratio swung with it (fishing 1.22-1.94x over three runs on a quiet machine)."""
+WARM_UP_SECONDS = 0.2
+"""CPU time each run plays untimed first: fills the games' caches as long play does, and tells
+how many games make a slice."""
 
 
-def figures(
-    game_id: str, players: int, count: int, repeats: int, seconds: float, steps: int
+def games_per_slice(run: Callable[[range], int]) -> int:
+    """Play ``run`` untimed for about ``WARM_UP_SECONDS``; how many of its games last about
+    ``SLICE_SECONDS``."""
+    started, played = time.process_time(), 0
+    while time.process_time() - started < WARM_UP_SECONDS:
+        run(range(10**6 + played, 10**6 + played + 1))
+        played += 1
+    return max(1, round(SLICE_SECONDS * played / (time.process_time() - started)))
+
+
+def interleaved(
+    runs: Sequence[Callable[[range], int]], sizes: Sequence[int], slices: int, round_: int
+) -> list[tuple[float, int]]:
+    """One round: ``slices`` slices of each of ``runs`` (``sizes`` games a slice, on this
+    round's seeds), taken in turns; per run, its CPU seconds and steps."""
+    totals = [(0.0, 0) for _ in runs]
+    for slice_ in range(round_ * slices, (round_ + 1) * slices):
+        order = list(range(len(runs)))
+        if slice_ % 2:
+            order.reverse()
+        for index in order:
+            seeds = range(slice_ * sizes[index], (slice_ + 1) * sizes[index])
+            started = time.process_time()
+            steps = runs[index](seeds)
+            seconds, total_steps = totals[index]
+            totals[index] = (seconds + time.process_time() - started, total_steps + steps)
+    return totals
+
+
+def measure(
+    game_id: str,
+    players: int,
+    count: int,
+    rounds: int,
+    uno: Callable[[range], int] | None,
 ) -> dict[str, Any]:
-    """One line of the table."""
-    return {
-        "game": game_id,
-        "players": players,
-        "games": count,
-        "best_of": repeats,
-        "cpu_seconds": round(seconds, 3),
-        "games_per_s": round(count / seconds, 1),
-        "steps_per_s": round(steps / seconds),
-    }
-
-
-def measure(game_id: str, players: int, count: int, repeats: int = 3) -> dict[str, Any]:
-    """Random self-play of one of our games: ``count`` games a run."""
+    """Random self-play of one of our games, ``rounds`` rounds of about ``count`` games each
+    (new seeds every round); with ``uno``, UNO's games interleaved with ours for as long and
+    each round's ratio taken. The medians over the rounds, and the ratio's lowest and
+    highest."""
     game = games()[game_id]
     agents = [game.agent("random")] * players
 
-    def run(seeds: range) -> int:
+    def ours(seeds: range) -> int:
         return sum(play_out(game.new_state(players, seed), agents, seed) for seed in seeds)
 
-    seconds, steps = best_run(f"{game_id}, {players} players", run, count, repeats)
-    return figures(game_id, players, count, repeats, seconds, steps)
+    runs = [ours] if uno is None else [ours, uno]
+    label = f"{game_id}, {players} players" + (" and UNO" if uno else "")
+    progress(f"{label}: warm-up")
+    sizes = [games_per_slice(run) for run in runs]
+    slices = -(-count // sizes[0])
+    results = []
+    for round_ in range(rounds):
+        progress(f"{label}: round {round_ + 1} of {rounds}")
+        results.append(interleaved(runs, sizes, slices, round_))
+    speeds = [[steps / seconds for seconds, steps in result] for result in results]
+    row: dict[str, Any] = {
+        "game": game_id,
+        "players": players,
+        "games": slices * sizes[0],
+        "rounds": rounds,
+        "cpu_seconds": round(sum(result[0][0] for result in results), 3),
+        "steps_per_s": round(median(speed[0] for speed in speeds)),
+    }
+    if uno is not None:
+        ratios = [speed[0] / speed[1] for speed in speeds]
+        row["uno_steps_per_s"] = round(median(speed[1] for speed in speeds))
+        row["ratio"] = round(median(ratios), 3)
+        row["ratio_low"], row["ratio_high"] = round(min(ratios), 3), round(max(ratios), 3)
+    return row
 
 
-def measure_uno(count: int, repeats: int = 3) -> dict[str, Any] | None:
+def uno_run() -> Callable[[range], int] | None:
     """RLCard's two-player UNO, driven like ``play_out``: at every step the acting seat's legal
     actions are listed and a uniformly random one is applied (the rules only, as our loop:
     no observation is built). None when rlcard is not installed."""
@@ -112,27 +150,26 @@ def measure_uno(count: int, repeats: int = 3) -> dict[str, Any] | None:
                     raise RuntimeError("UNO games did not end")
         return steps
 
-    seconds, steps = best_run("UNO, 2 players", run, count, repeats)
-    return figures(UNO_GAME, 2, count, repeats, seconds, steps)
+    return run
 
 
-def ratio_table(rows: list[dict[str, Any]], uno: dict[str, Any]) -> list[str]:
+def ratio_table(rows: list[dict[str, Any]]) -> list[str]:
     """Each game's two-player steps/s against UNO's, with its target, as Markdown lines."""
-    uno_speed = uno["steps_per_s"]
     lines = [
-        f"Two players, against RLCard's UNO at {uno_speed:,} steps/s:",
+        "Two players, each game interleaved with RLCard's UNO (medians over the rounds):",
         "",
-        "| game | steps/s | × UNO | target | met |",
-        "| --- | --- | --- | --- | --- |",
+        "| game | steps/s | UNO steps/s | × UNO | lowest–highest | target | met |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
-        if row["players"] != 2:
+        if "ratio" not in row:
             continue
-        ratio = row["steps_per_s"] / uno_speed
         target = TARGETS.get(row["game"], DEFAULT_TARGET)
-        met = "yes" if ratio >= target else "no"
+        met = "yes" if row["ratio"] >= target else "no"
         lines.append(
-            f"| {row['game']} | {row['steps_per_s']:,} | {ratio:.2f}× | {target}× | {met} |"
+            f"| {row['game']} | {row['steps_per_s']:,} | {row['uno_steps_per_s']:,} "
+            f"| {row['ratio']:.2f}× | {row['ratio_low']:.2f}–{row['ratio_high']:.2f}× "
+            f"| {target}× | {met} |"
         )
     return lines
 
@@ -164,10 +201,12 @@ def measure_copy(game_id: str, count: int = 20, repeats: int = 3) -> dict[str, A
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=200, help="games a round (default 200)")
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds (default 5)")
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--players", type=int, action="append", help="only these counts")
     args = parser.parse_args()
+    uno = uno_run()
     rows = []
     for game_id, game in games().items():
         if args.game and game_id not in args.game:
@@ -175,14 +214,11 @@ def main() -> None:
         for players in game.player_counts:
             if args.players and players not in args.players:
                 continue
-            rows.append(measure(game_id, players, args.games))
+            against = uno if players == 2 else None
+            rows.append(measure(game_id, players, args.games, args.rounds, against))
             print(json.dumps(rows[-1]), flush=True)
-    if args.players and 2 not in args.players:
-        return
-    uno = measure_uno(args.games)
-    if uno is not None:
-        print(json.dumps(uno), flush=True)
-        print("\n".join(["", *ratio_table(rows, uno), ""]), flush=True)
+    if any("ratio" in row for row in rows):
+        print("\n".join(["", *ratio_table(rows), ""]), flush=True)
     for game_id in dict.fromkeys(row["game"] for row in rows):
         print(json.dumps(measure_copy(game_id)), flush=True)
 
