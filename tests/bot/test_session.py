@@ -77,37 +77,11 @@ async def test_a_move_whose_save_fails_changes_nothing_and_says_so(
     assert table.revision > before[0]
 
 
-async def test_the_ai_tries_again_after_a_failed_save(
+async def test_the_ai_tries_again_after_a_failed_save_waiting_longer_each_time(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
-    ann = add_player(env, guild, "ann")
-    table = await open_table(bot, channel, [ann], "fishing", 1)
-    if 0 not in table.state.waiting_for():
-        await env.advance_time(2)
-    save = bot.storage.running.save
-    failures = 0
-
-    async def failing_for_the_ai(game: SavedGame, expected: int | None) -> None:
-        nonlocal failures
-        if game.revision > 1 and failures < 2:  # the AI's answer to ann's move, twice
-            failures += 1
-            raise LOCKED
-        await save(game, expected)
-
-    with mock.patch.object(bot.storage.running, "save", side_effect=failing_for_the_ai):
-        hand = await open_hand(ann, channel, table)
-        assert await click_through(ann.member, hand, table, random.Random(5), [])
-        await env.advance_time(3)
-    assert failures == 2, "the AI's move was tried and undone twice"
-    assert table.revision == 2, "the AI moved once its save went through"
-    assert await saved_revisions(bot) == [2]
-
-
-async def test_the_ai_waits_longer_after_each_failed_save_in_a_row(
-    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
-) -> None:
-    """A database outage: the AI's tries come about 1 s, then 2 s, then 4 s apart (less up to a
-    fifth at random), not every second."""
+    """A database outage: the AI's move is undone at each failed save and tried again about
+    1 s, then 2 s, then 4 s later (less up to a fifth at random), not every second."""
     ann = add_player(env, guild, "ann")
     table = await open_table(bot, channel, [ann], "fishing", 1)
     if 0 not in table.state.waiting_for():
@@ -126,7 +100,9 @@ async def test_the_ai_waits_longer_after_each_failed_save_in_a_row(
         hand = await open_hand(ann, channel, table)
         assert await click_through(ann.member, hand, table, random.Random(5), [])
         await env.advance_time(10)
-    assert len(tries) == 4 and table.revision == 2, "three waits, then the save went through"
+    assert len(tries) == 4, "tried and undone three times, then saved"
+    assert table.revision == 2, "the AI moved once, when its save went through"
+    assert await saved_revisions(bot) == [2]
     gaps = [later - earlier for earlier, later in pairwise(tries)]
     for gap, most in zip(gaps, [1.0, 2.0, 4.0], strict=True):
         assert 0.8 * most - 0.01 <= gap <= most + 0.01, gaps
