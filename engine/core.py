@@ -761,16 +761,23 @@ def pile_counts(
     '{s0} 3 cards, 2 clubs, 2♣; {s1} 3 cards, 1 club, 10♦ (most cards: a tie, nobody scores)'
     """
     word = SUIT_NAME[suit]
-    held_sets = [set(pile) for pile in piles]  # looked up in, rather than searched card by card
-    in_suit = [len(held & SUIT_CARDS[suit]) for held in held_sets]
-    parts = []
+    suit_cards = SUIT_CARDS[suit]
+    sizes, in_suit, parts = [], [], []
     for seat, pile in enumerate(piles):
-        held = [label for card, label in scoring if card in held_sets[seat]]
-        suited = f"{in_suit[seat]} {word if in_suit[seat] == 1 else word + 's'}"
-        parts.append(", ".join([f"{{s{seat}}} {len(pile)} cards", suited, *held]))
-    most = (("cards", [len(pile) for pile in piles]), (word + "s", in_suit))
-    ties = [what for what, counts in most if counts.count(max(counts)) > 1]
-    return "; ".join(parts) + "".join(f" (most {what}: a tie, {tie_rule})" for what in ties)
+        held = set(pile)  # looked up in, rather than searched card by card
+        suited = len(suit_cards & held)
+        sizes.append(len(pile))
+        in_suit.append(suited)
+        part = f"{{s{seat}}} {len(pile)} cards, {suited} {word if suited == 1 else word + 's'}"
+        for card, label in scoring:
+            if card in held:
+                part += f", {label}"
+        parts.append(part)
+    text = "; ".join(parts)
+    for what, counts in (("cards", sizes), (word + "s", in_suit)):
+        if counts.count(max(counts)) > 1:
+            text += f" (most {what}: a tie, {tie_rule})"
+    return text
 
 
 def cards_json(cards: Iterable[Card]) -> list[str]:

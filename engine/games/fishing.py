@@ -202,18 +202,13 @@ def table_plays(
     are ready-made, chosen by which suits of its rank the table holds; the numerals below a
     value are the table's first cards, picked by the getters of ``sum_takers``.
     """
+    if multi:
+        return multi_table_plays(hand, table, bits, counts)
     result: list[Play] = []
     for card in hand:
-        rank, shift, with_same_rank = _READY_PLAYS[card]
-        lower = counts & ((1 << shift) - 1) if rank <= 10 else 0
-        if multi:
-            below = (bits & ((1 << shift) - 1)).bit_count()
-            same_rank = table[below : below + (bits >> shift & 15).bit_count()]
-            sets = [take(table) for take in sum_takers(lower, rank)] if lower else []
-            result.append(Play(card))
-            result += [Play(card, take) for take in multi_captures(same_rank, sets)]
-            continue
+        rank, shift, lower_mask, with_same_rank = _READY_PLAYS[card]
         result += with_same_rank[bits >> shift & 15]
+        lower = counts & lower_mask
         if lower:
             takers = _SUM_TAKERS.get(lower << 4 | rank)
             if takers is None:
@@ -224,6 +219,23 @@ def table_plays(
     return result
 
 
+def multi_table_plays(
+    hand: Iterable[Card], table: Sequence[Card], bits: int, counts: int
+) -> list[Play]:
+    """``table_plays`` with the option ``multi_capture``: each card left, then every union of
+    its disjoint sum sets and at most one same-rank card (``multi_captures``)."""
+    result: list[Play] = []
+    for card in hand:
+        rank, shift, lower_mask, _ = _READY_PLAYS[card]
+        below = (bits & ((1 << shift) - 1)).bit_count()
+        same_rank = table[below : below + (bits >> shift & 15).bit_count()]
+        lower = counts & lower_mask
+        sets = [take(table) for take in sum_takers(lower, rank)] if lower else []
+        result.append(Play(card))
+        result += [Play(card, take) for take in multi_captures(same_rank, sets)]
+    return result
+
+
 _new_tuple = tuple.__new__
 
 
@@ -231,6 +243,8 @@ _READY_PLAYS = {
     card: (
         card.rank,
         4 * (card.rank - 1),  # where the card's rank nibble starts in card bits
+        # the nibbles of the ranks below it, whose cards may add up to it (a numeral's only)
+        (1 << 4 * (card.rank - 1)) - 1 if card.rank <= 10 else 0,
         tuple(
             (Play(card), *(Play(card, (same,)) for same in same_rank if suits >> same.suit & 1))
             for suits in range(16)
@@ -239,8 +253,9 @@ _READY_PLAYS = {
     for card in FULL_DECK
     for same_rank in [FULL_DECK[4 * (card.rank - 1) : 4 * card.rank]]
 }
-"""Per card: its rank, its nibble's place, and for each set of suits of its rank on the table
-(a nibble), its play to the table followed by its captures of each of those cards."""
+"""Per card: its rank, its nibble's place, the mask of the rank counts its sum sets are made of
+(none for a court card), and for each set of suits of its rank on the table (a nibble), its
+play to the table followed by its captures of each of those cards."""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -475,17 +490,16 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
     scores nothing), 2♣ 1, 10♦ 1."""
     points = [0] * len(piles)
     reasons: list[list[str]] = [[] for _ in piles]
-
-    def award_unique_most(counts: list[int], worth: int, label: str) -> None:
+    held_sets = [set(pile) for pile in piles]  # looked up in, rather than searched card by card
+    for counts, worth, label in (
+        ([len(pile) for pile in piles], 2, "most cards"),
+        ([len(held & SUIT_CARDS[CLUBS]) for held in held_sets], 1, "most clubs"),
+    ):
         best = max(counts)
-        if counts.count(best) == 1:
+        if counts.count(best) == 1:  # a tie scores nothing
             seat = counts.index(best)
             points[seat] += worth
             reasons[seat].append(f"{label} {worth}")
-
-    held_sets = [set(pile) for pile in piles]  # looked up in, rather than searched card by card
-    award_unique_most([len(pile) for pile in piles], 2, "most cards")
-    award_unique_most([len(held & SUIT_CARDS[CLUBS]) for held in held_sets], 1, "most clubs")
     for seat, held in enumerate(held_sets):
         for card, label in SCORING_CARDS:
             if card in held:

@@ -175,10 +175,12 @@ SUIT_PLAYS = {
 }
 
 
-@cache
-def played_event(seat: int, card: Card) -> Event:
-    """The event of a card played (events are immutable, so one serves every game)."""
-    return Event(f"{{s{seat}}} plays {card.pretty}", "play")
+PLAYED_EVENTS = {
+    card: tuple(Event(f"{{s{seat}}} plays {card.pretty}", "play") for seat in range(MAX_PLAYERS))
+    for card in FULL_DECK
+}
+"""The event of each card played, by card and seat (events are immutable, so one serves every
+game)."""
 
 
 @cache
@@ -260,7 +262,7 @@ class StuckState(TotalsState):
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
         if self.phase == GIVE:
-            return tuple(GIVES[target] for target in self.bonus_targets(seat))
+            return tuple(map(GIVES.__getitem__, self.bonus_targets(seat)))
         if self.phase == FOLLOW:
             return (*filter(None, map(self.follow_plays().get, self.hands[seat])), DONE)
         plays = tuple(filter(None, map(MATCHING_PLAYS[self.discard[-1]].get, self.hands[seat])))
@@ -347,7 +349,8 @@ class StuckState(TotalsState):
             return self.play_card(seat, action.card)
         if isinstance(action, Give):
             return self.give_bonus(seat, action.seat)
-        if action == DONE:
+        # The one word legal in the follow phase is done; in the play phase, draw.
+        if self.phase == FOLLOW:
             return self.finish_play(seat, bonus=True)
         return self.draw_for_turn(seat)
 
@@ -357,7 +360,7 @@ class StuckState(TotalsState):
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.run.append(card)
-        events = [played_event(seat, card)]
+        events = [PLAYED_EVENTS[card][seat]]
         if suit_play:
             events.extend(self.finish_play(seat, bonus=False))
         elif not self.hands[seat]:
@@ -408,8 +411,9 @@ class StuckState(TotalsState):
     def draw_for_turn(self, seat: int) -> list[Event]:
         """No card can be played: draw a stuck card (or, with 3, a hand card), or pass."""
         suits, ranks = self.lacks[seat]
-        suits.add(self.current.suit)
-        ranks.add(self.current.rank)
+        current = self.discard[-1]
+        suits.add(current.suit)
+        ranks.add(current.rank)
         if not self.can_draw():
             event = Event(f"{{s{seat}}} cannot play and there is nothing to draw: pass", "pass")
             return [event, *self.end_turn(seat, played=False)]
