@@ -623,11 +623,7 @@ class TwentyTwoState(State):
             hand.sort(key=RANK_ORDER.__getitem__)
             drawn.sort(key=RANK_ORDER.__getitem__)
             events = [
-                Event(
-                    f"{{s{seat}}} exchanges {count} card{'s' if count > 1 else ''}; "
-                    f"{len(self.stock)} left in the stock",
-                    "exchange",
-                ),
+                exchange_event(seat, count, len(self.stock)),
                 Event(
                     f"{{s{seat}}} discards {cards_pretty(cards)} and draws {cards_pretty(drawn)}",
                     "exchange",
@@ -877,6 +873,14 @@ def cards_event(seat: int, verb: str, cards: tuple[Card, ...], kind: str) -> Eve
 def seat_event(seat: int, what: str, kind: str) -> Event:
     """A table-log line naming only a seat (``{s0} wins the trick``), made once."""
     return Event(f"{{s{seat}}} {what}", kind)
+
+
+@cache  # a few thousand at most: by seat, count and stock size
+def exchange_event(seat: int, count: int, left: int) -> Event:
+    """The public line of an exchange (``{s0} exchanges 3 cards; 25 left in the stock``),
+    made once."""
+    cards = "card" if count == 1 else "cards"
+    return Event(f"{{s{seat}}} exchanges {count} {cards}; {left} left in the stock", "exchange")
 
 
 def seat_names(seats: Sequence[int]) -> str:

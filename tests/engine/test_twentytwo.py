@@ -368,6 +368,22 @@ def test_follows_are_the_beats_and_the_lowest_cards(
 
 
 # -- the showdown, penalties, the next hand ---------------------------------------------------
+def test_with_one_card_each_the_exchange_goes_straight_to_the_showdown() -> None:
+    # Only a nearly empty deck deals a single card each; here that hand is dealt directly.
+    state = start(2, deal_deck(2, 0, {1: "AS", 0: "5D"}))
+    state.start_hand(1)
+    assert state.dealt == 1 and hand(state, 1) == "AS" and hand(state, 0) == "5D"
+    act(state, 1, "keep")
+    events = act(state, 0, "keep")
+    assert texts(events)[:4] == [
+        "{s0} keeps their cards",
+        "{s1} shows A♠",
+        "{s0} shows 5♦",
+        "Hand 1: {s1} loses with A and scores 11 · totals: {s0} 0, {s1} 11",
+    ]
+    assert state.scores() == (0, 11) and state.hand_number == 1 and state.dealt == 11
+
+
 def tie_deck() -> list[str]:
     """Hand 1 of 3 players: s0 and s1 keep kings to the end, s2 wins the last trick."""
     return deal_deck(
