@@ -86,7 +86,8 @@ PENALTY = {**{value: value for value in range(2, 11)}, 11: 10, 12: 10, 13: 10, 1
 """Penalty points of a losing last card, by strength: A 11, K Q J 10, 2–10 face value."""
 
 ONLY = tuple(frozenset((seat,)) for seat in range(6))
-"""``ONLY[seat]``: who may see a private event of ``seat`` (made once, not per event)."""
+"""``ONLY[seat]``: who may see a private event of ``seat`` (made once, not per event), for each
+of the six seats a table has at most."""
 
 
 def rank_key(card: Card) -> tuple[int, int]:
