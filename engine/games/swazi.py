@@ -13,7 +13,7 @@ Where each rule lives (all in this module):
   (values 2–14, never two builds of one value, a new part of your own value merges), the
   owner-must-hold rule and the first-half limits; a change into the value of your own build
   merges into it (``merge_mask``). Captures of several groups at once:
-  ``_capture_sets``. ``SwaziState._why_not`` checks a move rule by rule (refusal reasons,
+  ``_Layout.capture_sets``. ``SwaziState._why_not`` checks a move rule by rule (refusal reasons,
   and legality on huge layouts, see below).
 - Carrying a move out (build and pile card orders, the opponent's pile top, ownership, the
   augmented flag, a change's merge): ``SwaziState._apply``.
@@ -191,33 +191,20 @@ def _subset_table(ranks: tuple[int, ...]) -> list[Sequence[tuple[int, ...]]]:
     return [table.get(total, ()) for total in _TOTALS]
 
 
-def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], ...]:
-    """Index tuples of every non-empty union of disjoint groups a card of ``value`` captures
-    from loose cards of sorted ``ranks``: single cards of that value (an ace is 1 or 14) and
-    sets of two or more adding up to it. (Taking aces alone without the build, an ace is
-    written ``=1``: the caller leaves those out for 14.) Listed up to ``CAPTURE_LIMIT`` (see
-    ``_subset_table``)."""
-    groups: list[int] = []
-    for index, rank in enumerate(ranks):
-        if rank == value or (rank == 1 and value in (1, TOP_BUILD)):
-            groups.append(1 << index)
-    if 1 < value <= TOP_BUILD:
-        groups += _layout(ranks).set_masks.get(value, ())
-    if not groups:
-        return ()
-    return _unions(tuple(groups))
-
-
 @lru_cache(maxsize=1 << 16)
-def _unions(groups: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The unions of pairwise disjoint ``groups`` (bit masks), as index tuples: fewest cards
-    first. Cached: many layouts share their groups."""
+def _unions(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """The unions of pairwise disjoint ``groups`` (index tuples), as index tuples: fewest cards
+    first, at most ``CAPTURE_LIMIT`` (see ``_subset_table``). Cached: many layouts share their
+    groups."""
+    if len(groups) == 1:
+        return groups
+    masks = [sum(1 << index for index in group) for group in groups]
     unions: set[int] = set()
     steps = [0]
 
     def combine(start: int, used: int) -> None:
-        for index in range(start, len(groups)):
-            group = groups[index]
+        for index in range(start, len(masks)):
+            group = masks[index]
             if not used & group:
                 union = used | group
                 unions.add(union)
@@ -226,11 +213,8 @@ def _unions(groups: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
                     raise _Full
                 combine(index + 1, union)
 
-    if len(groups) == 1:
-        unions.add(groups[0])
-    else:
-        with contextlib.suppress(_Full):
-            combine(0, 0)
+    with contextlib.suppress(_Full):
+        combine(0, 0)
     indexed = [_indices(union) for union in unions]
     indexed.sort(key=lambda indices: (len(indices), indices))
     return tuple(indexed)
@@ -266,66 +250,68 @@ def _bits(mask: int) -> tuple[int, ...]:
 
 class _Layout:
     """What the legal moves need to know of a layout's ranks, worked out once per rank tuple:
-    its subsets by total (all, and of two or more cards, also as bit masks), the totals they
-    reach (bit masks) and (on demand) each value's captures, as index tuples.
+    its subsets by total (all, and of two or more cards), the totals they reach (bit masks)
+    and (on demand) each value's captures, as index tuples.
 
     The subsets are kept only for the totals reached (dicts): a new layout is met every few
-    steps, and building fifteen lists for each total, mostly empty, was most of its cost."""
+    steps, and building fifteen lists for each total, mostly empty, was most of its cost.
+    Only dicts of tuples of ints are kept, no lists: the cache holds tens of thousands of
+    layouts, and the garbage collector stops walking tuples and dicts that hold nothing but
+    ints, while it walks every list at each full collection (a tenth of self-play's time went
+    there with lists)."""
 
-    __slots__ = (
-        "capturable",
-        "captures",
-        "ranks",
-        "reach",
-        "set_masks",
-        "set_reach",
-        "sets",
-        "table",
-    )
+    __slots__ = ("capturable", "captures", "ranks", "reach", "set_reach", "sets", "table")
 
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
-        # every subset by total (at most SUBSET_LIMIT), and those of two or more cards
-        table: dict[int, list[tuple[int, ...]]] = {}
-        sets: dict[int, list[tuple[int, ...]]] = {}
-        masks: dict[int, list[int]] = {}
+        # every subset by total, at most SUBSET_LIMIT, depth first: a fixed order (no need to
+        # sort: any fixed order gives fixed move lists), in which the single cards come first
+        found: dict[int, list[tuple[int, ...]]] = {}
         size = len(ranks)
-        # depth first, a fixed order (no need to sort: any fixed order gives fixed move lists)
-        stack: list[tuple[int, int, tuple[int, ...], int]] = [(0, 0, (), 0)]
-        found = 0
-        while stack and found < SUBSET_LIMIT:
-            start, total, chosen, bits = stack.pop()
+        stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+        count = 0
+        while stack and count < SUBSET_LIMIT:
+            start, total, chosen = stack.pop()
             for index in range(start, size):
                 reached = total + ranks[index]
                 if reached > TOP_BUILD:
                     break  # sorted: every later rank is at least as high
                 subset = (*chosen, index)
-                mask = bits | 1 << index
-                if reached in table:
-                    table[reached].append(subset)
+                if reached in found:
+                    found[reached].append(subset)
                 else:
-                    table[reached] = [subset]
-                if chosen:
-                    if reached in sets:
-                        sets[reached].append(subset)
-                        masks[reached].append(mask)
-                    else:
-                        sets[reached] = [subset]
-                        masks[reached] = [mask]
-                found += 1
-                stack.append((index + 1, reached, subset, mask))
-        self.table, self.sets, self.set_masks = table, sets, masks
-        self.reach = sum(1 << total for total in table)
-        self.set_reach = sum(1 << total for total in sets)
-        # the values some capture exists for: a card of that value, or a set
-        capturable = self.set_reach
-        for rank in ranks:
-            capturable |= 1 << rank
-        if capturable & 2:
-            capturable |= 1 << TOP_BUILD
-        self.capturable = capturable
-        # each value's captures (``_capture_sets``), filled in when first needed
-        self.captures: list[tuple[tuple[int, ...], ...] | None] = [None] * (TOP_BUILD + 1)
+                    found[reached] = [subset]
+                count += 1
+                stack.append((index + 1, reached, subset))
+        self.table: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self.sets: dict[int, tuple[tuple[int, ...], ...]] = {}  # two or more cards
+        self.reach = self.set_reach = 0
+        for total, subsets in found.items():
+            self.table[total] = tuple(subsets)
+            self.reach |= 1 << total
+            singles = ranks.count(total)
+            if len(subsets) > singles:
+                self.sets[total] = tuple(subsets[singles:])
+                self.set_reach |= 1 << total
+        # the values some capture exists for (an ace captures as 14 too)
+        self.capturable = self.reach | (1 << TOP_BUILD if self.reach & 2 else 0)
+        # each value's captures (``capture_sets``), filled in when first needed
+        self.captures: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+    def groups(self, value: int) -> tuple[tuple[int, ...], ...]:
+        """The loose groups a card of ``value`` takes, or that may join a build of ``value``:
+        single cards of that value (an ace is 1 or 14), then sets adding up to it."""
+        if value == TOP_BUILD:
+            return self.table.get(1, ()) + self.table.get(TOP_BUILD, ())
+        return self.table.get(value, ())
+
+    def capture_sets(self, value: int) -> tuple[tuple[int, ...], ...]:
+        """Every non-empty union of disjoint ``groups`` a card of ``value`` captures. (Taking
+        aces alone without the build, an ace is written ``=1``: the caller leaves those out for
+        14.) Listed up to ``CAPTURE_LIMIT`` (see ``_subset_table``); kept in ``captures``."""
+        groups = self.groups(value)
+        taken = self.captures[value] = _unions(groups) if groups else ()
+        return taken
 
 
 LAYOUT_CACHE = 1 << 15  # layouts kept worked out; a long run meets tens of thousands
@@ -576,9 +562,9 @@ class SwaziState(TotalsState):
                 value = ace or rank
                 if not capturable >> value & 1:
                     continue
-                taken = captures[value]
+                taken = captures.get(value)
                 if taken is None:
-                    taken = captures[value] = _capture_sets(layout.ranks, value)
+                    taken = layout.capture_sets(value)
                 # capturing the build frees its value; in the first half one build at most
                 if built >> value & 1 and (
                     not first_half or n_owned - (builds[value].owner == seat) <= 1
@@ -633,10 +619,7 @@ class SwaziState(TotalsState):
         append = moves.append
         new = tuple.__new__  # Move(...) without the keyword-handling frame
         # card-less parts: loose cards, with or without the top
-        for card in loose:
-            if card.rank == value or (card.rank == 1 and value == TOP_BUILD):
-                append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
-        for subset in layout.sets.get(value, ()):
+        for subset in layout.groups(value):
             append(new(Move, (AUGMENT, None, 0, value, _picker(subset)(loose), False)))
         top_rank = 99  # no top: every rest below is negative, so nothing uses it
         if top is not None:
