@@ -41,7 +41,7 @@ import random
 from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from engine.cards import DIAMONDS, FULL_DECK, SPADES, Card, cards_pretty, cards_text, describe_cards
@@ -232,13 +232,28 @@ Picker = Callable[[tuple[Card, ...]], tuple[Card, ...]]
 """Picks some loose cards, as a tuple, from the layout's cards (a tuple in card order)."""
 
 
-@lru_cache(maxsize=1 << 12)
-def _picker(indices: tuple[int, ...]) -> Picker:
-    """Picks the cards at ``indices`` in C: an ``itemgetter`` (one index: a one-card slice,
-    so that it still gives a tuple). Cached: a few hundred index tuples are most."""
-    if len(indices) == 1:
-        return itemgetter(slice(indices[0], indices[0] + 1))
-    return itemgetter(*indices)
+PICKER_CACHE = 1 << 12  # pickers kept; a long run meets a few thousand index tuples
+
+
+class _Pickers(dict[tuple[int, ...], Picker]):
+    """The picker of each index tuple, made when first asked for: ``_PICKERS[indices](loose)``
+    picks the cards at ``indices`` in C, with an ``itemgetter`` (one index: a one-card slice,
+    so that it still gives a tuple). A dict, not an LRU cache: the lookup happens for nearly
+    every listed move, and a dict hit costs a third as much. Starts afresh when full."""
+
+    def __missing__(self, indices: tuple[int, ...]) -> Picker:
+        if len(self) >= PICKER_CACHE:
+            self.clear()
+        picker: Picker
+        if len(indices) == 1:
+            picker = itemgetter(slice(indices[0], indices[0] + 1))
+        else:
+            picker = itemgetter(*indices)
+        self[indices] = picker
+        return picker
+
+
+_PICKERS = _Pickers()
 
 
 @cache
@@ -246,6 +261,16 @@ def _bits(mask: int) -> tuple[int, ...]:
     """The values (0 … 14) set in ``mask``, lowest first: the legal moves walk sets of values
     (totals, build values) through this table rather than bit by bit."""
     return tuple(value for value in _TOTALS if mask >> value & 1)
+
+
+_RANK = attrgetter("rank")
+_VALUE_BITS = {
+    card: 1 << card.rank | (1 << TOP_BUILD if card.rank == 1 else 0) for card in FULL_DECK
+}
+"""Each card's values as a bit mask: bit v for a card of value v (an ace is 1 and 14)."""
+_CAPTURING_AS = ((), ((1, 1), (TOP_BUILD, TOP_BUILD)), *(((0, rank),) for rank in range(2, 14)))
+"""For each rank, how a hand card of it may capture: (the ace field of the move, the value it
+captures), an ace as 1 or as 14."""
 
 
 class _Layout:
@@ -462,28 +487,26 @@ class SwaziState(TotalsState):
         second build only (then a hand card must capture one) and never a third.
 
         This is the hot loop of self-play: the layout's subsets come as index tuples from a
-        cache keyed by its ranks, and its cards are picked in C (``_picker``); sets of values
+        cache keyed by its ranks, and its cards are picked in C (``_PICKERS``); sets of values
         and ranks are bit masks; a rank that can only be discarded is told at once (``busy``),
         and the moves of a rank are worked out once for all the cards of that rank.
         """
         hand = self.hands[seat]
         loose = tuple(self.loose)
-        ranks = tuple([card.rank for card in loose])
+        ranks = tuple(map(_RANK, loose))
         layout = _LAYOUTS.get(ranks) or _layout(ranks)
         builds = self.builds
         first_half = self.half == 1
-        held = 0  # bit v: a card of value v is held (the hand is in card order: aces first)
+        held = 0  # bit v: a card of value v is held
         for card in hand:
-            held |= 1 << card.rank
-        if held & 2:
-            held |= 1 << TOP_BUILD
-        two_aces = len(hand) >= 2 and hand[1].rank == 1
+            held |= _VALUE_BITS[card]
+        two_aces = len(hand) >= 2 and hand[1].rank == 1  # the hand is in card order: aces first
         built = 0
         owned: list[int] = []
         changeable: list[int] = []  # the opponent's single builds
         scarce = 0  # bit r: rank r keeps an owned build, held once: it must stay or capture it
         if builds:
-            hand_ranks = [card.rank for card in hand]
+            hand_ranks = list(map(_RANK, hand))
             for value in sorted(builds):
                 built |= 1 << value
                 if builds[value].owner == seat:
@@ -505,7 +528,7 @@ class SwaziState(TotalsState):
         if not first_half or n_owned <= 1:
             for value in _bits(free_mask & layout.set_reach):
                 for subset in layout.sets[value]:
-                    cards = _picker(subset)(loose)
+                    cards = _PICKERS[subset](loose)
                     append(new(Move, (CARDLESS_BUILD, None, 0, 0, cards, False)))
 
         # Augments of own builds (a hand card among them ends the turn).
@@ -540,63 +563,63 @@ class SwaziState(TotalsState):
             busy |= (free_mask | merge_mask) >> old
         if busy >> TOP_BUILD & 1:
             busy |= 2  # an ace, played as 14
+        capturing = (capturable | 2) if capturable >> TOP_BUILD & 1 else capturable  # by rank
         last_rank = 0
         first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
-        discard = False
         for card in hand:
             rank = card.rank
             if not busy >> rank & 1:
                 if ends_free:
                     append(_DISCARD[card])
                 continue
-            if rank == last_rank:
+            if rank == last_rank:  # (a rank held twice never keeps a build alone: not lost)
                 for move in moves[first:stop]:
                     append(new(Move, (move[0], card, move[2], move[3], move[4], False)))
-                if discard:
+                if ends_free:
                     append(_DISCARD[card])
                 continue
             last_rank = rank
             first = len(moves)
             lost = scarce >> rank & 1  # the last card keeping an owned build
-            for ace in (1, TOP_BUILD) if rank == 1 else (0,):
-                value = ace or rank
-                if not capturable >> value & 1:
-                    continue
-                taken = captures.get(value)
-                if taken is None:
-                    taken = layout.capture_sets(value)
-                # capturing the build frees its value; in the first half one build at most
-                if built >> value & 1 and (
-                    not first_half or n_owned - (builds[value].owner == seat) <= 1
-                ):
-                    append(new(Move, (CAPTURE, card, ace, value, (), False)))
-                    for union in taken:
-                        cards = _picker(union)(loose)
-                        append(new(Move, (CAPTURE, card, ace, value, cards, False)))
-                if taken and not lost and plain_free:
-                    for union in taken:
-                        cards = _picker(union)(loose)
-                        # an ace as 14 does not take aces alone (the last in card order): =1
-                        if ace != TOP_BUILD or cards[-1].rank != 1:
-                            append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
-            discard = not lost and ends_free
-            if not lost:
-                ace = 1 if rank == 1 else 0
-                mask = ace_mask if ace else free_mask
-                # build on loose cards: the totals t some loose set reaches with rank + t free
-                for total in _bits((mask >> rank) & reach):
-                    for subset in table[total]:
-                        cards = _picker(subset)(loose)
-                        append(new(Move, (BUILD, card, ace, 0, cards, False)))
-                # change an opponent's single build into a new value the player holds, or
-                # into the value of their own build, which it then merges into
-                if changeable:
-                    mask |= merge_ace_mask if ace else merge_mask
-                    for old in changeable:
-                        if mask >> (old + rank) & 1:
-                            append(new(Move, (CHANGE, card, ace, old, (), False)))
+            if capturing >> rank & 1:
+                for ace, value in _CAPTURING_AS[rank]:
+                    if not capturable >> value & 1:
+                        continue
+                    taken = captures.get(value)
+                    if taken is None:
+                        taken = layout.capture_sets(value)
+                    # capturing the build frees its value; in the first half one build at most
+                    if built >> value & 1 and (
+                        not first_half or n_owned - (builds[value].owner == seat) <= 1
+                    ):
+                        append(new(Move, (CAPTURE, card, ace, value, (), False)))
+                        for union in taken:
+                            cards = _PICKERS[union](loose)
+                            append(new(Move, (CAPTURE, card, ace, value, cards, False)))
+                    if taken and not lost and plain_free:
+                        for union in taken:
+                            cards = _PICKERS[union](loose)
+                            # an ace as 14 does not take aces alone (the last in card order)
+                            if ace != TOP_BUILD or cards[-1].rank != 1:
+                                append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
+            if lost:
+                continue
+            ace = 1 if rank == 1 else 0
+            mask = ace_mask if ace else free_mask
+            # build on loose cards: the totals t some loose set reaches with rank + t free
+            for total in _bits((mask >> rank) & reach):
+                for subset in table[total]:
+                    cards = _PICKERS[subset](loose)
+                    append(new(Move, (BUILD, card, ace, 0, cards, False)))
+            # change an opponent's single build into a new value the player holds, or into
+            # the value of their own build, which it then merges into
+            if changeable:
+                mask |= merge_ace_mask if ace else merge_mask
+                for old in changeable:
+                    if mask >> (old + rank) & 1:
+                        append(new(Move, (CHANGE, card, ace, old, (), False)))
             stop = len(moves)
-            if discard:
+            if ends_free:
                 append(_DISCARD[card])
         return tuple(moves)
 
@@ -620,14 +643,14 @@ class SwaziState(TotalsState):
         new = tuple.__new__  # Move(...) without the keyword-handling frame
         # card-less parts: loose cards, with or without the top
         for subset in layout.groups(value):
-            append(new(Move, (AUGMENT, None, 0, value, _picker(subset)(loose), False)))
+            append(new(Move, (AUGMENT, None, 0, value, _PICKERS[subset](loose), False)))
         top_rank = 99  # no top: every rest below is negative, so nothing uses it
         if top is not None:
             top_rank = top.rank
             if serves(top, value):
                 append(new(Move, (AUGMENT, None, 0, value, (), True)))
             for subset in table.get(value - top_rank, ()):
-                append(new(Move, (AUGMENT, None, 0, value, _picker(subset)(loose), True)))
+                append(new(Move, (AUGMENT, None, 0, value, _PICKERS[subset](loose), True)))
         # parts with a hand card
         if self.half == 1 and n_owned > 1:
             return moves
@@ -641,26 +664,26 @@ class SwaziState(TotalsState):
                 if value == TOP_BUILD:
                     append(new(Move, (AUGMENT, card, TOP_BUILD, value, (), False)))  # alone
                 for subset in table.get(value - 1, ()):
-                    cards = _picker(subset)(loose)
+                    cards = _PICKERS[subset](loose)
                     append(new(Move, (AUGMENT, card, 1, value, cards, False)))
                 rest = value - 1 - top_rank
                 if rest == 0:
                     append(new(Move, (AUGMENT, card, 1, value, (), True)))
                 for subset in table.get(rest, ()):
-                    cards = _picker(subset)(loose)
+                    cards = _PICKERS[subset](loose)
                     append(new(Move, (AUGMENT, card, 1, value, cards, True)))
                 continue
             if rank == value:
                 append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
             for subset in table.get(value - rank, ()):
-                part = list(_picker(subset)(loose))
+                part = list(_PICKERS[subset](loose))
                 insort(part, card)
                 append(new(Move, (AUGMENT, None, 0, value, tuple(part), False)))
             rest = value - rank - top_rank
             if rest == 0:
                 append(new(Move, (AUGMENT, None, 0, value, (card,), True)))
             for subset in table.get(rest, ()):
-                part = list(_picker(subset)(loose))
+                part = list(_PICKERS[subset](loose))
                 insort(part, card)
                 append(new(Move, (AUGMENT, None, 0, value, tuple(part), True)))
         return moves
