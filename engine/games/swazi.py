@@ -285,7 +285,16 @@ class _Layout:
     ints, while it walks every list at each full collection (a tenth of self-play's time went
     there with lists)."""
 
-    __slots__ = ("capturable", "captures", "ranks", "reach", "set_reach", "sets", "table")
+    __slots__ = (
+        "capturable",
+        "captures",
+        "complements",
+        "ranks",
+        "reach",
+        "set_reach",
+        "sets",
+        "table",
+    )
 
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
@@ -311,9 +320,13 @@ class _Layout:
         self.table: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.sets: dict[int, tuple[tuple[int, ...], ...]] = {}  # two or more cards
         self.reach = self.set_reach = 0
+        # bit 14 - t for each total t reached, and for t = 0: shifted right by 14 - v, the
+        # ranks r for which v - r is nothing or a total reached
+        self.complements = 1 << TOP_BUILD
         for total, subsets in found.items():
             self.table[total] = tuple(subsets)
             self.reach |= 1 << total
+            self.complements |= 1 << (TOP_BUILD - total)
             singles = ranks.count(total)
             if len(subsets) > singles:
                 self.sets[total] = tuple(subsets[singles:])
@@ -651,15 +664,22 @@ class SwaziState(TotalsState):
                 append(new(Move, (AUGMENT, None, 0, value, (), True)))
             for subset in table.get(value - top_rank, ()):
                 append(new(Move, (AUGMENT, None, 0, value, _PICKERS[subset](loose), True)))
-        # parts with a hand card
+        # parts with a hand card: its rank and some loose cards (or none) make the value, with
+        # or without the top; not the last card keeping an owned build
         if self.half == 1 and n_owned > 1:
             return moves
+        joining = layout.complements >> (TOP_BUILD - value)
+        if top is not None:
+            joining |= layout.complements >> (TOP_BUILD - value + top_rank)
+        if joining >> TOP_BUILD & 1:
+            joining |= 2  # an ace alone, as 14
+        joining &= ~scarce
         for card in self.hands[seat]:
             rank = card.rank
             if rank > value:
                 break  # too high for a part, and so are the cards after it (card order)
-            if scarce >> rank & 1:
-                continue  # the last card keeping an owned build
+            if not joining >> rank & 1:
+                continue
             if rank == 1:
                 if value == TOP_BUILD:
                     append(new(Move, (AUGMENT, card, TOP_BUILD, value, (), False)))  # alone
@@ -703,13 +723,13 @@ class SwaziState(TotalsState):
         assert isinstance(action, Move)
         move = action
         kind = move.kind
-        name = f"{{s{seat}}}"
         if kind == DISCARD:  # the commonest move, first
             card = move.card
             assert card is not None
             self.hands[seat].remove(card)
             insort(self.loose, card)
             return self._finish_turn(seat, [_DISCARDED[seat][card]])
+        name = _SEAT_NAMES[seat]
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
         loose_cards = list(move.cards)
         if hand_card is not None:
@@ -719,7 +739,7 @@ class SwaziState(TotalsState):
         for card in loose_cards:
             self.loose.remove(card)
         if kind == CARDLESS_BUILD:
-            value = sum(card.rank for card in move.cards)
+            value = sum(map(_RANK, move.cards))
             self.builds[value] = Build(value, seat, False, list(move.cards))
             text = f"{name} built {cards_pretty(move.cards)} into a build of {value}"
             return [Event(text, "build")]
@@ -758,7 +778,7 @@ class SwaziState(TotalsState):
             text = f"{name} captured {joined} with {_pretty_word(hand_card, move.ace)}"
             return self._finish_turn(seat, [Event(text, "capture")])
         if kind == BUILD:
-            value = sum(card.rank for card in move.cards) + hand_card.rank
+            value = sum(map(_RANK, move.cards)) + hand_card.rank
             self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])
             text = (
                 f"{name} built {_pretty_word(hand_card, move.ace)} on "
@@ -1110,6 +1130,7 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
     return points, reasons
 
 
+_SEAT_NAMES = ("{s0}", "{s1}")  # each seat as event text names it
 _DISCARD = {card: Move(DISCARD, card) for card in FULL_DECK}
 _DISCARDED = [
     {card: Event(f"{{s{seat}}} discarded {card.pretty}", "discard") for card in FULL_DECK}
