@@ -311,12 +311,11 @@ class _Layout:
                 if reached > TOP_BUILD:
                     break  # sorted: every later rank is at least as high
                 subset = (*chosen, index)
-                if reached in found:
-                    found[reached].append(subset)
-                else:
-                    found[reached] = [subset]
+                found.setdefault(reached, []).append(subset)
                 count += 1
-                stack.append((index + 1, reached, subset))
+                # extended later, if the next rank still fits
+                if index + 1 < size and reached + ranks[index + 1] <= TOP_BUILD:
+                    stack.append((index + 1, reached, subset))
         self.table: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.sets: dict[int, tuple[tuple[int, ...], ...]] = {}  # two or more cards
         self.reach = self.set_reach = 0
