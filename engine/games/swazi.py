@@ -473,8 +473,9 @@ class SwaziState(TotalsState):
     def deal_hands(self) -> None:
         """12 cards each, one at a time, starting with the dealer's left (the non-dealer)."""
         first = 1 - self.dealer
-        for index in range(2 * HAND_SIZE):
-            self.hands[(first + index) % 2].append(self.stock[index])
+        dealt = self.stock[: 2 * HAND_SIZE]
+        self.hands[first] += dealt[0::2]
+        self.hands[1 - first] += dealt[1::2]
         del self.stock[: 2 * HAND_SIZE]
         for hand in self.hands:
             hand.sort()
