@@ -44,7 +44,16 @@ from functools import cache, lru_cache
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
-from engine.cards import DIAMONDS, FULL_DECK, SPADES, Card, cards_pretty, cards_text, describe_cards
+from engine.cards import (
+    DIAMONDS,
+    FULL_DECK,
+    SPADES,
+    SUIT_CARDS,
+    Card,
+    cards_pretty,
+    cards_text,
+    describe_cards,
+)
 from engine.core import (
     Action,
     DeckPlan,
@@ -73,6 +82,7 @@ TOP_BUILD = 14
 TWO_OF_SPADES = Card(2, SPADES)
 TEN_OF_DIAMONDS = Card(10, DIAMONDS)
 SCORING_CARDS = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
+_ACES = frozenset(card for card in FULL_DECK if card.rank == 1)
 
 CARDLESS_BUILD, AUGMENT, CAPTURE, BUILD, CHANGE, DISCARD = (
     "build",
@@ -566,22 +576,18 @@ class SwaziState(TotalsState):
         captures = layout.captures
         reach = layout.reach
         capturable = layout.capturable | built
+        capturing = (capturable | 2) if capturable >> TOP_BUILD & 1 else capturable  # by rank
         # busy: the ranks that may do more than a discard (or may not discard): a capture, a
-        # build on loose cards (rank + some total free), a change, or the last of an owned
-        # value. A few too many is harmless: such a rank is worked out in full.
-        busy = capturable | scarce
-        for total in _bits(reach):
-            busy |= free_mask >> total
+        # change, the last of an owned value, or (told card by card) a build on loose cards,
+        # rank + some total free. A few too many is harmless: such a rank is worked out in full.
+        busy = capturing | scarce
         for old in changeable:
             busy |= (free_mask | merge_mask) >> old
-        if busy >> TOP_BUILD & 1:
-            busy |= 2  # an ace, played as 14
-        capturing = (capturable | 2) if capturable >> TOP_BUILD & 1 else capturable  # by rank
         last_rank = 0
         first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
         for card in hand:
             rank = card.rank
-            if not busy >> rank & 1:
+            if not (busy >> rank & 1 or free_mask >> rank & reach):
                 if ends_free:
                     append(_DISCARD[card])
                 continue
@@ -1114,16 +1120,17 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
             points[seat] += 2
             reasons[seat].append(f"{label} 2")
 
+    held = [set(pile) for pile in piles]  # looked up in, rather than searched card by card
     most([len(pile) for pile in piles], "most cards")
-    most([sum(card.suit == SPADES for card in pile) for pile in piles], "most spades")
-    for seat, pile in enumerate(piles):
-        if TWO_OF_SPADES in pile:
+    most([len(cards & SUIT_CARDS[SPADES]) for cards in held], "most spades")
+    for seat, cards in enumerate(held):
+        if TWO_OF_SPADES in cards:
             points[seat] += 1
             reasons[seat].append("2♠ 1")
-        if TEN_OF_DIAMONDS in pile:
+        if TEN_OF_DIAMONDS in cards:
             points[seat] += 2
             reasons[seat].append("10♦ 2")
-        aces = sum(card.rank == 1 for card in pile)
+        aces = len(cards & _ACES)
         if aces:
             points[seat] += aces
             reasons[seat].append(f"{'ace' if aces == 1 else 'aces'} {aces}")
