@@ -203,11 +203,9 @@ def _subset_table(ranks: tuple[int, ...]) -> list[Sequence[tuple[int, ...]]]:
 
 @lru_cache(maxsize=1 << 16)
 def _unions(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
-    """The unions of pairwise disjoint ``groups`` (index tuples), as index tuples: fewest cards
-    first, at most ``CAPTURE_LIMIT`` (see ``_subset_table``). Cached: many layouts share their
-    groups."""
-    if len(groups) == 1:
-        return groups
+    """The unions of pairwise disjoint ``groups`` (two or more index tuples), as index tuples:
+    fewest cards first, at most ``CAPTURE_LIMIT`` (see ``_subset_table``). Cached: many layouts
+    share their groups."""
     masks = [sum(1 << index for index in group) for group in groups]
     unions: set[int] = set()
     steps = [0]
@@ -357,7 +355,7 @@ class _Layout:
         aces alone without the build, an ace is written ``=1``: the caller leaves those out for
         14.) Listed up to ``CAPTURE_LIMIT`` (see ``_subset_table``); kept in ``captures``."""
         groups = self.groups(value)
-        taken = self.captures[value] = _unions(groups) if groups else ()
+        taken = self.captures[value] = _unions(groups) if len(groups) > 1 else groups
         return taken
 
 
