@@ -689,6 +689,19 @@ class TotalsState(State):
         self.history: list[list[int]] = []  # each seat's points of every hand, round or deal
         self.over = False
 
+    def scores_event(self, title: str, parts: Iterable[str]) -> Event:
+        """The ``hand_end`` event of a hand's or round's points (each seat's ``parts``, with the
+        running totals after them), as ``score_lines`` lays it out.
+
+        >>> from engine.registry import games
+        >>> state = games()["stuck"].new_state(2, seed=1)
+        >>> state.totals = [3, 5]
+        >>> state.scores_event("Round 1", ["{s0} 3", "{s1} 5"]).text
+        'Round 1 scores: {s0} 3; {s1} 5 · totals: {s0} 3, {s1} 5'
+        """
+        totals = ", ".join([f"{{s{seat}}} {total}" for seat, total in enumerate(self.totals)])
+        return Event(f"{title} scores: {'; '.join(parts)} · totals: {totals}", "hand_end")
+
     def totals_json(self) -> dict[str, Any]:
         """The running totals, the points history and whether it is over, for ``_to_json``."""
         return {

@@ -398,29 +398,15 @@ class FishingState(TotalsState):
             self.piles[self.last_capturer].extend(self.table)
             self.set_table([])
         points, reasons = score_piles(self.piles)
+        parts = []
         for seat, gained in enumerate(points):
             self.totals[seat] += gained
+            why = f" ({', '.join(reasons[seat])})" if reasons[seat] else ""
+            parts.append(f"{{s{seat}}} {gained}{why}")
         self.history.append(points)
-        events.append(
-            Event(
-                f"Hand {self.hand_number + 1} piles: "
-                f"{pile_counts(self.piles, CLUBS, SCORING_CARDS, 'nobody scores')}",
-                "piles",
-            )
-        )
-        events.append(
-            Event(
-                f"Hand {self.hand_number + 1} scores: "
-                + "; ".join(
-                    f"{{s{seat}}} {points[seat]}"
-                    + (f" ({', '.join(reasons[seat])})" if reasons[seat] else "")
-                    for seat in range(self.players)
-                )
-                + " · totals: "
-                + ", ".join(f"{{s{seat}}} {self.totals[seat]}" for seat in range(self.players)),
-                kind="hand_end",
-            )
-        )
+        title = f"Hand {self.hand_number + 1}"
+        counts = pile_counts(self.piles, CLUBS, SCORING_CARDS, "nobody scores")
+        events += [Event(f"{title} piles: {counts}", "piles"), self.scores_event(title, parts)]
         best = max(self.totals)
         if best >= int(self.options["target"] or 0) and self.totals.count(best) == 1:
             self.over = True
