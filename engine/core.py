@@ -116,8 +116,9 @@ class RandomAgent:
     ) -> Action | None:
         """Any legal action (or, when optional, declining), uniformly."""
         # random() and int() instead of randrange(): a third of the cost in self-play.
-        pick = int(rng.random() * (len(legal) + optional))
-        return legal[pick] if pick < len(legal) else None
+        count = len(legal)
+        pick = int(rng.random() * (count + optional))
+        return legal[pick] if pick < count else None
 
 
 class Event(NamedTuple):
@@ -264,7 +265,7 @@ class DeckPlan:
 
     def __init__(self, seed: int, stacked: Sequence[Sequence[Card]] = ()) -> None:
         self.seed = seed
-        self.stacked = tuple(tuple(deck) for deck in stacked)
+        self.stacked = tuple(map(tuple, stacked))
 
     def deck(self, index: int, cards: Collection[Card] = FULL_DECK) -> list[Card]:
         """The deck for hand ``index``, holding exactly ``cards``, top card first."""
