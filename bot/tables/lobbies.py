@@ -20,7 +20,7 @@ from bot.tables.display import Presenter
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat
 from bot.tables.restore import restore_lobbies
-from bot.tables.timers import RETRY_SECONDS, Spawn
+from bot.tables.timers import Spawn, retry_delay
 from engine.errors import SetupError
 from engine.registry import get_game
 
@@ -167,13 +167,15 @@ class Lobbies:
             lobby.expiry.cancel()
 
     async def _forget(self, lobby_id: str) -> None:
+        failures = 0
         while True:
             try:
                 await self.storage.lobbies.delete(lobby_id)
                 return
             except Exception:
+                failures += 1
                 log.exception("lobby %s: could not forget it; trying again", lobby_id)
-                await asyncio.sleep(RETRY_SECONDS)
+                await asyncio.sleep(retry_delay(failures))
 
     def member_left(self, guild_id: int, user_id: int) -> None:
         """A person left the server: they leave its lobbies; a lobby they host closes."""

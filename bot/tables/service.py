@@ -30,7 +30,7 @@ from bot.tables.records import Change, Clock, SessionContext
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession
 from bot.tables.thinking import AiPlayers
-from bot.tables.timers import LEFT_THE_SERVER, RETRY_SECONDS, TableTimers
+from bot.tables.timers import LEFT_THE_SERVER, TableTimers, retry_delay
 from engine.choices import Step
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
@@ -283,13 +283,15 @@ class TableService:
     async def _until_saved(
         self, session: TableSession, call: Callable[[], Awaitable[Change | None]]
     ) -> None:
-        """Make a change the bot itself decided on (nobody to ask to try again): retried every
-        ``RETRY_SECONDS`` until it is saved, then shown."""
+        """Make a change the bot itself decided on (nobody to ask to try again): retried after
+        ``retry_delay`` until it is saved, then shown."""
+        failures = 0
         while True:
             try:
                 change = await call()
             except SaveFailed:
-                await asyncio.sleep(RETRY_SECONDS)
+                failures += 1
+                await asyncio.sleep(retry_delay(failures))
                 continue
             except (GameMovedElsewhere, UserError):  # the game ended or moved, or the seat
                 # went to the AI, meanwhile

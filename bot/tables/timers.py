@@ -3,13 +3,14 @@
 One driver task per table sleeps until the next thing due at the table's current revision,
 then asks the session (``ai_move``, ``time_out``); a committed change reschedules the driver
 through the service, so a driver never outlives the position it was planned for. A save that
-fails is retried after ``RETRY_SECONDS``, so the table never stops moving.
+fails is retried after ``retry_delay``, so the table never stops moving.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,9 +22,20 @@ from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)
 
-RETRY_SECONDS = 1.0
+RETRY_FIRST_SECONDS = 1.0
+RETRY_MOST_SECONDS = 30.0
 LEFT_THE_SERVER = "left the server"
 Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None]"]
+
+
+def retry_delay(failures: int) -> float:
+    """Seconds to wait after the ``failures``-th failed save in a row before trying again:
+    about 1 s, then twice as long each time up to 30 s, less up to a fifth at random. An outage
+    of the database fails every table's saves at once: the doubling keeps hundreds of tables
+    from hammering it every second, and the random share keeps them from all coming back at
+    the same moment when it recovers."""
+    base = min(RETRY_MOST_SECONDS, RETRY_FIRST_SECONDS * 2.0 ** min(failures - 1, 16))
+    return base * random.uniform(0.8, 1.0)
 
 
 class TableTimers:
@@ -48,13 +60,15 @@ class TableTimers:
         self.is_member = is_member
         self.drivers: dict[str, asyncio.Task[None]] = {}
 
-    def schedule(self, session: TableSession) -> None:
-        """Plan the table's next AI move, timeout or window end (replacing the old plan)."""
+    def schedule(self, session: TableSession, failed_saves: int = 0) -> None:
+        """Plan the table's next AI move, timeout or window end (replacing the old plan);
+        ``failed_saves``: how many of the driver's saves have just failed in a row."""
         self.cancel(session)
         if session.ended or session.state.is_over:
             return
         name = f"driver-{session.table_id}"
-        self.drivers[session.table_id] = self.spawn(self._run(session, session.revision), name)
+        run = self._run(session, session.revision, failed_saves)
+        self.drivers[session.table_id] = self.spawn(run, name)
 
     def cancel(self, session: TableSession) -> None:
         """Stop the table's driver (unless it is the task asking)."""
@@ -87,7 +101,7 @@ class TableTimers:
         plan.sort(key=lambda item: (item[0], item[2] != "ai", item[1]))
         return plan
 
-    async def _run(self, session: TableSession, revision: int) -> None:
+    async def _run(self, session: TableSession, revision: int, failed_saves: int) -> None:
         for when, seat, kind in self.plan(session):
             wait = (when - self.clock()).total_seconds()
             if wait > 0:
@@ -110,9 +124,16 @@ class TableTimers:
             except GameMovedElsewhere:  # the session has stopped and told the service
                 return
             except SaveFailed:
-                log.warning("table %s: retrying after a failed save", session.table_id)
-                await asyncio.sleep(RETRY_SECONDS)
-                self.schedule(session)
+                failures = failed_saves + 1
+                delay = retry_delay(failures)
+                log.warning(
+                    "table %s: save failed (%d in a row); retrying in %.1f s",
+                    session.table_id,
+                    failures,
+                    delay,
+                )
+                await asyncio.sleep(delay)
+                self.schedule(session, failures)
                 return
 
     async def _time_out(self, session: TableSession, seat: int, revision: int) -> Change | None:

@@ -13,7 +13,7 @@ Where each rule lives (all in this module):
   (values 2–14, never two builds of one value, a new part of your own value merges), the
   owner-must-hold rule and the first-half limits; a change into the value of your own build
   merges into it (``merge_mask``). Captures of several groups at once:
-  ``_capture_sets``. ``SwaziState._why_not`` checks a move rule by rule (refusal reasons,
+  ``_Layout.capture_sets``. ``SwaziState._why_not`` checks a move rule by rule (refusal reasons,
   and legality on huge layouts, see below).
 - Carrying a move out (build and pile card orders, the opponent's pile top, ownership, the
   augmented flag, a change's merge): ``SwaziState._apply``.
@@ -41,10 +41,19 @@ import random
 from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
-from engine.cards import DIAMONDS, FULL_DECK, SPADES, Card, cards_pretty, cards_text, describe_cards
+from engine.cards import (
+    DIAMONDS,
+    FULL_DECK,
+    SPADES,
+    SUIT_CARDS,
+    Card,
+    cards_pretty,
+    cards_text,
+    describe_cards,
+)
 from engine.core import (
     Action,
     DeckPlan,
@@ -73,6 +82,7 @@ TOP_BUILD = 14
 TWO_OF_SPADES = Card(2, SPADES)
 TEN_OF_DIAMONDS = Card(10, DIAMONDS)
 SCORING_CARDS = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
+_ACES = frozenset(card for card in FULL_DECK if card.rank == 1)
 
 CARDLESS_BUILD, AUGMENT, CAPTURE, BUILD, CHANGE, DISCARD = (
     "build",
@@ -191,33 +201,18 @@ def _subset_table(ranks: tuple[int, ...]) -> list[Sequence[tuple[int, ...]]]:
     return [table.get(total, ()) for total in _TOTALS]
 
 
-def _capture_sets(ranks: tuple[int, ...], value: int) -> tuple[tuple[int, ...], ...]:
-    """Index tuples of every non-empty union of disjoint groups a card of ``value`` captures
-    from loose cards of sorted ``ranks``: single cards of that value (an ace is 1 or 14) and
-    sets of two or more adding up to it. (Taking aces alone without the build, an ace is
-    written ``=1``: the caller leaves those out for 14.) Listed up to ``CAPTURE_LIMIT`` (see
-    ``_subset_table``)."""
-    groups: list[int] = []
-    for index, rank in enumerate(ranks):
-        if rank == value or (rank == 1 and value in (1, TOP_BUILD)):
-            groups.append(1 << index)
-    if 1 < value <= TOP_BUILD:
-        groups += _layout(ranks).set_masks.get(value, ())
-    if not groups:
-        return ()
-    return _unions(tuple(groups))
-
-
 @lru_cache(maxsize=1 << 16)
-def _unions(groups: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The unions of pairwise disjoint ``groups`` (bit masks), as index tuples: fewest cards
-    first. Cached: many layouts share their groups."""
+def _unions(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """The unions of pairwise disjoint ``groups`` (two or more index tuples), as index tuples:
+    fewest cards first, at most ``CAPTURE_LIMIT`` (see ``_subset_table``). Cached: many layouts
+    share their groups."""
+    masks = [sum(1 << index for index in group) for group in groups]
     unions: set[int] = set()
     steps = [0]
 
     def combine(start: int, used: int) -> None:
-        for index in range(start, len(groups)):
-            group = groups[index]
+        for index in range(start, len(masks)):
+            group = masks[index]
             if not used & group:
                 union = used | group
                 unions.add(union)
@@ -226,11 +221,8 @@ def _unions(groups: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
                     raise _Full
                 combine(index + 1, union)
 
-    if len(groups) == 1:
-        unions.add(groups[0])
-    else:
-        with contextlib.suppress(_Full):
-            combine(0, 0)
+    with contextlib.suppress(_Full):
+        combine(0, 0)
     indexed = [_indices(union) for union in unions]
     indexed.sort(key=lambda indices: (len(indices), indices))
     return tuple(indexed)
@@ -248,13 +240,28 @@ Picker = Callable[[tuple[Card, ...]], tuple[Card, ...]]
 """Picks some loose cards, as a tuple, from the layout's cards (a tuple in card order)."""
 
 
-@lru_cache(maxsize=1 << 12)
-def _picker(indices: tuple[int, ...]) -> Picker:
-    """Picks the cards at ``indices`` in C: an ``itemgetter`` (one index: a one-card slice,
-    so that it still gives a tuple). Cached: a few hundred index tuples are most."""
-    if len(indices) == 1:
-        return itemgetter(slice(indices[0], indices[0] + 1))
-    return itemgetter(*indices)
+PICKER_CACHE = 1 << 12  # pickers kept; a long run meets a few thousand index tuples
+
+
+class _Pickers(dict[tuple[int, ...], Picker]):
+    """The picker of each index tuple, made when first asked for: ``_PICKERS[indices](loose)``
+    picks the cards at ``indices`` in C, with an ``itemgetter`` (one index: a one-card slice,
+    so that it still gives a tuple). A dict, not an LRU cache: the lookup happens for nearly
+    every listed move, and a dict hit costs a third as much. Starts afresh when full."""
+
+    def __missing__(self, indices: tuple[int, ...]) -> Picker:
+        if len(self) >= PICKER_CACHE:
+            self.clear()
+        picker: Picker
+        if len(indices) == 1:
+            picker = itemgetter(slice(indices[0], indices[0] + 1))
+        else:
+            picker = itemgetter(*indices)
+        self[indices] = picker
+        return picker
+
+
+_PICKERS = _Pickers()
 
 
 @cache
@@ -264,20 +271,34 @@ def _bits(mask: int) -> tuple[int, ...]:
     return tuple(value for value in _TOTALS if mask >> value & 1)
 
 
+_RANK = attrgetter("rank")
+_VALUE_BITS = {
+    card: 1 << card.rank | (1 << TOP_BUILD if card.rank == 1 else 0) for card in FULL_DECK
+}
+"""Each card's values as a bit mask: bit v for a card of value v (an ace is 1 and 14)."""
+_CAPTURING_AS = ((), ((1, 1), (TOP_BUILD, TOP_BUILD)), *(((0, rank),) for rank in range(2, 14)))
+"""For each rank, how a hand card of it may capture: (the ace field of the move, the value it
+captures), an ace as 1 or as 14."""
+
+
 class _Layout:
     """What the legal moves need to know of a layout's ranks, worked out once per rank tuple:
-    its subsets by total (all, and of two or more cards, also as bit masks), the totals they
-    reach (bit masks) and (on demand) each value's captures, as index tuples.
+    its subsets by total (all, and of two or more cards), the totals they reach (bit masks)
+    and (on demand) each value's captures, as index tuples.
 
     The subsets are kept only for the totals reached (dicts): a new layout is met every few
-    steps, and building fifteen lists for each total, mostly empty, was most of its cost."""
+    steps, and building fifteen lists for each total, mostly empty, was most of its cost.
+    Only dicts of tuples of ints are kept, no lists: the cache holds tens of thousands of
+    layouts, and the garbage collector stops walking tuples and dicts that hold nothing but
+    ints, while it walks every list at each full collection (a tenth of self-play's time went
+    there with lists)."""
 
     __slots__ = (
         "capturable",
         "captures",
+        "complements",
         "ranks",
         "reach",
-        "set_masks",
         "set_reach",
         "sets",
         "table",
@@ -285,47 +306,57 @@ class _Layout:
 
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
-        # every subset by total (at most SUBSET_LIMIT), and those of two or more cards
-        table: dict[int, list[tuple[int, ...]]] = {}
-        sets: dict[int, list[tuple[int, ...]]] = {}
-        masks: dict[int, list[int]] = {}
+        # every subset by total, at most SUBSET_LIMIT, depth first: a fixed order (no need to
+        # sort: any fixed order gives fixed move lists), in which the single cards come first
+        found: dict[int, list[tuple[int, ...]]] = {}
         size = len(ranks)
-        # depth first, a fixed order (no need to sort: any fixed order gives fixed move lists)
-        stack: list[tuple[int, int, tuple[int, ...], int]] = [(0, 0, (), 0)]
-        found = 0
-        while stack and found < SUBSET_LIMIT:
-            start, total, chosen, bits = stack.pop()
+        stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+        count = 0
+        while stack and count < SUBSET_LIMIT:
+            start, total, chosen = stack.pop()
             for index in range(start, size):
                 reached = total + ranks[index]
                 if reached > TOP_BUILD:
                     break  # sorted: every later rank is at least as high
                 subset = (*chosen, index)
-                mask = bits | 1 << index
-                if reached in table:
-                    table[reached].append(subset)
-                else:
-                    table[reached] = [subset]
-                if chosen:
-                    if reached in sets:
-                        sets[reached].append(subset)
-                        masks[reached].append(mask)
-                    else:
-                        sets[reached] = [subset]
-                        masks[reached] = [mask]
-                found += 1
-                stack.append((index + 1, reached, subset, mask))
-        self.table, self.sets, self.set_masks = table, sets, masks
-        self.reach = sum(1 << total for total in table)
-        self.set_reach = sum(1 << total for total in sets)
-        # the values some capture exists for: a card of that value, or a set
-        capturable = self.set_reach
-        for rank in ranks:
-            capturable |= 1 << rank
-        if capturable & 2:
-            capturable |= 1 << TOP_BUILD
-        self.capturable = capturable
-        # each value's captures (``_capture_sets``), filled in when first needed
-        self.captures: list[tuple[tuple[int, ...], ...] | None] = [None] * (TOP_BUILD + 1)
+                found.setdefault(reached, []).append(subset)
+                count += 1
+                # extended later, if the next rank still fits
+                if index + 1 < size and reached + ranks[index + 1] <= TOP_BUILD:
+                    stack.append((index + 1, reached, subset))
+        self.table: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self.sets: dict[int, tuple[tuple[int, ...], ...]] = {}  # two or more cards
+        self.reach = self.set_reach = 0
+        # bit 14 - t for each total t reached, and for t = 0: shifted right by 14 - v, the
+        # ranks r for which v - r is nothing or a total reached
+        self.complements = 1 << TOP_BUILD
+        for total, subsets in found.items():
+            self.table[total] = tuple(subsets)
+            self.reach |= 1 << total
+            self.complements |= 1 << (TOP_BUILD - total)
+            singles = ranks.count(total)
+            if len(subsets) > singles:
+                self.sets[total] = tuple(subsets[singles:])
+                self.set_reach |= 1 << total
+        # the values some capture exists for (an ace captures as 14 too)
+        self.capturable = self.reach | (1 << TOP_BUILD if self.reach & 2 else 0)
+        # each value's captures (``capture_sets``), filled in when first needed
+        self.captures: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+    def groups(self, value: int) -> tuple[tuple[int, ...], ...]:
+        """The loose groups a card of ``value`` takes, or that may join a build of ``value``:
+        single cards of that value (an ace is 1 or 14), then sets adding up to it."""
+        if value == TOP_BUILD:
+            return self.table.get(1, ()) + self.table.get(TOP_BUILD, ())
+        return self.table.get(value, ())
+
+    def capture_sets(self, value: int) -> tuple[tuple[int, ...], ...]:
+        """Every non-empty union of disjoint ``groups`` a card of ``value`` captures. (Taking
+        aces alone without the build, an ace is written ``=1``: the caller leaves those out for
+        14.) Listed up to ``CAPTURE_LIMIT`` (see ``_subset_table``); kept in ``captures``."""
+        groups = self.groups(value)
+        taken = self.captures[value] = _unions(groups) if len(groups) > 1 else groups
+        return taken
 
 
 LAYOUT_CACHE = 1 << 15  # layouts kept worked out; a long run meets tens of thousands
@@ -450,8 +481,9 @@ class SwaziState(TotalsState):
     def deal_hands(self) -> None:
         """12 cards each, one at a time, starting with the dealer's left (the non-dealer)."""
         first = 1 - self.dealer
-        for index in range(2 * HAND_SIZE):
-            self.hands[(first + index) % 2].append(self.stock[index])
+        dealt = self.stock[: 2 * HAND_SIZE]
+        self.hands[first] += dealt[0::2]
+        self.hands[1 - first] += dealt[1::2]
         del self.stock[: 2 * HAND_SIZE]
         for hand in self.hands:
             hand.sort()
@@ -476,28 +508,26 @@ class SwaziState(TotalsState):
         second build only (then a hand card must capture one) and never a third.
 
         This is the hot loop of self-play: the layout's subsets come as index tuples from a
-        cache keyed by its ranks, and its cards are picked in C (``_picker``); sets of values
+        cache keyed by its ranks, and its cards are picked in C (``_PICKERS``); sets of values
         and ranks are bit masks; a rank that can only be discarded is told at once (``busy``),
         and the moves of a rank are worked out once for all the cards of that rank.
         """
         hand = self.hands[seat]
         loose = tuple(self.loose)
-        ranks = tuple([card.rank for card in loose])
+        ranks = tuple(map(_RANK, loose))
         layout = _LAYOUTS.get(ranks) or _layout(ranks)
         builds = self.builds
         first_half = self.half == 1
-        held = 0  # bit v: a card of value v is held (the hand is in card order: aces first)
+        held = 0  # bit v: a card of value v is held
         for card in hand:
-            held |= 1 << card.rank
-        if held & 2:
-            held |= 1 << TOP_BUILD
-        two_aces = len(hand) >= 2 and hand[1].rank == 1
+            held |= _VALUE_BITS[card]
+        two_aces = len(hand) >= 2 and hand[1].rank == 1  # the hand is in card order: aces first
         built = 0
         owned: list[int] = []
         changeable: list[int] = []  # the opponent's single builds
         scarce = 0  # bit r: rank r keeps an owned build, held once: it must stay or capture it
         if builds:
-            hand_ranks = [card.rank for card in hand]
+            hand_ranks = list(map(_RANK, hand))
             for value in sorted(builds):
                 built |= 1 << value
                 if builds[value].owner == seat:
@@ -519,7 +549,7 @@ class SwaziState(TotalsState):
         if not first_half or n_owned <= 1:
             for value in _bits(free_mask & layout.set_reach):
                 for subset in layout.sets[value]:
-                    cards = _picker(subset)(loose)
+                    cards = _PICKERS[subset](loose)
                     append(new(Move, (CARDLESS_BUILD, None, 0, 0, cards, False)))
 
         # Augments of own builds (a hand card among them ends the turn).
@@ -544,73 +574,69 @@ class SwaziState(TotalsState):
         captures = layout.captures
         reach = layout.reach
         capturable = layout.capturable | built
+        capturing = (capturable | 2) if capturable >> TOP_BUILD & 1 else capturable  # by rank
         # busy: the ranks that may do more than a discard (or may not discard): a capture, a
-        # build on loose cards (rank + some total free), a change, or the last of an owned
-        # value. A few too many is harmless: such a rank is worked out in full.
-        busy = capturable | scarce
-        for total in _bits(reach):
-            busy |= free_mask >> total
+        # change, the last of an owned value, or (told card by card) a build on loose cards,
+        # rank + some total free. A few too many is harmless: such a rank is worked out in full.
+        busy = capturing | scarce
         for old in changeable:
             busy |= (free_mask | merge_mask) >> old
-        if busy >> TOP_BUILD & 1:
-            busy |= 2  # an ace, played as 14
         last_rank = 0
         first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
-        discard = False
         for card in hand:
             rank = card.rank
-            if not busy >> rank & 1:
+            if not (busy >> rank & 1 or free_mask >> rank & reach):
                 if ends_free:
                     append(_DISCARD[card])
                 continue
-            if rank == last_rank:
+            if rank == last_rank:  # (a rank held twice never keeps a build alone: not lost)
                 for move in moves[first:stop]:
                     append(new(Move, (move[0], card, move[2], move[3], move[4], False)))
-                if discard:
+                if ends_free:
                     append(_DISCARD[card])
                 continue
             last_rank = rank
             first = len(moves)
             lost = scarce >> rank & 1  # the last card keeping an owned build
-            for ace in (1, TOP_BUILD) if rank == 1 else (0,):
-                value = ace or rank
-                if not capturable >> value & 1:
-                    continue
-                taken = captures[value]
-                if taken is None:
-                    taken = captures[value] = _capture_sets(layout.ranks, value)
-                # capturing the build frees its value; in the first half one build at most
-                if built >> value & 1 and (
-                    not first_half or n_owned - (builds[value].owner == seat) <= 1
-                ):
-                    append(new(Move, (CAPTURE, card, ace, value, (), False)))
-                    for union in taken:
-                        cards = _picker(union)(loose)
-                        append(new(Move, (CAPTURE, card, ace, value, cards, False)))
-                if taken and not lost and plain_free:
-                    for union in taken:
-                        cards = _picker(union)(loose)
-                        # an ace as 14 does not take aces alone (the last in card order): =1
-                        if ace != TOP_BUILD or cards[-1].rank != 1:
-                            append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
-            discard = not lost and ends_free
-            if not lost:
-                ace = 1 if rank == 1 else 0
-                mask = ace_mask if ace else free_mask
-                # build on loose cards: the totals t some loose set reaches with rank + t free
-                for total in _bits((mask >> rank) & reach):
-                    for subset in table[total]:
-                        cards = _picker(subset)(loose)
-                        append(new(Move, (BUILD, card, ace, 0, cards, False)))
-                # change an opponent's single build into a new value the player holds, or
-                # into the value of their own build, which it then merges into
-                if changeable:
-                    mask |= merge_ace_mask if ace else merge_mask
-                    for old in changeable:
-                        if mask >> (old + rank) & 1:
-                            append(new(Move, (CHANGE, card, ace, old, (), False)))
+            if capturing >> rank & 1:
+                for ace, value in _CAPTURING_AS[rank]:
+                    if not capturable >> value & 1:
+                        continue
+                    taken = captures.get(value)
+                    if taken is None:
+                        taken = layout.capture_sets(value)
+                    # capturing the build frees its value; in the first half one build at most
+                    if built >> value & 1 and (
+                        not first_half or n_owned - (builds[value].owner == seat) <= 1
+                    ):
+                        append(new(Move, (CAPTURE, card, ace, value, (), False)))
+                        for union in taken:
+                            cards = _PICKERS[union](loose)
+                            append(new(Move, (CAPTURE, card, ace, value, cards, False)))
+                    if taken and not lost and plain_free:
+                        for union in taken:
+                            cards = _PICKERS[union](loose)
+                            # an ace as 14 does not take aces alone (the last in card order)
+                            if ace != TOP_BUILD or cards[-1].rank != 1:
+                                append(new(Move, (CAPTURE, card, ace, 0, cards, False)))
+            if lost:
+                continue
+            ace = 1 if rank == 1 else 0
+            mask = ace_mask if ace else free_mask
+            # build on loose cards: the totals t some loose set reaches with rank + t free
+            for total in _bits((mask >> rank) & reach):
+                for subset in table[total]:
+                    cards = _PICKERS[subset](loose)
+                    append(new(Move, (BUILD, card, ace, 0, cards, False)))
+            # change an opponent's single build into a new value the player holds, or into
+            # the value of their own build, which it then merges into
+            if changeable:
+                mask |= merge_ace_mask if ace else merge_mask
+                for old in changeable:
+                    if mask >> (old + rank) & 1:
+                        append(new(Move, (CHANGE, card, ace, old, (), False)))
             stop = len(moves)
-            if discard:
+            if ends_free:
                 append(_DISCARD[card])
         return tuple(moves)
 
@@ -633,51 +659,55 @@ class SwaziState(TotalsState):
         append = moves.append
         new = tuple.__new__  # Move(...) without the keyword-handling frame
         # card-less parts: loose cards, with or without the top
-        for card in loose:
-            if card.rank == value or (card.rank == 1 and value == TOP_BUILD):
-                append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
-        for subset in layout.sets.get(value, ()):
-            append(new(Move, (AUGMENT, None, 0, value, _picker(subset)(loose), False)))
+        for subset in layout.groups(value):
+            append(new(Move, (AUGMENT, None, 0, value, _PICKERS[subset](loose), False)))
         top_rank = 99  # no top: every rest below is negative, so nothing uses it
         if top is not None:
             top_rank = top.rank
             if serves(top, value):
                 append(new(Move, (AUGMENT, None, 0, value, (), True)))
             for subset in table.get(value - top_rank, ()):
-                append(new(Move, (AUGMENT, None, 0, value, _picker(subset)(loose), True)))
-        # parts with a hand card
+                append(new(Move, (AUGMENT, None, 0, value, _PICKERS[subset](loose), True)))
+        # parts with a hand card: its rank and some loose cards (or none) make the value, with
+        # or without the top; not the last card keeping an owned build
         if self.half == 1 and n_owned > 1:
             return moves
+        joining = layout.complements >> (TOP_BUILD - value)
+        if top is not None:
+            joining |= layout.complements >> (TOP_BUILD - value + top_rank)
+        if joining >> TOP_BUILD & 1:
+            joining |= 2  # an ace alone, as 14
+        joining &= ~scarce
         for card in self.hands[seat]:
             rank = card.rank
             if rank > value:
                 break  # too high for a part, and so are the cards after it (card order)
-            if scarce >> rank & 1:
-                continue  # the last card keeping an owned build
+            if not joining >> rank & 1:
+                continue
             if rank == 1:
                 if value == TOP_BUILD:
                     append(new(Move, (AUGMENT, card, TOP_BUILD, value, (), False)))  # alone
                 for subset in table.get(value - 1, ()):
-                    cards = _picker(subset)(loose)
+                    cards = _PICKERS[subset](loose)
                     append(new(Move, (AUGMENT, card, 1, value, cards, False)))
                 rest = value - 1 - top_rank
                 if rest == 0:
                     append(new(Move, (AUGMENT, card, 1, value, (), True)))
                 for subset in table.get(rest, ()):
-                    cards = _picker(subset)(loose)
+                    cards = _PICKERS[subset](loose)
                     append(new(Move, (AUGMENT, card, 1, value, cards, True)))
                 continue
             if rank == value:
                 append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
             for subset in table.get(value - rank, ()):
-                part = list(_picker(subset)(loose))
+                part = list(_PICKERS[subset](loose))
                 insort(part, card)
                 append(new(Move, (AUGMENT, None, 0, value, tuple(part), False)))
             rest = value - rank - top_rank
             if rest == 0:
                 append(new(Move, (AUGMENT, None, 0, value, (card,), True)))
             for subset in table.get(rest, ()):
-                part = list(_picker(subset)(loose))
+                part = list(_PICKERS[subset](loose))
                 insort(part, card)
                 append(new(Move, (AUGMENT, None, 0, value, tuple(part), True)))
         return moves
@@ -697,13 +727,13 @@ class SwaziState(TotalsState):
         assert isinstance(action, Move)
         move = action
         kind = move.kind
-        name = f"{{s{seat}}}"
         if kind == DISCARD:  # the commonest move, first
             card = move.card
             assert card is not None
             self.hands[seat].remove(card)
             insort(self.loose, card)
             return self._finish_turn(seat, [_DISCARDED[seat][card]])
+        name = _SEAT_NAMES[seat]
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
         loose_cards = list(move.cards)
         if hand_card is not None:
@@ -713,7 +743,7 @@ class SwaziState(TotalsState):
         for card in loose_cards:
             self.loose.remove(card)
         if kind == CARDLESS_BUILD:
-            value = sum(card.rank for card in move.cards)
+            value = sum(map(_RANK, move.cards))
             self.builds[value] = Build(value, seat, False, list(move.cards))
             text = f"{name} built {cards_pretty(move.cards)} into a build of {value}"
             return [Event(text, "build")]
@@ -752,7 +782,7 @@ class SwaziState(TotalsState):
             text = f"{name} captured {joined} with {_pretty_word(hand_card, move.ace)}"
             return self._finish_turn(seat, [Event(text, "capture")])
         if kind == BUILD:
-            value = sum(card.rank for card in move.cards) + hand_card.rank
+            value = sum(map(_RANK, move.cards)) + hand_card.rank
             self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])
             text = (
                 f"{name} built {_pretty_word(hand_card, move.ace)} on "
@@ -1088,22 +1118,24 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
             points[seat] += 2
             reasons[seat].append(f"{label} 2")
 
+    held = [set(pile) for pile in piles]  # looked up in, rather than searched card by card
     most([len(pile) for pile in piles], "most cards")
-    most([sum(card.suit == SPADES for card in pile) for pile in piles], "most spades")
-    for seat, pile in enumerate(piles):
-        if TWO_OF_SPADES in pile:
+    most([len(cards & SUIT_CARDS[SPADES]) for cards in held], "most spades")
+    for seat, cards in enumerate(held):
+        if TWO_OF_SPADES in cards:
             points[seat] += 1
             reasons[seat].append("2♠ 1")
-        if TEN_OF_DIAMONDS in pile:
+        if TEN_OF_DIAMONDS in cards:
             points[seat] += 2
             reasons[seat].append("10♦ 2")
-        aces = sum(card.rank == 1 for card in pile)
+        aces = len(cards & _ACES)
         if aces:
             points[seat] += aces
             reasons[seat].append(f"{'ace' if aces == 1 else 'aces'} {aces}")
     return points, reasons
 
 
+_SEAT_NAMES = ("{s0}", "{s1}")  # each seat as event text names it
 _DISCARD = {card: Move(DISCARD, card) for card in FULL_DECK}
 _DISCARDED = [
     {card: Event(f"{{s{seat}}} discarded {card.pretty}", "discard") for card in FULL_DECK}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from dataclasses import replace
+from itertools import pairwise
 from typing import Any
 from unittest import mock
 
@@ -17,6 +18,7 @@ from bot.errors import GAME_MOVED, TABLE_MOVED
 from bot.storage import FinishedGame, LoadedGame, SavedGame
 from bot.tables.results import saved_game
 from bot.tables.session import TableSession
+from bot.tables.timers import retry_delay
 from engine.registry import games
 from tests.bot.helpers import (
     Playthrough,
@@ -75,30 +77,43 @@ async def test_a_move_whose_save_fails_changes_nothing_and_says_so(
     assert table.revision > before[0]
 
 
-async def test_the_ai_tries_again_after_a_failed_save(
+async def test_the_ai_tries_again_after_a_failed_save_waiting_longer_each_time(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
+    """A database outage: the AI's move is undone at each failed save and tried again about
+    1 s, then 2 s, then 4 s later (less up to a fifth at random), not every second."""
     ann = add_player(env, guild, "ann")
     table = await open_table(bot, channel, [ann], "fishing", 1)
     if 0 not in table.state.waiting_for():
         await env.advance_time(2)
     save = bot.storage.running.save
-    failures = 0
+    tries: list[float] = []
 
-    async def failing_for_the_ai(game: SavedGame, expected: int | None) -> None:
-        nonlocal failures
-        if game.revision > 1 and failures < 2:  # the AI's answer to ann's move, twice
-            failures += 1
-            raise LOCKED
+    async def down_for_the_ai(game: SavedGame, expected: int | None) -> None:
+        if game.revision > 1:  # the AI's answer to ann's move: it fails three times
+            tries.append(env.now().timestamp())
+            if len(tries) <= 3:
+                raise LOCKED
         await save(game, expected)
 
-    with mock.patch.object(bot.storage.running, "save", side_effect=failing_for_the_ai):
+    with mock.patch.object(bot.storage.running, "save", side_effect=down_for_the_ai):
         hand = await open_hand(ann, channel, table)
         assert await click_through(ann.member, hand, table, random.Random(5), [])
-        await env.advance_time(3)
-    assert failures == 2, "the AI's move was tried and undone twice"
-    assert table.revision == 2, "the AI moved once its save went through"
+        await env.advance_time(10)
+    assert len(tries) == 4, "tried and undone three times, then saved"
+    assert table.revision == 2, "the AI moved once, when its save went through"
     assert await saved_revisions(bot) == [2]
+    gaps = [later - earlier for earlier, later in pairwise(tries)]
+    for gap, most in zip(gaps, [1.0, 2.0, 4.0], strict=True):
+        assert 0.8 * most - 0.01 <= gap <= most + 0.01, gaps
+
+
+def test_a_retry_waits_twice_as_long_each_time_up_to_half_a_minute() -> None:
+    """The delays double from 1 s and stop growing at 30 s, each less up to a fifth."""
+    for failures, most in [(1, 1.0), (2, 2.0), (3, 4.0), (5, 16.0), (6, 30.0), (500, 30.0)]:
+        delays = [retry_delay(failures) for _ in range(200)]
+        assert all(0.8 * most <= delay <= most for delay in delays), (failures, delays[:5])
+        assert len(set(delays)) > 1, "spread at random, so tables do not retry in step"
 
 
 async def test_a_stop_that_cannot_be_saved_keeps_the_game(

@@ -4,6 +4,7 @@ brute-force reference for the legal moves; the heuristic player against the rand
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 from itertools import combinations
@@ -899,6 +900,43 @@ def test_a_full_layout_cache_starts_afresh_and_the_moves_stay_the_same(
         again = GAME.state_from_json(data)
         assert [a.text for a in again.legal_actions(seat)] == texts
         assert len(swazi._LAYOUTS) <= 3
+
+
+def test_a_full_picker_table_starts_afresh_and_the_moves_stay_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pickers of loose cards are kept up to ``PICKER_CACHE`` of them; a full table is
+    emptied, and the lists are those of a table that never fills."""
+    positions: list[tuple[dict[str, Any], int, list[str]]] = []
+    state = GAME.new_state(2, 4)
+    rng = random.Random(4)
+    while not state.is_over and len(positions) < 60:
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        positions.append((state.to_json(), seat, [a.text for a in legal]))
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    monkeypatch.setattr(swazi, "PICKER_CACHE", 3)
+    monkeypatch.setattr(swazi, "_PICKERS", swazi._Pickers())
+    monkeypatch.setattr(swazi, "_LAYOUTS", {})
+    for data, seat, texts in positions:
+        again = GAME.state_from_json(data)
+        assert [a.text for a in again.legal_actions(seat)] == texts
+        assert len(swazi._PICKERS) <= 3
+
+
+def test_the_layout_cache_holds_nothing_the_collector_walks() -> None:
+    """A worked-out layout keeps only dicts of tuples of ints, which the garbage collector
+    stops tracking: the cache holds tens of thousands of layouts, and every list or other
+    tracked object in them would be walked at each full collection."""
+    layout = swazi._Layout((1, 2, 3, 5, 9, 13))
+    for value in range(1, 15):
+        layout.capture_sets(value)
+    for _ in range(3):  # a tuple met before the tuples it holds waits for another collection
+        gc.collect()
+    held = [layout.ranks, layout.table, layout.sets, layout.captures]
+    held += [*layout.table.values(), *layout.sets.values(), *layout.captures.values()]
+    assert layout.table[14] and layout.captures[14]
+    assert not any(gc.is_tracked(item) for item in held)
 
 
 @settings(max_examples=40, deadline=None)
