@@ -149,19 +149,20 @@ def sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
 def _find_sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
     """``sum_takers`` worked out."""
     ranks = [rank for rank in range(1, value) for _ in range(counts >> 4 * (rank - 1) & 15)]
+    count = len(ranks)
     found: list[itemgetter[Any]] = []
 
     def extend(start: int, chosen: list[int], total: int) -> None:
-        for index in range(start, len(ranks)):
+        for index in range(start, count):
             reached = total + ranks[index]
-            if reached > value:
-                break  # sorted: every later rank is at least as high
-            chosen.append(index)
-            if reached == value and len(chosen) >= 2:
-                found.append(itemgetter(*chosen))
-            elif reached < value:
+            if reached < value:
+                chosen.append(index)
                 extend(index + 1, chosen, reached)
-            chosen.pop()
+                chosen.pop()
+            elif reached == value:  # two or more cards, as every rank here is below the value
+                found.append(itemgetter(*chosen, index))
+            else:
+                break  # sorted: every later rank is at least as high
 
     extend(0, [], 0)
     return tuple(found)
