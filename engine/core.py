@@ -116,8 +116,9 @@ class RandomAgent:
     ) -> Action | None:
         """Any legal action (or, when optional, declining), uniformly."""
         # random() and int() instead of randrange(): a third of the cost in self-play.
-        pick = int(rng.random() * (len(legal) + optional))
-        return legal[pick] if pick < len(legal) else None
+        count = len(legal)
+        pick = int(rng.random() * (count + optional))
+        return legal[pick] if pick < count else None
 
 
 class Event(NamedTuple):
@@ -264,7 +265,7 @@ class DeckPlan:
 
     def __init__(self, seed: int, stacked: Sequence[Sequence[Card]] = ()) -> None:
         self.seed = seed
-        self.stacked = tuple(tuple(deck) for deck in stacked)
+        self.stacked = tuple(map(tuple, stacked))
 
     def deck(self, index: int, cards: Collection[Card] = FULL_DECK) -> list[Card]:
         """The deck for hand ``index``, holding exactly ``cards``, top card first."""
@@ -688,6 +689,19 @@ class TotalsState(State):
         self.totals = [0] * players
         self.history: list[list[int]] = []  # each seat's points of every hand, round or deal
         self.over = False
+
+    def scores_event(self, title: str, parts: Iterable[str]) -> Event:
+        """The ``hand_end`` event of a hand's or round's points (each seat's ``parts``, with the
+        running totals after them), as ``score_lines`` lays it out.
+
+        >>> from engine.registry import games
+        >>> state = games()["stuck"].new_state(2, seed=1)
+        >>> state.totals = [3, 5]
+        >>> state.scores_event("Round 1", ["{s0} 3", "{s1} 5"]).text
+        'Round 1 scores: {s0} 3; {s1} 5 · totals: {s0} 3, {s1} 5'
+        """
+        totals = ", ".join([f"{{s{seat}}} {total}" for seat, total in enumerate(self.totals)])
+        return Event(f"{title} scores: {'; '.join(parts)} · totals: {totals}", "hand_end")
 
     def totals_json(self) -> dict[str, Any]:
         """The running totals, the points history and whether it is over, for ``_to_json``."""

@@ -101,11 +101,9 @@ def play_out(
         for agent in agents
     ]
     to_act, legal_actions, apply = state.to_act, state.legal_actions, state.apply
-    steps = 0
-    while steps < max_steps:
+    for steps in range(max_steps):  # ``steps`` actions taken so far
         seats = to_act()
-        if len(seats) == 1 and (choose := choosers[seats[0]]) is not None:
-            seat = seats[0]
+        if len(seats) == 1 and (choose := choosers[seat := seats[0]]) is not None:
             action = choose(None, legal_actions(seat), rngs[seat], False)
             if action is None:
                 raise RuntimeError(f"seat {seat} did not move; the game waits for it")
@@ -114,7 +112,6 @@ def play_out(
             return steps
         else:
             step(state, agents, rngs, order_rng)
-        steps += 1
     if state.is_over:
-        return steps
+        return max_steps
     raise RuntimeError(f"game did not end within {max_steps} actions")

@@ -149,19 +149,20 @@ def sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
 def _find_sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
     """``sum_takers`` worked out."""
     ranks = [rank for rank in range(1, value) for _ in range(counts >> 4 * (rank - 1) & 15)]
+    count = len(ranks)
     found: list[itemgetter[Any]] = []
 
     def extend(start: int, chosen: list[int], total: int) -> None:
-        for index in range(start, len(ranks)):
+        for index in range(start, count):
             reached = total + ranks[index]
-            if reached > value:
-                break  # sorted: every later rank is at least as high
-            chosen.append(index)
-            if reached == value and len(chosen) >= 2:
-                found.append(itemgetter(*chosen))
-            elif reached < value:
+            if reached < value:
+                chosen.append(index)
                 extend(index + 1, chosen, reached)
-            chosen.pop()
+                chosen.pop()
+            elif reached == value:  # two or more cards, as every rank here is below the value
+                found.append(itemgetter(*chosen, index))
+            else:
+                break  # sorted: every later rank is at least as high
 
     extend(0, [], 0)
     return tuple(found)
@@ -398,29 +399,15 @@ class FishingState(TotalsState):
             self.piles[self.last_capturer].extend(self.table)
             self.set_table([])
         points, reasons = score_piles(self.piles)
+        parts = []
         for seat, gained in enumerate(points):
             self.totals[seat] += gained
+            why = f" ({', '.join(reasons[seat])})" if reasons[seat] else ""
+            parts.append(f"{{s{seat}}} {gained}{why}")
         self.history.append(points)
-        events.append(
-            Event(
-                f"Hand {self.hand_number + 1} piles: "
-                f"{pile_counts(self.piles, CLUBS, SCORING_CARDS, 'nobody scores')}",
-                "piles",
-            )
-        )
-        events.append(
-            Event(
-                f"Hand {self.hand_number + 1} scores: "
-                + "; ".join(
-                    f"{{s{seat}}} {points[seat]}"
-                    + (f" ({', '.join(reasons[seat])})" if reasons[seat] else "")
-                    for seat in range(self.players)
-                )
-                + " · totals: "
-                + ", ".join(f"{{s{seat}}} {self.totals[seat]}" for seat in range(self.players)),
-                kind="hand_end",
-            )
-        )
+        title = f"Hand {self.hand_number + 1}"
+        counts = pile_counts(self.piles, CLUBS, SCORING_CARDS, "nobody scores")
+        events += [Event(f"{title} piles: {counts}", "piles"), self.scores_event(title, parts)]
         best = max(self.totals)
         if best >= int(self.options["target"] or 0) and self.totals.count(best) == 1:
             self.over = True

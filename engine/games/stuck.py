@@ -261,12 +261,13 @@ class StuckState(TotalsState):
         return () if self.over else (self.turn,)
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
-        if self.phase == GIVE:
-            return tuple(map(GIVES.__getitem__, self.bonus_targets(seat)))
-        if self.phase == FOLLOW:
+        phase = self.phase
+        if phase == PLAY:
+            plays = tuple(filter(None, map(MATCHING_PLAYS[self.discard[-1]].get, self.hands[seat])))
+            return plays or (DRAW,)
+        if phase == FOLLOW:
             return (*filter(None, map(self.follow_plays().get, self.hands[seat])), DONE)
-        plays = tuple(filter(None, map(MATCHING_PLAYS[self.discard[-1]].get, self.hands[seat])))
-        return plays or (DRAW,)
+        return tuple(map(GIVES.__getitem__, self.bonus_targets(seat)))
 
     def first_cards(self, seat: int) -> list[Card]:
         """The hand cards that may start a play: the current card's rank or suit."""
@@ -468,32 +469,20 @@ class StuckState(TotalsState):
     # -- end of a round and of the game ---------------------------------------------------------
     def end_round(self, out: int | None) -> list[Event]:
         """Score the round (``out`` went out; None: it stalled), then deal the next or finish."""
-        points = [
-            0 if seat == out else len(self.hands[seat]) + 2 * len(self.stuck[seat])
-            for seat in range(self.players)
-        ]
-        for seat, gained in enumerate(points):
+        points, parts = [], []
+        for seat in range(self.players):
+            if seat == out:
+                gained, detail = 0, "went out"
+            else:
+                held, stuck = len(self.hands[seat]), len(self.stuck[seat])
+                # the points' own sum: 1 a hand card, 2 a stuck card
+                gained, detail = held + 2 * stuck, f"{held} in hand + {stuck} stuck × 2"
             self.totals[seat] += gained
+            points.append(gained)
+            parts.append(f"{{s{seat}}} {gained} ({detail})")
         self.history.append(points)
         self.went_out.append(out)
-
-        def detail(seat: int) -> str:
-            if seat == out:
-                return "went out"
-            # the points' own sum: 1 a hand card, 2 a stuck card
-            return f"{len(self.hands[seat])} in hand + {len(self.stuck[seat])} stuck × 2"
-
-        events = [
-            Event(
-                f"Round {self.round_index + 1} scores: "
-                + "; ".join(
-                    f"{{s{seat}}} {points[seat]} ({detail(seat)})" for seat in range(self.players)
-                )
-                + " · totals: "
-                + ", ".join(f"{{s{seat}}} {self.totals[seat]}" for seat in range(self.players)),
-                kind="hand_end",
-            )
-        ]
+        events = [self.scores_event(f"Round {self.round_index + 1}", parts)]
         self.run = []
         self.phase = PLAY
         if self.round_index + 1 < self.players:

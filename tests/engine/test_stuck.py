@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from engine.ai.stuck import StuckAgent
 from engine.cards import FULL_DECK, Card
 from engine.cli import main
-from engine.core import Event, make_rng
+from engine.core import Event, Word, make_rng
 from engine.errors import ActionParseError, IllegalActionError, SavedStateError, SetupError
 from engine.games.stuck import (
     DONE,
@@ -255,6 +255,18 @@ def test_drawing_sticks_a_card_and_the_fourth_goes_to_the_hand() -> None:
     ]
     assert all("5♣" not in event.text for event in events if event.visible_to is None)
     assert state.to_act() == (1,)  # drawing ends the turn: the card is not played now
+
+
+def test_done_and_draw_made_anew_act_like_the_listed_ones() -> None:
+    # Carrying out a move tells done from draw by the phase: a Word equal to a listed one,
+    # but not the same object (as a bot or a test may make), must do the same.
+    state = four_draws()
+    state.apply(1, PlayCard(C("2D")))
+    state.apply(1, Word("done"))
+    assert state.phase == GIVE
+    state.apply(1, Give(0))
+    state.apply(0, Word("draw"))
+    assert texts(state.stuck[0]) == ["AC", "3C"] and state.to_act() == (1,)
 
 
 def test_bonus_is_skipped_when_no_opponent_has_fewer_than_three() -> None:
