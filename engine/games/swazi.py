@@ -556,7 +556,7 @@ class SwaziState(TotalsState):
         if owned:
             top = self.pile_top(seat)
             for value in owned:
-                moves += self._augments(seat, value, top, loose, layout, scarce, n_owned)
+                moves += self._augments(seat, value, top, loose, layout, held & ~scarce, n_owned)
 
         # The hand card, rank by rank.
         ends_free = not first_half or not owned  # may end the turn owning a new build
@@ -647,13 +647,14 @@ class SwaziState(TotalsState):
         top: Card | None,
         loose: tuple[Card, ...],
         layout: _Layout,
-        scarce: int,
+        spare: int,
         n_owned: int,
     ) -> list[Move]:
         """Every part that may join the player's own build of ``value``: a single card of
         that value or a set adding up to it, of ``loose`` cards, at most one pile top and at
-        most one hand card (which ends the turn, so it must not be the last keeping an owned
-        build, and in the first half the player may own one build only)."""
+        most one hand card (which ends the turn, so it must be of a ``spare`` value, held and
+        not the last keeping an owned build; and in the first half the player may own one
+        build only)."""
         table = layout.table
         moves: list[Move] = []
         append = moves.append
@@ -669,7 +670,7 @@ class SwaziState(TotalsState):
             for subset in table.get(value - top_rank, ()):
                 append(new(Move, (AUGMENT, None, 0, value, _PICKERS[subset](loose), True)))
         # parts with a hand card: its rank and some loose cards (or none) make the value, with
-        # or without the top; not the last card keeping an owned build
+        # or without the top
         if self.half == 1 and n_owned > 1:
             return moves
         joining = layout.complements >> (TOP_BUILD - value)
@@ -677,7 +678,9 @@ class SwaziState(TotalsState):
             joining |= layout.complements >> (TOP_BUILD - value + top_rank)
         if joining >> TOP_BUILD & 1:
             joining |= 2  # an ace alone, as 14
-        joining &= ~scarce
+        joining &= spare
+        if not joining:
+            return moves
         for card in self.hands[seat]:
             rank = card.rank
             if rank > value:
