@@ -240,7 +240,8 @@ def main() -> None:
         for players in game.player_counts:
             if args.players and players not in args.players:
                 continue
-            row = measured_apart(game_id, players, args.games, args.rounds, with_uno)
+            against_uno = with_uno and players == 2  # UNO is a two-player game
+            row = measured_apart(game_id, players, args.games, args.rounds, against_uno)
             rows.append(row)
             print(json.dumps(row), flush=True)
     if any("ratio" in row for row in rows):
