@@ -881,19 +881,26 @@ def test_a_huge_layout_lists_many_moves_and_accepts_any_legal_one() -> None:
     assert state.piles[1] == cards("2C 2D 2H 3C 3D 3H 4C 5C 6C 6D 9C")
 
 
-def test_a_full_layout_cache_starts_afresh_and_the_moves_stay_the_same(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The layouts worked out for the legal moves are kept up to ``LAYOUT_CACHE`` of them;
-    a full cache is emptied, and the lists are those of a cache that never fills."""
+def random_positions(seed: int) -> list[tuple[dict[str, Any], int, list[str]]]:
+    """The first 60 positions of a random two-player game: saved state, acting seat, and the
+    texts of its legal moves (worked out with the caches as they are)."""
     positions: list[tuple[dict[str, Any], int, list[str]]] = []
-    state = GAME.new_state(2, 3)
-    rng = random.Random(3)
+    state = GAME.new_state(2, seed)
+    rng = random.Random(seed)
     while not state.is_over and len(positions) < 60:
         seat = state.to_act()[0]
         legal = state.legal_actions(seat)
         positions.append((state.to_json(), seat, [a.text for a in legal]))
         state.apply(seat, legal[rng.randrange(len(legal))])
+    return positions
+
+
+def test_a_full_layout_cache_starts_afresh_and_the_moves_stay_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The layouts worked out for the legal moves are kept up to ``LAYOUT_CACHE`` of them;
+    a full cache is emptied, and the lists are those of a cache that never fills."""
+    positions = random_positions(3)
     monkeypatch.setattr(swazi, "LAYOUT_CACHE", 3)
     monkeypatch.setattr(swazi, "_LAYOUTS", {})
     for data, seat, texts in positions:
@@ -907,14 +914,7 @@ def test_a_full_picker_table_starts_afresh_and_the_moves_stay_the_same(
 ) -> None:
     """The pickers of loose cards are kept up to ``PICKER_CACHE`` of them; a full table is
     emptied, and the lists are those of a table that never fills."""
-    positions: list[tuple[dict[str, Any], int, list[str]]] = []
-    state = GAME.new_state(2, 4)
-    rng = random.Random(4)
-    while not state.is_over and len(positions) < 60:
-        seat = state.to_act()[0]
-        legal = state.legal_actions(seat)
-        positions.append((state.to_json(), seat, [a.text for a in legal]))
-        state.apply(seat, legal[rng.randrange(len(legal))])
+    positions = random_positions(4)
     monkeypatch.setattr(swazi, "PICKER_CACHE", 3)
     monkeypatch.setattr(swazi, "_PICKERS", swazi._Pickers())
     monkeypatch.setattr(swazi, "_LAYOUTS", {})
