@@ -61,7 +61,8 @@ from engine.layout import Layout, face_up, rows, stack, your_hand
 
 HAND_SIZE = 4
 TABLE_SIZE = 4
-MAX_PLAYERS = 6
+PLAYER_COUNTS = (2, 3, 4, 6)
+MAX_PLAYERS = max(PLAYER_COUNTS)
 TWO_OF_CLUBS = Card(2, CLUBS)
 TEN_OF_DIAMONDS = Card(10, DIAMONDS)
 SCORING_CARDS = ((TWO_OF_CLUBS, "2♣"), (TEN_OF_DIAMONDS, "10♦"))
@@ -507,7 +508,7 @@ class FishingGame(Game):
 
     id = "fishing"
     name = "Fishing"
-    player_counts = (2, 3, 4, 6)
+    player_counts = PLAYER_COUNTS
     options = (
         Option(
             "target",

@@ -109,7 +109,8 @@ from engine.layout import Group, Layout, face_down, face_up, rows, stack, your_h
 
 HAND_SIZE = 7
 MAX_STUCK = 3
-MAX_PLAYERS = 6
+PLAYER_COUNTS = (2, 3, 4, 5, 6)
+MAX_PLAYERS = max(PLAYER_COUNTS)
 
 # The phases of a turn: its first card (or a draw), the cards that may follow, the bonus.
 PLAY, FOLLOW, GIVE = "play", "follow", "give"
@@ -606,7 +607,7 @@ class StuckGame(Game):
 
     id = "stuck"
     name = "Stuck"
-    player_counts = (2, 3, 4, 5, 6)
+    player_counts = PLAYER_COUNTS
     blurb = (
         "Shed your hand on the up card by rank or suit; rank plays stick a face-down card on "
         "an opponent. Fewest points after one round per player wins."

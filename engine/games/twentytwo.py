@@ -85,9 +85,10 @@ RANK_NAME = {
 PENALTY = {**{value: value for value in range(2, 11)}, 11: 10, 12: 10, 13: 10, 14: 11}
 """Penalty points of a losing last card, by strength: A 11, K Q J 10, 2–10 face value."""
 
-ONLY = tuple(frozenset((seat,)) for seat in range(6))
+PLAYER_COUNTS = (2, 3, 4, 5, 6)
+ONLY = tuple(frozenset((seat,)) for seat in range(max(PLAYER_COUNTS)))
 """``ONLY[seat]``: who may see a private event of ``seat`` (made once, not per event), for each
-of the six seats a table has at most."""
+seat a table can have."""
 
 
 def rank_key(card: Card) -> tuple[int, int]:
@@ -919,7 +920,7 @@ class TwentyTwoGame(Game):
 
     id = "twentytwo"
     name = "Twenty-Two"
-    player_counts = (2, 3, 4, 5, 6)
+    player_counts = PLAYER_COUNTS
     options = ()
     blurb = (
         "Don't be left holding the highest last card: its penalty counts against you, "
