@@ -91,3 +91,22 @@ def test_bench_engine_takes_each_rounds_ratio_against_the_game_run_beside_it() -
     table = "\n".join(bench.ratio_table([{**row, "ratio": 1.49}, {**row, "game": "cambio"}]))
     assert "| stuck |" in table and "| 1.49× |" in table and "| 1.5× | no |" in table
     assert f"| cambio | {row['steps_per_s']:,} |" in table
+
+
+def test_bench_storage_saves_restores_and_answers_with_every_figure() -> None:
+    # Run small on SQLite files: what is checked is that it still drives the storage (its
+    # saved games are made as the bot makes them), not any figure it prints.
+    done = subprocess.run(
+        [
+            *(sys.executable, str(SCRIPTS / "bench_storage.py"), "--tables", "2"),
+            *("--finishes", "12", "--queries", "3", "--running", "3", "--together", "2"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.splitlines()[-1])
+    assert figures["backend"] == "sqlite" and figures["move_saves"] > 0
+    assert figures["restored_games"] == 3 and figures["kb_per_restored_game"] > 0
+    assert figures["board_games"] == 12 and figures["scoreboard_median_ms"] > 0
