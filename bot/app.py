@@ -86,7 +86,7 @@ class CardroomBot(commands.AutoShardedBot):
             self.settings.database_url, synchronous=self.settings.database_synchronous
         )
         try:
-            await self.storage.claim_shards(shards, self._shards_lost)
+            await self.storage.claim_shards(shards, self._shards_lost, self.settings.heartbeat)
         except BaseException:
             await self.storage.close()
             raise

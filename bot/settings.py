@@ -20,7 +20,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.storage.connection import parse_database_url
 from bot.storage.errors import StorageError
-from bot.storage.shards import Shards, parse_shard_ids
+from bot.storage.shards import Heartbeat, Shards, parse_shard_ids
 
 ENV_FILE = Path(".env")
 
@@ -49,6 +49,13 @@ class Settings(BaseSettings):
     shard_ids: str | None = Field(
         default=None,
         description="the shards this process runs: 0-1, 0,2 … (default: all of them)",
+    )
+    shard_heartbeat_seconds: float = Field(
+        default=10,
+        ge=0.1,
+        le=3600,
+        description="on PostgreSQL, how often a process checks the connection holding its shard"
+        " locks; the server frees them after six times as long without a check",
     )
     dev_guild_id: int | None = Field(default=None, description="sync slash commands here at start")
     turn_seconds: int = Field(default=120, ge=10, le=3600)
@@ -107,6 +114,11 @@ class Settings(BaseSettings):
         if value is not None and "shard_count" in info.data:  # (a bad count is named itself)
             parse_shard_ids(value, info.data["shard_count"])  # ValueError: one line
         return value
+
+    @property
+    def heartbeat(self) -> Heartbeat:
+        """How this process checks the connection holding its shard locks (PostgreSQL)."""
+        return Heartbeat(self.shard_heartbeat_seconds)
 
     @property
     def shards(self) -> Shards:

@@ -22,7 +22,7 @@ from bot.storage.postgresql import PostgresDatabase
 from bot.storage.preferences import Preferences, SqlPreferences
 from bot.storage.results import Results, SqlResults
 from bot.storage.running import RunningGames, SqlRunningGames
-from bot.storage.shards import ShardLocks, Shards
+from bot.storage.shards import Heartbeat, ShardLocks, Shards
 from bot.storage.sqlite import SqliteDatabase
 
 
@@ -79,17 +79,23 @@ class Storage:
         """``sqlite`` or ``postgresql``."""
         return self._database.dialect
 
-    async def claim_shards(self, shards: Shards, on_lost: Callable[[Shards], None]) -> None:
+    async def claim_shards(
+        self,
+        shards: Shards,
+        on_lost: Callable[[Shards], None],
+        heartbeat: Heartbeat,
+    ) -> None:
         """Hold ``shards`` for this process until ``close()``.
 
         On PostgreSQL: an advisory lock per shard on a connection of its own; ShardInUseError
         if another process holds one of them; ``on_lost`` is called if that connection drops
-        (the shards are then no longer this process's). On SQLite the file lock taken at
-        open already keeps every other process out: nothing to do.
+        or stops answering its ``heartbeat`` (the shards are then no longer this process's).
+        On SQLite the file lock taken at open already keeps every other process out: nothing
+        to do.
         """
         if isinstance(self._database, PostgresDatabase):
             connection = await self._database.connect()
-            self.shard_locks = await ShardLocks.claim(connection, shards, on_lost)
+            self.shard_locks = await ShardLocks.claim(connection, shards, on_lost, heartbeat)
 
     async def close(self) -> None:
         """Close the database (saved work is already committed); let go of its shards."""

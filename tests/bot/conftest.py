@@ -26,6 +26,9 @@ def fast_settings(tmp_path: Path, **overrides: object) -> Settings:
         "optional_window_seconds": 0.0,
         "ai_think_rollouts": 8,  # a node budget: the same moves on any machine
         "ai_processes": 0,  # searches in the test's process, so simulated time covers them
+        # simulated time would run the heartbeat's real database questions, and their time
+        # limits, as fast as the test advances it (the heartbeat is tested in real time)
+        "shard_heartbeat_seconds": 3600,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
