@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -14,9 +15,9 @@ from bot.settings import Settings
 from tests.bot.helpers import SeededDraws, release
 
 
-def fast_settings(tmp_path: Path, **overrides: object) -> Settings:
+def fast_settings(tmp_path: Path, **overrides: Any) -> Settings:
     """Settings for tests: a temporary database, no AI delay, no edit throttling."""
-    values: dict[str, object] = {
+    values: dict[str, Any] = {
         "discord_token": None,
         "database_url": str(tmp_path / "cardroom.db"),
         "dev_guild_id": None,

@@ -33,6 +33,7 @@ from bot.boards.ratings import (
     shown_rating,
 )
 from bot.storage import (
+    ActionRecord,
     BrokenGame,
     FinishedGame,
     FinishedSeat,
@@ -86,7 +87,7 @@ def saved(
         seats=seats_for(state.players),
         state=state.to_json(),
         revision=revision,
-        actions=actions or [],
+        actions=ActionRecord.of(actions or []),
         table_message_id=555,
         deadline=START + timedelta(minutes=2),
         started_at=START,
@@ -96,7 +97,7 @@ def saved(
 
 async def running_games(storage: Storage) -> list[SavedGame | BrokenGame]:
     """The running games as saved (each read-back state checked against its saved JSON)."""
-    games = []
+    games: list[SavedGame | BrokenGame] = []
     for game in await storage.running.load():
         if isinstance(game, LoadedGame):
             assert game.state.to_json() == game.saved.state
@@ -600,6 +601,7 @@ async def test_a_game_interrupted_by_a_crash_ends_as_without_it(
         )
         await first.running.save(record, expected)
 
+    assert first.file_lock is not None  # SQLite's
     first.file_lock.release()  # as the system does when the process dies
     second = await Storage.open(path)  # a new bot on the same file; the first never closed
     (restored,) = await running_games(second)
