@@ -489,6 +489,26 @@ async def test_a_row_with_unreadable_ids_is_still_reported(tmp_path: Path) -> No
     assert (broken.table_id, broken.guild_id, broken.channel_id) == ("bad", None, None)
 
 
+async def test_a_pause_is_stored_apart_from_the_saves(database_url: str) -> None:
+    storage = await Storage.open(database_url)
+    state = games()["fishing"].new_state(2, 7)
+    try:
+        await storage.running.save(saved(state))
+        since = START + timedelta(minutes=3)
+        await storage.running.set_paused("t1", since)
+        (loaded,) = await storage.running.load()
+        assert isinstance(loaded, LoadedGame) and loaded.saved.paused_since == since
+        await storage.running.save(saved(state, revision=1), expected=0)  # a save keeps it
+        (loaded,) = await storage.running.load()
+        assert isinstance(loaded, LoadedGame) and loaded.saved.paused_since == since
+        await storage.running.set_paused("t1", None)
+        (loaded,) = await storage.running.load()
+        assert isinstance(loaded, LoadedGame) and loaded.saved.paused_since is None
+        assert loaded.saved.revision == 1
+    finally:
+        await storage.close()
+
+
 async def test_a_broken_game_is_set_aside_unchanged_and_not_loaded_again(tmp_path: Path) -> None:
     path = tmp_path / "cardroom.db"
     storage = await Storage.open(path)
