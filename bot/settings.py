@@ -20,6 +20,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.storage.connection import parse_database_url
 from bot.storage.errors import StorageError
+from bot.storage.postgresql import POOL_SIZE
 from bot.storage.shards import Heartbeat, Shards, parse_shard_ids
 
 ENV_FILE = Path(".env")
@@ -42,6 +43,13 @@ class Settings(BaseSettings):
     database_synchronous: Literal["normal", "full"] = Field(
         default="normal",
         description="full: every save is on disk before the player is answered (power cuts)",
+    )
+    database_pool_size: int = Field(
+        default=POOL_SIZE,
+        ge=1,
+        le=1000,
+        description="PostgreSQL: connections per process (all processes together must stay"
+        " within the server's max_connections, with one more each for its shard locks)",
     )
     shard_count: int = Field(
         default=1, ge=1, le=10_000, description="Discord shards of the whole bot, all processes"
