@@ -106,6 +106,10 @@ def play_out(
         if turn is not None and (choose := choosers[turn[0]]) is not None:
             seat, legal = turn
             action = choose(None, legal, rngs[seat], False)
+            # Let go of the listed actions before apply drops the position's own: kept until
+            # the next step, twentytwo's ~2,000 exchanges were promoted by the collections of
+            # the next position's work (+5.5% instructions a game).
+            del turn, legal
             if action is None:
                 raise RuntimeError(f"seat {seat} did not move; the game waits for it")
             apply(seat, action)
