@@ -211,10 +211,17 @@ def card_choices(
     kind: type[Choice], picks: Iterable[tuple[int, ...]], pool: tuple[Card, ...]
 ) -> Iterator[Choice]:
     """``kind((picked, pool))`` for each of ``picks``, made in C: the hot loop of listing
-    legal actions. ``starmap`` hands each pair to ``kind`` inside the one-item tuple that
-    ``zip`` makes, which saves the argument tuple of a plain call (``map(kind, pairs)``):
-    about 6% of the cost of each exchange listed."""
+    exchanges (up to 2,047 a hand). ``starmap`` hands each pair to ``kind`` inside the
+    one-item tuple that ``zip`` makes, which saves the argument tuple of a plain call
+    (``map(kind, pairs)``): about 6% of the cost of each exchange listed."""
     return starmap(kind, zip(zip(picks, repeat(pool))))  # noqa: RUF058 (see above)
+
+
+def plays(picks: Iterable[tuple[int, ...]], pool: tuple[Card, ...]) -> tuple[Play, ...]:
+    """``Play((picked, pool))`` for each of ``picks``: the few leads or follows of a hand.
+    A plain comprehension, as setting up ``card_choices``' four iterators costs more than it
+    saves on a handful of plays."""
+    return tuple([Play((picked, pool)) for picked in picks])
 
 
 # -- the rules as functions --------------------------------------------------------------------
@@ -282,7 +289,7 @@ def leads(hand: Sequence[Card]) -> tuple[Play, ...]:
     """Every lead: k ≥ 1 cards of one rank, keeping at least one card back when holding two or
     more. Ordered by rank, then count. ``hand`` is sorted by ``rank_key``."""
     pool = tuple(hand)
-    return tuple(card_choices(Play, _lead_picks(rank_sizes(pool)), pool))
+    return plays(_lead_picks(rank_sizes(pool)), pool)
 
 
 @cache  # one entry per shape of hand: a few thousand at most
@@ -314,7 +321,7 @@ def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> tuple[Play, ...]
             if strengths[position] != last:  # the lowest suit of each rank that beats
                 picks.append(SPANS[position][1])
                 last = strengths[position]
-        return tuple(card_choices(Play, picks, pool))
+        return plays(picks, pool)
     found: dict[tuple[int, ...], tuple[int, ...]] = {}  # the ranks of each play: its positions
     # Both sorted low to high, each of a beat's cards is at least the best play's card in the
     # same place. Choices of the same ranks come lowest suits first, as combinations go in
@@ -328,7 +335,7 @@ def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> tuple[Play, ...]
         if ranks not in found and all(map(ge, ranks, need)):
             found[ranks] = positions
     found.setdefault(tuple(strengths[:count]), SPANS[0][count])
-    return tuple(card_choices(Play, map(found.__getitem__, sorted(found)), pool))
+    return plays(map(found.__getitem__, sorted(found)), pool)
 
 
 def exchanges(hand: Sequence[Card], stock: int) -> tuple[Exchange, ...]:
