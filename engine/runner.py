@@ -104,8 +104,12 @@ def play_out(
     for steps in range(max_steps):  # ``steps`` actions taken so far
         turn = sole_turn()
         if turn is not None and (choose := choosers[turn[0]]) is not None:
-            seat, legal = turn
-            action = choose(None, legal, rngs[seat], False)
+            seat = turn[0]
+            action = choose(None, turn[1], rngs[seat], False)
+            # Let the listed actions go before apply, which drops the state's own reference:
+            # still held here, they would outlive the next listing, and with hundreds of them
+            # (twentytwo's exchanges) the collector would run twice as often.
+            turn = None
             if action is None:
                 raise RuntimeError(f"seat {seat} did not move; the game waits for it")
             apply(seat, action)
