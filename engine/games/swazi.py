@@ -288,10 +288,8 @@ _BITS = _Bits()
 
 
 _RANK = attrgetter("rank")
-_VALUE_BITS = {
-    card: 1 << card.rank | (1 << TOP_BUILD if card.rank == 1 else 0) for card in FULL_DECK
-}
-"""Each card's values as a bit mask: bit v for a card of value v (an ace is 1 and 14)."""
+_RANK_VALUES = tuple(1 << rank | (1 << TOP_BUILD if rank == 1 else 0) for rank in range(14))
+"""Each rank's values as a bit mask: bit v for a card of value v (an ace is 1 and 14)."""
 _CAPTURING_AS = ((), ((1, 1), (TOP_BUILD, TOP_BUILD)), *(((0, rank),) for rank in range(2, 14)))
 """For each rank, how a hand card of it may capture: (the ace field of the move, the value it
 captures), an ace as 1 or as 14."""
@@ -576,7 +574,7 @@ class SwaziState(TotalsState):
         first_half = self.half == 1
         held = 0  # bit v: a card of value v is held
         for card in hand:
-            held |= _VALUE_BITS[card]
+            held |= _RANK_VALUES[card.rank]
         two_aces = len(hand) >= 2 and hand[1].rank == 1  # the hand is in card order: aces first
         built = 0
         owned: list[int] = []
