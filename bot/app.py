@@ -83,10 +83,12 @@ class CardroomBot(commands.AutoShardedBot):
         the dev guild (from the process of shard 0 only: one process syncs)."""
         shards = self.settings.shards
         self.storage = await Storage.open(
-            self.settings.database_url, synchronous=self.settings.database_synchronous
+            self.settings.database_url,
+            synchronous=self.settings.database_synchronous,
+            pool_size=self.settings.database_pool_size,
         )
         try:
-            await self.storage.claim_shards(shards, self._shards_lost)
+            await self.storage.claim_shards(shards, self._shards_lost, self.settings.heartbeat)
         except BaseException:
             await self.storage.close()
             raise

@@ -20,7 +20,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.storage.connection import parse_database_url
 from bot.storage.errors import StorageError
-from bot.storage.shards import Shards, parse_shard_ids
+from bot.storage.postgresql import POOL_SIZE
+from bot.storage.shards import Heartbeat, Shards, parse_shard_ids
 
 ENV_FILE = Path(".env")
 
@@ -43,12 +44,26 @@ class Settings(BaseSettings):
         default="normal",
         description="full: every save is on disk before the player is answered (power cuts)",
     )
+    database_pool_size: int = Field(
+        default=POOL_SIZE,
+        ge=1,
+        le=1000,
+        description="PostgreSQL: connections per process (all processes together must stay"
+        " within the server's max_connections, with one more each for its shard locks)",
+    )
     shard_count: int = Field(
         default=1, ge=1, le=10_000, description="Discord shards of the whole bot, all processes"
     )
     shard_ids: str | None = Field(
         default=None,
         description="the shards this process runs: 0-1, 0,2 … (default: all of them)",
+    )
+    shard_heartbeat_seconds: float = Field(
+        default=10,
+        ge=0.1,
+        le=3600,
+        description="on PostgreSQL, how often a process checks the connection holding its shard"
+        " locks; the server frees them after six times as long without a check",
     )
     dev_guild_id: int | None = Field(default=None, description="sync slash commands here at start")
     turn_seconds: int = Field(default=120, ge=10, le=3600)
@@ -107,6 +122,11 @@ class Settings(BaseSettings):
         if value is not None and "shard_count" in info.data:  # (a bad count is named itself)
             parse_shard_ids(value, info.data["shard_count"])  # ValueError: one line
         return value
+
+    @property
+    def heartbeat(self) -> Heartbeat:
+        """How this process checks the connection holding its shard locks (PostgreSQL)."""
+        return Heartbeat(self.shard_heartbeat_seconds)
 
     @property
     def shards(self) -> Shards:

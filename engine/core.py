@@ -543,6 +543,23 @@ class State(ABC):
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Legal actions of a seat that may act."""
 
+    def sole_turn(self) -> tuple[int, tuple[Action, ...]] | None:
+        """The seat that alone may act now (so the game waits for it) with its legal actions,
+        as ``to_act`` and ``legal_actions`` give them; None when no seat or several may act.
+
+        Self-play's common step, in one call instead of two (``runner.play_out``).
+        """
+        acting = self._acting
+        if acting is None:
+            acting = self._acting = self._to_act()
+        if len(acting) != 1:
+            return None
+        seat = acting[0]
+        legal = self._legal_cache.get(seat)
+        if legal is None:
+            legal = self._legal_cache[seat] = self._legal_actions(seat)
+        return seat, legal
+
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether ``seat`` may take ``action`` now."""
         return action in self.legal_actions(seat)

@@ -100,11 +100,12 @@ def play_out(
         None if thinks(type(agent)) or cast(Agent, agent).needs_view else cast(Agent, agent).choose
         for agent in agents
     ]
-    to_act, legal_actions, apply = state.to_act, state.legal_actions, state.apply
+    sole_turn, apply = state.sole_turn, state.apply
     for steps in range(max_steps):  # ``steps`` actions taken so far
-        seats = to_act()
-        if len(seats) == 1 and (choose := choosers[seat := seats[0]]) is not None:
-            action = choose(None, legal_actions(seat), rngs[seat], False)
+        turn = sole_turn()
+        if turn is not None and (choose := choosers[turn[0]]) is not None:
+            seat, legal = turn
+            action = choose(None, legal, rngs[seat], False)
             if action is None:
                 raise RuntimeError(f"seat {seat} did not move; the game waits for it")
             apply(seat, action)

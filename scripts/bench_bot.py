@@ -167,7 +167,7 @@ class PictureClock:
             self.sizes.append(len(picture.data))
             return picture
 
-        draw.render = timed_render  # type: ignore[assignment]
+        draw.render = timed_render
 
 
 class SimulatorTime:

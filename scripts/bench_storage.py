@@ -39,6 +39,7 @@ from typing import get_args
 from bot.boards.ratings import Ratings
 from bot.settings import Settings
 from bot.storage import (
+    ActionRecord,
     FinishedGame,
     FinishedSeat,
     SavedEvent,
@@ -97,7 +98,7 @@ def game_positions(tables: int, seed: int) -> list[list[SavedGame]]:
                     seats=seats,
                     state=state.to_json(),
                     revision=len(actions),
-                    actions=list(actions),
+                    actions=ActionRecord.of(actions),
                     table_message_id=5000 + table,
                     deadline=START + timedelta(minutes=len(actions)),
                     started_at=START,
@@ -231,7 +232,9 @@ async def measure_boards(path: Path | str, finishes: int, queries: int) -> dict[
         before = time.perf_counter()
         await ratings.scoreboard(0, "fishing")
         cold = time.perf_counter() - before
-        steady_board, steady_stats, after_game = [], [], []
+        steady_board: list[float] = []
+        steady_stats: list[float] = []
+        after_game: list[float] = []
         for n, game in enumerate(done[-queries:]):
             for samples, ask in (
                 (steady_board, ratings.scoreboard(0, "fishing")),

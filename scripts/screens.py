@@ -138,9 +138,9 @@ class Browser:
                     LIGHT_CSS,
                 )
 
-        hooks._ensure_browser = ensure_browser  # type: ignore[method-assign]
-        hooks.close = close  # type: ignore[method-assign]
-        hooks._freeze = staticmethod(paint)  # type: ignore[method-assign, assignment]
+        hooks._ensure_browser = ensure_browser  # type: ignore[method-assign, assignment]
+        hooks.close = close  # type: ignore[method-assign, assignment]
+        hooks._freeze = staticmethod(paint)  # type: ignore[method-assign]
         try:
             yield
         finally:

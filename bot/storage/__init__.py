@@ -29,7 +29,7 @@ from bot.storage.models import (
 from bot.storage.preferences import Preferences
 from bot.storage.results import Results
 from bot.storage.running import RunningGames
-from bot.storage.shards import ShardInUseError, Shards
+from bot.storage.shards import Heartbeat, ShardInUseError, Shards
 
 __all__ = [
     "ActionRecord",
@@ -38,6 +38,7 @@ __all__ = [
     "DatabaseLock",
     "FinishedGame",
     "FinishedSeat",
+    "Heartbeat",
     "HistoryRow",
     "LoadedGame",
     "OpenLobbies",

@@ -18,11 +18,11 @@ from bot.storage.connection import Database, DatabaseUrl, Synchronous, parse_dat
 from bot.storage.lobbies import OpenLobbies, SqlOpenLobbies
 from bot.storage.lock import DatabaseLock
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
-from bot.storage.postgresql import PostgresDatabase
+from bot.storage.postgresql import POOL_SIZE, PostgresDatabase
 from bot.storage.preferences import Preferences, SqlPreferences
 from bot.storage.results import Results, SqlResults
 from bot.storage.running import RunningGames, SqlRunningGames
-from bot.storage.shards import ShardLocks, Shards
+from bot.storage.shards import Heartbeat, ShardLocks, Shards
 from bot.storage.sqlite import SqliteDatabase
 
 
@@ -54,9 +54,11 @@ class Storage:
         migrations: Path = MIGRATIONS_DIR,
         up_to: int | None = None,
         synchronous: Synchronous = "normal",
+        pool_size: int = POOL_SIZE,
     ) -> Storage:
         """Open the database at ``url`` (a SQLite file, created with its directory, or
-        ``postgresql://…``) and migrate it to the latest version, or ``up_to``.
+        ``postgresql://…``, with a pool of up to ``pool_size`` connections) and migrate it
+        to the latest version, or ``up_to``.
 
         Raises DatabaseInUseError when another process has the SQLite file open, StorageError
         when the PostgreSQL server cannot be reached.
@@ -64,7 +66,7 @@ class Storage:
         where = parse_database_url(url)
         database: Database
         if where.dialect == "postgresql":
-            database = await PostgresDatabase.open(where.target)
+            database = await PostgresDatabase.open(where.target, pool_size)
         else:
             database = await SqliteDatabase.open(where.sqlite_path, synchronous)
         try:
@@ -79,17 +81,23 @@ class Storage:
         """``sqlite`` or ``postgresql``."""
         return self._database.dialect
 
-    async def claim_shards(self, shards: Shards, on_lost: Callable[[Shards], None]) -> None:
+    async def claim_shards(
+        self,
+        shards: Shards,
+        on_lost: Callable[[Shards], None],
+        heartbeat: Heartbeat,
+    ) -> None:
         """Hold ``shards`` for this process until ``close()``.
 
         On PostgreSQL: an advisory lock per shard on a connection of its own; ShardInUseError
         if another process holds one of them; ``on_lost`` is called if that connection drops
-        (the shards are then no longer this process's). On SQLite the file lock taken at
-        open already keeps every other process out: nothing to do.
+        or stops answering its ``heartbeat`` (the shards are then no longer this process's).
+        On SQLite the file lock taken at open already keeps every other process out: nothing
+        to do.
         """
         if isinstance(self._database, PostgresDatabase):
             connection = await self._database.connect()
-            self.shard_locks = await ShardLocks.claim(connection, shards, on_lost)
+            self.shard_locks = await ShardLocks.claim(connection, shards, on_lost, heartbeat)
 
     async def close(self) -> None:
         """Close the database (saved work is already committed); let go of its shards."""

@@ -170,6 +170,8 @@ class SavedGame(BaseModel):
     deadline: UtcDatetime | None  # the current decision's turn timer
     started_at: UtcDatetime
     table_log: TableLog | None = None  # None: saved before migration 008 (replayed at start)
+    # when its channel closed to the bot (None: not paused); kept by ``set_paused``, not saves
+    paused_since: UtcDatetime | None = None
 
 
 class SavedLobby(BaseModel):

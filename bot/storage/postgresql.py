@@ -22,7 +22,9 @@ from asyncpg.pool import PoolConnectionProxy
 from bot.storage.connection import NO_PARAMETERS, Dialect, Parameters, Row
 from bot.storage.errors import StorageError
 
-POOL_SIZE = 10  # connections per process: saves are short, one statement each
+POOL_SIZE = 10
+"""Connections per process by default (``DATABASE_POOL_SIZE``): saves are short, one statement
+each, so a few connections serve many tables."""
 NAMED_PARAMETER = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 
 
@@ -84,11 +86,11 @@ class PostgresDatabase:
         self.url = url
 
     @classmethod
-    async def open(cls, url: str) -> PostgresDatabase:
-        """Connect a pool to ``url`` (StorageError with one line if the server cannot be
-        reached or refuses)."""
+    async def open(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresDatabase:
+        """Connect a pool of up to ``pool_size`` connections to ``url`` (StorageError with one
+        line if the server cannot be reached or refuses)."""
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StorageError(f"cannot connect to the PostgreSQL database: {error}") from None
         return cls(pool, url)

@@ -79,6 +79,9 @@ class RunningGames(Protocol):
     async def set_aside(self, broken: BrokenGame) -> None:
         """Move a game that cannot be read back out of the running games, unchanged."""
 
+    async def set_paused(self, table_id: str, since: datetime | None) -> None:
+        """Record that a running game has been paused since ``since`` (None: it goes on)."""
+
     async def end_unfinished(self, table_id: str, reason: str, expected: int | None = None) -> None:
         """Move a running game that ended without a result to the unfinished games, with
         ``reason`` (nothing if it is not there); with ``expected``, only if it is at that
@@ -257,6 +260,7 @@ class SqlRunningGames:
                 table_message_id=row["table_message_id"],
                 deadline=row["deadline"],
                 started_at=row["started_at"],
+                paused_since=row["paused_since"],
                 table_log=(
                     None
                     if row["table_log"] is None
@@ -282,8 +286,10 @@ class SqlRunningGames:
         async with self._db.transaction() as sql:
             self.forget(broken.table_id)
             await sql.execute(
-                f"INSERT INTO set_aside_games ({RUNNING_COLUMNS}, error, set_aside_at)"
-                f" SELECT {RUNNING_COLUMNS}, CAST(:error AS TEXT), CAST(:now AS TEXT)"
+                f"INSERT INTO set_aside_games ({RUNNING_COLUMNS}, paused_since, error,"
+                " set_aside_at)"
+                f" SELECT {RUNNING_COLUMNS}, paused_since, CAST(:error AS TEXT),"
+                " CAST(:now AS TEXT)"
                 " FROM running_games WHERE table_id = :table_id",
                 {
                     "error": broken.error,
@@ -294,6 +300,15 @@ class SqlRunningGames:
             await sql.execute(
                 "DELETE FROM running_games WHERE table_id = :table_id",
                 {"table_id": broken.table_id},
+            )
+
+    async def set_paused(self, table_id: str, since: datetime | None) -> None:
+        """Record that a running game has been paused since ``since`` (None: it goes on).
+        Not a save of the game: its revision and state stay as they are."""
+        async with self._db.transaction() as sql:
+            await sql.execute(
+                "UPDATE running_games SET paused_since = :since WHERE table_id = :table_id",
+                {"since": to_text(since), "table_id": table_id},
             )
 
     async def end_unfinished(self, table_id: str, reason: str, expected: int | None = None) -> None:

@@ -8,11 +8,22 @@ its own for as long as it runs: a second process asking for a held shard is refu
 process whose lock connection drops has lost its shards (another process may take them) and
 must stop driving their games. SQLite needs none of this: its file lock already keeps the
 database to one process, whatever shards it runs.
+
+A link can also fail without dropping: a network cut or a frozen process leaves both ends
+waiting. So the lock connection has a heartbeat (``Heartbeat``): the process asks it every few
+seconds whether it still holds its shards, and gives them up when no answer comes in time; and
+the server ends the lock connection after a minute without a question (PostgreSQL 14's
+``idle_session_timeout``), which frees the shards of a process that froze or was cut off, for
+another process to take. Saves never rely on the locks alone: each one checks the stored
+revision as it writes, so a process that wakes up late cannot overwrite newer moves.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -77,23 +88,73 @@ def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
     return tuple(sorted(ids))
 
 
+@dataclass(frozen=True)
+class Heartbeat:
+    """How a process checks the connection holding its shard locks: a question every
+    ``every`` seconds, to be answered within as long again or the shards are given up. The
+    server ends the connection (freeing the shards) after ``server_gives_up_after`` seconds
+    without a question: six beats, so that a slow answer or a busy event loop never costs a
+    healthy process its shards.
+
+    >>> Heartbeat(10).server_gives_up_after
+    60
+    """
+
+    every: float
+
+    @property
+    def answer_within(self) -> float:
+        """Seconds an answer may take."""
+        return self.every
+
+    @property
+    def server_gives_up_after(self) -> int:
+        """Whole seconds the server waits for the next question."""
+        return math.ceil(6 * self.every)
+
+
+HELD_LOCKS = (
+    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    " AND pid = pg_backend_pid() AND classid = $1"
+)
+"""How many shard locks the asking connection holds (the heartbeat's question)."""
+
+
 class ShardLocks:
     """A process's hold on its shards in a PostgreSQL database: advisory locks on a
-    connection of its own, released when it closes (or when the connection drops)."""
+    connection of its own, released when it closes, when the connection drops, or when its
+    heartbeat goes unanswered."""
 
-    def __init__(self, connection: asyncpg.Connection, shards: Shards) -> None:
+    def __init__(
+        self,
+        connection: asyncpg.Connection,
+        shards: Shards,
+        on_lost: Callable[[Shards], None],
+        heartbeat: Heartbeat,
+    ) -> None:
         self._connection = connection
         self.shards = shards
-        self._released = False
+        self._on_lost = on_lost
+        self._heartbeat = heartbeat
+        self._done = False  # released or lost: on_lost is called at most once
+        self._beating: asyncio.Task[None] | None = None
 
     @classmethod
     async def claim(
-        cls, connection: asyncpg.Connection, shards: Shards, on_lost: Callable[[Shards], None]
+        cls,
+        connection: asyncpg.Connection,
+        shards: Shards,
+        on_lost: Callable[[Shards], None],
+        heartbeat: Heartbeat,
     ) -> ShardLocks:
         """Lock every shard of ``shards`` on ``connection`` (closed on failure);
         ShardInUseError naming the first shard another process holds. ``on_lost`` is called
-        once if the connection drops while the locks are held."""
+        once if the connection drops or misses a ``heartbeat`` while the locks are held."""
         try:
+            if connection.get_server_version() >= (14,):  # older servers lack the setting
+                await connection.execute(
+                    f"SET idle_session_timeout = '{heartbeat.server_gives_up_after}s'"
+                )
             for shard in shards.ids:
                 if not await connection.fetchval(
                     "SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCKS, shard
@@ -105,17 +166,45 @@ class ShardLocks:
         except BaseException:
             await connection.close()
             raise
-        locks = cls(connection, shards)
-
-        def dropped(_: object) -> None:
-            if not locks._released:
-                log.error("the database connection holding %s dropped: they are lost", shards)
-                on_lost(shards)
-
-        connection.add_termination_listener(dropped)
+        locks = cls(connection, shards, on_lost, heartbeat)
+        connection.add_termination_listener(lambda _: locks._lose("dropped"))
+        locks._beating = asyncio.create_task(locks._keep_checking(), name="shard heartbeat")
         return locks
+
+    async def _keep_checking(self) -> None:
+        """Ask the lock connection, now and then, whether it still holds every shard."""
+        heartbeat = self._heartbeat
+        while not self._done:
+            await asyncio.sleep(heartbeat.every)
+            try:
+                held = await self._connection.fetchval(
+                    HELD_LOCKS, SHARD_LOCKS, timeout=heartbeat.answer_within
+                )
+            except Exception as error:  # whatever failed, the locks can no longer be vouched for
+                # Dropped at this end too, so that the server lets the locks go as soon as
+                # the link works again, and a late answer changes nothing.
+                self._connection.terminate()
+                timed_out = isinstance(error, TimeoutError)
+                self._lose("did not answer in time" if timed_out else f"failed: {error!r}")
+                return
+            if held != len(self.shards.ids):
+                self._connection.terminate()
+                self._lose(f"holds {held} of its {len(self.shards.ids)} shard locks")
+                return
+
+    def _lose(self, why: str) -> None:
+        """The shards are no longer this process's: say so once (not after a release)."""
+        if self._done:
+            return
+        self._done = True
+        log.error("the database connection holding %s %s: they are lost", self.shards, why)
+        self._on_lost(self.shards)
 
     async def release(self) -> None:
         """Let the shards go (at shutdown)."""
-        self._released = True
+        self._done = True
+        if self._beating is not None:
+            self._beating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._beating
         await self._connection.close()

@@ -195,7 +195,19 @@ class GameCog(commands.Cog):
 
     # The bot's permissions in a channel change with the channel's overwrites, its roles'
     # permissions and its own roles: after any of these, paused tables whose channel is open
-    # to the bot again go on (read from the gateway's cache: no request to Discord).
+    # to the bot again go on (read from the gateway's cache: no request to Discord). So do
+    # the tables paused before a restart, once the servers are known (the cache filled).
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Every server's channels and roles are known (at the start, or after a reconnect)."""
+        for guild in self.bot.guilds:
+            self.resume_reachable(guild)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server's channels and roles are known again (after its outage)."""
+        self.resume_reachable(guild)
+
     @commands.Cog.listener()
     async def on_guild_channel_update(
         self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel

@@ -103,6 +103,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
     session.resume(RESTARTED)
+    session.paused_since = saved.paused_since  # still paused: its channel was closed then
     return session
 
 

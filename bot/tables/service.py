@@ -303,22 +303,43 @@ class TableService:
     def pause(self, session: TableSession) -> None:
         """The bot may no longer see or post in the table's channel: nothing moves (no
         timeout, no AI) until it may again (``resume``); the players and the server's owner
-        are told by DM; after ``paused_table_seconds`` the game ends without a result."""
+        are told by DM; after ``paused_table_seconds`` the game ends without a result. The
+        pause is stored, so that a restart neither tells them again nor starts it over."""
         if session.paused or session.ended:
             return
-        session.paused = True
-        self.timers.cancel(session)
+        session.paused_since = self.clock()
         log.warning("table %s: its channel is closed to the bot; paused", session.table_id)
         self.spawn(self.presenter.table_paused(session), f"paused-{session.table_id}")
+        self._keep_paused(session)
+        self.spawn(self._store_pause(session), f"pause-saved-{session.table_id}")
+
+    def _keep_paused(self, session: TableSession) -> None:
+        """Hold a paused table still until its channel opens or the pause runs out."""
+        self.timers.cancel(session)
         ending = self.spawn(self._pause_runs_out(session), f"pause-end-{session.table_id}")
         self._pauses[session.table_id] = ending
 
     async def _pause_runs_out(self, session: TableSession) -> None:
         seconds = self.settings.paused_table_seconds
-        await asyncio.sleep(seconds)
+        assert session.paused_since is not None
+        left = seconds - (self.clock() - session.paused_since).total_seconds()
+        await asyncio.sleep(max(0.0, left))
         self._pauses.pop(session.table_id, None)
         if session.paused:
             await self._abandon(session, PAUSE_RAN_OUT.format(minutes=round(seconds / 60)))
+
+    async def _store_pause(self, session: TableSession) -> None:
+        """Store whether the table is paused, as it is when this runs (under the table's
+        lock, so that a pause and a resume in quick succession are stored in order). Not
+        retried: should it fail, the pause still holds here, and a restart would only pause
+        the table anew (telling the players again) once its channel refuses the bot."""
+        async with session.lock:
+            if session.ended:
+                return
+            try:
+                await self.storage.running.set_paused(session.table_id, session.paused_since)
+            except Exception:
+                log.exception("table %s: whether it is paused was not stored", session.table_id)
 
     def paused_in(self, guild_id: int) -> list[TableSession]:
         """The paused tables of a server."""
@@ -332,6 +353,7 @@ class TableService:
         self._end_pause(session)
         session.resume(RESUMED)
         log.info("table %s: its channel is open to the bot again; resumed", session.table_id)
+        self.spawn(self._store_pause(session), f"pause-saved-{session.table_id}")
         self.show(session)
 
     def _end_pause(self, session: TableSession) -> None:
@@ -437,7 +459,10 @@ class TableService:
         for session in sessions:
             self.tables[session.table_id] = session
             self.by_channel[session.channel_id] = session.table_id
-            self.show(session)
+            if session.paused:  # nothing asked of its channel: resumed once it is open
+                self._keep_paused(session)
+            else:
+                self.show(session)
         for game in broken:
             if game.channel_id is not None:
                 self.spawn(self.presenter.restore_failed(game), f"broken-{game.table_id}")

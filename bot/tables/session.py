@@ -69,9 +69,9 @@ class TableSession:
     summaries: list[str] = field(default_factory=list)
     ended: bool = False
     end_reason: str = ""
-    # the bot may not post in the table's channel just now: no move, timeout or AI move is
-    # made until it may again (or the pause runs out and the game ends)
-    paused: bool = False
+    # since when the bot may not post in the table's channel (None: it may): no move, timeout
+    # or AI move is made until it may again (or the pause runs out and the game ends)
+    paused_since: datetime | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     declined: set[tuple[int, int]] = field(default_factory=set)  # (revision, seat) AI passes
     # seat -> the revision at which its legal actions last changed: a click drawn before that
@@ -82,6 +82,11 @@ class TableSession:
     stored_revision: int | None = None
 
     # -- reading -----------------------------------------------------------------------------
+    @property
+    def paused(self) -> bool:
+        """Whether the table waits for its channel to open to the bot again."""
+        return self.paused_since is not None
+
     @property
     def names(self) -> list[str]:
         """Seat names, by seat."""
@@ -429,7 +434,7 @@ class TableSession:
         seat gets a whole turn from now (the time the game stood still is nobody's fault, so
         it never counts as a timeout), and views drawn before stay good only at the current
         revision."""
-        self.paused = False
+        self.paused_since = None
         self.log.append(LoggedEvent(Event(note, "info"), self.revision))
         self.deadlines.clear()
         self._after_change(acted=())

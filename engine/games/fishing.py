@@ -20,6 +20,7 @@ Where each rule lives, in the order of the rules document:
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from operator import itemgetter
@@ -94,51 +95,68 @@ def sum_sets(value: int, table: Sequence[Card]) -> list[tuple[Card, ...]]:
     [(Card('AC'), Card('3H'))]
     """
     numerals = sorted(card for card in table if card.rank < value)
-    return [take(numerals) for take in sum_takers(rank_counts(card_bits(numerals)), value)]
+    return [take(numerals) for take in sum_takers(lower_counts(numerals), value)]
 
 
-_BIT = {card: 1 << index for index, card in enumerate(FULL_DECK)}
-"""Each card's bit in a set of cards held as an int: FULL_DECK is in card order, so the four
-cards of rank r are the 4-bit group (nibble) r − 1, in suit order, lower ranks lower."""
+COUNT_BITS = 3
+"""The width of one rank's field in ``lower_counts`` (a rank has 4 cards at most)."""
+SUM_RANKS = range(1, 10)
+"""The ranks that can be part of a sum set: A to 9 (a set adds up to 10 at most)."""
+
+
+def lower_counts(cards: Iterable[Card]) -> int:
+    """How many of ``cards`` there are of each rank from A to 9, as ``COUNT_BITS``-bit fields,
+    the ace's lowest: what a table offers to sum sets, in one small int (below 2**30, so
+    Python's arithmetic on it takes its quick one-digit path).
+
+    >>> bin(lower_counts(Card.parse(t) for t in ("AC", "AD", "3H", "KS")))
+    '0b1000010'
+    """
+    return sum(_MARKS[card][2] for card in cards)
+
+
+def suit_sets(cards: Iterable[Card]) -> list[int]:
+    """The suits of each rank among ``cards``, by rank (index 0 unused), as 4 bits a rank.
+
+    >>> suit_sets(Card.parse(t) for t in ("AC", "AD", "KS"))[1::12]
+    [3, 8]
+    """
+    suits = [0] * 14
+    for card in cards:
+        suits[card.rank] |= 1 << card.suit
+    return suits
+
+
 _MARKS = {
     card: (
-        bit,
-        1 << 4 * (card.rank - 1),
+        card.rank,
+        1 << card.suit,
+        1 << COUNT_BITS * (card.rank - 1) if card.rank in SUM_RANKS else 0,
         tuple(Event(f"{{s{seat}}} played {card.pretty}", "play") for seat in range(MAX_PLAYERS)),
     )
-    for card, bit in _BIT.items()
+    for card in FULL_DECK
 }
-"""What a card adds to a set's ``card_bits`` and to its ``rank_counts``, and its event when
-a seat leaves it on the table, by seat (looked up with the rest: events are immutable, so one
-serves every game)."""
-_NIBBLES = sum(1 << 4 * group for group in range(13))  # the lowest bit of every nibble
-
-
-def card_bits(cards: Iterable[Card]) -> int:
-    """The set of ``cards`` as bits (see ``_BIT``)."""
-    return sum(map(_BIT.__getitem__, cards))
-
-
-def rank_counts(bits: int) -> int:
-    """How many cards of each rank a set of card bits holds, as 4-bit counts in place of each
-    rank's nibble: the bits are added up in pairs, then the pairs in nibbles, all at once."""
-    pairs = bits - ((bits >> 1) & 0b0101 * _NIBBLES)
-    return (pairs & 0b0011 * _NIBBLES) + ((pairs >> 2) & 0b0011 * _NIBBLES)
+"""What a card adds to a table's ``suit_sets`` (its rank, its suit's bit) and to its
+``lower_counts``, and its event when a seat leaves it on the table, by seat (looked up with
+the rest: events are immutable, so one serves every game)."""
 
 
 _SUM_TAKERS: dict[int, tuple[itemgetter[Any], ...]] = {}
-"""``sum_takers``'s answers by ``counts << 4 | value``, read directly in the hot loop (a dict
-lookup on an int costs a fraction of an ``lru_cache`` call); emptied when it holds
+"""``sum_takers``'s answers by ``counts | _VALUE_TAGS[value]``, read directly in the hot loop
+(a dict lookup on an int costs a fraction of an ``lru_cache`` call); emptied when it holds
 ``_SUM_TAKERS_KEPT``, which bounds its memory."""
 _SUM_TAKERS_KEPT = 1 << 16
+_VALUE_TAGS = {value: 1 << COUNT_BITS * (value - 1) for value in range(2, 11)}
+"""Tells a value's keys apart: the lowest bit of the value's own field, above the counts of
+the ranks below it, which are all a key holds besides."""
 
 
 def sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
     """Getters of each set of two or more table cards adding up to ``value``, for a table (in
-    card order) whose cards below ``value`` have the rank ``counts`` (as ``rank_counts``):
+    card order) whose cards below ``value`` have the rank ``counts`` (as ``lower_counts``):
     they are the table's first cards, so the getters pick their positions. Cached (in
     ``_SUM_TAKERS``) because tables repeat their ranks far more than their cards."""
-    key = counts << 4 | value
+    key = counts | _VALUE_TAGS[value]
     found = _SUM_TAKERS.get(key)
     if found is None:
         if len(_SUM_TAKERS) >= _SUM_TAKERS_KEPT:
@@ -149,7 +167,10 @@ def sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
 
 def _find_sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
     """``sum_takers`` worked out."""
-    ranks = [rank for rank in range(1, value) for _ in range(counts >> 4 * (rank - 1) & 15)]
+    field = (1 << COUNT_BITS) - 1
+    ranks = [
+        rank for rank in range(1, value) for _ in range(counts >> COUNT_BITS * (rank - 1) & field)
+    ]
     count = len(ranks)
     found: list[itemgetter[Any]] = []
 
@@ -190,14 +211,13 @@ def multi_captures(
 def plays(hand: Iterable[Card], table: Sequence[Card], multi: bool) -> list[Play]:
     """Every legal play of a hand: each card left, then its captures (the same-rank cards,
     then the sum sets). ``table`` must be in card order."""
-    bits = card_bits(table)
-    return table_plays(hand, table, bits, rank_counts(bits), multi)
+    return table_plays(hand, table, suit_sets(table), lower_counts(table), multi)
 
 
 def table_plays(
-    hand: Iterable[Card], table: Sequence[Card], bits: int, counts: int, multi: bool
+    hand: Iterable[Card], table: Sequence[Card], suits: Sequence[int], counts: int, multi: bool
 ) -> list[Play]:
-    """``plays`` on a table (in card order) whose ``card_bits`` and ``rank_counts`` are known
+    """``plays`` on a table (in card order) whose ``suit_sets`` and ``lower_counts`` are known
     (the state keeps them with its table).
 
     This is the hot loop of self-play: a card's play to the table and its same-rank captures
@@ -205,14 +225,14 @@ def table_plays(
     value are the table's first cards, picked by the getters of ``sum_takers``.
     """
     if multi:
-        return multi_table_plays(hand, table, bits, counts)
+        return multi_table_plays(hand, table, suits, counts)
     result: list[Play] = []
     for card in hand:
-        rank, shift, lower_mask, with_same_rank = _READY_PLAYS[card]
-        result += with_same_rank[bits >> shift & 15]
+        rank, lower_mask, tag, with_same_rank = _READY_PLAYS[card]
+        result += with_same_rank[suits[rank]]
         lower = counts & lower_mask
         if lower:
-            takers = _SUM_TAKERS.get(lower << 4 | rank)
+            takers = _SUM_TAKERS.get(lower | tag)
             if takers is None:
                 takers = sum_takers(lower, rank)
             for take in takers:
@@ -222,15 +242,15 @@ def table_plays(
 
 
 def multi_table_plays(
-    hand: Iterable[Card], table: Sequence[Card], bits: int, counts: int
+    hand: Iterable[Card], table: Sequence[Card], suits: Sequence[int], counts: int
 ) -> list[Play]:
     """``table_plays`` with the option ``multi_capture``: each card left, then every union of
     its disjoint sum sets and at most one same-rank card (``multi_captures``)."""
     result: list[Play] = []
     for card in hand:
-        rank, shift, lower_mask, _ = _READY_PLAYS[card]
-        below = (bits & ((1 << shift) - 1)).bit_count()
-        same_rank = table[below : below + (bits >> shift & 15).bit_count()]
+        rank, lower_mask, _, _ = _READY_PLAYS[card]
+        below = bisect_left(table, Card(rank, CLUBS))  # where the cards of its rank start
+        same_rank = table[below : below + suits[rank].bit_count()]
         lower = counts & lower_mask
         sets = [take(table) for take in sum_takers(lower, rank)] if lower else []
         result.append(Play(card))
@@ -244,9 +264,9 @@ _new_tuple = tuple.__new__
 _READY_PLAYS = {
     card: (
         card.rank,
-        4 * (card.rank - 1),  # where the card's rank nibble starts in card bits
-        # the nibbles of the ranks below it, whose cards may add up to it (a numeral's only)
-        (1 << 4 * (card.rank - 1)) - 1 if card.rank <= 10 else 0,
+        # the counts of the ranks below it, whose cards may add up to it (a numeral's only)
+        (1 << COUNT_BITS * (card.rank - 1)) - 1 if card.rank <= 10 else 0,
+        _VALUE_TAGS.get(card.rank, 0),
         tuple(
             (Play(card), *(Play(card, (same,)) for same in same_rank if suits >> same.suit & 1))
             for suits in range(16)
@@ -255,9 +275,9 @@ _READY_PLAYS = {
     for card in FULL_DECK
     for same_rank in [FULL_DECK[4 * (card.rank - 1) : 4 * card.rank]]
 }
-"""Per card: its rank, its nibble's place, the mask of the rank counts its sum sets are made of
-(none for a court card), and for each set of suits of its rank on the table (a nibble), its
-play to the table followed by its captures of each of those cards."""
+"""Per card: its rank, the mask of the ``lower_counts`` its sum sets are made of (none for a
+court card), its value's tag in ``sum_takers``' keys, and for each set of suits of its rank on
+the table (4 bits), its play to the table followed by its captures of each of those cards."""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -323,22 +343,19 @@ class FishingState(TotalsState):
         del self.stock[:dealt]
 
     def set_table(self, cards: Iterable[Card]) -> None:
-        """Put exactly ``cards`` on the table, in card order, with the table's ``card_bits``
-        and ``rank_counts``, which listing plays reads (``_apply`` keeps them as it goes)."""
+        """Put exactly ``cards`` on the table, in card order, with the table's ``suit_sets``
+        and ``lower_counts``, which listing plays reads (``_apply`` keeps them as it goes)."""
         self.table = sorted(cards)
-        self.table_bits = card_bits(self.table)
-        self.table_counts = rank_counts(self.table_bits)
+        self.table_suits = suit_sets(self.table)
+        self.table_counts = lower_counts(self.table)
 
     # -- decisions -----------------------------------------------------------------------------
     def _to_act(self) -> tuple[int, ...]:
         return () if self.over else (self.turn,)
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
-        return tuple(
-            table_plays(
-                self.hands[seat], self.table, self.table_bits, self.table_counts, self.multi_capture
-            )
-        )
+        suits, counts = self.table_suits, self.table_counts
+        return tuple(table_plays(self.hands[seat], self.table, suits, counts, self.multi_capture))
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         if isinstance(action, Play) and seat in self.to_act():
@@ -358,23 +375,21 @@ class FishingState(TotalsState):
         assert isinstance(action, Play)
         card, take = action
         self.hands[seat].remove(card)
-        # A card's place in the table (in card order) is the number of its cards below it,
-        # counted from the table's bits: quicker than comparing the cards.
         if take:
-            table = self.table
+            table, suits = self.table, self.table_suits
             for taken in take:
-                bit, rank_unit, _ = _MARKS[taken]
-                del table[(self.table_bits & (bit - 1)).bit_count()]
-                self.table_bits -= bit
-                self.table_counts -= rank_unit
+                rank, suit_bit, count, _ = _MARKS[taken]
+                table.remove(taken)
+                suits[rank] -= suit_bit
+                self.table_counts -= count
             self.piles[seat] += (*take, card)
             self.last_capturer = seat
             events = [captured_event(seat, action)]
         else:
-            bit, rank_unit, played = _MARKS[card]
-            self.table.insert((self.table_bits & (bit - 1)).bit_count(), card)
-            self.table_bits += bit
-            self.table_counts += rank_unit
+            rank, suit_bit, count, played = _MARKS[card]
+            insort(self.table, card)
+            self.table_suits[rank] += suit_bit
+            self.table_counts += count
             events = [played[seat]]
         self.turn = (seat + 1) % self.players
         if any(self.hands):

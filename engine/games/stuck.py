@@ -190,6 +190,9 @@ def drew_stuck_event(seat: int) -> Event:
     return Event(f"{{s{seat}}} cannot play and draws a stuck card", "draw")
 
 
+STALLED = Event("Nobody played a card for a whole turn of the table: stalled", "stall")
+
+
 @cache
 def gave_event(seat: int, target: int) -> Event:
     """The event of the bonus stuck card given to ``target`` (one serves every game)."""
@@ -213,8 +216,10 @@ class StuckState(TotalsState):
         self.round_index = 0
         self.dealer = 0 if deck_plan.is_stacked else make_rng(seed, "dealer").randrange(players)
         self.turn = 0
-        self.hands: list[list[Card]] = [[] for _ in range(players)]  # kept in card order
-        self.stuck: list[list[Card]] = [[] for _ in range(players)]
+        # Each seat's hand (kept in card order), stuck cards and lacks (below) are dealt by
+        # start_round, or read from a save.
+        self.hands: list[list[Card]] = []
+        self.stuck: list[list[Card]] = []
         self.discard: list[Card] = []  # the last card is the current card
         self.pile: list[Card] = []  # top first
         self.phase = PLAY
@@ -224,7 +229,7 @@ class StuckState(TotalsState):
         self.went_out: list[int | None] = []  # each round: who went out (None: it stalled)
         # Public memory for the AI: the suits and ranks a seat was seen not to hold (it drew on
         # a card of that suit and rank), forgotten when unseen cards join its hand.
-        self.lacks: list[tuple[set[int], set[int]]] = [(set(), set()) for _ in range(players)]
+        self.lacks: list[tuple[set[int], set[int]]] = []
 
     # -- dealing -------------------------------------------------------------------------------
     def start(self) -> list[Event]:
@@ -353,44 +358,44 @@ class StuckState(TotalsState):
             return self.give_bonus(seat, action.seat)
         # The one word legal in the follow phase is done; in the play phase, draw.
         if self.phase == FOLLOW:
-            return self.finish_play(seat, bonus=True)
+            return self.finish_play(seat, True, [])
         return self.draw_for_turn(seat)
 
+    # The steps of a turn below add what happens to the ``events`` they are given (the turn's
+    # one list, returned by ``_apply``) and return them.
     def play_card(self, seat: int, card: Card) -> list[Event]:
         """Play one card; a suit play, or a play that empties the hand, ends by itself."""
         suit_play = self.phase == PLAY and card.rank != self.discard[-1].rank
-        self.hands[seat].remove(card)
+        hand = self.hands[seat]
+        hand.remove(card)
         self.discard.append(card)
         self.run.append(card)
         events = [PLAYED_EVENTS[card][seat]]
-        if suit_play:
-            events.extend(self.finish_play(seat, bonus=False))
-        elif not self.hands[seat]:
-            events.extend(self.finish_play(seat, bonus=True))
-        else:
-            self.phase = FOLLOW
+        if suit_play or not hand:
+            return self.finish_play(seat, not suit_play, events)
+        self.phase = FOLLOW
         return events
 
-    def finish_play(self, seat: int, bonus: bool) -> list[Event]:
-        """The play is over: go out, or ask for the bonus target, or move on."""
+    def finish_play(self, seat: int, bonus: bool, events: list[Event]) -> list[Event]:
+        """The play is over: go out, or ask for the bonus target (when ``bonus``), or move on."""
         if not self.hands[seat] and not self.stuck[seat]:
             # Ruling: going out ends the round at once, before any bonus.
-            return [Event(f"{{s{seat}}} goes out!", "out"), *self.end_round(seat)]
+            events.append(Event(f"{{s{seat}}} goes out!", "out"))
+            return self.end_round(seat, events)
         if bonus and self.bonus_targets(seat):
             self.phase = GIVE
-            return []
-        return self.after_bonus(seat)
+            return events
+        return self.after_bonus(seat, events)
 
     def give_bonus(self, seat: int, target: int) -> list[Event]:
         """Draw the bonus card face down in front of ``target``."""
         events = self.draw_card()
         self.stuck[target].append(self.pile.pop(0))
         events.append(gave_event(seat, target))
-        return events + self.after_bonus(seat)
+        return self.after_bonus(seat, events)
 
-    def after_bonus(self, seat: int) -> list[Event]:
+    def after_bonus(self, seat: int, events: list[Event]) -> list[Event]:
         """Pick up the stuck cards if the hand is empty, then end the turn."""
-        events = []
         if not self.hands[seat]:
             picked = self.stuck[seat]
             self.hands[seat] = sorted(picked)
@@ -408,7 +413,7 @@ class StuckState(TotalsState):
                     frozenset((seat,)),
                 ),
             ]
-        return events + self.end_turn(seat, played=True)
+        return self.end_turn(seat, True, events)
 
     def draw_for_turn(self, seat: int) -> list[Event]:
         """No card can be played: draw a stuck card (or, with 3, a hand card), or pass."""
@@ -418,7 +423,7 @@ class StuckState(TotalsState):
         ranks.add(current.rank)
         if not self.can_draw():
             event = Event(f"{{s{seat}}} cannot play and there is nothing to draw: pass", "pass")
-            return [event, *self.end_turn(seat, played=False)]
+            return self.end_turn(seat, False, [event])
         events = self.draw_card()
         card = self.pile.pop(0)
         if len(self.stuck[seat]) < MAX_STUCK:
@@ -435,7 +440,7 @@ class StuckState(TotalsState):
                 ),
                 Event(f"You draw {card.pretty}", "draw", frozenset((seat,))),
             ]
-        return events + self.end_turn(seat, played=False)
+        return self.end_turn(seat, False, events)
 
     def draw_card(self) -> list[Event]:
         """Make sure the pile has a card to draw (reshuffling if needed); the caller pops it."""
@@ -456,19 +461,19 @@ class StuckState(TotalsState):
             )
         ]
 
-    def end_turn(self, seat: int, played: bool) -> list[Event]:
+    def end_turn(self, seat: int, played: bool, events: list[Event]) -> list[Event]:
         """Count a turn without a card for the stall rule; pass the turn left."""
         self.idle = 0 if played else self.idle + 1
         if self.idle >= self.players:
-            stalled = Event("Nobody played a card for a whole turn of the table: stalled", "stall")
-            return [stalled, *self.end_round(None)]
+            events.append(STALLED)
+            return self.end_round(None, events)
         self.turn = (seat + 1) % self.players
         self.phase = PLAY
         self.run = []
-        return []
+        return events
 
     # -- end of a round and of the game ---------------------------------------------------------
-    def end_round(self, out: int | None) -> list[Event]:
+    def end_round(self, out: int | None, events: list[Event]) -> list[Event]:
         """Score the round (``out`` went out; None: it stalled), then deal the next or finish."""
         points, parts = [], []
         for seat in range(self.players):
@@ -483,13 +488,14 @@ class StuckState(TotalsState):
             parts.append(f"{{s{seat}}} {gained} ({detail})")
         self.history.append(points)
         self.went_out.append(out)
-        events = [self.scores_event(f"Round {self.round_index + 1}", parts)]
+        events.append(self.scores_event(f"Round {self.round_index + 1}", parts))
         self.run = []
         self.phase = PLAY
         if self.round_index + 1 < self.players:
             self.round_index += 1
             self.dealer = (self.dealer + 1) % self.players
-            return events + self.start_round()
+            events += self.start_round()
+            return events
         self.over = True
         best = min(self.totals)
         winners = self.winners()

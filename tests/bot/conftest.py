@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -14,9 +15,9 @@ from bot.settings import Settings
 from tests.bot.helpers import SeededDraws, release
 
 
-def fast_settings(tmp_path: Path, **overrides: object) -> Settings:
+def fast_settings(tmp_path: Path, **overrides: Any) -> Settings:
     """Settings for tests: a temporary database, no AI delay, no edit throttling."""
-    values: dict[str, object] = {
+    values: dict[str, Any] = {
         "discord_token": None,
         "database_url": str(tmp_path / "cardroom.db"),
         "dev_guild_id": None,
@@ -26,6 +27,9 @@ def fast_settings(tmp_path: Path, **overrides: object) -> Settings:
         "optional_window_seconds": 0.0,
         "ai_think_rollouts": 8,  # a node budget: the same moves on any machine
         "ai_processes": 0,  # searches in the test's process, so simulated time covers them
+        # simulated time would run the heartbeat's real database questions, and their time
+        # limits, as fast as the test advances it (the heartbeat is tested in real time)
+        "shard_heartbeat_seconds": 3600,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
+
+import pytest
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
@@ -37,3 +41,72 @@ def test_bench_bot_plays_its_moves_and_prints_every_figure() -> None:
     figures = json.loads(done.stdout)
     assert figures["moves"] >= 2 and figures["games_running_at_the_end"] == 2
     assert figures["pictures_drawn"] > 0 and figures["picture_median_bytes"] > 0
+
+
+def load_bench_engine() -> ModuleType:
+    """scripts/bench_engine.py as a module (scripts/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("bench_engine", SCRIPTS / "bench_engine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_engine_prints_a_line_per_game_and_player_count() -> None:
+    # Run small: what is checked is that it still plays and reports, not any figure. UNO is
+    # a two-player game: only the two-player line is measured against it (when rlcard, an
+    # optional extra, is installed), and only that line times a state's copy.
+    done = subprocess.run(
+        [
+            *(sys.executable, str(SCRIPTS / "bench_engine.py"), "--game", "stuck"),
+            *("--players", "2", "--players", "3", "--games", "2", "--rounds", "1"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [(row["game"], row["players"]) for row in rows] == [("stuck", 2), ("stuck", 3)]
+    assert all(row["steps_per_s"] > 0 and row["rounds"] == 1 for row in rows)
+    assert rows[0]["copy_us"] > 0 and "copy_us" not in rows[1]
+    with_uno = importlib.util.find_spec("rlcard") is not None
+    assert ("ratio" in rows[0]) is with_uno and "ratio" not in rows[1]
+    assert ("| stuck |" in done.stdout) is with_uno
+
+
+def test_bench_engine_takes_each_rounds_ratio_against_the_game_run_beside_it() -> None:
+    bench = load_bench_engine()
+
+    def busy(seeds: range, steps_a_game: int) -> int:
+        """A stand-in for UNO: CPU work in proportion to its steps."""
+        for _ in range(steps_a_game * len(seeds) * 2_000):
+            pass
+        return steps_a_game * len(seeds)
+
+    row = bench.measure("stuck", 2, 4, 3, lambda seeds: busy(seeds, 10))
+    assert row["rounds"] == 3 and row["games"] >= 4
+    assert row["ratio_low"] <= row["ratio"] <= row["ratio_high"]
+    assert row["ratio"] == pytest.approx(row["steps_per_s"] / row["uno_steps_per_s"], rel=0.5)
+    table = "\n".join(bench.ratio_table([{**row, "ratio": 1.49}, {**row, "game": "cambio"}]))
+    assert "| stuck |" in table and "| 1.49× |" in table and "| 1.5× | no |" in table
+    assert f"| cambio | {row['steps_per_s']:,} |" in table
+
+
+def test_bench_storage_saves_restores_and_answers_with_every_figure() -> None:
+    # Run small on SQLite files: what is checked is that it still drives the storage (its
+    # saved games are made as the bot makes them), not any figure it prints.
+    done = subprocess.run(
+        [
+            *(sys.executable, str(SCRIPTS / "bench_storage.py"), "--tables", "2"),
+            *("--finishes", "12", "--queries", "3", "--running", "3", "--together", "2"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.splitlines()[-1])
+    assert figures["backend"] == "sqlite" and figures["move_saves"] > 0
+    assert figures["restored_games"] == 3 and figures["kb_per_restored_game"] > 0
+    assert figures["board_games"] == 12 and figures["scoreboard_median_ms"] > 0

@@ -20,7 +20,7 @@ from tests.bot.records import finished
 RANK = re.compile(r"^(\d+)\. \*\*(.+?)\*\*", re.MULTILINE)
 
 
-def ranks(message: simcord.ResponseMessage) -> list[int]:
+def ranks(message: simcord.ResponseMessage | discord.Message) -> list[int]:
     """The ranks listed on a scoreboard page."""
     return [int(rank) for rank, _ in RANK.findall(text_of(message))]
 
@@ -74,7 +74,7 @@ async def test_scoreboard_pages_turn_for_the_asker_and_open_privately_for_others
     assert ranks(channel_message(channel, page.id)) == ranks(last.response)
 
 
-def channel_message(channel: simcord.ChannelHandle, message_id: int) -> simcord.ResponseMessage:
+def channel_message(channel: simcord.ChannelHandle, message_id: int) -> discord.Message:
     """A message of the channel as it is now."""
     return next(m for m in channel.history() if m.id == message_id)
 

@@ -25,9 +25,11 @@ from bot.tables.session import TableSession
 from tests.bot.helpers import (
     Player,
     add_player,
+    kill_and_restart,
     move_buttons,
     move_by_hand,
     open_table,
+    release,
     text_of,
 )
 
@@ -180,6 +182,70 @@ async def test_a_pause_that_runs_out_ends_the_table(
     assert unfinished(bot) == [(table.table_id, reason)]
     for player in players:
         assert dms_saying(player, reason) == 1
+
+
+async def test_a_pause_outlasts_a_restart_without_telling_anyone_again(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    table, players = await paused_table(env, bot, guild, channel)
+    half = bot.settings.paused_table_seconds // 2
+    await env.advance_time(half)
+    new = await kill_and_restart(env, bot)
+    try:
+        restored = new.tables.tables[table.table_id]
+        assert restored.paused and restored.paused_since == table.paused_since
+        asked = requests_to(env, channel)
+        await env.advance_time(bot.settings.paused_table_seconds - half - 5)
+        assert restored.paused and not restored.ended, "the pause goes on where it was"
+        assert requests_to(env, channel) == asked, "nothing asked of the closed channel"
+        for person in players:
+            assert dms_saying(person, "is paused") == 1, "told once, before the restart"
+        owner_dms = guild.owner.dm_channel.history()
+        assert len([m for m in owner_dms if "is paused" in text_of(m)]) == 1
+        await env.advance_time(10)  # and runs out when it would have without the restart
+        reason = PAUSE_RAN_OUT.format(minutes=round(bot.settings.paused_table_seconds / 60))
+        assert restored.end_reason == reason
+        assert unfinished(new) == [(table.table_id, reason)]
+    finally:
+        await release(new)
+
+
+async def test_a_table_paused_before_a_restart_goes_on_once_its_channel_is_open(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    table, players = await paused_table(env, bot, guild, channel)
+    new = await kill_and_restart(env, bot)
+    newer = None
+    try:
+        restored = new.tables.tables[table.table_id]
+        assert restored.paused
+        assert new.user is not None
+        env.backend.delete_overwrite(channel.id, new.user.id)  # the admin gives access back
+        await env.advance_time(1)
+        assert not restored.paused and "goes on" in text_of(channel.history()[-1])
+        assert await move_by_hand(mover(restored, players), channel, restored, random.Random(3))
+        # stored as going on: the next restart finds it playing, its turn timers running
+        newer = await kill_and_restart(env, new)
+        again = newer.tables.tables[table.table_id]
+        assert not again.paused and again.deadlines
+    finally:
+        await release(*[b for b in (newer, new) if b is not None])
+
+
+async def test_a_table_whose_channel_opened_while_the_bot_was_down_goes_on_at_the_start(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    table, _ = await paused_table(env, bot, guild, channel)
+    # the admin gives access back while the bot is down: no bot hears of it
+    closed = env.backend.get_channel(channel.id)
+    closed.overwrites = [o for o in closed.overwrites if o.type != OverwriteType.MEMBER]
+    new = await kill_and_restart(env, bot)
+    try:
+        await env.advance_time(1)
+        restored = new.tables.tables[table.table_id]
+        assert not restored.paused and "goes on" in text_of(channel.history()[-1])
+    finally:
+        await release(new)
 
 
 async def test_the_bot_removed_from_a_server_ends_its_tables_and_lobbies_once(

@@ -134,6 +134,7 @@ async def test_a_lobby_whose_channel_went_while_the_bot_was_down_is_dropped(
         await open_lobby(old, [ann], channel)
         await open_lobby(old, [bob], kept)
         # the channel is deleted while no bot runs (the killed one hears nothing of it)
+        assert old.storage.file_lock is not None  # SQLite's
         old.storage.file_lock.release()
         backend = env.backend
         del backend.channels[channel.id]

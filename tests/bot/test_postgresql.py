@@ -4,14 +4,17 @@ the same game played without the kill."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import asyncpg
 import pytest
 import simcord
 
 from bot.app import CardroomBot
 from bot.demo import demo_database
 from bot.settings import Settings
+from bot.storage import Storage
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import add_player, results_message, text_of
 from tests.bot.test_restart import play_through, play_with_a_kill
@@ -58,3 +61,20 @@ def test_the_demo_plays_on_the_postgresql_database_of_database_url(
     assert demo_database(tmp_path) == "postgresql://cardroom@/games"
     monkeypatch.setenv("DATABASE_URL", "data/cardroom.db")  # never the bot's own file
     assert demo_database(tmp_path) == tmp_path / "demo.db"
+
+
+async def test_a_process_opens_no_more_connections_than_its_pool_size(postgres_url: str) -> None:
+    storage = await Storage.open(postgres_url, pool_size=2)
+    try:
+        await asyncio.gather(*(storage.running.load() for _ in range(6)))  # six at once
+        watcher = await asyncpg.connect(postgres_url)
+        try:
+            opened = await watcher.fetchval(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await watcher.close()
+        assert opened == 2  # the six took turns on two connections
+    finally:
+        await storage.close()

@@ -83,6 +83,8 @@ def test_the_bot_started_with_the_example_file_only_asks_for_the_token(tmp_path:
         (b"DISCORD_TOKEN=abc\nDATABASE_URL=mysql://db/cardroom\n", "DATABASE_URL"),
         (b"DISCORD_TOKEN=abc\nSHARD_COUNT=2\nSHARD_IDS=1-2\n", "SHARD_IDS"),
         (b"DISCORD_TOKEN=abc\nSHARD_IDS=first\n", "SHARD_IDS"),
+        (b"DISCORD_TOKEN=abc\nSHARD_HEARTBEAT_SECONDS=0\n", "SHARD_HEARTBEAT_SECONDS"),
+        (b"DISCORD_TOKEN=abc\nDATABASE_POOL_SIZE=0\n", "DATABASE_POOL_SIZE"),
         (b"DISCORD_TOKEN=abc\nLOBBY_IDLE_SECONDS=6\xe90\n", "line 2 (LOBBY_IDLE_SECONDS)"),
         (b"DISCORD_TOKEN=abc\n# caf\xe9 (Latin-1)\n", "line 2 (a comment) is not UTF-8"),
     ],

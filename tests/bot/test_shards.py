@@ -5,8 +5,12 @@ driving those games; only the process of shard 0 syncs the commands."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
+import signal
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from unittest import mock
 
@@ -16,7 +20,7 @@ import simcord
 
 from bot.app import create_bot
 from bot.errors import UserError
-from bot.storage import LoadedGame, ShardInUseError, Shards, Storage
+from bot.storage import Heartbeat, LoadedGame, ShardInUseError, Shards, Storage
 from bot.storage.shards import SHARD_LOCKS, parse_shard_ids
 from bot.tables.lobbies import SHARD_NOT_HERE
 from bot.tables.service import OVER_OR_ELSEWHERE, SHARD_LOST
@@ -31,6 +35,9 @@ from tests.bot.helpers import (
     text_of,
 )
 from tests.bot.test_storage import saved
+
+STEADY = Heartbeat(60)
+"""A heartbeat for tests about other things: a question a minute."""
 
 
 def guild_on(shard: int, count: int, n: int = 1) -> int:
@@ -50,14 +57,14 @@ def test_shard_ids_read_as_ranges_and_lists() -> None:
 async def test_a_second_owner_of_a_shard_is_refused(postgres_url: str) -> None:
     first, second = await Storage.open(postgres_url), await Storage.open(postgres_url)
     try:
-        await first.claim_shards(Shards(4, (0, 1)), on_lost=print)
+        await first.claim_shards(Shards(4, (0, 1)), on_lost=print, heartbeat=STEADY)
         with pytest.raises(ShardInUseError, match=r"^shard 1 of 4 is run by another Cardroom"):
-            await second.claim_shards(Shards(4, (1, 2)), on_lost=print)
+            await second.claim_shards(Shards(4, (1, 2)), on_lost=print, heartbeat=STEADY)
         # the refused claim kept nothing (shard 2 is free), and disjoint shards are fine
-        await second.claim_shards(Shards(4, (2, 3)), on_lost=print)
+        await second.claim_shards(Shards(4, (2, 3)), on_lost=print, heartbeat=STEADY)
         await first.close()  # its shards go with it
         third = await Storage.open(postgres_url)
-        await third.claim_shards(Shards(4, (0, 1)), on_lost=print)
+        await third.claim_shards(Shards(4, (0, 1)), on_lost=print, heartbeat=STEADY)
         await third.close()
     finally:
         await second.close()
@@ -145,6 +152,93 @@ async def test_a_process_that_loses_its_shard_locks_stops_driving_their_games(
         await release(bot)
 
 
+async def shard_lock_backends(url: str) -> list[int]:
+    """The server processes of the connections holding shard locks."""
+    connection = await asyncpg.connect(url)
+    try:
+        rows = await connection.fetch(
+            "SELECT DISTINCT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1",
+            SHARD_LOCKS,
+        )
+    finally:
+        await connection.close()
+    return [row["pid"] for row in rows]
+
+
+async def attempts_to_claim(url: str, shards: Shards, seconds: float) -> int:
+    """Claim ``shards`` as another process would, again and again while they are held, for up
+    to ``seconds``; how many attempts it took (the shards are released again after)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    attempts = 0
+    while True:
+        attempts += 1
+        storage = await Storage.open(url)
+        try:
+            await storage.claim_shards(shards, on_lost=print, heartbeat=STEADY)
+            return attempts
+        except ShardInUseError:
+            if asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+        finally:
+            await storage.close()
+
+
+async def until(done: Callable[[], bool], seconds: float = 30) -> None:
+    """Wait in real time until ``done()``, for up to ``seconds`` (generous: a loaded machine)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not done() and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.02)
+
+
+async def test_a_lock_connection_that_stops_answering_gives_its_shards_up(
+    postgres_url: str,
+) -> None:
+    # A hung link: the server's process for the lock connection is stopped, so questions go
+    # unanswered and nothing drops. Only the heartbeat can tell.
+    lost: list[Shards] = []
+    storage = await Storage.open(postgres_url)
+    try:
+        await storage.claim_shards(Shards(2, (1,)), lost.append, Heartbeat(0.2))
+        await asyncio.sleep(1.0)  # five questions, all answered: a healthy link keeps them
+        assert lost == []
+        (backend,) = await shard_lock_backends(postgres_url)
+        os.kill(backend, signal.SIGSTOP)
+        try:
+            await until(lambda: bool(lost))
+            assert lost == [Shards(2, (1,))], "given up once"
+        finally:
+            os.kill(backend, signal.SIGCONT)
+        # the process dropped the connection itself: once the link works again, the server
+        # lets the shard go, for another process to take
+        await attempts_to_claim(postgres_url, Shards(2, (1,)), 30)
+        assert lost == [Shards(2, (1,))]
+    finally:
+        await storage.close()
+
+
+async def test_the_server_frees_the_shards_of_a_process_that_froze(postgres_url: str) -> None:
+    lost: list[Shards] = []
+    frozen = await Storage.open(postgres_url)
+    try:
+        await frozen.claim_shards(Shards(2, (0,)), lost.append, Heartbeat(0.2))
+
+        def take_over() -> int:
+            """Another process (a thread with a loop of its own) takes the shard over."""
+            return asyncio.run(attempts_to_claim(postgres_url, Shards(2, (0,)), 30))
+
+        # This event loop waits for the thread without running: the process is frozen and
+        # asks nothing. The server gives up on it after six beats (1.2 s, rounded up to 2 s).
+        with ThreadPoolExecutor(max_workers=1) as other_process:
+            attempts = other_process.submit(take_over).result()
+        assert attempts > 1, "refused while the frozen process still had the shard"
+        # thawed, the process learns that its shard is gone
+        await until(lambda: bool(lost))
+        assert lost == [Shards(2, (0,))]
+    finally:
+        await frozen.close()
+
+
 async def test_two_processes_on_disjoint_shards_share_one_database(
     tmp_path: Path, postgres_url: str
 ) -> None:
@@ -179,7 +273,7 @@ async def test_two_processes_on_disjoint_shards_share_one_database(
             assert results_message(channel) is not None
             intruder = await Storage.open(postgres_url)
             with pytest.raises(ShardInUseError, match="shard 1 of 2 is run by another"):
-                await intruder.claim_shards(Shards(2, (1,)), on_lost=print)
+                await intruder.claim_shards(Shards(2, (1,)), on_lost=print, heartbeat=STEADY)
             await intruder.close()
             # a click on the first's game's hand DM reaches the process of shard 0 (Discord's
             # way with DMs), which says where to play it

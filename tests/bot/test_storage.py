@@ -33,6 +33,7 @@ from bot.boards.ratings import (
     shown_rating,
 )
 from bot.storage import (
+    ActionRecord,
     BrokenGame,
     FinishedGame,
     FinishedSeat,
@@ -86,7 +87,7 @@ def saved(
         seats=seats_for(state.players),
         state=state.to_json(),
         revision=revision,
-        actions=actions or [],
+        actions=ActionRecord.of(actions or []),
         table_message_id=555,
         deadline=START + timedelta(minutes=2),
         started_at=START,
@@ -96,7 +97,7 @@ def saved(
 
 async def running_games(storage: Storage) -> list[SavedGame | BrokenGame]:
     """The running games as saved (each read-back state checked against its saved JSON)."""
-    games = []
+    games: list[SavedGame | BrokenGame] = []
     for game in await storage.running.load():
         if isinstance(game, LoadedGame):
             assert game.state.to_json() == game.saved.state
@@ -488,6 +489,26 @@ async def test_a_row_with_unreadable_ids_is_still_reported(tmp_path: Path) -> No
     assert (broken.table_id, broken.guild_id, broken.channel_id) == ("bad", None, None)
 
 
+async def test_a_pause_is_stored_apart_from_the_saves(database_url: str) -> None:
+    storage = await Storage.open(database_url)
+    state = games()["fishing"].new_state(2, 7)
+    try:
+        await storage.running.save(saved(state))
+        since = START + timedelta(minutes=3)
+        await storage.running.set_paused("t1", since)
+        (loaded,) = await storage.running.load()
+        assert isinstance(loaded, LoadedGame) and loaded.saved.paused_since == since
+        await storage.running.save(saved(state, revision=1), expected=0)  # a save keeps it
+        (loaded,) = await storage.running.load()
+        assert isinstance(loaded, LoadedGame) and loaded.saved.paused_since == since
+        await storage.running.set_paused("t1", None)
+        (loaded,) = await storage.running.load()
+        assert isinstance(loaded, LoadedGame) and loaded.saved.paused_since is None
+        assert loaded.saved.revision == 1
+    finally:
+        await storage.close()
+
+
 async def test_a_broken_game_is_set_aside_unchanged_and_not_loaded_again(tmp_path: Path) -> None:
     path = tmp_path / "cardroom.db"
     storage = await Storage.open(path)
@@ -600,6 +621,7 @@ async def test_a_game_interrupted_by_a_crash_ends_as_without_it(
         )
         await first.running.save(record, expected)
 
+    assert first.file_lock is not None  # SQLite's
     first.file_lock.release()  # as the system does when the process dies
     second = await Storage.open(path)  # a new bot on the same file; the first never closed
     (restored,) = await running_games(second)

@@ -74,7 +74,12 @@ def start_demo(*args: str) -> DemoProcess:
         text=True,
     )
     lines: queue.Queue[str] = queue.Queue()
-    reader = threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or ()])
+
+    def read() -> None:
+        for line in process.stdout or ():
+            lines.put(line)
+
+    reader = threading.Thread(target=read)
     reader.start()
     demo = DemoProcess(process, lines, reader, [])
     printed: list[str] = []

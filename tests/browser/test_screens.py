@@ -54,4 +54,5 @@ async def test_a_screen_is_saved_in_each_theme(chromium: Path, tmp_path: Path) -
                 assert shot.width <= width and shot.height > 100
                 # the page's background, left of the bot's avatar
                 background = shot.convert("L").getpixel((2, shot.height // 2))
+            assert isinstance(background, int)  # one grey level
             assert background < 80 if theme == "dark" else background > 200, (theme, name)

@@ -10,6 +10,7 @@ import pytest
 from engine.ai.search import rollout_value, spread
 from engine.ai.twentytwo import NORMAL, YARDSTICK, candidates, chances, win_chance
 from engine.cards import Card
+from engine.core import Action
 from engine.games.twentytwo import (
     ELIMINATED_AT,
     KEEP,
@@ -38,7 +39,7 @@ def is_band(action: object, hand: list[Card]) -> bool:
 
 def test_hard_weighs_the_heuristics_exchange_against_the_nearest_bands_of_ranks() -> None:
     hand = hand_of("4C 4H 5H 7D 9C JC AS")
-    legal = [KEEP, *exchanges(hand, 38)]
+    legal: list[Action] = [KEEP, *exchanges(hand, 38)]
     first = NORMAL().exchange(hand, legal)
     assert first.text == "exchange 7D 9C JC"
     picked = candidates(legal, first, 6, random.Random(0))
@@ -52,7 +53,7 @@ def test_hard_weighs_the_heuristics_exchange_against_the_nearest_bands_of_ranks(
 
 def test_the_exchanges_compared_are_within_the_stock_and_keeping_is_one() -> None:
     hand = hand_of("2C 6D 6H 8S 10C QD KS")
-    legal = [KEEP, *exchanges(hand, 2)]
+    legal: list[Action] = [KEEP, *exchanges(hand, 2)]
     first = NORMAL().exchange(hand, legal)
     picked = candidates(legal, first, 6, random.Random(3))
     assert KEEP in picked and all(action in legal for action in picked)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from engine.ai.cambio import standing
 from engine.cards import FULL_DECK, Card
 from engine.cli import main
-from engine.core import Action, Event, State, make_rng
+from engine.core import Action, Event, State, StateAgent, make_rng
 from engine.errors import ActionParseError, IllegalActionError, SetupError
 from engine.games.cambio import (
     CAMBIO,
@@ -739,8 +739,8 @@ def test_round_score_red_kings_and_a_player_with_no_cards() -> None:
     events = play_to_round_end(state)
     assert state.history == [[-1 - 1 + 0 + 10, 40]]
     # each card's points are shown, so the round's score can be checked
-    summary = [event.text for event in events if event.kind == "hand_end"]
-    assert "{s0} 8 ([A K♥: -1] [B K♦: -1] [C A♠: 0] [D 10♣: 10])" in summary[0]
+    (scores,) = [event.text for event in events if event.kind == "hand_end"]
+    assert "{s0} 8 ([A K♥: -1] [B K♦: -1] [C A♠: 0] [D 10♣: 10])" in scores
 
 
 def test_game_lasts_one_round_per_player_by_default_and_lowest_wins() -> None:
@@ -845,8 +845,11 @@ def test_parse_errors(text: str) -> None:
 
 
 def test_actions_of_different_kinds_never_compare_equal() -> None:
-    assert Replace("B") != Peek("B") != Give("B")
-    assert BlindSwap("A", 1, "B") != KingPeek("A", 1, "B")
+    # as Actions: the protocol the state compares them by (mypy knows the classes differ)
+    actions: list[Action] = [Replace("B"), Peek("B"), Give("B")]
+    assert actions[0] != actions[1] != actions[2] != actions[0]
+    swaps: list[Action] = [BlindSwap("A", 1, "B"), KingPeek("A", 1, "B")]
+    assert swaps[0] != swaps[1]
 
 
 def test_illegal_actions_change_nothing() -> None:
@@ -949,6 +952,7 @@ def test_ai_snaps_a_known_match_and_gives_its_highest_card() -> None:
     act(state, 1, "draw")
     act(state, 1, "discard")
     agent = GAME.agent("normal")
+    assert not isinstance(agent, StateAgent)  # the heuristic: a plain Agent
     rng = random.Random(1)
     # s0 knows its A B (2♦ 3♦): no match for 4♠; it lets the optional snap pass.
     assert agent.choose(state.agent_view(0), state.legal_actions(0), rng, True) is None

@@ -103,7 +103,7 @@ def test_twentytwo_exchange_can_be_taken_back_to_keeping_the_hand() -> None:
     )
     session, out = terminal(state, "2\nb\n1\n")
     action = session.ask(optional=False)
-    assert action.text == "keep"
+    assert action is not None and action.text == "keep"
     shown = out.getvalue()
     assert "b. back" in shown
 
@@ -138,7 +138,7 @@ def test_ctrl_d_and_q_leave_with_one_line(capsys: Any) -> None:
 
 
 class CtrlC(io.StringIO):
-    def readline(self, size: int | None = -1) -> str:
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         raise KeyboardInterrupt
 
 
@@ -164,7 +164,8 @@ class AlwaysActs:
         self, view: View | None, legal: Any, rng: random.Random, optional: bool
     ) -> Action | None:
         self.asked.append(optional)
-        return legal[0]
+        first: Action = legal[0]
+        return first
 
 
 def snap_window_for_person_and_ai(state: State) -> bool:
@@ -236,7 +237,8 @@ def test_a_single_optional_move_is_never_taken_for_the_person() -> None:
 # -- words -----------------------------------------------------------------------------------
 def every_step(legal: tuple[Action, ...]) -> list[Step]:
     """Every step a seat could be shown for ``legal`` (each choice followed to its end)."""
-    steps, todo = [], [()]
+    steps: list[Step] = []
+    todo: list[tuple[int, ...]] = [()]
     while todo:
         _, target = descend(legal, todo.pop())
         if isinstance(target, Step):
@@ -272,6 +274,7 @@ def test_the_stuck_bonus_asks_whom_to_stick_a_card_on_by_name() -> None:
     state = random_position("stuck", 3, lambda s: s.waiting_for() == (0,) and s.phase == "give")
     session, out = terminal(state, "1\n")
     action = session.ask(optional=False)
+    assert action is not None
     shown = out.getvalue()
     assert "Bonus: stick a card from the draw pile on whom?" in shown
     assert "1. Stick a card on AI " in shown and "s1" not in shown and "s2" not in shown

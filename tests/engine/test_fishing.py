@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,16 @@ from engine.cards import Card
 from engine.cli import main, simulate
 from engine.core import State
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
-from engine.games.fishing import GAME, FishingState, Play, plays, score_piles
+from engine.games.fishing import (
+    GAME,
+    FishingState,
+    Play,
+    lower_counts,
+    plays,
+    score_piles,
+    suit_sets,
+)
+from engine.runner import step
 from tests.engine.decks import cards, round_robin_deck
 
 
@@ -482,3 +492,20 @@ def test_any_play_text_parses_back(card: Card, take: list[Card]) -> None:
     shuffled_text = " ".join(reversed(play.text.split()[3:]))
     if play.take:
         assert GAME.parse_action(f"play {card.text} take {shuffled_text}") == play
+
+
+def test_the_table_sets_kept_while_playing_match_the_table() -> None:
+    """``_apply`` keeps the table's suit sets and lower-rank counts as cards come and go; at
+    every step of random games they equal those worked out anew, and so do the plays."""
+    agents = [GAME.agent("random")] * 3
+    for seed in range(12):
+        state = GAME.new_state(3, seed, {"multi_capture": seed % 2 == 1})
+        rngs = [random.Random(seat) for seat in range(3)]
+        while not state.is_over:
+            assert isinstance(state, FishingState)
+            assert state.table_suits == suit_sets(state.table)
+            assert state.table_counts == lower_counts(state.table)
+            seat = state.to_act()[0]
+            multi = bool(state.options["multi_capture"])
+            assert list(state.legal_actions(seat)) == plays(state.hands[seat], state.table, multi)
+            step(state, agents, rngs, random.Random(seed))

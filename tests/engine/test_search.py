@@ -17,7 +17,7 @@ from engine.ai import LEVELS, agent, decide, heuristic, level_name, search, yard
 from engine.ai.easy import EasyAgent
 from engine.ai.search import Budget, SearchAgent, Yardstick, lead_gained, rollout_value
 from engine.cli import TerminalGame, main
-from engine.core import Action, RandomAgent, State, StateAgent
+from engine.core import Action, Agent, RandomAgent, State, StateAgent
 from engine.errors import SetupError
 from engine.registry import games
 from engine.runner import play_out, step
@@ -45,7 +45,7 @@ def positions(game_id: str, players: int, seed: int, every: int = 5) -> list[tup
     return found
 
 
-def hard(game_id: str) -> StateAgent:
+def hard(game_id: str) -> SearchAgent:
     searcher = agent(games()[game_id], "hard", BUDGET)
     assert isinstance(searcher, SearchAgent)
     return searcher
@@ -146,13 +146,14 @@ def test_a_playout_with_a_standing_stops_at_its_horizon_and_is_judged_by_it() ->
     assert state.view(seat)["stock"] > 8  # the hand goes on past the horizon
     policy = agent(games()["fishing"], "normal")
     assert not isinstance(policy, StateAgent)
-    moves: list[Action] = []
+    normal: Agent = policy
+    moves: list[Action | None] = []
 
     class Counting:
-        needs_view = policy.needs_view
+        needs_view = normal.needs_view
 
         def choose(self, view: Any, legal: Any, rng: random.Random, optional: bool) -> Any:
-            moves.append(policy.choose(view, legal, rng, optional))
+            moves.append(normal.choose(view, legal, rng, optional))
             return moves[-1]
 
     def ahead(world: State) -> list[int]:

@@ -332,8 +332,9 @@ def test_a_suit_play_of_the_last_card_picks_up_the_stuck_cards_with_no_bonus() -
     data["hands"][1] = ["3C"]
     data["stuck"][1] = ["AH", "AD"]
     data["pile"] = data["pile"][2:]
-    state = GAME.state_from_json(data)
-    assert isinstance(state, StuckState)
+    restored = GAME.state_from_json(data)
+    assert isinstance(restored, StuckState)
+    state = restored
     check_cards(state)
     events = run(state, "play 3C")
     assert hand(state, 1) == ["AD", "AH"] and state.stuck == [[], []]
@@ -477,6 +478,7 @@ def test_one_round_per_player_and_the_lowest_total_wins() -> None:
     hands = {0: ["9H", "2H", "3H", "4H", "5H", "6H", "7H"]}
     deal = stack(2, {1: hands[0]}, up="9C")  # with seat 0 dealing, seat 1 is served first
     state = GAME.new_state(2, 3, deck=[round_1, deal])
+    assert isinstance(state, StuckState)
     run(state, "draw", "draw")
     assert state.scores() == (9, 9) and not state.is_over and state.winners() == ()
     assert hand(state, 0) == sorted(hands[0], key=C)
@@ -497,6 +499,7 @@ def test_ties_share_the_win() -> None:
         up="KS",
     )
     state = GAME.new_state(2, 3, deck=[stalled, stalled])
+    assert isinstance(state, StuckState)
     run(state, "draw", "draw", "draw", "draw")
     assert state.is_over and state.scores() == (18, 18) and state.winners() == (0, 1)
     with pytest.raises(IllegalActionError, match="over"):
@@ -633,6 +636,7 @@ def test_random_games_end_quickly(players: int) -> None:
         state = GAME.new_state(players, seed)
         agents = [GAME.agent("random") for _ in range(players)]
         assert play_out(state, agents, seed, max_steps=5000) < 5000
+        assert isinstance(state, StuckState)
         assert state.is_over and len(state.history) == players
 
 

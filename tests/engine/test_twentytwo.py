@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations, pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -150,7 +151,9 @@ def test_the_draw_always_ends_with_one_highest(seed: int, players: int) -> None:
         assert [seat for seat, _ in after] == [s for s, c in before if STRENGTH[c] == top]
     top = max(STRENGTH[card] for _, card in rounds[-1])
     assert [STRENGTH[card] for _, card in rounds[-1]].count(top) == 1
-    assert GAME.new_state(players, seed).dealer == max(rounds[-1], key=lambda p: STRENGTH[p[1]])[0]
+    state = GAME.new_state(players, seed)
+    assert isinstance(state, TwentyTwoState)
+    assert state.dealer == max(rounds[-1], key=lambda p: STRENGTH[p[1]])[0]
 
 
 # -- the exchange ------------------------------------------------------------------------------
@@ -797,7 +800,7 @@ def test_views_show_a_seat_its_own_cards_only() -> None:
 def test_replay_command_prints_the_position(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    record = {
+    record: dict[str, Any] = {
         "game": "twentytwo",
         "players": 3,
         "seed": 4,
@@ -886,6 +889,7 @@ def test_is_legal_agrees_with_the_listed_actions(players: int) -> None:
             seat = state.to_act()[0]
             legal = state.legal_actions(seat)
             if rng.random() < 0.3:
+                assert isinstance(state, TwentyTwoState)
                 listed = {(type(a), a.ranks) for a in legal if isinstance(a, (Exchange, Play))}
                 hand_cards = state.hands[seat]
                 for size in range(1, min(len(hand_cards), 4) + 1):
