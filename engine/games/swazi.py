@@ -40,7 +40,7 @@ import contextlib
 import random
 from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
@@ -198,21 +198,20 @@ def _subset_table(ranks: tuple[int, ...]) -> list[Sequence[tuple[int, ...]]]:
     ``SwaziState.is_legal`` still accepts any other legal move, checked directly.
     """
     table = _layout(ranks).table
-    return [table.get(total, ()) for total in _TOTALS]
+    return [tuple(map(_indices, table.get(total, ()))) for total in _TOTALS]
 
 
 @lru_cache(maxsize=1 << 16)
-def _unions(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
-    """The unions of pairwise disjoint ``groups`` (two or more index tuples), as index tuples:
-    fewest cards first, at most ``CAPTURE_LIMIT`` (see ``_subset_table``). Cached: many layouts
-    share their groups."""
-    masks = [sum(1 << index for index in group) for group in groups]
+def _unions(groups: tuple[int, ...]) -> tuple[int, ...]:
+    """The unions of pairwise disjoint ``groups`` (two or more subset masks), as masks: fewest
+    cards first, then in the order of their index tuples, at most ``CAPTURE_LIMIT`` (see
+    ``_subset_table``). Cached: many layouts share their groups."""
     unions: set[int] = set()
     steps = [0]
 
     def combine(start: int, used: int) -> None:
-        for index in range(start, len(masks)):
-            group = masks[index]
+        for index in range(start, len(groups)):
+            group = groups[index]
             if not used & group:
                 union = used | group
                 unions.add(union)
@@ -223,14 +222,18 @@ def _unions(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
 
     with contextlib.suppress(_Full):
         combine(0, 0)
-    indexed = [_indices(union) for union in unions]
-    indexed.sort(key=lambda indices: (len(indices), indices))
-    return tuple(indexed)
+    ordered = sorted(unions, key=_indices)
+    ordered.sort(key=int.bit_count)  # a stable sort: fewest cards first, each size in order
+    return tuple(ordered)
 
 
 @lru_cache(maxsize=1 << 12)
 def _indices(mask: int) -> tuple[int, ...]:
-    """The positions of the bits set in ``mask``, lowest first."""
+    """The positions of the bits set in ``mask``, lowest first: a subset's indices.
+
+    >>> _indices(0b1101)
+    (0, 2, 3)
+    """
     return tuple(index for index in range(mask.bit_length()) if mask >> index & 1)
 
 
@@ -240,117 +243,167 @@ Picker = Callable[[tuple[Card, ...]], tuple[Card, ...]]
 """Picks some loose cards, as a tuple, from the layout's cards (a tuple in card order)."""
 
 
-PICKER_CACHE = 1 << 12  # pickers kept; a long run meets a few thousand index tuples
+PICKER_CACHE = 1 << 12  # pickers kept; a long run meets a few thousand subsets
 
 
-class _Pickers(dict[tuple[int, ...], Picker]):
-    """The picker of each index tuple, made when first asked for: ``_PICKERS[indices](loose)``
-    picks the cards at ``indices`` in C, with an ``itemgetter`` (one index: a one-card slice,
-    so that it still gives a tuple). A dict, not an LRU cache: the lookup happens for nearly
-    every listed move, and a dict hit costs a third as much. Starts afresh when full."""
+class _Pickers(dict[int, Picker]):
+    """The picker of each subset mask, made when first asked for: ``_PICKERS[mask](loose)``
+    picks the cards at the mask's indices in C, with an ``itemgetter`` (one index: a one-card
+    slice, so that it still gives a tuple). A dict, not an LRU cache: the lookup happens for
+    nearly every listed move, and a dict hit costs a third as much. Starts afresh when
+    full."""
 
-    def __missing__(self, indices: tuple[int, ...]) -> Picker:
+    def __missing__(self, mask: int) -> Picker:
         if len(self) >= PICKER_CACHE:
             self.clear()
+        indices = _indices(mask)
         picker: Picker
         if len(indices) == 1:
             picker = itemgetter(slice(indices[0], indices[0] + 1))
         else:
             picker = itemgetter(*indices)
-        self[indices] = picker
+        self[mask] = picker
         return picker
 
 
 _PICKERS = _Pickers()
 
 
-@cache
-def _bits(mask: int) -> tuple[int, ...]:
-    """The values (0 … 14) set in ``mask``, lowest first: the legal moves walk sets of values
-    (totals, build values) through this table rather than bit by bit."""
-    return tuple(value for value in _TOTALS if mask >> value & 1)
+class _Bits(dict[int, tuple[int, ...]]):
+    """The values (0 … 14) set in a mask, lowest first, made when first asked for:
+    ``_BITS[mask]``. The legal moves walk sets of values (totals, build values) through this
+    table rather than bit by bit; a dict, as a hit costs a third of a cached function's call.
+    At most 2**15 masks, each a tuple of ints (which the collector stops walking).
+
+    >>> _BITS[0b10110]
+    (1, 2, 4)
+    """
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        values = self[mask] = tuple(value for value in _TOTALS if mask >> value & 1)
+        return values
+
+
+_BITS = _Bits()
 
 
 _RANK = attrgetter("rank")
-_VALUE_BITS = {
-    card: 1 << card.rank | (1 << TOP_BUILD if card.rank == 1 else 0) for card in FULL_DECK
-}
-"""Each card's values as a bit mask: bit v for a card of value v (an ace is 1 and 14)."""
+_RANK_VALUES = tuple(1 << rank | (1 << TOP_BUILD if rank == 1 else 0) for rank in range(14))
+"""Each rank's values as a bit mask: bit v for a card of value v (an ace is 1 and 14)."""
 _CAPTURING_AS = ((), ((1, 1), (TOP_BUILD, TOP_BUILD)), *(((0, rank),) for rank in range(2, 14)))
 """For each rank, how a hand card of it may capture: (the ace field of the move, the value it
 captures), an ace as 1 or as 14."""
+_TOTAL_BITS = (1 << (TOP_BUILD + 1)) - 1  # the totals 0 … 14 as bits
+_SHIFTED = (2).__mul__  # a subset mask moved one card up, past a new lowest card
+_WITH_LOWEST = (1).__or__  # a subset mask with the lowest card added
+
+
+def _depth_first(ranks: tuple[int, ...]) -> tuple[dict[int, tuple[int, ...]], int]:
+    """The subsets of sorted ``ranks`` adding up to 14 at most, as masks by total, depth
+    first (the order the move lists keep), and how many: at most ``SUBSET_LIMIT`` or so, as
+    the search stops once it has found that many (after the subsets of the node at hand)."""
+    found: dict[int, list[int]] = {}
+    size = len(ranks)
+    stack = [(0, 0, 0)]  # (the next index, the total so far, the mask so far)
+    count = 0
+    while stack and count < SUBSET_LIMIT:
+        start, total, chosen = stack.pop()
+        for index in range(start, size):
+            reached = total + ranks[index]
+            if reached > TOP_BUILD:
+                break  # sorted: every later rank is at least as high
+            subset = chosen | 1 << index
+            found.setdefault(reached, []).append(subset)
+            count += 1
+            # extended later, if the next rank still fits
+            if index + 1 < size and reached + ranks[index + 1] <= TOP_BUILD:
+                stack.append((index + 1, reached, subset))
+    return {total: tuple(subsets) for total, subsets in found.items()}, count
+
+
+def _subsets(ranks: tuple[int, ...]) -> tuple[dict[int, tuple[int, ...]], int]:
+    """What ``_depth_first`` gives for ``ranks``, derived in C from the cached layout without
+    the lowest card (most layouts are one card away from one met before): the depth-first
+    search takes the lowest card alone first, then searches the other cards as it would
+    without it, then searches them again after the lowest card. So, for each total: the
+    lowest card alone, the other layout's subsets (shifted past the lowest card), and those
+    subsets of the total less the lowest rank with the lowest card added. Only when the
+    search would stop at ``SUBSET_LIMIT`` does it run itself (only it knows where it stops).
+    """
+    if not ranks:
+        return {}, 0
+    lowest = ranks[0]
+    rest = _layout(ranks[1:])
+    rest_table = rest.table
+    table: dict[int, tuple[int, ...]] = {lowest: (1,)}
+    count = 1 + rest.count
+    # highest total first: a total's own subsets go in before those made with the lowest card
+    for total in reversed(_BITS[rest.reach]):
+        shifted = tuple(map(_SHIFTED, rest_table[total]))
+        table[total] = table[total] + shifted if total == lowest else shifted
+        joined = total + lowest
+        if joined <= TOP_BUILD:
+            with_lowest = tuple(map(_WITH_LOWEST, shifted))
+            table[joined] = table.get(joined, ()) + with_lowest
+            count += len(with_lowest)
+    if count > SUBSET_LIMIT:
+        return _depth_first(ranks)
+    return table, count
 
 
 class _Layout:
     """What the legal moves need to know of a layout's ranks, worked out once per rank tuple:
-    its subsets by total (all, and of two or more cards), the totals they reach (bit masks)
-    and (on demand) each value's captures, as index tuples.
+    its subsets by total, how many, the totals they reach (all, and by two or more cards, as
+    bit masks) and (on demand) each value's captures. A subset is a bit mask of the indices
+    of its cards (bit i: the i-th lowest card): masks are quick to hash, to join and to
+    shift.
 
-    The subsets are kept only for the totals reached (dicts): a new layout is met every few
-    steps, and building fifteen lists for each total, mostly empty, was most of its cost.
-    Only dicts of tuples of ints are kept, no lists: the cache holds tens of thousands of
-    layouts, and the garbage collector stops walking tuples and dicts that hold nothing but
-    ints, while it walks every list at each full collection (a tenth of self-play's time went
-    there with lists)."""
+    The subsets are kept only for the totals reached (a dict): a new layout is met every few
+    steps. Only dicts of tuples of ints are kept, no lists: the cache holds tens of thousands
+    of layouts, and the garbage collector stops walking tuples and dicts that hold nothing
+    but ints, while it walks every list at each full collection (a tenth of self-play's time
+    went there with lists)."""
 
     __slots__ = (
         "capturable",
         "captures",
         "complements",
+        "count",
         "ranks",
         "reach",
         "set_reach",
-        "sets",
         "table",
     )
 
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
-        # every subset by total, at most SUBSET_LIMIT, depth first: a fixed order (no need to
-        # sort: any fixed order gives fixed move lists), in which the single cards come first
-        found: dict[int, list[tuple[int, ...]]] = {}
-        size = len(ranks)
-        stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
-        count = 0
-        while stack and count < SUBSET_LIMIT:
-            start, total, chosen = stack.pop()
-            for index in range(start, size):
-                reached = total + ranks[index]
-                if reached > TOP_BUILD:
-                    break  # sorted: every later rank is at least as high
-                subset = (*chosen, index)
-                found.setdefault(reached, []).append(subset)
-                count += 1
-                # extended later, if the next rank still fits
-                if index + 1 < size and reached + ranks[index + 1] <= TOP_BUILD:
-                    stack.append((index + 1, reached, subset))
-        self.table: dict[int, tuple[tuple[int, ...], ...]] = {}
-        self.sets: dict[int, tuple[tuple[int, ...], ...]] = {}  # two or more cards
-        self.reach = self.set_reach = 0
-        # bit 14 - t for each total t reached, and for t = 0: shifted right by 14 - v, the
-        # ranks r for which v - r is nothing or a total reached
-        self.complements = 1 << TOP_BUILD
-        for total, subsets in found.items():
-            self.table[total] = tuple(subsets)
-            self.reach |= 1 << total
-            self.complements |= 1 << (TOP_BUILD - total)
-            singles = ranks.count(total)
-            if len(subsets) > singles:
-                self.sets[total] = tuple(subsets[singles:])
-                self.set_reach |= 1 << total
+        self.table, self.count = _subsets(ranks)
+        reach = set_reach = 0
+        for total, subsets in self.table.items():
+            reach |= 1 << total
+            if len(subsets) > ranks.count(total):  # the single cards come first
+                set_reach |= 1 << total
+        self.reach, self.set_reach = reach, set_reach
+        # bit 14 - t for each total t reached, and for t = 0 (the bits mirrored): shifted
+        # right by 14 - v, the ranks r for which v - r is nothing or a total reached
+        self.complements = int(format(reach | 1, "015b")[::-1], 2)
         # the values some capture exists for (an ace captures as 14 too)
-        self.capturable = self.reach | (1 << TOP_BUILD if self.reach & 2 else 0)
+        self.capturable = reach | (1 << TOP_BUILD if reach & 2 else 0)
         # each value's captures (``capture_sets``), filled in when first needed
-        self.captures: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self.captures: dict[int, tuple[int, ...]] = {}
 
-    def groups(self, value: int) -> tuple[tuple[int, ...], ...]:
+    def sets(self, value: int) -> tuple[int, ...]:
+        """The subsets of two or more cards adding up to ``value``."""
+        return self.table[value][self.ranks.count(value) :]
+
+    def groups(self, value: int) -> tuple[int, ...]:
         """The loose groups a card of ``value`` takes, or that may join a build of ``value``:
         single cards of that value (an ace is 1 or 14), then sets adding up to it."""
         if value == TOP_BUILD:
             return self.table.get(1, ()) + self.table.get(TOP_BUILD, ())
         return self.table.get(value, ())
 
-    def capture_sets(self, value: int) -> tuple[tuple[int, ...], ...]:
+    def capture_sets(self, value: int) -> tuple[int, ...]:
         """Every non-empty union of disjoint ``groups`` a card of ``value`` captures. (Taking
         aces alone without the build, an ace is written ``=1``: the caller leaves those out for
         14.) Listed up to ``CAPTURE_LIMIT`` (see ``_subset_table``); kept in ``captures``."""
@@ -369,9 +422,10 @@ def _layout(ranks: tuple[int, ...]) -> _Layout:
     """The cached ``_Layout`` of sorted layout ``ranks`` (the cache starts afresh when full)."""
     layout = _LAYOUTS.get(ranks)
     if layout is None:
+        layout = _Layout(ranks)  # (which may put the layouts it is made from in the cache)
         if len(_LAYOUTS) >= LAYOUT_CACHE:
             _LAYOUTS.clear()
-        layout = _LAYOUTS[ranks] = _Layout(ranks)
+        _LAYOUTS[ranks] = layout
     return layout
 
 
@@ -520,7 +574,7 @@ class SwaziState(TotalsState):
         first_half = self.half == 1
         held = 0  # bit v: a card of value v is held
         for card in hand:
-            held |= _VALUE_BITS[card]
+            held |= _RANK_VALUES[card.rank]
         two_aces = len(hand) >= 2 and hand[1].rank == 1  # the hand is in card order: aces first
         built = 0
         owned: list[int] = []
@@ -547,8 +601,8 @@ class SwaziState(TotalsState):
         # Card-less builds: a set of two or more loose cards, of a value not yet built, which
         # the player holds; in the first half at most a second build.
         if not first_half or n_owned <= 1:
-            for value in _bits(free_mask & layout.set_reach):
-                for subset in layout.sets[value]:
+            for value in _BITS[free_mask & layout.set_reach]:
+                for subset in layout.sets(value):
                     cards = _PICKERS[subset](loose)
                     append(new(Move, (CARDLESS_BUILD, None, 0, 0, cards, False)))
 
@@ -624,7 +678,7 @@ class SwaziState(TotalsState):
             ace = 1 if rank == 1 else 0
             mask = ace_mask if ace else free_mask
             # build on loose cards: the totals t some loose set reaches with rank + t free
-            for total in _bits((mask >> rank) & reach):
+            for total in _BITS[(mask >> rank) & reach]:
                 for subset in table[total]:
                     cards = _PICKERS[subset](loose)
                     append(new(Move, (BUILD, card, ace, 0, cards, False)))

@@ -933,10 +933,36 @@ def test_the_layout_cache_holds_nothing_the_collector_walks() -> None:
         layout.capture_sets(value)
     for _ in range(3):  # a tuple met before the tuples it holds waits for another collection
         gc.collect()
-    held = [layout.ranks, layout.table, layout.sets, layout.captures]
-    held += [*layout.table.values(), *layout.sets.values(), *layout.captures.values()]
+    held = [layout.ranks, layout.table, layout.captures]
+    held += [*layout.table.values(), *layout.captures.values()]
     assert layout.table[14] and layout.captures[14]
     assert not any(gc.is_tracked(item) for item in held)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(min_value=1, max_value=13), max_size=9)
+    | st.lists(st.integers(min_value=1, max_value=3), min_size=10, max_size=18)
+)
+def test_a_layout_derived_from_the_one_without_its_lowest_card_is_the_depth_first_one(
+    ranks: list[int],
+) -> None:
+    """The subsets of a new layout are made from those of the layout less its lowest card;
+    they are the depth-first search's (the order of the move lists), also where the search
+    stops at ``SUBSET_LIMIT`` (a dozen or more low cards)."""
+    layout = tuple(sorted(ranks))
+    assert swazi._subsets(layout) == swazi._depth_first(layout)
+
+
+def test_the_depth_first_order_of_a_small_layout() -> None:
+    """Single cards first; then, depth first, the sets that start with the highest card, down
+    to those that start with the lowest (subsets as masks: bit i the i-th lowest card)."""
+    table, count = swazi._depth_first((1, 2, 3, 4))
+    assert count == 15
+    assert table[4] == (0b1000, 0b0101)  # 4; A 3
+    assert table[5] == (0b0110, 0b1001)  # 2 3; A 4
+    assert table[7] == (0b1100, 0b1011)  # 3 4; A 2 4
+    assert swazi._subset_table((1, 2, 3, 4))[5] == ((1, 2), (0, 3))
 
 
 @settings(max_examples=40, deadline=None)
