@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import json
 import random
+from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from engine.cards import FULL_DECK, Card
 from engine.choices import Step, resolve
 from engine.cli import main
-from engine.core import RandomAgent
+from engine.core import RandomAgent, StateAgent
 from engine.errors import ActionParseError, IllegalActionError, SavedStateError, SetupError
 from engine.games import swazi
 from engine.games.swazi import (
@@ -35,7 +36,16 @@ def cards(text: str) -> list[Card]:
     return [Card.parse(word) for word in text.split()]
 
 
-def stacked(layout: str, hand0: str = "", hand1: str = "", second0: str = "", second1: str = ""):
+def new(seed: int, deck: list[str] | None = None) -> SwaziState:
+    """A two-player game (seat 0 deals when ``deck`` is given)."""
+    state = new(seed, deck=deck)
+    assert isinstance(state, SwaziState)
+    return state
+
+
+def stacked(
+    layout: str, hand0: str = "", hand1: str = "", second0: str = "", second1: str = ""
+) -> list[str]:
     """A deck (seat 0 deals): the 4 layout cards, then 12 each one at a time from seat 1,
     then the second half the same way. Hands given short are filled from the unnamed cards,
     highest ranks first."""
@@ -140,7 +150,7 @@ def test_exactly_two_players_and_the_target_option() -> None:
 
 def test_deal_layout_first_then_twelve_each_from_the_dealers_left() -> None:
     deck = [card.text for card in FULL_DECK]
-    state = GAME.new_state(2, 5, deck=deck)
+    state = new(5, deck=deck)
     view = state.public_view()
     assert view["dealer"] == 0 and state.to_act() == (1,)  # the non-dealer plays first
     assert view["layout"] == deck[:4] and view["half"] == "first"
@@ -152,7 +162,7 @@ def test_deal_layout_first_then_twelve_each_from_the_dealers_left() -> None:
 
 def test_second_half_then_next_deal_with_the_other_dealer() -> None:
     deck = [card.text for card in FULL_DECK]
-    state = GAME.new_state(2, 5, deck=deck)
+    state = new(5, deck=deck)
     events: list[Any] = []
     for _ in range(24):  # everyone discards the whole first half (nobody owns a build)
         seat = state.to_act()[0]
@@ -172,17 +182,17 @@ def test_second_half_then_next_deal_with_the_other_dealer() -> None:
 
 
 def test_first_dealer_from_the_seed_without_a_deck() -> None:
-    dealers = {GAME.new_state(2, seed).dealer for seed in range(12)}
+    dealers = {new(seed).dealer for seed in range(12)}
     assert dealers == {0, 1}
     for seed in range(6):
-        state = GAME.new_state(2, seed)
+        state = new(seed)
         assert state.to_act() == (1 - state.dealer,)
-        assert state.to_json() == GAME.new_state(2, seed).to_json()
+        assert state.to_json() == new(seed).to_json()
 
 
 # -- captures --------------------------------------------------------------------------------------
 def test_ace_declared_14_captures_a_sum_and_a_king_in_one_play() -> None:
-    state = GAME.new_state(2, 1, deck=stacked("AD 5D 9C KS", hand1="AH KH 2C"))
+    state = new(1, deck=stacked("AD 5D 9C KS", hand1="AH KH 2C"))
     legal = texts(state, 1)
     assert "capture AH=1 take AD" in legal  # aces alone: both values allow it, =1 is written
     assert "capture AH=14 take AD" not in legal
@@ -198,16 +208,14 @@ def test_ace_declared_14_captures_a_sum_and_a_king_in_one_play() -> None:
     assert events[0].text == "{s1} captured A♦ 5♦ 9♣ K♠ with A♥ (worth 14)"
     assert state.last_capturer == 1 and state.to_act() == (0,)
     assert refused(
-        GAME.new_state(2, 1, deck=stacked("AD 5D 9C KS", hand1="AH KH 2C")),
+        new(1, deck=stacked("AD 5D 9C KS", hand1="AH KH 2C")),
         1,
         "capture AH=14 take AD",
     ).startswith("Taking aces alone")
 
 
 def test_several_groups_at_once_with_a_build_and_the_pile_order() -> None:
-    state = GAME.new_state(
-        2, 1, deck=stacked("5C 4S 5H 9H", hand0="9D 2C 3C 3D", hand1="4C 9S 6C 6D")
-    )
+    state = new(1, deck=stacked("5C 4S 5H 9H", hand0="9D 2C 3C 3D", hand1="4C 9S 6C 6D"))
     play(state, 1, "build 4C on 5C")
     assert build_of(state, 9) == {
         "value": 9,
@@ -291,7 +299,7 @@ def test_build_values_run_from_2_to_14_and_an_ace_serves_for_14() -> None:
 
 
 def test_change_an_opponents_single_build_and_no_capture_that_turn() -> None:
-    state = GAME.new_state(2, 1, deck=stacked("7C 4D 6S 8H", hand0="2C QD", hand1="3H 10S"))
+    state = new(1, deck=stacked("7C 4D 6S 8H", hand0="2C QD", hand1="3H 10S"))
     play(state, 1, "build 3H on 7C")
     legal = texts(state, 0)
     assert "change b10 with 2C" in legal
@@ -315,7 +323,7 @@ def test_changing_needs_the_new_value_in_hand_and_an_opponents_build() -> None:
 
 
 def test_an_augmented_build_can_no_longer_change_value() -> None:
-    state = GAME.new_state(2, 1, deck=stacked("7C 4D 6S 8H", hand0="2C QD KD", hand1="3H 10S 10C"))
+    state = new(1, deck=stacked("7C 4D 6S 8H", hand0="2C QD KD", hand1="3H 10S 10C"))
     play(state, 1, "build 3H on 7C")
     play(state, 0, "discard KD")
     play(state, 1, "augment b10 with 4D 6S")  # card-less: the same seat goes on
@@ -356,7 +364,7 @@ MERGE_DECK = stacked("7C 5D 7S 8H", hand0="2C QD", hand1="3H 10S QH 2D AH")
 
 def merge_position() -> SwaziState:
     """Seat 1 has built 10 (7♣ 3♥); seat 0 has built 12 from 5♦ 7♠ and holds 2♣ and Q♦."""
-    state = GAME.new_state(2, 5, deck=MERGE_DECK)
+    state = new(5, deck=MERGE_DECK)
     play(state, 1, "build 3H on 7C")
     play(state, 0, "build 5D 7S")
     return state
@@ -510,6 +518,7 @@ def test_two_builds_refused_at_the_end_of_a_first_half_turn() -> None:
     assert "capture 7D take b7" in legal and "capture 9C take b9" in legal
     for text in legal:  # the hand card must capture one of the two builds
         move = GAME.parse_action(text)
+        assert isinstance(move, Move)
         assert (move.kind == "capture" and move.build) or (
             move.kind == "augment" and not set(move.cards) & set(state.hands[1])
         ), text
@@ -658,7 +667,7 @@ def test_every_step_of_a_large_choice_has_at_most_25_options() -> None:
 
 def test_json_round_trip_and_replay_command(tmp_path: Path, capsys: Any) -> None:
     deck = stacked("5C 4S 5H 9H", hand0="9D 2C", hand1="4C 9S")
-    state = GAME.new_state(2, 9, deck=deck)
+    state = new(9, deck=deck)
     play(state, 1, "build 4C on 5C")
     restored = GAME.state_from_json(json.loads(json.dumps(state.to_json())))
     assert restored.to_json() == state.to_json()
@@ -722,7 +731,7 @@ def reference_moves(state: SwaziState, seat: int) -> set[str]:
             return False
         return not (first and len(owned) > (1 if ended else 2))
 
-    def subsets(pool: list[Card], least: int = 0):
+    def subsets(pool: list[Card], least: int = 0) -> Iterator[tuple[Card, ...]]:
         for size in range(least, len(pool) + 1):
             yield from combinations(pool, size)
 
@@ -844,9 +853,10 @@ def near_misses(state: SwaziState, seat: int) -> set[str]:
 def test_legal_moves_match_a_brute_force_reference(seed: int, kind: str) -> None:
     """The listed moves are exactly the reference's, and the rule-by-rule check (used on
     large layouts and to explain refusals) agrees with both, on legal and near-miss moves."""
-    state = GAME.new_state(2, seed)
+    state = new(seed)
     rng = random.Random(seed)
     agent = GAME.agent(kind)
+    assert not isinstance(agent, StateAgent)  # the random agent, or the heuristic
     checked = 0
     while not state.is_over and checked < 200:
         seat = state.to_act()[0]
@@ -885,7 +895,7 @@ def random_positions(seed: int) -> list[tuple[dict[str, Any], int, list[str]]]:
     """The first 60 positions of a random two-player game: saved state, acting seat, and the
     texts of its legal moves (worked out with the caches as they are)."""
     positions: list[tuple[dict[str, Any], int, list[str]]] = []
-    state = GAME.new_state(2, seed)
+    state = new(seed)
     rng = random.Random(seed)
     while not state.is_over and len(positions) < 60:
         seat = state.to_act()[0]
@@ -968,7 +978,7 @@ def test_the_depth_first_order_of_a_small_layout() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=0, max_value=10**6), st.integers(min_value=0, max_value=120))
 def test_texts_parse_back_and_paths_start_right(seed: int, steps: int) -> None:
-    state = GAME.new_state(2, seed)
+    state = new(seed)
     rng = random.Random(seed)
     for _ in range(steps):
         if state.is_over:
@@ -990,7 +1000,7 @@ def test_the_heuristic_player_beats_the_random_one(ai_seat: int) -> None:
     for seed in range(12):
         agents: list[Any] = [RandomAgent(), RandomAgent()]
         agents[ai_seat] = GAME.agent("normal")
-        state = GAME.new_state(2, seed)
+        state = new(seed)
         play_out(state, agents, seed)
         wins += state.winners() == (ai_seat,)
     assert wins >= 11
