@@ -38,7 +38,7 @@ def cards(text: str) -> list[Card]:
 
 def new(seed: int, deck: list[str] | None = None) -> SwaziState:
     """A two-player game (seat 0 deals when ``deck`` is given)."""
-    state = new(seed, deck=deck)
+    state = GAME.new_state(2, seed, deck=deck)
     assert isinstance(state, SwaziState)
     return state
 
