@@ -321,8 +321,10 @@ class TableService:
 
     async def _pause_runs_out(self, session: TableSession) -> None:
         seconds = self.settings.paused_table_seconds
-        assert session.paused_since is not None
-        left = seconds - (self.clock() - session.paused_since).total_seconds()
+        since = session.paused_since
+        if since is None:  # resumed before this began
+            return
+        left = seconds - (self.clock() - since).total_seconds()
         await asyncio.sleep(max(0.0, left))
         self._pauses.pop(session.table_id, None)
         if session.paused:
