@@ -14,15 +14,19 @@ import pytest
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 
+def run_script(command: str) -> subprocess.CompletedProcess[str]:
+    """Run ``command``, a script of scripts/ and its arguments (``bench_bot.py --games 2``),
+    with its output as text. The timeout only guards against a hang."""
+    name, *args = command.split()
+    return subprocess.run(
+        [sys.executable, str(SCRIPTS / name), *args], capture_output=True, text=True, timeout=300
+    )
+
+
 def test_bench_bot_exits_after_an_error_with_its_progress_shown() -> None:
     # An unknown game fails once the bot is up (aiosqlite's thread running): before the fix
     # the process never ended. The timeout only guards against that hang.
-    done = subprocess.run(
-        [sys.executable, str(SCRIPTS / "bench_bot.py"), "--games", "1", "--game", "nosuch"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_script("bench_bot.py --games 1 --game nosuch")
     assert done.returncode != 0
     assert done.stdout == ""
     assert "bench_bot: opening 1 nosuch tables" in done.stderr
@@ -31,12 +35,7 @@ def test_bench_bot_exits_after_an_error_with_its_progress_shown() -> None:
 def test_bench_bot_plays_its_moves_and_prints_every_figure() -> None:
     # Run small: what is checked is that it still drives the bot (a changed save signature
     # once broke it unseen), not any figure it prints.
-    done = subprocess.run(
-        [sys.executable, str(SCRIPTS / "bench_bot.py"), "--games", "2", "--rounds", "2"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_script("bench_bot.py --games 2 --rounds 2")
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert figures["moves"] >= 2 and figures["games_running_at_the_end"] == 2
@@ -56,15 +55,7 @@ def test_bench_engine_prints_a_line_per_game_and_player_count() -> None:
     # Run small: what is checked is that it still plays and reports, not any figure. UNO is
     # a two-player game: only the two-player line is measured against it (when rlcard, an
     # optional extra, is installed), and only that line times a state's copy.
-    done = subprocess.run(
-        [
-            *(sys.executable, str(SCRIPTS / "bench_engine.py"), "--game", "stuck"),
-            *("--players", "2", "--players", "3", "--games", "2", "--rounds", "1"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_script("bench_engine.py --game stuck --players 2 --players 3 --games 2 --rounds 1")
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert [(row["game"], row["players"]) for row in rows] == [("stuck", 2), ("stuck", 3)]
@@ -96,14 +87,8 @@ def test_bench_engine_takes_each_rounds_ratio_against_the_game_run_beside_it() -
 def test_bench_storage_saves_restores_and_answers_with_every_figure() -> None:
     # Run small on SQLite files: what is checked is that it still drives the storage (its
     # saved games are made as the bot makes them), not any figure it prints.
-    done = subprocess.run(
-        [
-            *(sys.executable, str(SCRIPTS / "bench_storage.py"), "--tables", "2"),
-            *("--finishes", "12", "--queries", "3", "--running", "3", "--together", "2"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
+    done = run_script(
+        "bench_storage.py --tables 2 --finishes 12 --queries 3 --running 3 --together 2"
     )
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout.splitlines()[-1])
