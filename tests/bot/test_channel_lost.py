@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from unittest import mock
 
 import discord
 import simcord
@@ -20,6 +21,7 @@ from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
 from bot.app import CardroomBot
+from bot.storage import LoadedGame
 from bot.tables.service import CHANNEL_DELETED, CHANNEL_LOST, GUILD_LEFT, PAUSE_RAN_OUT
 from bot.tables.session import TableSession
 from tests.bot.helpers import (
@@ -208,6 +210,23 @@ async def test_a_pause_outlasts_a_restart_without_telling_anyone_again(
         assert unfinished(new) == [(table.table_id, reason)]
     finally:
         await release(new)
+
+
+async def test_a_pause_that_could_not_be_stored_still_holds(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    async def refused(table_id: str, since: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    with mock.patch.object(bot.storage.running, "set_paused", refused):
+        table, players = await paused_table(env, bot, guild, channel)
+    # told as ever, and nothing moves; stored as going on, a restart would pause it anew
+    assert all(dms_saying(player, "is paused") == 1 for player in players)
+    revision = table.revision
+    await env.advance_time(bot.settings.turn_seconds * 3)
+    assert table.paused and table.revision == revision
+    (stored,) = await bot.storage.running.load()
+    assert isinstance(stored, LoadedGame) and stored.saved.paused_since is None
 
 
 async def test_a_table_paused_before_a_restart_goes_on_once_its_channel_is_open(
