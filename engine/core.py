@@ -11,6 +11,7 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
@@ -825,13 +826,14 @@ def copied(value: Any, memo: dict[int, Any]) -> Any:
 
 
 def pile_counts(
-    piles: Sequence[Sequence[Card]],
+    piles: Sequence[Collection[Card]],
     suit: int,
     scoring: Sequence[tuple[Card, str]],
     tie_rule: str,
 ) -> str:
     """What each pile holds that scores (its cards, its cards of ``suit``, the ``scoring``
     cards it has), so a hand's points can be checked; a tie for a "most" says ``tie_rule``.
+    A pile given as a set is looked up in as it is (see ``held_sets``).
 
     >>> piles = [cards_from_json(["2C", "3C", "4D"]), cards_from_json(["5C", "10D", "KH"])]
     >>> scoring = [(Card.parse("2C"), "2♣"), (Card.parse("10D"), "10♦")]
@@ -841,12 +843,11 @@ def pile_counts(
     word = SUIT_NAME[suit]
     suit_cards = SUIT_CARDS[suit]
     sizes, in_suit, parts = [], [], []
-    for seat, pile in enumerate(piles):
-        held = set(pile)  # looked up in, rather than searched card by card
+    for seat, held in enumerate(held_sets(piles)):
         suited = len(suit_cards & held)
-        sizes.append(len(pile))
+        sizes.append(len(held))
         in_suit.append(suited)
-        part = f"{{s{seat}}} {len(pile)} cards, {suited} {word if suited == 1 else word + 's'}"
+        part = f"{{s{seat}}} {len(held)} cards, {suited} {word if suited == 1 else word + 's'}"
         for card, label in scoring:
             if card in held:
                 part += f", {label}"
@@ -856,6 +857,18 @@ def pile_counts(
         if counts.count(max(counts)) > 1:
             text += f" (most {what}: a tie, {tie_rule})"
     return text
+
+
+def held_sets(piles: Iterable[Collection[Card]]) -> list[AbstractSet[Card]]:
+    """Each pile as a set of its cards, to look cards up in rather than search the pile card
+    by card; a pile that is a set already is kept as it is, so scoring a hand builds each set
+    once (hashing a card costs as much as several list steps).
+
+    >>> pile = {Card.parse("2C")}
+    >>> held_sets([pile, [Card.parse("3D")]])[0] is pile
+    True
+    """
+    return [pile if isinstance(pile, (set, frozenset)) else set(pile) for pile in piles]
 
 
 def cards_json(cards: Iterable[Card]) -> list[str]:
@@ -916,7 +929,7 @@ def leader_order(first: int, players: int) -> list[int]:
     return [(first + offset) % players for offset in range(players)]
 
 
-def dealt_hands(cards: Sequence[Card], first: int, players: int) -> list[list[Card]]:
+def dealt_hands(cards: list[Card], first: int, players: int) -> list[list[Card]]:
     """Each seat's hand, in card order, when ``cards`` are dealt one at a time clockwise
     starting with seat ``first`` (the dealer's left): the seat ``offset`` places after
     ``first`` gets every ``players``-th card from index ``offset``.
@@ -924,7 +937,7 @@ def dealt_hands(cards: Sequence[Card], first: int, players: int) -> list[list[Ca
     >>> dealt_hands(cards_from_json(["2C", "3C", "4C", "5C", "6C", "7C"]), 1, 2)
     [[Card('3C'), Card('5C'), Card('7C')], [Card('2C'), Card('4C'), Card('6C')]]
     """
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    for offset in range(players):
-        hands[(first + offset) % players] = sorted(cards[offset::players])
+    hands = [cards[(seat - first) % players :: players] for seat in range(players)]
+    for hand in hands:
+        hand.sort()  # in place: quicker than sorted() on these short lists
     return hands

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -51,6 +51,7 @@ from engine.core import (
     cards_from_json,
     cards_json,
     dealt_hands,
+    held_sets,
     make_rng,
     parse_error,
     pile_counts,
@@ -466,7 +467,8 @@ class FishingState(TotalsState):
             )
             self.piles[self.last_capturer].extend(self.table)
             self.set_table([])
-        points, reasons = score_piles(self.piles)
+        piles = held_sets(self.piles)  # one set a pile, for the points and for their check
+        points, reasons = score_piles(piles)
         parts = []
         for seat, gained in enumerate(points):
             self.totals[seat] += gained
@@ -474,7 +476,7 @@ class FishingState(TotalsState):
             parts.append(f"{{s{seat}}} {gained}{why}")
         self.history.append(points)
         title = f"Hand {self.hand_number + 1}"
-        counts = pile_counts(self.piles, CLUBS, SCORING_CARDS, "nobody scores")
+        counts = pile_counts(piles, CLUBS, SCORING_CARDS, "nobody scores")
         events += [Event(f"{title} piles: {counts}", "piles"), self.scores_event(title, parts)]
         best = max(self.totals)
         if best >= int(self.options["target"] or 0) and self.totals.count(best) == 1:
@@ -540,24 +542,24 @@ class FishingState(TotalsState):
         }
 
 
-def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[str]]]:
+def score_piles(piles: Sequence[Collection[Card]]) -> tuple[list[int], list[list[str]]]:
     """Points per pile for one hand, with the reasons: most cards 2 and most clubs 1 (a tie
-    scores nothing), 2♣ 1, 10♦ 1."""
+    scores nothing), 2♣ 1, 10♦ 1. A pile given as a set is looked up in as it is."""
     points = [0] * len(piles)
     reasons: list[list[str]] = [[] for _ in piles]
-    held_sets = [set(pile) for pile in piles]  # looked up in, rather than searched card by card
+    held = held_sets(piles)
     for counts, worth, label in (
         ([len(pile) for pile in piles], 2, "most cards"),
-        ([len(held & SUIT_CARDS[CLUBS]) for held in held_sets], 1, "most clubs"),
+        ([len(cards & SUIT_CARDS[CLUBS]) for cards in held], 1, "most clubs"),
     ):
         best = max(counts)
         if counts.count(best) == 1:  # a tie scores nothing
             seat = counts.index(best)
             points[seat] += worth
             reasons[seat].append(f"{label} {worth}")
-    for seat, held in enumerate(held_sets):
+    for seat, cards in enumerate(held):
         for card, label in SCORING_CARDS:
-            if card in held:
+            if card in cards:
                 points[seat] += 1
                 reasons[seat].append(f"{label} 1")
     return points, reasons
