@@ -978,5 +978,7 @@ async def test_a_deck_style_is_replaced_and_kept_and_only_known_styles_are_store
     again = await Storage.open(database_url)
     try:
         assert await again.preferences.deck_styles() == {7: "standard", 8: "four_colour"}
+        assert await again.preferences.deck_style(8) == "four_colour"
+        assert await again.preferences.deck_style(9) is None  # never chosen
     finally:
         await again.close()
