@@ -9,7 +9,7 @@ Where each rule lives (all in this module):
   each when both hands are empty; non-dealer first; dealer alternates; seat 0 deals a given
   deck, else the seed draws): ``SwaziState.start_deal``, ``deal_hands``, ``_finish_turn``.
 - The legal moves, in one place: ``SwaziState._legal_actions`` (card-less builds; augments via
-  ``_augments``; per hand card captures, builds, changes, discard). It holds the build rules
+  ``_add_augments``; per hand card captures, builds, changes, discard). It holds the build rules
   (values 2–14, never two builds of one value, a new part of your own value merges), the
   owner-must-hold rule and the first-half limits; a change into the value of your own build
   merges into it (``merge_mask``). Captures of several groups at once:
@@ -392,10 +392,6 @@ class _Layout:
         # each value's captures (``capture_sets``), filled in when first needed
         self.captures: dict[int, tuple[int, ...]] = {}
 
-    def sets(self, value: int) -> tuple[int, ...]:
-        """The subsets of two or more cards adding up to ``value``."""
-        return self.table[value][self.ranks.count(value) :]
-
     def groups(self, value: int) -> tuple[int, ...]:
         """The loose groups a card of ``value`` takes, or that may join a build of ``value``:
         single cards of that value (an ace is 1 or 14), then sets adding up to it."""
@@ -460,6 +456,77 @@ def _splits(value: int, cards: Sequence[Card]) -> bool:
     return extend(0, head.rank)
 
 
+def _add_augments(
+    moves: list[Move],
+    value: int,
+    top: Card | None,
+    loose: tuple[Card, ...],
+    layout: _Layout,
+    hand: list[Card],
+    spare: int,
+) -> None:
+    """Add to ``moves`` every part that may join the player's own build of ``value``: a single
+    card of that value or a set adding up to it, of ``loose`` cards, at most one pile ``top``
+    and at most one ``hand`` card, of a ``spare`` value (bit v: a card of value v may go)."""
+    table = layout.table
+    append = moves.append
+    new = tuple.__new__  # Move(...) without the keyword-handling frame
+    # card-less parts: loose cards, with or without the top
+    for subset in table.get(value, ()) if value != TOP_BUILD else layout.groups(value):
+        append(new(Move, (AUGMENT, None, 0, value, _PICKERS[subset](loose), False)))
+    top_rank = 99  # no top: every rest below is negative, so nothing uses it
+    if top is not None:
+        top_rank = top.rank
+        if top_rank == value or (top_rank == 1 and value == TOP_BUILD):  # ``serves``
+            append(new(Move, (AUGMENT, None, 0, value, (), True)))
+        for subset in table.get(value - top_rank, ()):
+            append(new(Move, (AUGMENT, None, 0, value, _PICKERS[subset](loose), True)))
+    if not spare:
+        return
+    # parts with a hand card: its rank and some loose cards (or none) make the value, with
+    # or without the top
+    joining = layout.complements >> (TOP_BUILD - value)
+    if top is not None:
+        joining |= layout.complements >> (TOP_BUILD - value + top_rank)
+    if joining >> TOP_BUILD & 1:
+        joining |= 2  # an ace alone, as 14
+    joining &= spare
+    if not joining:
+        return
+    for card in hand:
+        rank = card.rank
+        if rank > value:
+            break  # too high for a part, and so are the cards after it (card order)
+        if not joining >> rank & 1:
+            continue
+        if rank == 1:
+            if value == TOP_BUILD:
+                append(new(Move, (AUGMENT, card, TOP_BUILD, value, (), False)))  # alone
+            for subset in table.get(value - 1, ()):
+                cards = _PICKERS[subset](loose)
+                append(new(Move, (AUGMENT, card, 1, value, cards, False)))
+            rest = value - 1 - top_rank
+            if rest == 0:
+                append(new(Move, (AUGMENT, card, 1, value, (), True)))
+            for subset in table.get(rest, ()):
+                cards = _PICKERS[subset](loose)
+                append(new(Move, (AUGMENT, card, 1, value, cards, True)))
+            continue
+        if rank == value:
+            append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
+        for subset in table.get(value - rank, ()):
+            part = list(_PICKERS[subset](loose))
+            insort(part, card)
+            append(new(Move, (AUGMENT, None, 0, value, tuple(part), False)))
+        rest = value - rank - top_rank
+        if rest == 0:
+            append(new(Move, (AUGMENT, None, 0, value, (card,), True)))
+        for subset in table.get(rest, ()):
+            part = list(_PICKERS[subset](loose))
+            insort(part, card)
+            append(new(Move, (AUGMENT, None, 0, value, tuple(part), True)))
+
+
 # -- builds -------------------------------------------------------------------------------------
 class Build:
     """A build on the layout: its value, owner, whether augmented, and its cards in the order
@@ -502,6 +569,11 @@ class SwaziState(TotalsState):
         self.turn = 0
         self.half = 1
         self.hands: list[list[Card]] = [[], []]
+        # Each seat's hand facts, which the legal moves read at every step: kept up to date as
+        # cards leave the hand (``_finish_turn``), worked out afresh when hands are dealt,
+        # loaded or dealt again (``_count_hands``). Not saved: the hands say it all.
+        self.held_values = [0, 0]  # bit v: a card of value v is held (an ace is 1 and 14)
+        self.rank_counts = [[0] * 14, [0] * 14]  # how many cards of each rank are held
         self.piles: list[list[Card]] = [[], []]
         self.loose: list[Card] = []
         self.builds: dict[int, Build] = {}
@@ -541,6 +613,18 @@ class SwaziState(TotalsState):
         del self.stock[: 2 * HAND_SIZE]
         for hand in self.hands:
             hand.sort()
+        self._count_hands()
+
+    def _count_hands(self) -> None:
+        """Work out each seat's hand facts (``held_values``, ``rank_counts``) from its hand."""
+        for seat, hand in enumerate(self.hands):
+            held = 0
+            counts = [0] * 14
+            for card in hand:
+                held |= _RANK_VALUES[card.rank]
+                counts[card.rank] += 1
+            self.held_values[seat] = held
+            self.rank_counts[seat] = counts
 
     # -- decisions ---------------------------------------------------------------------------
     def _to_act(self) -> tuple[int, ...]:
@@ -572,25 +656,26 @@ class SwaziState(TotalsState):
         layout = _LAYOUTS.get(ranks) or _layout(ranks)
         builds = self.builds
         first_half = self.half == 1
-        held = 0  # bit v: a card of value v is held
-        for card in hand:
-            held |= _RANK_VALUES[card.rank]
-        two_aces = len(hand) >= 2 and hand[1].rank == 1  # the hand is in card order: aces first
+        held = self.held_values[seat]  # bit v: a card of value v is held
+        counts = self.rank_counts[seat]
+        two_aces = counts[1] >= 2
         built = 0
-        owned: list[int] = []
-        changeable: list[int] = []  # the opponent's single builds
+        owned: Sequence[int] = ()
+        changeable: Sequence[int] = ()  # the opponent's single builds
         scarce = 0  # bit r: rank r keeps an owned build, held once: it must stay or capture it
         if builds:
-            hand_ranks = list(map(_RANK, hand))
-            for value in sorted(builds):
+            owned_bits = single_bits = 0
+            for value, build in builds.items():
                 built |= 1 << value
-                if builds[value].owner == seat:
-                    owned.append(value)
-                    rank = 1 if value == TOP_BUILD else value
-                    if hand_ranks.count(rank) < 2:
-                        scarce |= 1 << rank
-                elif not builds[value].augmented:
-                    changeable.append(value)
+                if build.owner == seat:
+                    owned_bits |= 1 << value
+                elif not build.augmented:
+                    single_bits |= 1 << value
+            owned, changeable = _BITS[owned_bits], _BITS[single_bits]
+            for value in owned:
+                rank = 1 if value == TOP_BUILD else value
+                if counts[rank] < 2:
+                    scarce |= 1 << rank
         n_owned = len(owned)
         # the values a new build may take: held and not built (for an ace, 14 needs another)
         free_mask = held & ~built & ~3
@@ -600,17 +685,21 @@ class SwaziState(TotalsState):
 
         # Card-less builds: a set of two or more loose cards, of a value not yet built, which
         # the player holds; in the first half at most a second build.
+        table = layout.table
         if not first_half or n_owned <= 1:
             for value in _BITS[free_mask & layout.set_reach]:
-                for subset in layout.sets(value):
+                for subset in table[value][ranks.count(value) :]:  # the single cards come first
                     cards = _PICKERS[subset](loose)
                     append(new(Move, (CARDLESS_BUILD, None, 0, 0, cards, False)))
 
-        # Augments of own builds (a hand card among them ends the turn).
+        # Augments of own builds (a hand card among them ends the turn: so not one that must
+        # stay, and in the first half only while the player owns one build).
         if owned:
-            top = self.pile_top(seat)
+            pile = self.piles[1 - seat]
+            top = pile[-1] if pile else None
+            spare = held & ~scarce if not first_half or n_owned == 1 else 0
             for value in owned:
-                moves += self._augments(seat, value, top, loose, layout, held & ~scarce, n_owned)
+                _add_augments(moves, value, top, loose, layout, hand, spare)
 
         # The hand card, rank by rank.
         ends_free = not first_half or not owned  # may end the turn owning a new build
@@ -624,7 +713,6 @@ class SwaziState(TotalsState):
             for value in owned:
                 merge_mask |= held & (1 << value)
         merge_ace_mask = merge_mask if two_aces else merge_mask & ~(1 << TOP_BUILD)
-        table = layout.table
         captures = layout.captures
         reach = layout.reach
         capturable = layout.capturable | built
@@ -694,81 +782,6 @@ class SwaziState(TotalsState):
                 append(_DISCARD[card])
         return tuple(moves)
 
-    def _augments(
-        self,
-        seat: int,
-        value: int,
-        top: Card | None,
-        loose: tuple[Card, ...],
-        layout: _Layout,
-        spare: int,
-        n_owned: int,
-    ) -> list[Move]:
-        """Every part that may join the player's own build of ``value``: a single card of
-        that value or a set adding up to it, of ``loose`` cards, at most one pile top and at
-        most one hand card (which ends the turn, so it must be of a ``spare`` value, held and
-        not the last keeping an owned build; and in the first half the player may own one
-        build only)."""
-        table = layout.table
-        moves: list[Move] = []
-        append = moves.append
-        new = tuple.__new__  # Move(...) without the keyword-handling frame
-        # card-less parts: loose cards, with or without the top
-        for subset in layout.groups(value):
-            append(new(Move, (AUGMENT, None, 0, value, _PICKERS[subset](loose), False)))
-        top_rank = 99  # no top: every rest below is negative, so nothing uses it
-        if top is not None:
-            top_rank = top.rank
-            if serves(top, value):
-                append(new(Move, (AUGMENT, None, 0, value, (), True)))
-            for subset in table.get(value - top_rank, ()):
-                append(new(Move, (AUGMENT, None, 0, value, _PICKERS[subset](loose), True)))
-        # parts with a hand card: its rank and some loose cards (or none) make the value, with
-        # or without the top
-        if self.half == 1 and n_owned > 1:
-            return moves
-        joining = layout.complements >> (TOP_BUILD - value)
-        if top is not None:
-            joining |= layout.complements >> (TOP_BUILD - value + top_rank)
-        if joining >> TOP_BUILD & 1:
-            joining |= 2  # an ace alone, as 14
-        joining &= spare
-        if not joining:
-            return moves
-        for card in self.hands[seat]:
-            rank = card.rank
-            if rank > value:
-                break  # too high for a part, and so are the cards after it (card order)
-            if not joining >> rank & 1:
-                continue
-            if rank == 1:
-                if value == TOP_BUILD:
-                    append(new(Move, (AUGMENT, card, TOP_BUILD, value, (), False)))  # alone
-                for subset in table.get(value - 1, ()):
-                    cards = _PICKERS[subset](loose)
-                    append(new(Move, (AUGMENT, card, 1, value, cards, False)))
-                rest = value - 1 - top_rank
-                if rest == 0:
-                    append(new(Move, (AUGMENT, card, 1, value, (), True)))
-                for subset in table.get(rest, ()):
-                    cards = _PICKERS[subset](loose)
-                    append(new(Move, (AUGMENT, card, 1, value, cards, True)))
-                continue
-            if rank == value:
-                append(new(Move, (AUGMENT, None, 0, value, (card,), False)))
-            for subset in table.get(value - rank, ()):
-                part = list(_PICKERS[subset](loose))
-                insort(part, card)
-                append(new(Move, (AUGMENT, None, 0, value, tuple(part), False)))
-            rest = value - rank - top_rank
-            if rest == 0:
-                append(new(Move, (AUGMENT, None, 0, value, (card,), True)))
-            for subset in table.get(rest, ()):
-                part = list(_PICKERS[subset](loose))
-                insort(part, card)
-                append(new(Move, (AUGMENT, None, 0, value, tuple(part), True)))
-        return moves
-
     # -- carrying a move out -------------------------------------------------------------------
     def hand_card_of(self, seat: int, move: Move) -> Card | None:
         """The hand card a move plays (None for a card-less move)."""
@@ -787,16 +800,13 @@ class SwaziState(TotalsState):
         if kind == DISCARD:  # the commonest move, first
             card = move.card
             assert card is not None
-            self.hands[seat].remove(card)
             insort(self.loose, card)
-            return self._finish_turn(seat, [_DISCARDED[seat][card]])
+            return self._finish_turn(seat, card, [_DISCARDED[seat][card]])
         name = _SEAT_NAMES[seat]
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
         loose_cards = list(move.cards)
-        if hand_card is not None:
-            self.hands[seat].remove(hand_card)
-            if hand_card in loose_cards:
-                loose_cards.remove(hand_card)
+        if hand_card is not None and hand_card in loose_cards:  # (an augment's)
+            loose_cards.remove(hand_card)
         for card in loose_cards:
             self.loose.remove(card)
         if kind == CARDLESS_BUILD:
@@ -822,7 +832,7 @@ class SwaziState(TotalsState):
                 added = f"{part[0].pretty}{source}{rest}"
             text = f"{name} added {added} to the build of {build.value}"
             events = [Event(text, "build")]
-            return events if hand_card is None else self._finish_turn(seat, events)
+            return events if hand_card is None else self._finish_turn(seat, hand_card, events)
         assert hand_card is not None
         if kind == CAPTURE:
             taken: list[Card] = []
@@ -837,7 +847,7 @@ class SwaziState(TotalsState):
                 parts.insert(0, f"the build of {move.build} ({cards_pretty(build_cards)})")
             joined = " and ".join(parts)
             text = f"{name} captured {joined} with {_pretty_word(hand_card, move.ace)}"
-            return self._finish_turn(seat, [Event(text, "capture")])
+            return self._finish_turn(seat, hand_card, [Event(text, "capture")])
         if kind == BUILD:
             value = sum(map(_RANK, move.cards)) + hand_card.rank
             self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])
@@ -845,7 +855,7 @@ class SwaziState(TotalsState):
                 f"{name} built {_pretty_word(hand_card, move.ace)} on "
                 f"{cards_pretty(loose_cards)}: a build of {value}"
             )
-            return self._finish_turn(seat, [Event(text, "build")])
+            return self._finish_turn(seat, hand_card, [Event(text, "build")])
         if kind == CHANGE:
             build = self.builds.pop(move.build)
             owner = build.owner
@@ -863,14 +873,22 @@ class SwaziState(TotalsState):
                 own.cards += build.cards
                 own.augmented = True
                 text += f", which joins their own build of {value}"
-            return self._finish_turn(seat, [Event(text, "change")])
+            return self._finish_turn(seat, hand_card, [Event(text, "change")])
         raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
 
-    def _finish_turn(self, seat: int, events: list[Event]) -> list[Event]:
-        """The hand card ended the turn: pass it on, deal the second half, or end the deal;
-        returns the move's ``events`` followed by what happened."""
+    def _finish_turn(self, seat: int, card: Card, events: list[Event]) -> list[Event]:
+        """Hand ``card`` was played, which ends the turn: it leaves the hand (the seat's hand
+        facts kept up to date), then the turn passes on, the second half is dealt, or the deal
+        ends; returns the move's ``events`` followed by what happened."""
+        hand = self.hands[seat]
+        hand.remove(card)
+        rank = card.rank
+        counts = self.rank_counts[seat]
+        counts[rank] -= 1
+        if not counts[rank]:
+            self.held_values[seat] &= ~_RANK_VALUES[rank]
         self.turn = 1 - seat
-        if self.hands[0] or self.hands[1]:
+        if hand or self.hands[1 - seat]:
             return events
         if self.stock:
             self.half = 2
@@ -1096,6 +1114,7 @@ class SwaziState(TotalsState):
                 into, out = rng.choice(spare), rng.choice(needed)
                 other[into], self.stock[out] = self.stock[out], other[into]
         other.sort()
+        self._count_hands()
 
     def zones(self) -> Iterable[Zone]:
         for seat in (0, 1):
@@ -1281,6 +1300,7 @@ class SwaziGame(Game):
         state.turn = int(data["turn"])
         state.half = int(data["half"])
         state.hands = [sorted(cards_from_json(hand)) for hand in data["hands"]]
+        state._count_hands()
         state.piles = [cards_from_json(pile) for pile in data["piles"]]
         state.loose = sorted(cards_from_json(data["layout"]))
         state.builds = {

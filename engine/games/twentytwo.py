@@ -107,6 +107,16 @@ RANK_ORDER: dict[Card, int] = {
 are sorted after every deal and exchange)."""
 
 
+def deck_place(card: Card) -> int:
+    """Where ``card`` is in ``FULL_DECK`` (card order: by rank, ace first, then suit).
+
+    >>> all(FULL_DECK[deck_place(card)] is card for card in FULL_DECK)
+    True
+    """
+    rank, suit = card
+    return (rank - 1) * 4 + suit
+
+
 def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
     """The strengths of ``cards``, low to high (how actions compare)."""
     return tuple(sorted(map(STRENGTH.__getitem__, cards)))
@@ -490,8 +500,11 @@ class TwentyTwoState(State):
         if not any(self.penalties):
             return FULL_DECK
         deck = list(FULL_DECK)
-        for card in chain.from_iterable(self.penalties):
-            deck.remove(card)  # found by identity: a fifth of the cost of hashing every card
+        # Deleted by place in FULL_DECK (card order), highest first so that the lower places
+        # stay put: a search by list.remove compares cards one by one (~13k instructions a
+        # hand).
+        for card in sorted(chain.from_iterable(self.penalties), reverse=True):
+            del deck[deck_place(card)]
         return deck
 
     def start_hand(self, wanted: int) -> list[Event]:

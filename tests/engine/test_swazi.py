@@ -4,6 +4,7 @@ brute-force reference for the legal moves; the heuristic player against the rand
 
 from __future__ import annotations
 
+import copy
 import gc
 import json
 import random
@@ -875,6 +876,27 @@ def test_legal_moves_match_a_brute_force_reference(seed: int, kind: str) -> None
         choice = agent.choose(state.agent_view(seat), legal, rng, False)
         assert choice is not None
         state.apply(seat, choice)
+
+
+def test_the_hand_facts_follow_the_hands() -> None:
+    """The held values and rank counts the legal moves read are kept up to date as cards
+    leave the hands; deals, saved games, copies and determinized worlds count them afresh."""
+    rng = random.Random(3)
+    for seed in range(3):
+        state = new(seed)
+        while not state.is_over:
+            seat = state.to_act()[0]
+            worlds = [GAME.state_from_json(state.to_json()), state.determinize(seat, rng)]
+            for seen in (state, copy.deepcopy(state), *worlds):
+                assert isinstance(seen, SwaziState)
+                for hand, counts, held in zip(
+                    seen.hands, seen.rank_counts, seen.held_values, strict=True
+                ):
+                    assert counts == [sum(card.rank == rank for card in hand) for rank in range(14)]
+                    values = {14 if card.rank == 1 else card.rank for card in hand}
+                    values |= {card.rank for card in hand}
+                    assert held == sum(1 << value for value in values)
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
 def test_a_huge_layout_lists_many_moves_and_accepts_any_legal_one() -> None:
