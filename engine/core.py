@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
@@ -87,6 +87,10 @@ class Agent(Protocol):
         such as a snap): then None declines, for now.
         """
         ...
+
+
+Choose = Callable[[View | None, Sequence[Action], random.Random, bool], Action | None]
+"""An agent's ``choose`` (see ``Agent``)."""
 
 
 class StateAgent(ABC):
@@ -559,6 +563,49 @@ class State(ABC):
         if legal is None:
             legal = self._legal_cache[seat] = self._legal_actions(seat)
         return seat, legal
+
+    def play_sole_turns(
+        self, choosers: Sequence[Choose | None], rngs: Sequence[random.Random], limit: int
+    ) -> int:
+        """Self-play's loop (``runner.play_out``): while one seat alone may act and has a
+        chooser (the ``choose`` of an agent that needs no view), list its legal actions, let it
+        choose one (never optional) with its generator from ``rngs`` and apply it, at most
+        ``limit`` times; returns how many actions were applied.
+
+        Each step is ``sole_turn``, the chooser and ``apply``, written out in one frame: their
+        calls and the listed actions' cache cost 2,600 instructions a step, 7% of a fishing or
+        stuck step. As in ``apply``, a choice that is not one of the listed objects is checked
+        by ``is_legal``, and ``_apply`` sees ``to_act``'s answer for its position.
+        """
+        to_act, list_actions, carry_out = self._to_act, self._legal_actions, self._apply
+        cache = self._legal_cache
+        applied = 0
+        while applied < limit:
+            acting = self._acting = to_act()
+            if len(acting) != 1 or (choose := choosers[acting[0]]) is None:
+                break
+            seat = acting[0]
+            legal = list_actions(seat)
+            action = choose(None, legal, rngs[seat], False)
+            for listed in legal:
+                if listed is action:
+                    break
+            else:
+                if action is None:
+                    raise RuntimeError(f"seat {seat} did not move; the game waits for it")
+                cache[seat] = legal
+                self.apply(seat, action)  # checks it, as any action given from outside
+                applied += 1
+                continue
+            # Let go of the listed actions before the next position's work: kept, twentytwo's
+            # ~2,000 exchanges were promoted by its collections (+5.5% instructions a game).
+            del legal
+            carry_out(seat, action)
+            self._acting = None
+            if cache:  # a listing ``_apply`` asked for (or one made before this loop)
+                cache.clear()
+            applied += 1
+        return applied
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether ``seat`` may take ``action`` now."""

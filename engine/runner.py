@@ -93,30 +93,20 @@ def play_out(
             made.append(random.Random(f"{seed}/order"))
         return made[0]
 
-    # The common step, written out here as ``step`` does it: one seat waited for, and an
-    # agent that needs no view. The calls saved are a fifth of a self-play step of the
-    # quicker games; any other step goes through ``step``.
+    # The common step, one seat waited for and an agent that needs no view, is played as
+    # ``step`` plays it by the state's ``play_sole_turns``, many in one call; any other step
+    # goes through ``step``.
     choosers = [
         None if thinks(type(agent)) or cast(Agent, agent).needs_view else cast(Agent, agent).choose
         for agent in agents
     ]
-    sole_turn, apply = state.sole_turn, state.apply
-    for steps in range(max_steps):  # ``steps`` actions taken so far
-        turn = sole_turn()
-        if turn is not None and (choose := choosers[turn[0]]) is not None:
-            seat, legal = turn
-            action = choose(None, legal, rngs[seat], False)
-            # Let go of the listed actions before apply drops the position's own: kept until
-            # the next step, twentytwo's ~2,000 exchanges were promoted by the collections of
-            # the next position's work (+5.5% instructions a game).
-            del turn, legal
-            if action is None:
-                raise RuntimeError(f"seat {seat} did not move; the game waits for it")
-            apply(seat, action)
-        elif state.is_over:
+    steps = 0  # actions taken so far
+    while True:
+        steps += state.play_sole_turns(choosers, rngs, max_steps - steps)
+        if state.is_over:
             return steps
-        else:
-            step(state, agents, rngs, order_rng)
-    if state.is_over:
-        return max_steps
+        if steps == max_steps:
+            break
+        step(state, agents, rngs, order_rng)
+        steps += 1
     raise RuntimeError(f"game did not end within {max_steps} actions")

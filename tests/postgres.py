@@ -4,10 +4,14 @@ folder, reached through a unix socket in that folder only (no TCP port). Run as 
 server runs as the unprivileged user ``nobody``, as PostgreSQL refuses to run as root. For
 the tests its data need not survive a crash, so fsync is off: it starts in a few seconds and
 writes fast; the benchmark asks for a durable one (PostgreSQL's defaults: every commit flushed).
+
+A server outlives a test run that was killed (SIGKILL: no cleanup runs), so each folder names
+the process that owns it, and every new server first stops those whose owner is gone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
@@ -25,6 +29,8 @@ INSTALL_HINT = (
 )
 USER = "cardroom"  # the server's superuser, trusted on its unix socket
 UNPRIVILEGED = "nobody"
+FOLDER_PREFIX = "cardroom-pg-"
+OWNER_FILE = "owner.pid"  # in each server's folder: the process that started it
 
 
 def server_binaries() -> Path:
@@ -123,9 +129,12 @@ class ThrowawayPostgres:
 
 @contextmanager
 def throwaway_postgres(*, durable: bool = False) -> Iterator[ThrowawayPostgres]:
-    """A running throwaway server, stopped and deleted when the block ends."""
+    """A running throwaway server, stopped and deleted when the block ends (and, if this
+    process is killed first, by the next one started)."""
     binaries = server_binaries()
-    folder = Path(tempfile.mkdtemp(prefix="cardroom-pg-"))
+    stop_orphans(binaries)
+    folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
+    (folder / OWNER_FILE).write_text(str(os.getpid()))
     server = ThrowawayPostgres(folder, binaries, durable=durable)
     try:
         server.start()
@@ -135,3 +144,39 @@ def throwaway_postgres(*, durable: bool = False) -> Iterator[ThrowawayPostgres]:
             server.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def stop_orphans(binaries: Path, parent: Path | None = None) -> list[Path]:
+    """Stop and delete the throwaway servers under ``parent`` (the temporary folder) whose
+    owning process is gone (a test run killed before its cleanup); the folders removed."""
+    removed = []
+    for folder in (parent or Path(tempfile.gettempdir())).glob(f"{FOLDER_PREFIX}*"):
+        try:
+            owner = int((folder / OWNER_FILE).read_text())
+        except (OSError, ValueError):
+            continue  # being set up, or not ours to judge
+        if is_running(owner):
+            continue
+        if (folder / "data" / "postmaster.pid").exists():
+            # not running after all (a failed stop): the folder goes all the same
+            with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
+                ThrowawayPostgres(folder, binaries).stop()
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def is_running(pid: int) -> bool:
+    """Whether a process with this id runs (a zombie, dead but not yet waited for, does not:
+    a container's first process may never wait for the servers handed to it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # someone else's process
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc to tell: it exists
+    return state != "Z"

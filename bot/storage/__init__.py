@@ -28,10 +28,11 @@ from bot.storage.models import (
 )
 from bot.storage.preferences import Preferences
 from bot.storage.results import Results
-from bot.storage.running import RunningGames
+from bot.storage.running import READ_IN_TURNS, RunningGames
 from bot.storage.shards import Heartbeat, ShardInUseError, Shards
 
 __all__ = [
+    "READ_IN_TURNS",
     "ActionRecord",
     "BrokenGame",
     "DatabaseInUseError",

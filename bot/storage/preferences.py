@@ -18,6 +18,9 @@ class Preferences(Protocol):
     async def deck_styles(self) -> dict[int, str]:
         """Every stored deck style, by user id."""
 
+    async def deck_style(self, user_id: int) -> str | None:
+        """``user_id``'s stored deck style (None: never chosen)."""
+
     async def set_deck_style(self, user_id: int, style: str) -> None:
         """Store ``user_id``'s deck style (replacing the one stored)."""
 
@@ -33,6 +36,15 @@ class SqlPreferences:
         async with self._db.session() as sql:
             rows = await sql.fetchall("SELECT user_id, deck_style FROM player_preferences")
         return {int(row["user_id"]): str(row["deck_style"]) for row in rows}
+
+    async def deck_style(self, user_id: int) -> str | None:
+        """``user_id``'s stored deck style (None: never chosen)."""
+        async with self._db.session() as sql:
+            row = await sql.fetchone(
+                "SELECT deck_style FROM player_preferences WHERE user_id = :user_id",
+                {"user_id": user_id},
+            )
+        return None if row is None else str(row["deck_style"])
 
     async def set_deck_style(self, user_id: int, style: str) -> None:
         """Store ``user_id``'s deck style (one statement: its own transaction)."""

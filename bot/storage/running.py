@@ -7,6 +7,7 @@ to the stored list), which keeps a save's cost flat however long the game.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime
 from typing import Protocol
@@ -36,6 +37,10 @@ ACTIONS_LENGTH = {
     "sqlite": "json_array_length(actions)",
     "postgresql": "json_array_length(actions::json)",
 }
+READ_IN_TURNS = 100
+"""Games read back between two turns of the event loop at a start: reading 10,000 takes tens
+of seconds on a busy machine, and a loop blocked that long would miss the shard heartbeat
+(the server ends a silent lock connection after a minute) and every other task's turn."""
 ACTIONS_READABLE = {"sqlite": "json_valid(actions) AND ", "postgresql": ""}
 # At a start the stored actions stay JSON text (see ActionRecord): SQLite checks that it is an
 # array and counts it, in C, so that no start parses every game's action list. PostgreSQL
@@ -239,7 +244,12 @@ class SqlRunningGames:
                 f" FROM running_games{where} ORDER BY started_at, table_id",
                 parameters,
             )
-        return [self._read(row) for row in rows]
+        loaded: list[LoadedGame | BrokenGame] = []
+        for first in range(0, len(rows), READ_IN_TURNS):
+            if first:
+                await asyncio.sleep(0)  # the other tasks' turn (see READ_IN_TURNS)
+            loaded += map(self._read, rows[first : first + READ_IN_TURNS])
+        return loaded
 
     @staticmethod
     def _read(row: Row) -> LoadedGame | BrokenGame:

@@ -6,7 +6,8 @@ action paths are shown, so every game in the registry works without code of its 
 button class builds and parses its own custom_id:
 
 - ``cr:hand:<table>`` the table's Hand button; ``cr:refresh:<table>`` refresh a hand;
-  ``cr:deck:<table>`` switch the clicker's deck colours (red/black or four colours)
+  ``cr:deck:<table>:<style>`` switch the clicker's deck colours to ``style`` (``standard``:
+  red/black, or ``four_colour``)
 - ``cr:step:<table>:<revision>:<path>:<page>`` a step of a move (``path``: the indices chosen
   so far, see ``engine.choices``); ``cr:step-menu:…`` the same step as a select
 """
@@ -122,30 +123,34 @@ class RefreshButton(
 
 class DeckButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"cr:deck:(?P<table>\w+)",
+    template=r"cr:deck:(?P<table>\w+)(?::(?P<style>standard|four_colour))?",
 ):
-    """Switches the clicker's own pictures between the red/black and the four-colour deck (a
-    preference kept for every game; the public table picture stays red/black)."""
+    """Switches the clicker's own pictures to the other deck style (red/black or four-colour;
+    a preference kept for every game; the public table picture stays red/black). Its custom_id
+    names the style it switches to, as its label does: the click does what the clicker saw,
+    even if another process changed the style since. A button drawn before it named one
+    switches from the style known here."""
 
     def __init__(self, table_id: str, style: DeckStyle = DeckStyle.STANDARD) -> None:
         self.table_id = table_id
-        label = DECK_LABELS[_other(style)]
-        super().__init__(button(f"cr:deck:{table_id}", label))
+        self.to = _other(style)
+        super().__init__(button(f"cr:deck:{table_id}:{self.to.value}", DECK_LABELS[self.to]))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> DeckButton:
-        return cls(match["table"])
+        if match["style"] is None:
+            return cls(match["table"], _bot(interaction).deck_styles.of(interaction.user.id))
+        return cls(match["table"], _other(DeckStyle(match["style"])))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Store the other style and show the hand in it, in place."""
+        """Store the style the button names and show the hand in it, in place."""
 
         async def switch() -> None:
             session = _tables(interaction).table(self.table_id)
             seat = session.seat_for(interaction.user.id)
-            styles = _bot(interaction).deck_styles
-            await styles.choose(interaction.user.id, _other(styles.of(interaction.user.id)))
+            await _bot(interaction).deck_styles.choose(interaction.user.id, self.to)
             await edit_hand(interaction, session, seat)
             if interaction.message is None or interaction.message.id != (
                 session.seats[seat].dm_message_id
@@ -245,7 +250,7 @@ async def send_hand(interaction: discord.Interaction, table_id: str | None = Non
     else:
         session = service.table(table_id)
     seat = session.seat_for(interaction.user.id)
-    style = _bot(interaction).deck_styles.of(interaction.user.id)
+    style = await _bot(interaction).deck_styles.refresh(interaction.user.id)
     message = hand_message(session, seat, service.clock(), style=style)
     await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
     await _bot(interaction).presenter.open_hands.opened(session, seat, interaction)

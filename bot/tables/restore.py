@@ -10,12 +10,13 @@ was saved; one whose game or options are no longer known is dropped.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bot.storage import ActionRecord, BrokenGame, LoadedGame, Shards, Storage
+from bot.storage import READ_IN_TURNS, ActionRecord, BrokenGame, LoadedGame, Shards, Storage
 from bot.tables.lobby import Lobby
 from bot.tables.records import LoggedEvent, Seat, SessionContext
 from bot.tables.session import RESTARTED, TableSession
@@ -33,7 +34,9 @@ async def restore_sessions(
     sessions: list[TableSession] = []
     broken: list[BrokenGame] = []
     with collector_paused():
-        for loaded in await storage.running.load(shards):
+        for index, loaded in enumerate(await storage.running.load(shards)):
+            if index and index % READ_IN_TURNS == 0:
+                await asyncio.sleep(0)  # the other tasks' turn, as while reading them
             if isinstance(loaded, LoadedGame):
                 sessions.append(session_from_saved(loaded, context))
                 continue

@@ -166,28 +166,80 @@ def sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
 
 
 def _find_sum_takers(counts: int, value: int) -> tuple[itemgetter[Any], ...]:
-    """``sum_takers`` worked out."""
+    """``sum_takers`` worked out: the sets are a set of the low cards (A-4, the table's first)
+    joined to a set of the high ones (5-9, after them), each side's sets looked up by what
+    they add up to (``low_subsets``, ``high_subsets``), then put in card order."""
+    low = counts & LOW_COUNTS
+    low_size, lows = low_subsets(low)
+    takes = [
+        low_take + high_take
+        for high_total, highs in enumerate(high_subsets(counts - low, low_size)[: value + 1])
+        if highs
+        for low_take in lows[value - high_total]
+        for high_take in highs
+    ]
+    takes.sort()  # in card order: the order of the positions, the first differing one first
+    return tuple([itemgetter(*take) for take in takes])
+
+
+MAX_SUM = 10
+"""The highest value a sum set adds up to."""
+SPLIT_RANK = 5
+"""The lowest of the high ranks in ``_find_sum_takers``. A sum set holds at most two cards of
+rank 5 or more, and the four low ranks have 625 counts at most: either side's tables are few,
+so a table met for the first time is made of sides met before (a search of its own cost
+three times more, and one step in eight of the first games met a new table)."""
+LOW_COUNTS = (1 << COUNT_BITS * (SPLIT_RANK - 1)) - 1
+"""The part of ``lower_counts`` that counts the low ranks."""
+
+_Subsets = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+@cache
+def low_subsets(counts: int) -> tuple[int, _Subsets]:
+    """How many cards ``counts`` (of low ranks only, as ``lower_counts``) has, and the
+    positions of each set of them (the cards in card order from position 0) by the sum they
+    add up to, up to ``MAX_SUM`` (the empty set adds up to 0). Cached: there are 625 such
+    counts at most.
+
+    >>> low_subsets(lower_counts(Card.parse(t) for t in ("AC", "AD", "2H")))[1][:4]
+    (((),), ((0,), (1,)), ((0, 1), (2,)), ((0, 2), (1, 2)))
+    """
+    return card_count(counts), subsets_by_sum(counts, 1, 0)
+
+
+@cache
+def high_subsets(counts: int, first: int) -> _Subsets:
+    """``low_subsets``' sets for ``counts`` of high ranks only, the first of them at position
+    ``first`` (after the low cards). Cached: these tables have few high cards below a value."""
+    return subsets_by_sum(counts, SPLIT_RANK, first)
+
+
+def card_count(counts: int) -> int:
+    """How many cards ``counts`` (as ``lower_counts``) has.
+
+    >>> card_count(lower_counts(Card.parse(t) for t in ("AC", "AD", "9H")))
+    3
+    """
+    field = (1 << COUNT_BITS) - 1
+    return sum(counts >> COUNT_BITS * (rank - 1) & field for rank in SUM_RANKS)
+
+
+def subsets_by_sum(counts: int, lowest: int, first: int) -> _Subsets:
+    """The positions of each set of the cards ``counts`` has of ranks ``lowest`` and up (as
+    ``lower_counts``; in card order from position ``first``), by the sum they add up to, from
+    0 to ``MAX_SUM``."""
     field = (1 << COUNT_BITS) - 1
     ranks = [
-        rank for rank in range(1, value) for _ in range(counts >> COUNT_BITS * (rank - 1) & field)
+        rank
+        for rank in range(lowest, MAX_SUM)
+        for _ in range(counts >> COUNT_BITS * (rank - 1) & field)
     ]
-    count = len(ranks)
-    found: list[itemgetter[Any]] = []
-
-    def extend(start: int, chosen: list[int], total: int) -> None:
-        for index in range(start, count):
-            reached = total + ranks[index]
-            if reached < value:
-                chosen.append(index)
-                extend(index + 1, chosen, reached)
-                chosen.pop()
-            elif reached == value:  # two or more cards, as every rank here is below the value
-                found.append(itemgetter(*chosen, index))
-            else:
-                break  # sorted: every later rank is at least as high
-
-    extend(0, [], 0)
-    return tuple(found)
+    by_sum: list[list[tuple[int, ...]]] = [[()], *([] for _ in range(MAX_SUM))]
+    for position, rank in enumerate(ranks, first):
+        for total in range(MAX_SUM - rank, -1, -1):  # downwards: each card joins a set once
+            by_sum[total + rank] += [(*subset, position) for subset in by_sum[total]]
+    return tuple(map(tuple, by_sum))
 
 
 def multi_captures(

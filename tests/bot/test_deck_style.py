@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import simcord
 
 from bot.app import create_bot
 from bot.pictures import DeckStyle, render
+from bot.preferences import DeckStyles
+from bot.tables.hand_view import DeckButton
 from bot.tables.session import TableSession
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
@@ -101,3 +104,75 @@ async def test_the_deck_button_switches_only_the_clickers_pictures_and_survives_
             ]
     finally:
         await release(new, old)
+
+
+async def test_a_style_another_process_stored_shows_and_a_button_does_what_it_named(
+    tmp_path: Path,
+) -> None:
+    bot = create_bot(fast_settings(tmp_path))
+    try:
+        async with simcord.run(bot) as env:
+            await bot.tree.sync()
+            guild = env.create_guild()
+            channel = guild.create_text_channel("games")
+            ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+            table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+            dm = hand_dm(ann, table)
+            assert FOUR in labels(dm)
+
+            # another process (another shard's, on the same database) stores her choice: this
+            # one's memory still says red/black, but her next Hand reads her row again
+            await bot.storage.preferences.set_deck_style(ann.member.id, "four_colour")
+            hand = await open_hand(ann, channel, table)
+            assert picture_files(hand) == [own_picture(table, 0, DeckStyle.FOUR_COLOUR)]
+            assert RED_BLACK in labels(hand)
+
+            # her hand DM, drawn before, still offers the four-colour deck: a click there gives
+            # what it named, not a switch away from the style now known
+            clicked = await ann.user.click(dm, label=FOUR)
+            assert picture_files(clicked.response or hand_dm(ann, table)) == [
+                dm_picture(table, 0, DeckStyle.FOUR_COLOUR)
+            ]
+            assert await bot.storage.preferences.deck_style(ann.member.id) == "four_colour"
+    finally:
+        await release(bot)
+
+
+class _Styles:
+    """A ``DeckStyles`` stand-in that knows one person's style."""
+
+    def __init__(self, style: DeckStyle) -> None:
+        self.style = style
+
+    def of(self, user_id: int | None) -> DeckStyle:
+        return self.style
+
+
+async def test_a_deck_button_gives_the_style_it_names_an_older_one_switches() -> None:
+    def interaction(style: DeckStyle) -> Any:
+        return SimpleNamespace(client=SimpleNamespace(deck_styles=_Styles(style)), user=ann)
+
+    ann = SimpleNamespace(id=7)
+    template = DeckButton.__discord_ui_compiled_template__
+    for custom_id, known, switches_to in [
+        ("cr:deck:t1", DeckStyle.STANDARD, DeckStyle.FOUR_COLOUR),  # drawn before: a switch
+        ("cr:deck:t1", DeckStyle.FOUR_COLOUR, DeckStyle.STANDARD),
+        ("cr:deck:t1:four_colour", DeckStyle.FOUR_COLOUR, DeckStyle.FOUR_COLOUR),  # as named
+        ("cr:deck:t1:standard", DeckStyle.FOUR_COLOUR, DeckStyle.STANDARD),
+    ]:
+        match = template.fullmatch(custom_id)
+        assert match is not None
+        item = await DeckButton.from_custom_id(interaction(known), None, match)  # type: ignore[arg-type]
+        assert (item.table_id, item.to) == ("t1", switches_to)
+        assert item.item.custom_id == f"cr:deck:t1:{switches_to.value}"
+    assert template.fullmatch("cr:deck:t1:rainbow") is None
+
+
+async def test_a_failed_read_of_a_style_keeps_the_one_known() -> None:
+    class Refusing:
+        async def deck_style(self, user_id: int) -> str | None:
+            raise OSError("the database is gone")
+
+    styles = DeckStyles(Refusing(), {7: DeckStyle.FOUR_COLOUR})  # type: ignore[arg-type]
+    assert await styles.refresh(7) is DeckStyle.FOUR_COLOUR
+    assert await styles.refresh(8) is DeckStyle.STANDARD

@@ -16,8 +16,9 @@ import textwrap
 from collections.abc import Collection
 from contextlib import redirect_stdout
 from datetime import datetime, timedelta
+from itertools import groupby
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import asyncpg
 import pytest
@@ -33,6 +34,7 @@ from bot.boards.ratings import (
     shown_rating,
 )
 from bot.storage import (
+    READ_IN_TURNS,
     ActionRecord,
     BrokenGame,
     FinishedGame,
@@ -49,6 +51,9 @@ from bot.storage import (
 )
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations
 from bot.storage.results import PLAYER_TOTALS
+from bot.storage.running import SqlRunningGames
+from bot.tables import restore
+from bot.tables.records import SessionContext
 from bot.tables.restore import restore_lobbies
 from engine.cli import main as engine_main
 from engine.core import Game, State, make_rng
@@ -507,6 +512,43 @@ async def test_a_pause_is_stored_apart_from_the_saves(database_url: str) -> None
         assert loaded.saved.revision == 1
     finally:
         await storage.close()
+
+
+async def test_many_games_are_read_back_and_restored_in_turns_with_other_tasks(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start with thousands of saved games must not hold the event loop (the shard
+    heartbeat, Discord's gateway) for all of them: it gives way every READ_IN_TURNS games."""
+    state = games()["stuck"].new_state(2, 1)
+    total = 2 * READ_IN_TURNS + 1
+    for number in range(total):
+        await storage.running.save(saved(state, f"t{number}"))
+    turns = 0
+
+    async def tick() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    read_at: list[int] = []  # the loop's turn when each game was read back, made a session
+    made_at: list[int] = []
+    read = SqlRunningGames._read
+
+    def counted_read(row: Any) -> LoadedGame | BrokenGame:
+        read_at.append(turns)
+        return read(row)
+
+    monkeypatch.setattr(SqlRunningGames, "_read", staticmethod(counted_read))
+    monkeypatch.setattr(restore, "session_from_saved", lambda *_: made_at.append(turns))
+    ticker = asyncio.create_task(tick())
+    try:
+        _, broken = await restore.restore_sessions(storage, cast(SessionContext, None))
+    finally:
+        ticker.cancel()
+    assert not broken
+    for at in (read_at, made_at):
+        assert [len(list(same)) for _, same in groupby(at)] == [READ_IN_TURNS, READ_IN_TURNS, 1]
 
 
 async def test_a_broken_game_is_set_aside_unchanged_and_not_loaded_again(tmp_path: Path) -> None:
@@ -978,5 +1020,7 @@ async def test_a_deck_style_is_replaced_and_kept_and_only_known_styles_are_store
     again = await Storage.open(database_url)
     try:
         assert await again.preferences.deck_styles() == {7: "standard", 8: "four_colour"}
+        assert await again.preferences.deck_style(8) == "four_colour"
+        assert await again.preferences.deck_style(9) is None  # never chosen
     finally:
         await again.close()

@@ -24,6 +24,7 @@ from engine.games.fishing import (
     plays,
     score_piles,
     suit_sets,
+    sum_sets,
 )
 from engine.runner import step
 from tests.engine.decks import cards, round_robin_deck
@@ -483,6 +484,26 @@ def splits_into_sums(cards_left: set[Card], value: int) -> bool:
             ):
                 return True
     return False
+
+
+numeral_tables = st.lists(
+    st.sampled_from([card for card in GAME_CARDS if card.rank <= 9]), max_size=14, unique=True
+)
+
+
+@given(table=numeral_tables, value=st.integers(2, 10))
+def test_sum_sets_are_every_set_adding_up_in_card_order(table: list[Card], value: int) -> None:
+    """The sum sets (looked up by the counts of the low and the high ranks) are every set of
+    two or more numerals adding up to the value, in card order: by the first card in which
+    two sets differ, as a search through the sorted table finds them."""
+    numerals = sorted(card for card in table if card.rank < value)
+    expected = sorted(
+        combo
+        for size in range(2, len(numerals) + 1)
+        for combo in combinations(range(len(numerals)), size)
+        if sum(numerals[index].rank for index in combo) == value
+    )
+    assert sum_sets(value, table) == [tuple(map(numerals.__getitem__, take)) for take in expected]
 
 
 @given(card=st.sampled_from(GAME_CARDS), take=table_cards)

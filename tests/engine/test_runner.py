@@ -1,12 +1,17 @@
-"""The runner's play_out (the count of actions it returns and its bound) and the state's
-sole_turn, which it plays from."""
+"""The runner's play_out (the count of actions it returns and its bound, the same play as
+``step``) and the state's sole_turn and play_sole_turns, which it plays from."""
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Callable, Sequence
 
 import pytest
 
+from engine.core import Action, RandomAgent, View
+from engine.errors import IllegalActionError
+from engine.games.fishing import Play
 from engine.registry import games
 from engine.runner import play_out, step
 
@@ -42,3 +47,60 @@ def test_sole_turn_is_the_one_seat_to_act_with_its_legal_actions(game_id: str) -
                 break
             step(state, agents, rngs, random.Random(seed))
     assert {0, 1} <= seen and (game_id != "cambio" or 2 in seen)  # over; one seat; several
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_play_out_plays_as_step_does(game_id: str) -> None:
+    """play_out (its common steps played by play_sole_turns) takes the actions ``step`` takes
+    with the same generators, and ends in the same state."""
+    game = games()[game_id]
+    agents = [game.agent("random")] * 2
+    for seed in range(3):
+        played = game.new_state(2, seed)
+        steps = play_out(played, agents, seed)
+        stepped = game.new_state(2, seed)
+        rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(2)]
+        order = random.Random(f"{seed}/order")
+        taken = 0
+        while not stepped.is_over:
+            step(stepped, agents, rngs, order)
+            taken += 1
+        assert taken == steps and stepped.to_json() == played.to_json()
+
+
+class Answering(RandomAgent):
+    """Chooses as RandomAgent does, then gives what ``answer`` makes of its choice."""
+
+    def __init__(self, answer: Callable[[Action], Action | None]) -> None:
+        self.answer = answer
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        chosen = super().choose(view, legal, rng, optional)
+        assert chosen is not None
+        return self.answer(chosen)
+
+
+def test_play_sole_turns_checks_a_choice_that_is_not_a_listed_object() -> None:
+    """A chosen action equal to a listed one but not one of the listed objects is applied after
+    ``is_legal`` checks it (the same game as with the listed objects); no action at all is
+    an error, as is an action that is not legal."""
+    game = games()["stuck"]
+    state, same = game.new_state(2, seed=5), game.new_state(2, seed=5)
+    copies = Answering(copy.deepcopy).choose
+    applied = state.play_sole_turns([copies] * 2, [random.Random(seat) for seat in range(2)], 20)
+    rngs = [random.Random(seat) for seat in range(2)]
+    assert same.play_sole_turns([RandomAgent().choose] * 2, rngs, 20) == applied == 20
+    assert same.to_json() == state.to_json()
+    with pytest.raises(RuntimeError, match="did not move"):
+        state.play_sole_turns([Answering(lambda chosen: None).choose] * 2, rngs, 1)
+    fishing = games()["fishing"].new_state(2, seed=5)
+    with pytest.raises(IllegalActionError, match="is not on the table"):
+        fishing.play_sole_turns([Answering(taking_itself).choose] * 2, rngs, 1)
+
+
+def taking_itself(chosen: Action) -> Action:
+    """A fishing play of the chosen card that takes that card itself (never legal)."""
+    assert isinstance(chosen, Play)
+    return Play(chosen.card, (chosen.card,))
