@@ -573,7 +573,9 @@ class SwaziState(TotalsState):
         # cards leave the hand (``_finish_turn``), worked out afresh when hands are dealt,
         # loaded or dealt again (``_count_hands``). Not saved: the hands say it all.
         self.held_values = [0, 0]  # bit v: a card of value v is held (an ace is 1 and 14)
-        self.rank_counts = [[0] * 14, [0] * 14]  # how many cards of each rank are held
+        # how many cards of rank r seat s holds: rank_counts[14 * s + r] (one flat list of
+        # ints, which a state's deep copy copies in C)
+        self.rank_counts = [0] * 28
         self.piles: list[list[Card]] = [[], []]
         self.loose: list[Card] = []
         self.builds: dict[int, Build] = {}
@@ -617,14 +619,14 @@ class SwaziState(TotalsState):
 
     def _count_hands(self) -> None:
         """Work out each seat's hand facts (``held_values``, ``rank_counts``) from its hand."""
+        counts = [0] * 28
         for seat, hand in enumerate(self.hands):
             held = 0
-            counts = [0] * 14
             for card in hand:
                 held |= _RANK_VALUES[card.rank]
-                counts[card.rank] += 1
+                counts[14 * seat + card.rank] += 1
             self.held_values[seat] = held
-            self.rank_counts[seat] = counts
+        self.rank_counts = counts
 
     # -- decisions ---------------------------------------------------------------------------
     def _to_act(self) -> tuple[int, ...]:
@@ -657,7 +659,7 @@ class SwaziState(TotalsState):
         builds = self.builds
         first_half = self.half == 1
         held = self.held_values[seat]  # bit v: a card of value v is held
-        counts = self.rank_counts[seat]
+        counts = self.rank_counts[14 * seat : 14 * seat + 14]
         two_aces = counts[1] >= 2
         built = 0
         owned: Sequence[int] = ()
@@ -883,9 +885,10 @@ class SwaziState(TotalsState):
         hand = self.hands[seat]
         hand.remove(card)
         rank = card.rank
-        counts = self.rank_counts[seat]
-        counts[rank] -= 1
-        if not counts[rank]:
+        index = 14 * seat + rank
+        counts = self.rank_counts
+        counts[index] -= 1
+        if not counts[index]:
             self.held_values[seat] &= ~_RANK_VALUES[rank]
         self.turn = 1 - seat
         if hand or self.hands[1 - seat]:

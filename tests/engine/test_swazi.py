@@ -889,9 +889,10 @@ def test_the_hand_facts_follow_the_hands() -> None:
             worlds = [GAME.state_from_json(state.to_json()), state.determinize(seat, rng)]
             for seen in (state, copy.deepcopy(state), *worlds):
                 assert isinstance(seen, SwaziState)
-                for hand, counts, held in zip(
-                    seen.hands, seen.rank_counts, seen.held_values, strict=True
+                for holder, (hand, held) in enumerate(
+                    zip(seen.hands, seen.held_values, strict=True)
                 ):
+                    counts = seen.rank_counts[14 * holder : 14 * holder + 14]
                     assert counts == [sum(card.rank == rank for card in hand) for rank in range(14)]
                     values = {14 if card.rank == 1 else card.rank for card in hand}
                     values |= {card.rank for card in hand}
