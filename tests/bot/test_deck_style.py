@@ -11,7 +11,7 @@ from typing import Any
 
 import simcord
 
-from bot.app import create_bot
+from bot.app import CardroomBot, create_bot
 from bot.pictures import DeckStyle, render
 from bot.preferences import DeckStyles
 from bot.tables.hand_view import DeckButton
@@ -107,35 +107,30 @@ async def test_the_deck_button_switches_only_the_clickers_pictures_and_survives_
 
 
 async def test_a_style_another_process_stored_shows_and_a_button_does_what_it_named(
-    tmp_path: Path,
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
 ) -> None:
-    bot = create_bot(fast_settings(tmp_path))
-    try:
-        async with simcord.run(bot) as env:
-            await bot.tree.sync()
-            guild = env.create_guild()
-            channel = guild.create_text_channel("games")
-            ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
-            table = await open_table(bot, channel, [ann, bob], "fishing", 0)
-            dm = hand_dm(ann, table)
-            assert FOUR in labels(dm)
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+    dm = hand_dm(ann, table)
+    assert FOUR in labels(dm)
 
-            # another process (another shard's, on the same database) stores her choice: this
-            # one's memory still says red/black, but her next Hand reads her row again
-            await bot.storage.preferences.set_deck_style(ann.member.id, "four_colour")
-            hand = await open_hand(ann, channel, table)
-            assert picture_files(hand) == [own_picture(table, 0, DeckStyle.FOUR_COLOUR)]
-            assert RED_BLACK in labels(hand)
+    # another process (another shard's, on the same database) stores her choice: this one's
+    # memory still says red/black, but her next Hand reads her row again
+    await bot.storage.preferences.set_deck_style(ann.member.id, "four_colour")
+    hand = await open_hand(ann, channel, table)
+    assert picture_files(hand) == [own_picture(table, 0, DeckStyle.FOUR_COLOUR)]
+    assert RED_BLACK in labels(hand)
 
-            # her hand DM, drawn before, still offers the four-colour deck: a click there gives
-            # what it named, not a switch away from the style now known
-            clicked = await ann.user.click(dm, label=FOUR)
-            assert picture_files(clicked.response or hand_dm(ann, table)) == [
-                dm_picture(table, 0, DeckStyle.FOUR_COLOUR)
-            ]
-            assert await bot.storage.preferences.deck_style(ann.member.id) == "four_colour"
-    finally:
-        await release(bot)
+    # her hand DM, drawn before, still offers the four-colour deck: a click there gives what
+    # it named, not a switch away from the style now known
+    clicked = await ann.user.click(dm, label=FOUR)
+    assert picture_files(clicked.response or hand_dm(ann, table)) == [
+        dm_picture(table, 0, DeckStyle.FOUR_COLOUR)
+    ]
+    assert await bot.storage.preferences.deck_style(ann.member.id) == "four_colour"
 
 
 class _Styles:
