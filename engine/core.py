@@ -548,23 +548,6 @@ class State(ABC):
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Legal actions of a seat that may act."""
 
-    def sole_turn(self) -> tuple[int, tuple[Action, ...]] | None:
-        """The seat that alone may act now (so the game waits for it) with its legal actions,
-        as ``to_act`` and ``legal_actions`` give them; None when no seat or several may act.
-
-        Self-play's common step, in one call instead of two (``runner.play_out``).
-        """
-        acting = self._acting
-        if acting is None:
-            acting = self._acting = self._to_act()
-        if len(acting) != 1:
-            return None
-        seat = acting[0]
-        legal = self._legal_cache.get(seat)
-        if legal is None:
-            legal = self._legal_cache[seat] = self._legal_actions(seat)
-        return seat, legal
-
     def play_sole_turns(
         self, choosers: Sequence[Choose | None], rngs: Sequence[random.Random], limit: int
     ) -> int:
@@ -573,10 +556,10 @@ class State(ABC):
         choose one (never optional) with its generator from ``rngs`` and apply it, at most
         ``limit`` times; returns how many actions were applied.
 
-        Each step is ``sole_turn``, the chooser and ``apply``, written out in one frame: their
-        calls and the listed actions' cache cost 2,600 instructions a step, 7% of a fishing or
-        stuck step. As in ``apply``, a choice that is not one of the listed objects is checked
-        by ``is_legal``, and ``_apply`` sees ``to_act``'s answer for its position.
+        Each step is ``to_act``, ``legal_actions``, the chooser and ``apply``, written out in one
+        frame: their calls and the listed actions' cache cost 2,600 instructions a step, 7% of
+        a fishing or stuck step. As in ``apply``, a choice that is not one of the listed objects
+        is checked by ``is_legal``, and ``_apply`` sees ``to_act``'s answer for its position.
         """
         to_act, list_actions, carry_out = self._to_act, self._legal_actions, self._apply
         cache = self._legal_cache
