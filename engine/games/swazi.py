@@ -298,10 +298,16 @@ _SHIFTED = (2).__mul__  # a subset mask moved one card up, past a new lowest car
 _WITH_LOWEST = (1).__or__  # a subset mask with the lowest card added
 
 
-def _depth_first(ranks: tuple[int, ...]) -> tuple[dict[int, tuple[int, ...]], int]:
+Subsets = tuple[dict[int, tuple[int, ...]], int, int, int]
+"""A layout's subsets as ``_depth_first`` and ``_subsets`` give them: the masks by total, how
+many, and the totals they reach, all and by two or more cards (bit masks)."""
+
+
+def _depth_first(ranks: tuple[int, ...]) -> Subsets:
     """The subsets of sorted ``ranks`` adding up to 14 at most, as masks by total, depth
     first (the order the move lists keep), and how many: at most ``SUBSET_LIMIT`` or so, as
-    the search stops once it has found that many (after the subsets of the node at hand)."""
+    the search stops once it has found that many (after the subsets of the node at hand);
+    then the totals reached by those."""
     found: dict[int, list[int]] = {}
     size = len(ranks)
     stack = [(0, 0, 0)]  # (the next index, the total so far, the mask so far)
@@ -318,10 +324,15 @@ def _depth_first(ranks: tuple[int, ...]) -> tuple[dict[int, tuple[int, ...]], in
             # extended later, if the next rank still fits
             if index + 1 < size and reached + ranks[index + 1] <= TOP_BUILD:
                 stack.append((index + 1, reached, subset))
-    return {total: tuple(subsets) for total, subsets in found.items()}, count
+    reach = set_reach = 0
+    for total, subsets in found.items():
+        reach |= 1 << total
+        if len(subsets) > ranks.count(total):  # the single cards come first
+            set_reach |= 1 << total
+    return {total: tuple(subsets) for total, subsets in found.items()}, count, reach, set_reach
 
 
-def _subsets(ranks: tuple[int, ...]) -> tuple[dict[int, tuple[int, ...]], int]:
+def _subsets(ranks: tuple[int, ...], key: int) -> Subsets:
     """What ``_depth_first`` gives for ``ranks``, derived in C from the cached layout without
     the lowest card (most layouts are one card away from one met before): the depth-first
     search takes the lowest card alone first, then searches the other cards as it would
@@ -329,11 +340,13 @@ def _subsets(ranks: tuple[int, ...]) -> tuple[dict[int, tuple[int, ...]], int]:
     lowest card alone, the other layout's subsets (shifted past the lowest card), and those
     subsets of the total less the lowest rank with the lowest card added. Only when the
     search would stop at ``SUBSET_LIMIT`` does it run itself (only it knows where it stops).
+    ``key`` is the ``layout_key`` of ``ranks``. The totals reached: the other layout's, and
+    those joined with the lowest card (by two or more cards then), and the lowest rank.
     """
     if not ranks:
-        return {}, 0
+        return {}, 0, 0, 0
     lowest = ranks[0]
-    rest = _layout(ranks[1:])
+    rest = _cached_layout(ranks[1:], key - _RANK_KEYS[lowest])
     rest_table = rest.table
     table: dict[int, tuple[int, ...]] = {lowest: (1,)}
     count = 1 + rest.count
@@ -348,7 +361,9 @@ def _subsets(ranks: tuple[int, ...]) -> tuple[dict[int, tuple[int, ...]], int]:
             count += len(with_lowest)
     if count > SUBSET_LIMIT:
         return _depth_first(ranks)
-    return table, count
+    joined_reach = rest.reach << lowest
+    reach = (rest.reach | joined_reach | 1 << lowest) & _TOTAL_BITS
+    return table, count, reach, (rest.set_reach | joined_reach) & _TOTAL_BITS
 
 
 class _Layout:
@@ -375,15 +390,10 @@ class _Layout:
         "table",
     )
 
-    def __init__(self, ranks: tuple[int, ...]) -> None:
+    def __init__(self, ranks: tuple[int, ...], key: int) -> None:
         self.ranks = ranks
-        self.table, self.count = _subsets(ranks)
-        reach = set_reach = 0
-        for total, subsets in self.table.items():
-            reach |= 1 << total
-            if len(subsets) > ranks.count(total):  # the single cards come first
-                set_reach |= 1 << total
-        self.reach, self.set_reach = reach, set_reach
+        self.table, self.count, reach, self.set_reach = _subsets(ranks, key)
+        self.reach = reach
         # bit 14 - t for each total t reached, and for t = 0 (the bits mirrored): shifted
         # right by 14 - v, the ranks r for which v - r is nothing or a total reached
         self.complements = int(format(reach | 1, "015b")[::-1], 2)
@@ -409,19 +419,39 @@ class _Layout:
 
 
 LAYOUT_CACHE = 1 << 15  # layouts kept worked out; a long run meets tens of thousands
-_LAYOUTS: dict[tuple[int, ...], _Layout] = {}
-"""Each layout's ``_Layout`` by its sorted ranks (``_layout``). A plain dict, not an LRU
-cache: the lookup happens at every step, and a dict is a third quicker."""
+_LAYOUTS: dict[int, _Layout] = {}
+"""Each layout's ``_Layout`` by the ``layout_key`` of its ranks (``_layout``). A plain dict,
+not an LRU cache: the lookup happens at every step, and a dict is a third quicker."""
+
+_RANK_KEYS = tuple(1 << 4 * rank for rank in range(14))
+"""Each rank's part of a ``layout_key``: one in the rank's 4 bits."""
+
+
+def layout_key(ranks: Iterable[int]) -> int:
+    """The key of a layout of ``ranks`` in the layout cache: how many cards of each rank,
+    4 bits a rank. An int, quick to hash, which the state keeps up to date as loose cards
+    come and go (``SwaziState.loose_key``) instead of reading the ranks at every step.
+
+    >>> hex(layout_key((1, 5, 5)))
+    '0x200010'
+    """
+    return sum(map(_RANK_KEYS.__getitem__, ranks))
 
 
 def _layout(ranks: tuple[int, ...]) -> _Layout:
-    """The cached ``_Layout`` of sorted layout ``ranks`` (the cache starts afresh when full)."""
-    layout = _LAYOUTS.get(ranks)
+    """The cached ``_Layout`` of sorted layout ``ranks``."""
+    return _cached_layout(ranks, layout_key(ranks))
+
+
+def _cached_layout(ranks: tuple[int, ...], key: int) -> _Layout:
+    """The cached ``_Layout`` of sorted layout ``ranks``, of ``layout_key`` ``key`` (the cache
+    starts afresh when full)."""
+    layout = _LAYOUTS.get(key)
     if layout is None:
-        layout = _Layout(ranks)  # (which may put the layouts it is made from in the cache)
+        layout = _Layout(ranks, key)  # (which may put the layouts it is made from in the cache)
         if len(_LAYOUTS) >= LAYOUT_CACHE:
             _LAYOUTS.clear()
-        _LAYOUTS[ranks] = layout
+        _LAYOUTS[key] = layout
     return layout
 
 
@@ -578,6 +608,7 @@ class SwaziState(TotalsState):
         self.rank_counts = [0] * 28
         self.piles: list[list[Card]] = [[], []]
         self.loose: list[Card] = []
+        self.loose_key = 0  # the loose cards' ``layout_key``, kept up to date with them
         self.builds: dict[int, Build] = {}
         self.stock: list[Card] = []
         self.last_capturer: int | None = None
@@ -590,6 +621,7 @@ class SwaziState(TotalsState):
         """Deal: the layout's 4 cards first, then 12 to each player; the rest is the stock."""
         deck = self.deck_plan.deck(self.deal_number)
         self.loose = sorted(deck[:LAYOUT_SIZE])
+        self.loose_key = layout_key(map(_RANK, self.loose))
         self.stock = deck[LAYOUT_SIZE:]
         self.builds = {}
         self.piles = [[], []]
@@ -654,8 +686,8 @@ class SwaziState(TotalsState):
         """
         hand = self.hands[seat]
         loose = tuple(self.loose)
-        ranks = tuple(map(_RANK, loose))
-        layout = _LAYOUTS.get(ranks) or _layout(ranks)
+        key = self.loose_key
+        layout = _LAYOUTS.get(key) or _cached_layout(tuple(map(_RANK, loose)), key)
         builds = self.builds
         first_half = self.half == 1
         held = self.held_values[seat]  # bit v: a card of value v is held
@@ -690,7 +722,8 @@ class SwaziState(TotalsState):
         table = layout.table
         if not first_half or n_owned <= 1:
             for value in _BITS[free_mask & layout.set_reach]:
-                for subset in table[value][ranks.count(value) :]:  # the single cards come first
+                # the single cards come first
+                for subset in table[value][key >> 4 * value & 15 :]:
                     cards = _PICKERS[subset](loose)
                     append(new(Move, (CARDLESS_BUILD, None, 0, 0, cards, False)))
 
@@ -803,6 +836,7 @@ class SwaziState(TotalsState):
             card = move.card
             assert card is not None
             insort(self.loose, card)
+            self.loose_key += _RANK_KEYS[card.rank]
             return self._finish_turn(seat, card, [_DISCARDED[seat][card]])
         name = _SEAT_NAMES[seat]
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
@@ -811,6 +845,7 @@ class SwaziState(TotalsState):
             loose_cards.remove(hand_card)
         for card in loose_cards:
             self.loose.remove(card)
+            self.loose_key -= _RANK_KEYS[card.rank]
         if kind == CARDLESS_BUILD:
             value = sum(map(_RANK, move.cards))
             self.builds[value] = Build(value, seat, False, list(move.cards))
@@ -917,6 +952,7 @@ class SwaziState(TotalsState):
             )
             self.builds = {}
             self.loose = []
+            self.loose_key = 0
         points, reasons = score_piles(self.piles)
         for seat in (0, 1):
             self.totals[seat] += points[seat]
@@ -1306,6 +1342,7 @@ class SwaziGame(Game):
         state._count_hands()
         state.piles = [cards_from_json(pile) for pile in data["piles"]]
         state.loose = sorted(cards_from_json(data["layout"]))
+        state.loose_key = layout_key(map(_RANK, state.loose))
         state.builds = {
             int(build["value"]): Build(
                 int(build["value"]),

@@ -878,9 +878,10 @@ def test_legal_moves_match_a_brute_force_reference(seed: int, kind: str) -> None
         state.apply(seat, choice)
 
 
-def test_the_hand_facts_follow_the_hands() -> None:
+def test_the_hand_and_layout_facts_follow_the_cards() -> None:
     """The held values and rank counts the legal moves read are kept up to date as cards
-    leave the hands; deals, saved games, copies and determinized worlds count them afresh."""
+    leave the hands, and the layout's key as loose cards come and go; deals, saved games,
+    copies and determinized worlds work them out afresh."""
     rng = random.Random(3)
     for seed in range(3):
         state = new(seed)
@@ -897,6 +898,7 @@ def test_the_hand_facts_follow_the_hands() -> None:
                     values = {14 if card.rank == 1 else card.rank for card in hand}
                     values |= {card.rank for card in hand}
                     assert held == sum(1 << value for value in values)
+                assert seen.loose_key == swazi.layout_key(card.rank for card in seen.loose)
             state.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
@@ -961,7 +963,7 @@ def test_the_layout_cache_holds_nothing_the_collector_walks() -> None:
     """A worked-out layout keeps only dicts of tuples of ints, which the garbage collector
     stops tracking: the cache holds tens of thousands of layouts, and every list or other
     tracked object in them would be walked at each full collection."""
-    layout = swazi._Layout((1, 2, 3, 5, 9, 13))
+    layout = swazi._layout((1, 2, 3, 5, 9, 13))
     for value in range(1, 15):
         layout.capture_sets(value)
     for _ in range(3):  # a tuple met before the tuples it holds waits for another collection
@@ -984,13 +986,13 @@ def test_a_layout_derived_from_the_one_without_its_lowest_card_is_the_depth_firs
     they are the depth-first search's (the order of the move lists), also where the search
     stops at ``SUBSET_LIMIT`` (a dozen or more low cards)."""
     layout = tuple(sorted(ranks))
-    assert swazi._subsets(layout) == swazi._depth_first(layout)
+    assert swazi._subsets(layout, swazi.layout_key(layout)) == swazi._depth_first(layout)
 
 
 def test_the_depth_first_order_of_a_small_layout() -> None:
     """Single cards first; then, depth first, the sets that start with the highest card, down
     to those that start with the lowest (subsets as masks: bit i the i-th lowest card)."""
-    table, count = swazi._depth_first((1, 2, 3, 4))
+    table, count, _, _ = swazi._depth_first((1, 2, 3, 4))
     assert count == 15
     assert table[4] == (0b1000, 0b0101)  # 4; A 3
     assert table[5] == (0b0110, 0b1001)  # 2 3; A 4
