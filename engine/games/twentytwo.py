@@ -37,7 +37,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from itertools import chain, combinations, compress, repeat, starmap
-from operator import and_, ge, is_, itemgetter, not_
+from operator import ge, is_, itemgetter
 from typing import Any, Self, TypeVar, cast
 
 from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards, shuffle
@@ -371,32 +371,45 @@ def _exchange_picks(sizes: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...]
     how many exchanges have at most n cards. Cached: the shapes of hands repeat far more often
     than hands, and an 11-card hand has up to 2,047 exchanges."""
     count = sum(sizes)
-    picks, run_starts = _position_sets(count)
-    # The positions holding a higher suit of the rank before them: picked only with that card.
-    followers, first = 0, 0
-    for size in sizes:
-        followers |= ((1 << size) - 2) << first
-        first += size
-    # Keep the sets where no follower starts a run of picked positions (filtered in C;
-    # positions grow with rank, so the order of positions stays the order of ranks).
-    kept = (
-        tuple(compress(picks, map(not_, map(and_, run_starts, repeat(followers)))))
-        if followers
-        else picks  # one card of each rank: every set is an exchange
-    )
+    picks, no_run_from = _position_sets(count)
+    if len(sizes) < count:
+        # A position holding a higher suit of the rank before it is picked only with that
+        # card: keep the sets where no run of picked positions starts there (positions grow
+        # with rank, so the order of positions stays the order of ranks). One flag byte a set,
+        # the flags of each such position ANDed as one int, then filtered in C: a new shape
+        # (a few a game) costs a third of testing every set.
+        kept_flags = -1  # every set, until a follower rules some out
+        first = 0
+        for size in sizes:
+            for follower in range(first + 1, first + size):
+                kept_flags &= no_run_from[follower]
+            first += size
+        picks = tuple(compress(picks, kept_flags.to_bytes(len(picks), "little")))
     # Sorted by size: each count of exchanges of at most n cards is found by bisection.
-    return kept, tuple(bisect_right(kept, size, key=len) for size in range(count + 1))
+    return picks, tuple(bisect_right(picks, size, key=len) for size in range(count + 1))
 
 
 @lru_cache(maxsize=16)
 def _position_sets(count: int) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
-    """Every non-empty set of the positions 0 … count-1, by size then positions, with the
-    bit mask of the positions that start a run (picked without the position before them)."""
+    """Every non-empty set of the positions 0 … count-1, by size then positions; and for each
+    position p, the sets where no run of picked positions starts at p (p picked without the
+    position before it), as an int holding one byte a set, 1 for such a set and 0 otherwise
+    (the flags ``compress`` takes, combined by ``&`` in one step each).
+
+    >>> picks, no_run_from = _position_sets(2)
+    >>> picks, no_run_from[1].to_bytes(len(picks), "little")
+    (((0,), (1,), (0, 1)), b'\\x01\\x00\\x01')
+    """
     picks = tuple(
         chain.from_iterable(combinations(range(count), size) for size in range(1, count + 1))
     )
     masks = [sum(1 << position for position in pick) for pick in picks]
-    return picks, [mask & ~(mask << 1) for mask in masks]
+    run_starts = [mask & ~(mask << 1) for mask in masks]
+    no_run_from = [
+        int.from_bytes(bytes([1 - (starts >> position & 1) for starts in run_starts]), "little")
+        for position in range(count)
+    ]
+    return picks, no_run_from
 
 
 def hand_size(wanted: int, deck: int, players_in: int) -> int:
