@@ -197,15 +197,26 @@ def _subset_table(ranks: tuple[int, ...]) -> list[Sequence[tuple[int, ...]]]:
     a dozen or more low loose cards reach it): the legal moves then list those, and
     ``SwaziState.is_legal`` still accepts any other legal move, checked directly.
     """
-    table = _layout(ranks).table
-    return [tuple(map(_indices, table.get(total, ()))) for total in _TOTALS]
+    table, size = _layout(ranks).table, len(ranks)
+    return [
+        tuple(tuple(size + index for index in _indices(mask)) for mask in table.get(total, ()))
+        for total in _TOTALS
+    ]
 
 
 @lru_cache(maxsize=1 << 16)
 def _unions(groups: tuple[int, ...]) -> tuple[int, ...]:
     """The unions of pairwise disjoint ``groups`` (two or more subset masks), as masks: fewest
     cards first, then in the order of their index tuples, at most ``CAPTURE_LIMIT`` (see
-    ``_subset_table``). Cached: many layouts share their groups."""
+    ``_subset_table``). Cached: many layouts share their groups.
+
+    Subsets of one size are in the order of their index tuples when their masks are highest
+    first: the first index that differs is that of the highest bit that differs (the lower
+    the card, the higher its bit).
+
+    >>> [_indices(mask) for mask in _unions((0b001, 0b010, 0b100))]
+    [(-3,), (-2,), (-1,), (-3, -2), (-3, -1), (-2, -1), (-3, -2, -1)]
+    """
     unions: set[int] = set()
     steps = [0]
 
@@ -222,19 +233,20 @@ def _unions(groups: tuple[int, ...]) -> tuple[int, ...]:
 
     with contextlib.suppress(_Full):
         combine(0, 0)
-    ordered = sorted(unions, key=_indices)
+    ordered = sorted(unions, reverse=True)
     ordered.sort(key=int.bit_count)  # a stable sort: fewest cards first, each size in order
     return tuple(ordered)
 
 
 @lru_cache(maxsize=1 << 12)
 def _indices(mask: int) -> tuple[int, ...]:
-    """The positions of the bits set in ``mask``, lowest first: a subset's indices.
+    """The indices of subset ``mask``'s cards in the layout, in card order, counted from its
+    end (bit i: index -1 - i, the i-th highest card).
 
     >>> _indices(0b1101)
-    (0, 2, 3)
+    (-4, -3, -1)
     """
-    return tuple(index for index in range(mask.bit_length()) if mask >> index & 1)
+    return tuple(-1 - bit for bit in reversed(range(mask.bit_length())) if mask >> bit & 1)
 
 
 _TOTALS = range(TOP_BUILD + 1)
@@ -259,7 +271,7 @@ class _Pickers(dict[int, Picker]):
         indices = _indices(mask)
         picker: Picker
         if len(indices) == 1:
-            picker = itemgetter(slice(indices[0], indices[0] + 1))
+            picker = itemgetter(slice(indices[0], indices[0] + 1 or None))
         else:
             picker = itemgetter(*indices)
         self[mask] = picker
@@ -294,8 +306,6 @@ _CAPTURING_AS = ((), ((1, 1), (TOP_BUILD, TOP_BUILD)), *(((0, rank),) for rank i
 """For each rank, how a hand card of it may capture: (the ace field of the move, the value it
 captures), an ace as 1 or as 14."""
 _TOTAL_BITS = (1 << (TOP_BUILD + 1)) - 1  # the totals 0 … 14 as bits
-_SHIFTED = (2).__mul__  # a subset mask moved one card up, past a new lowest card
-_WITH_LOWEST = (1).__or__  # a subset mask with the lowest card added
 
 
 Subsets = tuple[dict[int, tuple[int, ...]], int, int, int]
@@ -318,7 +328,7 @@ def _depth_first(ranks: tuple[int, ...]) -> Subsets:
             reached = total + ranks[index]
             if reached > TOP_BUILD:
                 break  # sorted: every later rank is at least as high
-            subset = chosen | 1 << index
+            subset = chosen | 1 << (size - 1 - index)
             found.setdefault(reached, []).append(subset)
             count += 1
             # extended later, if the next rank still fits
@@ -337,28 +347,27 @@ def _subsets(ranks: tuple[int, ...], key: int) -> Subsets:
     the lowest card (most layouts are one card away from one met before): the depth-first
     search takes the lowest card alone first, then searches the other cards as it would
     without it, then searches them again after the lowest card. So, for each total: the
-    lowest card alone, the other layout's subsets (shifted past the lowest card), and those
-    subsets of the total less the lowest rank with the lowest card added. Only when the
-    search would stop at ``SUBSET_LIMIT`` does it run itself (only it knows where it stops).
-    ``key`` is the ``layout_key`` of ``ranks``. The totals reached: the other layout's, and
-    those joined with the lowest card (by two or more cards then), and the lowest rank.
+    lowest card alone, the other layout's subsets (the same masks: bits count from the
+    highest card), and those subsets of the total less the lowest rank with the lowest card
+    added. Only when the search would stop at ``SUBSET_LIMIT`` does it run itself (only it
+    knows where it stops). ``key`` is the ``layout_key`` of ``ranks``. The totals reached:
+    the other layout's, and those joined with the lowest card (by two or more cards then),
+    and the lowest rank.
     """
     if not ranks:
         return {}, 0, 0, 0
     lowest = ranks[0]
     rest = _cached_layout(ranks[1:], key - _RANK_KEYS[lowest])
     rest_table = rest.table
-    table: dict[int, tuple[int, ...]] = {lowest: (1,)}
+    lowest_bit = 1 << (len(ranks) - 1)
+    table = dict(rest_table)  # the tuples shared: no copy
+    table[lowest] = (lowest_bit, *rest_table.get(lowest, ()))
     count = 1 + rest.count
-    # highest total first: a total's own subsets go in before those made with the lowest card
-    for total in reversed(_BITS[rest.reach]):
-        shifted = tuple(map(_SHIFTED, rest_table[total]))
-        table[total] = table[total] + shifted if total == lowest else shifted
-        joined = total + lowest
-        if joined <= TOP_BUILD:
-            with_lowest = tuple(map(_WITH_LOWEST, shifted))
-            table[joined] = table.get(joined, ()) + with_lowest
-            count += len(with_lowest)
+    with_lowest = lowest_bit.__or__
+    for total in _BITS[rest.reach & _TOTAL_BITS >> lowest]:  # the totals the lowest card joins
+        joined = tuple(map(with_lowest, rest_table[total]))
+        table[total + lowest] = table.get(total + lowest, ()) + joined
+        count += len(joined)
     if count > SUBSET_LIMIT:
         return _depth_first(ranks)
     joined_reach = rest.reach << lowest
@@ -370,8 +379,8 @@ class _Layout:
     """What the legal moves need to know of a layout's ranks, worked out once per rank tuple:
     its subsets by total, how many, the totals they reach (all, and by two or more cards, as
     bit masks) and (on demand) each value's captures. A subset is a bit mask of the indices
-    of its cards (bit i: the i-th lowest card): masks are quick to hash, to join and to
-    shift.
+    of its cards (bit i: the i-th highest card): masks are quick to hash and to join, and a
+    layout with a new lowest card keeps the masks of the other cards.
 
     The subsets are kept only for the totals reached (a dict): a new layout is met every few
     steps. Only dicts of tuples of ints are kept, no lists: the cache holds tens of thousands
