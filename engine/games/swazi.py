@@ -848,6 +848,7 @@ class SwaziState(TotalsState):
             self.loose_key += _RANK_KEYS[card.rank]
             return self._finish_turn(seat, card, [_DISCARDED[seat][card]])
         name = _SEAT_NAMES[seat]
+        new = tuple.__new__  # Event(...) without the keyword-handling frame, as for moves
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
         loose_cards = list(move.cards)
         if hand_card is not None and hand_card in loose_cards:  # (an augment's)
@@ -859,7 +860,7 @@ class SwaziState(TotalsState):
             value = sum(map(_RANK, move.cards))
             self.builds[value] = Build(value, seat, False, list(move.cards))
             text = f"{name} built {cards_pretty(move.cards)} into a build of {value}"
-            return [Event(text, "build")]
+            return [new(Event, (text, "build", None))]
         if kind == AUGMENT:
             build = self.builds[move.build]
             part: list[Card] = []
@@ -877,7 +878,7 @@ class SwaziState(TotalsState):
                 rest = f" and {cards_pretty(part[1:])}" if part[1:] else ""
                 added = f"{part[0].pretty}{source}{rest}"
             text = f"{name} added {added} to the build of {build.value}"
-            events = [Event(text, "build")]
+            events = [new(Event, (text, "build", None))]
             return events if hand_card is None else self._finish_turn(seat, hand_card, events)
         assert hand_card is not None
         if kind == CAPTURE:
@@ -893,7 +894,7 @@ class SwaziState(TotalsState):
                 parts.insert(0, f"the build of {move.build} ({cards_pretty(build_cards)})")
             joined = " and ".join(parts)
             text = f"{name} captured {joined} with {_pretty_word(hand_card, move.ace)}"
-            return self._finish_turn(seat, hand_card, [Event(text, "capture")])
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "capture", None))])
         if kind == BUILD:
             value = sum(map(_RANK, move.cards)) + hand_card.rank
             self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])
@@ -901,7 +902,7 @@ class SwaziState(TotalsState):
                 f"{name} built {_pretty_word(hand_card, move.ace)} on "
                 f"{cards_pretty(loose_cards)}: a build of {value}"
             )
-            return self._finish_turn(seat, hand_card, [Event(text, "build")])
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "build", None))])
         if kind == CHANGE:
             build = self.builds.pop(move.build)
             owner = build.owner
@@ -919,7 +920,7 @@ class SwaziState(TotalsState):
                 own.cards += build.cards
                 own.augmented = True
                 text += f", which joins their own build of {value}"
-            return self._finish_turn(seat, hand_card, [Event(text, "change")])
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "change", None))])
         raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
 
     def _finish_turn(self, seat: int, card: Card, events: list[Event]) -> list[Event]:
