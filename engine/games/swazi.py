@@ -700,8 +700,9 @@ class SwaziState(TotalsState):
         builds = self.builds
         first_half = self.half == 1
         held = self.held_values[seat]  # bit v: a card of value v is held
-        counts = self.rank_counts[14 * seat : 14 * seat + 14]
-        two_aces = counts[1] >= 2
+        counts = self.rank_counts  # read by index: a slice for the seat costs more
+        offset = 14 * seat  # the seat's count of rank r: counts[offset + r]
+        two_aces = counts[offset + 1] >= 2
         built = 0
         owned: Sequence[int] = ()
         changeable: Sequence[int] = ()  # the opponent's single builds
@@ -717,7 +718,7 @@ class SwaziState(TotalsState):
             owned, changeable = _BITS[owned_bits], _BITS[single_bits]
             for value in owned:
                 rank = 1 if value == TOP_BUILD else value
-                if counts[rank] < 2:
+                if counts[offset + rank] < 2:
                     scarce |= 1 << rank
         n_owned = len(owned)
         # the values a new build may take: held and not built (for an ace, 14 needs another)
