@@ -308,9 +308,20 @@ captures), an ace as 1 or as 14."""
 _TOTAL_BITS = (1 << (TOP_BUILD + 1)) - 1  # the totals 0 … 14 as bits
 
 
-Subsets = tuple[dict[int, tuple[int, ...]], int, int, int]
+Subsets = tuple[dict[int, tuple[int, ...]], int, int, int, int]
 """A layout's subsets as ``_depth_first`` and ``_subsets`` give them: the masks by total, how
-many, and the totals they reach, all and by two or more cards (bit masks)."""
+many, the totals they reach, all and by two or more cards (bit masks), and those totals
+mirrored (``_mirrored``)."""
+
+
+def _mirrored(reach: int) -> int:
+    """Bit 14 - t for each total t in ``reach`` and for t = 0: shifted right by 14 - v, the
+    ranks r for which v - r is nothing or a total reached (``_Layout.complements``).
+
+    >>> bin(_mirrored(0b110))
+    '0b111000000000000'
+    """
+    return int(format(reach | 1, "015b")[::-1], 2)
 
 
 def _depth_first(ranks: tuple[int, ...]) -> Subsets:
@@ -339,7 +350,8 @@ def _depth_first(ranks: tuple[int, ...]) -> Subsets:
         reach |= 1 << total
         if len(subsets) > ranks.count(total):  # the single cards come first
             set_reach |= 1 << total
-    return {total: tuple(subsets) for total, subsets in found.items()}, count, reach, set_reach
+    table = {total: tuple(subsets) for total, subsets in found.items()}
+    return table, count, reach, set_reach, _mirrored(reach)
 
 
 def _subsets(ranks: tuple[int, ...], key: int) -> Subsets:
@@ -352,10 +364,10 @@ def _subsets(ranks: tuple[int, ...], key: int) -> Subsets:
     added. Only when the search would stop at ``SUBSET_LIMIT`` does it run itself (only it
     knows where it stops). ``key`` is the ``layout_key`` of ``ranks``. The totals reached:
     the other layout's, and those joined with the lowest card (by two or more cards then),
-    and the lowest rank.
+    and the lowest rank; so, mirrored, the other layout's, also moved down by that rank.
     """
     if not ranks:
-        return {}, 0, 0, 0
+        return {}, 0, 0, 0, _mirrored(0)
     lowest = ranks[0]
     rest = _cached_layout(ranks[1:], key - _RANK_KEYS[lowest])
     rest_table = rest.table
@@ -372,7 +384,8 @@ def _subsets(ranks: tuple[int, ...], key: int) -> Subsets:
         return _depth_first(ranks)
     joined_reach = rest.reach << lowest
     reach = (rest.reach | joined_reach | 1 << lowest) & _TOTAL_BITS
-    return table, count, reach, (rest.set_reach | joined_reach) & _TOTAL_BITS
+    set_reach = (rest.set_reach | joined_reach) & _TOTAL_BITS
+    return table, count, reach, set_reach, rest.complements | rest.complements >> lowest
 
 
 class _Layout:
@@ -401,11 +414,8 @@ class _Layout:
 
     def __init__(self, ranks: tuple[int, ...], key: int) -> None:
         self.ranks = ranks
-        self.table, self.count, reach, self.set_reach = _subsets(ranks, key)
+        self.table, self.count, reach, self.set_reach, self.complements = _subsets(ranks, key)
         self.reach = reach
-        # bit 14 - t for each total t reached, and for t = 0 (the bits mirrored): shifted
-        # right by 14 - v, the ranks r for which v - r is nothing or a total reached
-        self.complements = int(format(reach | 1, "015b")[::-1], 2)
         # the values some capture exists for (an ace captures as 14 too)
         self.capturable = reach | (1 << TOP_BUILD if reach & 2 else 0)
         # each value's captures (``capture_sets``), filled in when first needed

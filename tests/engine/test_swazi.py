@@ -992,7 +992,7 @@ def test_a_layout_derived_from_the_one_without_its_lowest_card_is_the_depth_firs
 def test_the_depth_first_order_of_a_small_layout() -> None:
     """Single cards first; then, depth first, the sets that start with the highest card, down
     to those that start with the lowest (subsets as masks: bit i the i-th highest card)."""
-    table, count, _, _ = swazi._depth_first((1, 2, 3, 4))
+    table, count, _, _, _ = swazi._depth_first((1, 2, 3, 4))
     assert count == 15
     assert table[4] == (0b0001, 0b1010)  # 4; A 3
     assert table[5] == (0b0110, 0b1001)  # 2 3; A 4
