@@ -197,15 +197,26 @@ def _subset_table(ranks: tuple[int, ...]) -> list[Sequence[tuple[int, ...]]]:
     a dozen or more low loose cards reach it): the legal moves then list those, and
     ``SwaziState.is_legal`` still accepts any other legal move, checked directly.
     """
-    table = _layout(ranks).table
-    return [tuple(map(_indices, table.get(total, ()))) for total in _TOTALS]
+    table, size = _layout(ranks).table, len(ranks)
+    return [
+        tuple(tuple(size + index for index in _indices(mask)) for mask in table.get(total, ()))
+        for total in _TOTALS
+    ]
 
 
 @lru_cache(maxsize=1 << 16)
 def _unions(groups: tuple[int, ...]) -> tuple[int, ...]:
     """The unions of pairwise disjoint ``groups`` (two or more subset masks), as masks: fewest
     cards first, then in the order of their index tuples, at most ``CAPTURE_LIMIT`` (see
-    ``_subset_table``). Cached: many layouts share their groups."""
+    ``_subset_table``). Cached: many layouts share their groups.
+
+    Subsets of one size are in the order of their index tuples when their masks are highest
+    first: the first index that differs is that of the highest bit that differs (the lower
+    the card, the higher its bit).
+
+    >>> [_indices(mask) for mask in _unions((0b001, 0b010, 0b100))]
+    [(-3,), (-2,), (-1,), (-3, -2), (-3, -1), (-2, -1), (-3, -2, -1)]
+    """
     unions: set[int] = set()
     steps = [0]
 
@@ -222,19 +233,20 @@ def _unions(groups: tuple[int, ...]) -> tuple[int, ...]:
 
     with contextlib.suppress(_Full):
         combine(0, 0)
-    ordered = sorted(unions, key=_indices)
+    ordered = sorted(unions, reverse=True)
     ordered.sort(key=int.bit_count)  # a stable sort: fewest cards first, each size in order
     return tuple(ordered)
 
 
 @lru_cache(maxsize=1 << 12)
 def _indices(mask: int) -> tuple[int, ...]:
-    """The positions of the bits set in ``mask``, lowest first: a subset's indices.
+    """The indices of subset ``mask``'s cards in the layout, in card order, counted from its
+    end (bit i: index -1 - i, the i-th highest card).
 
     >>> _indices(0b1101)
-    (0, 2, 3)
+    (-4, -3, -1)
     """
-    return tuple(index for index in range(mask.bit_length()) if mask >> index & 1)
+    return tuple(-1 - bit for bit in reversed(range(mask.bit_length())) if mask >> bit & 1)
 
 
 _TOTALS = range(TOP_BUILD + 1)
@@ -259,7 +271,7 @@ class _Pickers(dict[int, Picker]):
         indices = _indices(mask)
         picker: Picker
         if len(indices) == 1:
-            picker = itemgetter(slice(indices[0], indices[0] + 1))
+            picker = itemgetter(slice(indices[0], indices[0] + 1 or None))
         else:
             picker = itemgetter(*indices)
         self[mask] = picker
@@ -294,13 +306,22 @@ _CAPTURING_AS = ((), ((1, 1), (TOP_BUILD, TOP_BUILD)), *(((0, rank),) for rank i
 """For each rank, how a hand card of it may capture: (the ace field of the move, the value it
 captures), an ace as 1 or as 14."""
 _TOTAL_BITS = (1 << (TOP_BUILD + 1)) - 1  # the totals 0 … 14 as bits
-_SHIFTED = (2).__mul__  # a subset mask moved one card up, past a new lowest card
-_WITH_LOWEST = (1).__or__  # a subset mask with the lowest card added
 
 
-Subsets = tuple[dict[int, tuple[int, ...]], int, int, int]
+Subsets = tuple[dict[int, tuple[int, ...]], int, int, int, int]
 """A layout's subsets as ``_depth_first`` and ``_subsets`` give them: the masks by total, how
-many, and the totals they reach, all and by two or more cards (bit masks)."""
+many, the totals they reach, all and by two or more cards (bit masks), and those totals
+mirrored (``_mirrored``)."""
+
+
+def _mirrored(reach: int) -> int:
+    """Bit 14 - t for each total t in ``reach`` and for t = 0: shifted right by 14 - v, the
+    ranks r for which v - r is nothing or a total reached (``_Layout.complements``).
+
+    >>> bin(_mirrored(0b110))
+    '0b111000000000000'
+    """
+    return int(format(reach | 1, "015b")[::-1], 2)
 
 
 def _depth_first(ranks: tuple[int, ...]) -> Subsets:
@@ -318,7 +339,7 @@ def _depth_first(ranks: tuple[int, ...]) -> Subsets:
             reached = total + ranks[index]
             if reached > TOP_BUILD:
                 break  # sorted: every later rank is at least as high
-            subset = chosen | 1 << index
+            subset = chosen | 1 << (size - 1 - index)
             found.setdefault(reached, []).append(subset)
             count += 1
             # extended later, if the next rank still fits
@@ -329,7 +350,8 @@ def _depth_first(ranks: tuple[int, ...]) -> Subsets:
         reach |= 1 << total
         if len(subsets) > ranks.count(total):  # the single cards come first
             set_reach |= 1 << total
-    return {total: tuple(subsets) for total, subsets in found.items()}, count, reach, set_reach
+    table = {total: tuple(subsets) for total, subsets in found.items()}
+    return table, count, reach, set_reach, _mirrored(reach)
 
 
 def _subsets(ranks: tuple[int, ...], key: int) -> Subsets:
@@ -337,41 +359,41 @@ def _subsets(ranks: tuple[int, ...], key: int) -> Subsets:
     the lowest card (most layouts are one card away from one met before): the depth-first
     search takes the lowest card alone first, then searches the other cards as it would
     without it, then searches them again after the lowest card. So, for each total: the
-    lowest card alone, the other layout's subsets (shifted past the lowest card), and those
-    subsets of the total less the lowest rank with the lowest card added. Only when the
-    search would stop at ``SUBSET_LIMIT`` does it run itself (only it knows where it stops).
-    ``key`` is the ``layout_key`` of ``ranks``. The totals reached: the other layout's, and
-    those joined with the lowest card (by two or more cards then), and the lowest rank.
+    lowest card alone, the other layout's subsets (the same masks: bits count from the
+    highest card), and those subsets of the total less the lowest rank with the lowest card
+    added. Only when the search would stop at ``SUBSET_LIMIT`` does it run itself (only it
+    knows where it stops). ``key`` is the ``layout_key`` of ``ranks``. The totals reached:
+    the other layout's, and those joined with the lowest card (by two or more cards then),
+    and the lowest rank; so, mirrored, the other layout's, also moved down by that rank.
     """
     if not ranks:
-        return {}, 0, 0, 0
+        return {}, 0, 0, 0, _mirrored(0)
     lowest = ranks[0]
     rest = _cached_layout(ranks[1:], key - _RANK_KEYS[lowest])
     rest_table = rest.table
-    table: dict[int, tuple[int, ...]] = {lowest: (1,)}
+    lowest_bit = 1 << (len(ranks) - 1)
+    table = dict(rest_table)  # the tuples shared: no copy
+    table[lowest] = (lowest_bit, *rest_table.get(lowest, ()))
     count = 1 + rest.count
-    # highest total first: a total's own subsets go in before those made with the lowest card
-    for total in reversed(_BITS[rest.reach]):
-        shifted = tuple(map(_SHIFTED, rest_table[total]))
-        table[total] = table[total] + shifted if total == lowest else shifted
-        joined = total + lowest
-        if joined <= TOP_BUILD:
-            with_lowest = tuple(map(_WITH_LOWEST, shifted))
-            table[joined] = table.get(joined, ()) + with_lowest
-            count += len(with_lowest)
+    with_lowest = lowest_bit.__or__
+    for total in _BITS[rest.reach & _TOTAL_BITS >> lowest]:  # the totals the lowest card joins
+        joined = tuple(map(with_lowest, rest_table[total]))
+        table[total + lowest] = table.get(total + lowest, ()) + joined
+        count += len(joined)
     if count > SUBSET_LIMIT:
         return _depth_first(ranks)
     joined_reach = rest.reach << lowest
     reach = (rest.reach | joined_reach | 1 << lowest) & _TOTAL_BITS
-    return table, count, reach, (rest.set_reach | joined_reach) & _TOTAL_BITS
+    set_reach = (rest.set_reach | joined_reach) & _TOTAL_BITS
+    return table, count, reach, set_reach, rest.complements | rest.complements >> lowest
 
 
 class _Layout:
     """What the legal moves need to know of a layout's ranks, worked out once per rank tuple:
     its subsets by total, how many, the totals they reach (all, and by two or more cards, as
     bit masks) and (on demand) each value's captures. A subset is a bit mask of the indices
-    of its cards (bit i: the i-th lowest card): masks are quick to hash, to join and to
-    shift.
+    of its cards (bit i: the i-th highest card): masks are quick to hash and to join, and a
+    layout with a new lowest card keeps the masks of the other cards.
 
     The subsets are kept only for the totals reached (a dict): a new layout is met every few
     steps. Only dicts of tuples of ints are kept, no lists: the cache holds tens of thousands
@@ -392,11 +414,8 @@ class _Layout:
 
     def __init__(self, ranks: tuple[int, ...], key: int) -> None:
         self.ranks = ranks
-        self.table, self.count, reach, self.set_reach = _subsets(ranks, key)
+        self.table, self.count, reach, self.set_reach, self.complements = _subsets(ranks, key)
         self.reach = reach
-        # bit 14 - t for each total t reached, and for t = 0 (the bits mirrored): shifted
-        # right by 14 - v, the ranks r for which v - r is nothing or a total reached
-        self.complements = int(format(reach | 1, "015b")[::-1], 2)
         # the values some capture exists for (an ace captures as 14 too)
         self.capturable = reach | (1 << TOP_BUILD if reach & 2 else 0)
         # each value's captures (``capture_sets``), filled in when first needed
@@ -691,8 +710,9 @@ class SwaziState(TotalsState):
         builds = self.builds
         first_half = self.half == 1
         held = self.held_values[seat]  # bit v: a card of value v is held
-        counts = self.rank_counts[14 * seat : 14 * seat + 14]
-        two_aces = counts[1] >= 2
+        counts = self.rank_counts  # read by index: a slice for the seat costs more
+        offset = 14 * seat  # the seat's count of rank r: counts[offset + r]
+        two_aces = counts[offset + 1] >= 2
         built = 0
         owned: Sequence[int] = ()
         changeable: Sequence[int] = ()  # the opponent's single builds
@@ -708,7 +728,7 @@ class SwaziState(TotalsState):
             owned, changeable = _BITS[owned_bits], _BITS[single_bits]
             for value in owned:
                 rank = 1 if value == TOP_BUILD else value
-                if counts[rank] < 2:
+                if counts[offset + rank] < 2:
                     scarce |= 1 << rank
         n_owned = len(owned)
         # the values a new build may take: held and not built (for an ace, 14 needs another)
@@ -839,6 +859,7 @@ class SwaziState(TotalsState):
             self.loose_key += _RANK_KEYS[card.rank]
             return self._finish_turn(seat, card, [_DISCARDED[seat][card]])
         name = _SEAT_NAMES[seat]
+        new = tuple.__new__  # Event(...) without the keyword-handling frame, as for moves
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
         loose_cards = list(move.cards)
         if hand_card is not None and hand_card in loose_cards:  # (an augment's)
@@ -850,7 +871,7 @@ class SwaziState(TotalsState):
             value = sum(map(_RANK, move.cards))
             self.builds[value] = Build(value, seat, False, list(move.cards))
             text = f"{name} built {cards_pretty(move.cards)} into a build of {value}"
-            return [Event(text, "build")]
+            return [new(Event, (text, "build", None))]
         if kind == AUGMENT:
             build = self.builds[move.build]
             part: list[Card] = []
@@ -868,7 +889,7 @@ class SwaziState(TotalsState):
                 rest = f" and {cards_pretty(part[1:])}" if part[1:] else ""
                 added = f"{part[0].pretty}{source}{rest}"
             text = f"{name} added {added} to the build of {build.value}"
-            events = [Event(text, "build")]
+            events = [new(Event, (text, "build", None))]
             return events if hand_card is None else self._finish_turn(seat, hand_card, events)
         assert hand_card is not None
         if kind == CAPTURE:
@@ -884,7 +905,7 @@ class SwaziState(TotalsState):
                 parts.insert(0, f"the build of {move.build} ({cards_pretty(build_cards)})")
             joined = " and ".join(parts)
             text = f"{name} captured {joined} with {_pretty_word(hand_card, move.ace)}"
-            return self._finish_turn(seat, hand_card, [Event(text, "capture")])
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "capture", None))])
         if kind == BUILD:
             value = sum(map(_RANK, move.cards)) + hand_card.rank
             self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])
@@ -892,7 +913,7 @@ class SwaziState(TotalsState):
                 f"{name} built {_pretty_word(hand_card, move.ace)} on "
                 f"{cards_pretty(loose_cards)}: a build of {value}"
             )
-            return self._finish_turn(seat, hand_card, [Event(text, "build")])
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "build", None))])
         if kind == CHANGE:
             build = self.builds.pop(move.build)
             owner = build.owner
@@ -910,7 +931,7 @@ class SwaziState(TotalsState):
                 own.cards += build.cards
                 own.augmented = True
                 text += f", which joins their own build of {value}"
-            return self._finish_turn(seat, hand_card, [Event(text, "change")])
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "change", None))])
         raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
 
     def _finish_turn(self, seat: int, card: Card, events: list[Event]) -> list[Event]:

@@ -991,12 +991,12 @@ def test_a_layout_derived_from_the_one_without_its_lowest_card_is_the_depth_firs
 
 def test_the_depth_first_order_of_a_small_layout() -> None:
     """Single cards first; then, depth first, the sets that start with the highest card, down
-    to those that start with the lowest (subsets as masks: bit i the i-th lowest card)."""
-    table, count, _, _ = swazi._depth_first((1, 2, 3, 4))
+    to those that start with the lowest (subsets as masks: bit i the i-th highest card)."""
+    table, count, _, _, _ = swazi._depth_first((1, 2, 3, 4))
     assert count == 15
-    assert table[4] == (0b1000, 0b0101)  # 4; A 3
+    assert table[4] == (0b0001, 0b1010)  # 4; A 3
     assert table[5] == (0b0110, 0b1001)  # 2 3; A 4
-    assert table[7] == (0b1100, 0b1011)  # 3 4; A 2 4
+    assert table[7] == (0b0011, 0b1101)  # 3 4; A 2 4
     assert swazi._subset_table((1, 2, 3, 4))[5] == ((1, 2), (0, 3))
 
 
