@@ -36,8 +36,8 @@ import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
-from itertools import chain, combinations, compress, repeat, starmap
-from operator import ge, is_, itemgetter
+from itertools import accumulate, chain, combinations, compress, repeat, starmap
+from operator import ge, gt, is_, itemgetter, ne
 from typing import Any, Self, TypeVar, cast
 
 from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards, shuffle
@@ -332,20 +332,43 @@ def follows(hand: Sequence[Card], best_ranks: Sequence[int]) -> tuple[Play, ...]
                 made.append(Play((SPANS[position][1], pool)))
                 last = strengths[position]
         return tuple(made)
-    found: dict[tuple[int, ...], tuple[int, ...]] = {}  # the ranks of each play: its positions
-    # Both sorted low to high, each of a beat's cards is at least the best play's card in the
-    # same place. Choices of the same ranks come lowest suits first, as combinations go in
-    # order of positions.
+    # Which plays beat depends only on how each card from ``start`` on compares with the best
+    # play's cards (its level: how many of them it reaches) and whether its rank is new: a
+    # pattern that repeats far more often than hands do.
+    tail = strengths[start:]
+    levels = bytes(map(bisect_right, repeat(need), tail))
+    new_ranks = bytes(map(ne, tail, [0, *tail]))
+    return plays(_follow_picks(start, count, levels, new_ranks), pool)
+
+
+@cache  # one entry per pattern: far fewer than hands (95% found after 3,000 games)
+def _follow_picks(
+    start: int, count: int, levels: bytes, new_ranks: bytes
+) -> tuple[tuple[int, ...], ...]:
+    """The positions of each follow of ``count`` cards by a hand whose cards from ``start`` on
+    reach ``levels`` of the best play's cards (sorted low to high) and start a new rank where
+    ``new_ranks`` is 1: the hand's ``count`` lowest cards first (the lowest ranks there are),
+    then each beat by ranks, in the lowest suits.
+
+    >>> _follow_picks(1, 2, bytes([2, 2, 2]), bytes([1, 0, 1]))  # 6 | 7 7 9 against 7 7
+    ((0, 1), (1, 2), (1, 3))
+    """
+    lowest = SPANS[0][count]
+    found: dict[tuple[int, ...], tuple[int, ...]] = {}  # the ranks of each beat: its positions
+    # Both sorted low to high, a beat's i-th card reaches the best play's i-th card (a level
+    # above i). Choices of the same ranks come lowest suits first, as combinations go in order
+    # of positions, which is also the order of their ranks.
+    places = range(count)
     choices = zip(
-        combinations(range(start, len(pool)), count),
-        combinations(strengths[start:], count),
+        combinations(range(start, start + len(levels)), count),
+        combinations(accumulate(new_ranks), count),  # the ranks, as a count of ranks so far
+        combinations(levels, count),
         strict=True,
     )
-    for positions, ranks in choices:
-        if ranks not in found and all(map(ge, ranks, need)):
+    for positions, ranks, reached in choices:
+        if ranks not in found and all(map(gt, reached, places)):
             found[ranks] = positions
-    found.setdefault(tuple(strengths[:count]), SPANS[0][count])
-    return plays(map(found.__getitem__, sorted(found)), pool)
+    return (lowest, *(positions for positions in found.values() if positions != lowest))
 
 
 def exchanges(hand: Sequence[Card], stock: int) -> tuple[Exchange, ...]:
