@@ -578,9 +578,8 @@ class State(ABC):
         applied = 0
         while applied < limit:
             acting = self._acting = to_act()
-            if len(acting) != 1 or (choose := choosers[acting[0]]) is None:
+            if len(acting) != 1 or (choose := choosers[seat := acting[0]]) is None:
                 break
-            seat = acting[0]
             legal = list_actions(seat)
             action = choose(None, legal, rngs[seat], False)
             if find_listed is None or len(legal) < LONG_LISTING or not find_listed(action, legal):
