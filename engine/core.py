@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple, Protocol, Self
+from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeGuard
 
 from engine.cards import FULL_DECK, SUIT_CARDS, SUIT_NAME, Card, parse_cards, shuffle
 from engine.errors import (
@@ -467,6 +467,11 @@ class Game(ABC):
         return None
 
 
+LONG_LISTING = 16
+"""The fewest listed actions for which ``play_sole_turns`` asks a game's ``_find_listed``: a
+loop over fewer costs less than the call."""
+
+
 class State(ABC):
     """One position of a game. Subclasses implement the underscored hooks."""
 
@@ -548,6 +553,12 @@ class State(ABC):
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Legal actions of a seat that may act."""
 
+    _find_listed: Callable[[Action | None, tuple[Action, ...]], TypeGuard[Action]] | None = None
+    """A game whose listings run long may search them faster than ``play_sole_turns``' loop
+    does (by an action's place, when they come in a known order): a method ``(action, legal)``
+    that is True if ``action`` is one of ``legal`` itself, False if not or if it cannot tell
+    (the loop then looks)."""
+
     def play_sole_turns(
         self, choosers: Sequence[Choose | None], rngs: Sequence[random.Random], limit: int
     ) -> int:
@@ -562,25 +573,26 @@ class State(ABC):
         is checked by ``is_legal``, and ``_apply`` sees ``to_act``'s answer for its position.
         """
         to_act, list_actions, carry_out = self._to_act, self._legal_actions, self._apply
+        find_listed = self._find_listed
         cache = self._legal_cache
         applied = 0
         while applied < limit:
             acting = self._acting = to_act()
-            if len(acting) != 1 or (choose := choosers[acting[0]]) is None:
+            if len(acting) != 1 or (choose := choosers[seat := acting[0]]) is None:
                 break
-            seat = acting[0]
             legal = list_actions(seat)
             action = choose(None, legal, rngs[seat], False)
-            for listed in legal:
-                if listed is action:
-                    break
-            else:
-                if action is None:
-                    raise RuntimeError(f"seat {seat} did not move; the game waits for it")
-                cache[seat] = legal
-                self.apply(seat, action)  # checks it, as any action given from outside
-                applied += 1
-                continue
+            if find_listed is None or len(legal) < LONG_LISTING or not find_listed(action, legal):
+                for listed in legal:
+                    if listed is action:
+                        break
+                else:
+                    if action is None:
+                        raise RuntimeError(f"seat {seat} did not move; the game waits for it")
+                    cache[seat] = legal
+                    self.apply(seat, action)  # checks it, as any action given from outside
+                    applied += 1
+                    continue
             # Let go of the listed actions before the next position's work: kept, twentytwo's
             # ~2,000 exchanges were promoted by its collections (+5.5% instructions a game).
             del legal

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from engine.cards import FULL_DECK, Card
 from engine.cli import main, simulate
-from engine.core import Action, Event
+from engine.core import Action, Event, RandomAgent
 from engine.errors import (
     ActionParseError,
     DeckError,
@@ -907,6 +907,53 @@ def test_is_legal_agrees_with_the_listed_actions(players: int) -> None:
                 assert not state.is_legal((seat + 1) % players, legal[0])
             state.apply(seat, rng.choice(legal))
     assert checked > 1000
+
+
+def test_a_listed_exchange_is_found_by_its_place_and_nothing_else_is() -> None:
+    """play_sole_turns asks _find_listed whether the chosen action is one of the listed objects:
+    every listed exchange is found by its place, at every stock size; keep, an equal exchange
+    that is not a listed object (parsed, or made again from the same hand) and an exchange of
+    another listing are not (the loop or is_legal then looks)."""
+    found = 0
+    for seed in range(12):
+        state = GAME.new_state(2 + seed % 5, seed)  # six players leave a short stock
+        assert isinstance(state, TwentyTwoState)
+        while state.phase == "exchange":
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            assert all(state._find_listed(action, legal) for action in legal[1:])
+            found += len(legal) - 1
+            assert not state._find_listed(KEEP, legal) and not state._find_listed(None, legal)
+            for action in legal[1:30]:
+                assert isinstance(action, Exchange)
+                assert not state._find_listed(GAME.parse_action(action.text), legal)
+                assert not state._find_listed(Exchange((action.picked, action.pool)), legal)
+            other = GAME.new_state(2, seed + 100)
+            assert isinstance(other, TwentyTwoState)
+            other_legal = other.legal_actions(other.to_act()[0])
+            assert not any(state._find_listed(action, legal) for action in other_legal[1:30])
+            state.apply(seat, legal[-1])  # the largest exchange: the stock shrinks fastest
+    assert found > 1000
+
+
+def test_self_play_with_copies_of_the_listed_actions_plays_the_same_game() -> None:
+    """A chooser giving an equal action that is not one of the listed objects gets it checked
+    by is_legal, and the game goes as with the listed objects themselves."""
+
+    def copying(view: Any, legal: Sequence[Action], rng: random.Random, optional: bool) -> Action:
+        chosen = legal[int(rng.random() * len(legal))]
+        if isinstance(chosen, (Exchange, Play)):
+            return type(chosen)((chosen.picked, chosen.pool))
+        return chosen
+
+    for seed in range(3):
+        listed, copied = GAME.new_state(2, seed), GAME.new_state(2, seed)
+        listed_rngs = [random.Random(seat) for seat in range(2)]
+        copied_rngs = [random.Random(seat) for seat in range(2)]
+        chooser = RandomAgent().choose
+        steps = listed.play_sole_turns([chooser] * 2, listed_rngs, 10_000)
+        assert copied.play_sole_turns([copying] * 2, copied_rngs, 10_000) == steps
+        assert listed.is_over and copied.to_json() == listed.to_json()
 
 
 def test_replay_rejects_a_later_deck_holding_a_penalty_card(
