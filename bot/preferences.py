@@ -48,7 +48,7 @@ class DeckStyles:
             self._chosen.pop(user_id, None)
         else:
             self._chosen[user_id] = style
-        return style or DeckStyle.STANDARD
+        return self.of(user_id)
 
     async def choose(self, user_id: int, style: DeckStyle) -> None:
         """Store ``user_id``'s choice, then use it (a failed save changes nothing)."""
