@@ -11,7 +11,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.postgres import is_running, server_binaries, stop_orphans
+from tests.postgres import (
+    FOLDER_PREFIX,
+    OWNER_FILE,
+    is_running,
+    server_binaries,
+    stop_orphans,
+)
 
 STARTS_A_SERVER_AND_WAITS = """
 import sys
@@ -58,8 +64,8 @@ def test_a_server_whose_test_run_was_killed_is_stopped_by_the_next() -> None:
 
 
 def test_a_server_whose_owner_runs_is_left_alone(tmp_path: Path) -> None:
-    folder = tmp_path / "cardroom-pg-live"
+    folder = tmp_path / f"{FOLDER_PREFIX}live"
     (folder / "data").mkdir(parents=True)
-    (folder / "owner.pid").write_text(str(os.getpid()))
+    (folder / OWNER_FILE).write_text(str(os.getpid()))
     assert stop_orphans(server_binaries(), tmp_path) == []
     assert folder.exists()
