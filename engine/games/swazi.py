@@ -218,24 +218,31 @@ def _unions(groups: tuple[int, ...]) -> tuple[int, ...]:
     [(-3,), (-2,), (-1,), (-3, -2), (-3, -1), (-2, -1), (-3, -2, -1)]
     """
     unions: set[int] = set()
-    steps = [0]
-
-    def combine(start: int, used: int) -> None:
-        for index in range(start, len(groups)):
-            group = groups[index]
-            if not used & group:
-                union = used | group
-                unions.add(union)
-                steps[0] += 1
-                if len(unions) >= CAPTURE_LIMIT or steps[0] >= _CAPTURE_STEPS:
-                    raise _Full
-                combine(index + 1, union)
-
     with contextlib.suppress(_Full):
-        combine(0, 0)
+        _add_unions(groups, 0, 0, unions, 0)
     ordered = sorted(unions, reverse=True)
     ordered.sort(key=int.bit_count)  # a stable sort: fewest cards first, each size in order
     return tuple(ordered)
+
+
+def _add_unions(
+    groups: tuple[int, ...], start: int, used: int, unions: set[int], steps: int
+) -> int:
+    """Add to ``unions`` each union of ``used`` with groups from ``start`` on disjoint from it
+    and from each other, depth first; ``steps`` taken so far, returned updated. Raises
+    ``_Full`` at ``CAPTURE_LIMIT`` unions or ``_CAPTURE_STEPS`` steps. A module function, not
+    a closure that calls itself: that would be a reference cycle, garbage only the cyclic
+    collector frees, which self-play pauses (``runner.play_out``)."""
+    for index in range(start, len(groups)):
+        group = groups[index]
+        if not used & group:
+            union = used | group
+            unions.add(union)
+            steps += 1
+            if len(unions) >= CAPTURE_LIMIT or steps >= _CAPTURE_STEPS:
+                raise _Full
+            steps = _add_unions(groups, index + 1, union, unions, steps)
+    return steps
 
 
 @lru_cache(maxsize=1 << 12)
