@@ -1,6 +1,7 @@
 """Engine speed: random-agent self-play steps per second (an action applied, each with the
 acting seat's legal actions listed), measured in CPU time of this one process (one core); at
-two players side by side with RLCard's pure-Python UNO driven the same way.
+two players side by side with RLCard's pure-Python UNO driven the same way. Both loops run with
+Python's cyclic collector paused, as ``play_out`` plays (see ``runner.collector_paused``).
 
     ./run bench            or    .venv/bin/python scripts/bench_engine.py [--games N] [--rounds R]
 
@@ -31,7 +32,7 @@ from statistics import median
 from typing import Any
 
 from engine.registry import games
-from engine.runner import play_out, step
+from engine.runner import collector_paused, play_out, step
 
 TARGETS = {"fishing": 1.5, "stuck": 1.5}
 """Each game's target in steps/s as a multiple of UNO's at two players (others: ``DEFAULT``)."""
@@ -139,18 +140,19 @@ def uno_run() -> Callable[[range], int] | None:
 
     def run(seeds: range) -> int:
         steps = 0
-        for seed in seeds:
-            game = UnoGame(num_players=2)
-            game.np_random = np.random.RandomState(seed)
-            game.init_game()
-            round_, hands = game.round, game.players
-            rng = random.Random(f"{seed}/agent")
-            while not round_.is_over:
-                legal = round_.get_legal_actions(hands, round_.current_player)
-                round_.proceed_round(hands, legal[int(rng.random() * len(legal))])
-                steps += 1
-                if steps > MAX_UNO_STEPS * len(seeds):
-                    raise RuntimeError("UNO games did not end")
+        with collector_paused():  # as play_out plays ours (UNO's play sets off no pass anyway)
+            for seed in seeds:
+                game = UnoGame(num_players=2)
+                game.np_random = np.random.RandomState(seed)
+                game.init_game()
+                round_, hands = game.round, game.players
+                rng = random.Random(f"{seed}/agent")
+                while not round_.is_over:
+                    legal = round_.get_legal_actions(hands, round_.current_player)
+                    round_.proceed_round(hands, legal[int(rng.random() * len(legal))])
+                    steps += 1
+                    if steps > MAX_UNO_STEPS * len(seeds):
+                        raise RuntimeError("UNO games did not end")
         return steps
 
     return run

@@ -11,16 +11,14 @@ was saved; one whose game or options are no longer known is dropped.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from bot.storage import READ_IN_TURNS, ActionRecord, BrokenGame, LoadedGame, Shards, Storage
 from bot.tables.lobby import Lobby
 from bot.tables.records import LoggedEvent, Seat, SessionContext
 from bot.tables.session import RESTARTED, TableSession
 from engine.errors import EngineError, SetupError
+from engine.runner import collector_paused
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +31,8 @@ async def restore_sessions(
     not report them again)."""
     sessions: list[TableSession] = []
     broken: list[BrokenGame] = []
+    # Each game brings hundreds of objects that all stay: a running collector would scan them
+    # again and again for garbage there is none of (half of a start's time at 10,000 games).
     with collector_paused():
         for index, loaded in enumerate(await storage.running.load(shards)):
             if index and index % READ_IN_TURNS == 0:
@@ -43,20 +43,6 @@ async def restore_sessions(
             await storage.running.set_aside(loaded)
             broken.append(loaded)
     return sessions, broken
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while every running game is read back: each
-    game brings hundreds of objects that all stay, and the collector would scan them again
-    and again for garbage there is none of (half of a start's time at 10,000 games)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 async def restore_lobbies(

@@ -1,19 +1,25 @@
 """The runner's play_out (the count of actions it returns and its bound, the same play as
-``step``) and the state's play_sole_turns, which it plays from."""
+``step``, the cyclic collector paused while it plays) and the state's play_sole_turns, which
+it plays from; and that no game makes reference cycles, which that pause relies on."""
 
 from __future__ import annotations
 
 import copy
+import gc
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
+from types import FunctionType
 
 import pytest
 
+from engine.ai import LEVELS, agent
+from engine.ai.search import Budget
 from engine.core import Action, RandomAgent, View
 from engine.errors import IllegalActionError
 from engine.games.fishing import Play
 from engine.registry import games
-from engine.runner import play_out, step
+from engine.runner import collector_paused, play_out, step
 
 
 @pytest.mark.parametrize("game_id", ["fishing", "stuck"])
@@ -82,3 +88,70 @@ def taking_itself(chosen: Action) -> Action:
     """A fishing play of the chosen card that takes that card itself (never legal)."""
     assert isinstance(chosen, Play)
     return Play(chosen.card, (chosen.card,))
+
+
+class CollectorWatcher(RandomAgent):
+    """A random player that notes, at each choice, whether the cyclic collector is running."""
+
+    def __init__(self) -> None:
+        self.seen: set[bool] = set()
+
+    def choose(
+        self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
+    ) -> Action | None:
+        self.seen.add(gc.isenabled())
+        return super().choose(view, legal, rng, optional)
+
+
+def test_play_out_pauses_the_collector_and_gives_it_back_as_it_was() -> None:
+    """Paused while the game is played; running again after it, also when the game fails; and
+    a collector the caller paused stays paused."""
+    game = games()["twentytwo"]
+    watcher = CollectorWatcher()
+    assert gc.isenabled()
+    play_out(game.new_state(2, seed=3), [watcher] * 2, seed=3)
+    assert watcher.seen == {False} and gc.isenabled()
+    with pytest.raises(RuntimeError, match="did not end"):
+        play_out(game.new_state(2, seed=3), [watcher] * 2, seed=3, max_steps=5)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        play_out(game.new_state(2, seed=3), [watcher] * 2, seed=3)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_play_makes_no_reference_cycles(game_id: str, level: str) -> None:
+    """Every object a game and its players make is freed by reference counting alone, at the
+    fewest and the most players: what lets self-play pause the cyclic collector
+    (``collector_paused``) without holding on to memory. A cycle shows by what it is made of."""
+    game = games()[game_id]
+    player = agent(game, level, Budget(rollouts=4))
+    # The levels that look ahead are slow: fewer games, and hard at the fewest players only.
+    games_played = 3 if level in ("random", "normal") else 1
+    fewest, most = game.player_counts[0], game.player_counts[-1]
+    counts = [fewest] if level == "hard" or fewest == most else [fewest, most]
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # keep what a collection finds, to name it
+    try:
+        for players in counts:
+            for seed in range(games_played):
+                play_out(game.new_state(players, seed), [player] * players, seed)
+        gc.collect()
+        # Named by type, and functions by their own name (a closure calling itself, say).
+        cycles = Counter(
+            found.__qualname__ if isinstance(found, FunctionType) else type(found).__qualname__
+            for found in gc.garbage
+        )
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+        gc.collect()
+    assert not cycles, f"{game_id} at {level} left reference cycles: {cycles.most_common(5)}"
