@@ -91,29 +91,34 @@ def taking_itself(chosen: Action) -> Action:
 
 
 class CollectorWatcher(RandomAgent):
-    """A random player that notes, at each choice, whether the cyclic collector is running."""
+    """A random player that notes, at each choice, whether the cyclic collector is running,
+    and fails at its ``fail_at``-th choice (None: never)."""
 
-    def __init__(self) -> None:
-        self.seen: set[bool] = set()
+    def __init__(self, fail_at: int | None = None) -> None:
+        self.seen: list[bool] = []
+        self.fail_at = fail_at
 
     def choose(
         self, view: View | None, legal: Sequence[Action], rng: random.Random, optional: bool
     ) -> Action | None:
-        self.seen.add(gc.isenabled())
+        self.seen.append(gc.isenabled())
+        if len(self.seen) == self.fail_at:
+            raise ValueError("the player failed")
         return super().choose(view, legal, rng, optional)
 
 
 def test_play_out_pauses_the_collector_and_gives_it_back_as_it_was() -> None:
-    """Paused while the game is played; running again after it, also when the game fails; and
-    a collector the caller paused stays paused."""
+    """Paused while the game is played; running again after it, also when a player fails
+    mid-game; and a collector the caller paused stays paused."""
     game = games()["twentytwo"]
     watcher = CollectorWatcher()
     assert gc.isenabled()
     play_out(game.new_state(2, seed=3), [watcher] * 2, seed=3)
-    assert watcher.seen == {False} and gc.isenabled()
-    with pytest.raises(RuntimeError, match="did not end"):
-        play_out(game.new_state(2, seed=3), [watcher] * 2, seed=3, max_steps=5)
-    assert gc.isenabled()
+    assert set(watcher.seen) == {False} and gc.isenabled()
+    failing = CollectorWatcher(fail_at=5)
+    with pytest.raises(ValueError, match="the player failed"):
+        play_out(game.new_state(2, seed=3), [failing] * 2, seed=3)
+    assert failing.seen == [False] * 5 and gc.isenabled()
     gc.disable()
     try:
         with collector_paused():
