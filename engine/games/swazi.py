@@ -869,12 +869,29 @@ class SwaziState(TotalsState):
         name = _SEAT_NAMES[seat]
         new = tuple.__new__  # Event(...) without the keyword-handling frame, as for moves
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
-        loose_cards = list(move.cards)
-        if hand_card is not None and hand_card in loose_cards:  # (an augment's)
-            loose_cards.remove(hand_card)
+        loose_cards: Sequence[Card] = move.cards
+        if kind == AUGMENT and hand_card is not None and hand_card in loose_cards:
+            loose_cards = [card for card in loose_cards if card != hand_card]
+        loose, key = self.loose, self.loose_key
         for card in loose_cards:
-            self.loose.remove(card)
-            self.loose_key -= _RANK_KEYS[card.rank]
+            loose.remove(card)
+            key -= _RANK_KEYS[card.rank]
+        self.loose_key = key
+        if kind == CAPTURE:  # the commonest move after a discard
+            assert hand_card is not None
+            value = move.build
+            taken = cards_pretty(loose_cards)
+            pile = self.piles[seat]
+            if value:
+                build_cards = self.builds.pop(value).cards
+                pile += build_cards
+                build_text = f"the build of {value} ({cards_pretty(build_cards)})"
+                taken = f"{build_text} and {taken}" if loose_cards else build_text
+            pile += loose_cards
+            pile.append(hand_card)
+            self.last_capturer = seat
+            text = f"{name} captured {taken} with {_pretty_word(hand_card, move.ace)}"
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "capture", None))])
         if kind == CARDLESS_BUILD:
             value = sum(map(_RANK, move.cards))
             self.builds[value] = Build(value, seat, False, list(move.cards))
@@ -900,20 +917,6 @@ class SwaziState(TotalsState):
             events = [new(Event, (text, "build", None))]
             return events if hand_card is None else self._finish_turn(seat, hand_card, events)
         assert hand_card is not None
-        if kind == CAPTURE:
-            taken: list[Card] = []
-            if move.build:
-                taken += self.builds.pop(move.build).cards
-            taken += loose_cards
-            self.piles[seat] += [*taken, hand_card]
-            self.last_capturer = seat
-            parts = [cards_pretty(loose_cards)] if loose_cards else []
-            if move.build:
-                build_cards = taken[: len(taken) - len(loose_cards)]
-                parts.insert(0, f"the build of {move.build} ({cards_pretty(build_cards)})")
-            joined = " and ".join(parts)
-            text = f"{name} captured {joined} with {_pretty_word(hand_card, move.ace)}"
-            return self._finish_turn(seat, hand_card, [new(Event, (text, "capture", None))])
         if kind == BUILD:
             value = sum(map(_RANK, move.cards)) + hand_card.rank
             self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])
