@@ -310,9 +310,18 @@ _BITS = _all_bits()
 _RANK = attrgetter("rank")
 _RANK_VALUES = tuple(1 << rank | (1 << TOP_BUILD if rank == 1 else 0) for rank in range(14))
 """Each rank's values as a bit mask: bit v for a card of value v (an ace is 1 and 14)."""
-_CAPTURING_AS = ((), ((1, 1), (TOP_BUILD, TOP_BUILD)), *(((0, rank),) for rank in range(2, 14)))
+_VALUE_BITS = tuple(1 << value for value in range(TOP_BUILD + 1))
+"""Each value's (or rank's) bit in a mask: a tuple index and one ``&`` test a bit for less
+than ``mask >> value & 1`` (Python specializes neither shifts nor ``&``)."""
+_TOP_BIT = _VALUE_BITS[TOP_BUILD]
+_NOT_TOP = ~_TOP_BIT  # every bit but the top value's (a constant: not worked out each step)
+_CAPTURING_AS = (
+    (),
+    ((1, 1, _VALUE_BITS[1]), (TOP_BUILD, TOP_BUILD, _TOP_BIT)),
+    *(((0, rank, _VALUE_BITS[rank]),) for rank in range(2, 14)),
+)
 """For each rank, how a hand card of it may capture: (the ace field of the move, the value it
-captures), an ace as 1 or as 14."""
+captures, that value's bit), an ace as 1 or as 14."""
 _TOTAL_BITS = (1 << (TOP_BUILD + 1)) - 1  # the totals 0 … 14 as bits
 
 
@@ -545,7 +554,7 @@ def _add_augments(
     joining = layout.complements >> (TOP_BUILD - value)
     if top is not None:
         joining |= layout.complements >> (TOP_BUILD - value + top_rank)
-    if joining >> TOP_BUILD & 1:
+    if joining & _TOP_BIT:
         joining |= 2  # an ace alone, as 14
     joining &= spare
     if not joining:
@@ -554,7 +563,7 @@ def _add_augments(
         rank = card.rank
         if rank > value:
             break  # too high for a part, and so are the cards after it (card order)
-        if not joining >> rank & 1:
+        if not joining & _VALUE_BITS[rank]:
             continue
         if rank == 1:
             if value == TOP_BUILD:
@@ -728,16 +737,17 @@ class SwaziState(TotalsState):
         if builds:
             owned_bits = single_bits = 0
             for value, build in builds.items():
-                built |= 1 << value
+                bit = _VALUE_BITS[value]
+                built |= bit
                 if build.owner == seat:
-                    owned_bits |= 1 << value
+                    owned_bits |= bit
                 elif not build.augmented:
-                    single_bits |= 1 << value
+                    single_bits |= bit
             owned, changeable = _BITS[owned_bits], _BITS[single_bits]
             for value in owned:
                 rank = 1 if value == TOP_BUILD else value
                 if counts[offset + rank] < 2:
-                    scarce |= 1 << rank
+                    scarce |= _VALUE_BITS[rank]
         n_owned = len(owned)
         # the values a new build may take: held and not built (for an ace, 14 needs another)
         free_mask = held & ~built & ~3
@@ -769,17 +779,17 @@ class SwaziState(TotalsState):
         plain_free = not first_half or n_owned <= 1  # may end the turn owning what it owns
         if not ends_free:
             free_mask = 0
-        ace_mask = free_mask if two_aces else free_mask & ~(1 << TOP_BUILD)
+        ace_mask = free_mask if two_aces else free_mask & _NOT_TOP
         # the values a change may merge into: own builds (first half: only the one owned)
         merge_mask = 0
         if not first_half or n_owned == 1:
             for value in owned:
-                merge_mask |= held & (1 << value)
-        merge_ace_mask = merge_mask if two_aces else merge_mask & ~(1 << TOP_BUILD)
+                merge_mask |= held & _VALUE_BITS[value]
+        merge_ace_mask = merge_mask if two_aces else merge_mask & _NOT_TOP
         captures = layout.captures
         reach = layout.reach
         capturable = layout.capturable | built
-        capturing = (capturable | 2) if capturable >> TOP_BUILD & 1 else capturable  # by rank
+        capturing = (capturable | 2) if capturable & _TOP_BIT else capturable  # by rank
         # busy: the ranks that may do more than a discard (or may not discard): a capture, a
         # change, the last of an owned value, or (told card by card) a build on loose cards,
         # rank + some total free. A few too many is harmless: such a rank is worked out in full.
@@ -790,7 +800,8 @@ class SwaziState(TotalsState):
         first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
         for card in hand:
             rank = card.rank
-            if not (busy >> rank & 1 or free_mask >> rank & reach):
+            bit = _VALUE_BITS[rank]
+            if not (busy & bit or free_mask >> rank & reach):
                 if ends_free:
                     append(_DISCARD[card])
                 continue
@@ -802,16 +813,16 @@ class SwaziState(TotalsState):
                 continue
             last_rank = rank
             first = len(moves)
-            lost = scarce >> rank & 1  # the last card keeping an owned build
-            if capturing >> rank & 1:
-                for ace, value in _CAPTURING_AS[rank]:
-                    if not capturable >> value & 1:
+            lost = scarce & bit  # the last card keeping an owned build
+            if capturing & bit:
+                for ace, value, value_bit in _CAPTURING_AS[rank]:
+                    if not capturable & value_bit:
                         continue
                     taken = captures.get(value)
                     if taken is None:
                         taken = layout.capture_sets(value)
                     # capturing the build frees its value; in the first half one build at most
-                    if built >> value & 1 and (
+                    if built & value_bit and (
                         not first_half or n_owned - (builds[value].owner == seat) <= 1
                     ):
                         append(new(Move, (CAPTURE, card, ace, value, (), False)))
