@@ -782,7 +782,7 @@ class SwaziState(TotalsState):
         ace_mask = free_mask if two_aces else free_mask & _NOT_TOP
         # the values a change may merge into: own builds (first half: only the one owned)
         merge_mask = 0
-        if not first_half or n_owned == 1:
+        if owned and (not first_half or n_owned == 1):
             for value in owned:
                 merge_mask |= held & _VALUE_BITS[value]
         merge_ace_mask = merge_mask if two_aces else merge_mask & _NOT_TOP
@@ -794,8 +794,9 @@ class SwaziState(TotalsState):
         # change, the last of an owned value, or (told card by card) a build on loose cards,
         # rank + some total free. A few too many is harmless: such a rank is worked out in full.
         busy = capturing | scarce
-        for old in changeable:
-            busy |= (free_mask | merge_mask) >> old
+        if changeable:  # (a loop over nothing still makes an iterator)
+            for old in changeable:
+                busy |= (free_mask | merge_mask) >> old
         last_rank = 0
         first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
         for card in hand:
@@ -839,11 +840,14 @@ class SwaziState(TotalsState):
                 continue
             ace = 1 if rank == 1 else 0
             mask = ace_mask if ace else free_mask
-            # build on loose cards: the totals t some loose set reaches with rank + t free
-            for total in _BITS[(mask >> rank) & reach]:
-                for subset in table[total]:
-                    cards = _PICKERS[subset](loose)
-                    append(new(Move, (BUILD, card, ace, 0, cards, False)))
+            # build on loose cards: the totals t some loose set reaches with rank + t free (most
+            # ranks have none, and a loop over nothing still makes an iterator)
+            totals = (mask >> rank) & reach
+            if totals:
+                for total in _BITS[totals]:
+                    for subset in table[total]:
+                        cards = _PICKERS[subset](loose)
+                        append(new(Move, (BUILD, card, ace, 0, cards, False)))
             # change an opponent's single build into a new value the player holds, or into
             # the value of their own build, which it then merges into
             if changeable:
