@@ -288,30 +288,40 @@ class _Pickers(dict[int, Picker]):
 _PICKERS = _Pickers()
 
 
-class _Bits(dict[int, tuple[int, ...]]):
-    """The values (0 … 14) set in a mask, lowest first, made when first asked for:
+def _all_bits() -> tuple[tuple[int, ...], ...]:
+    """The values (0 … 14) set in each mask below 2**15, lowest first, indexed by the mask:
     ``_BITS[mask]``. The legal moves walk sets of values (totals, build values) through this
-    table rather than bit by bit; a dict, as a hit costs a third of a cached function's call.
-    At most 2**15 masks, each a tuple of ints (which the collector stops walking).
+    table rather than bit by bit. Made whole at import (each mask with bit v is one without
+    it plus v: a few milliseconds, 3.5 MB) so that a read is a plain tuple index, a sixth of
+    a dict subclass's lookup with ``__missing__``.
 
     >>> _BITS[0b10110]
     (1, 2, 4)
     """
+    table: list[tuple[int, ...]] = [()]
+    for value in _TOTALS:
+        table += [(*values, value) for values in table]
+    return tuple(table)
 
-    def __missing__(self, mask: int) -> tuple[int, ...]:
-        values = self[mask] = tuple(value for value in _TOTALS if mask >> value & 1)
-        return values
 
-
-_BITS = _Bits()
+_BITS = _all_bits()
 
 
 _RANK = attrgetter("rank")
 _RANK_VALUES = tuple(1 << rank | (1 << TOP_BUILD if rank == 1 else 0) for rank in range(14))
 """Each rank's values as a bit mask: bit v for a card of value v (an ace is 1 and 14)."""
-_CAPTURING_AS = ((), ((1, 1), (TOP_BUILD, TOP_BUILD)), *(((0, rank),) for rank in range(2, 14)))
+_VALUE_BITS = tuple(1 << value for value in range(TOP_BUILD + 1))
+"""Each value's (or rank's) bit in a mask: a tuple index and one ``&`` test a bit for less
+than ``mask >> value & 1`` (Python specializes neither shifts nor ``&``)."""
+_TOP_BIT = _VALUE_BITS[TOP_BUILD]
+_NOT_TOP = ~_TOP_BIT  # every bit but the top value's (a constant: not worked out each step)
+_CAPTURING_AS = (
+    (),
+    ((1, 1, _VALUE_BITS[1]), (TOP_BUILD, TOP_BUILD, _TOP_BIT)),
+    *(((0, rank, _VALUE_BITS[rank]),) for rank in range(2, 14)),
+)
 """For each rank, how a hand card of it may capture: (the ace field of the move, the value it
-captures), an ace as 1 or as 14."""
+captures, that value's bit), an ace as 1 or as 14."""
 _TOTAL_BITS = (1 << (TOP_BUILD + 1)) - 1  # the totals 0 … 14 as bits
 
 
@@ -544,7 +554,7 @@ def _add_augments(
     joining = layout.complements >> (TOP_BUILD - value)
     if top is not None:
         joining |= layout.complements >> (TOP_BUILD - value + top_rank)
-    if joining >> TOP_BUILD & 1:
+    if joining & _TOP_BIT:
         joining |= 2  # an ace alone, as 14
     joining &= spare
     if not joining:
@@ -553,7 +563,7 @@ def _add_augments(
         rank = card.rank
         if rank > value:
             break  # too high for a part, and so are the cards after it (card order)
-        if not joining >> rank & 1:
+        if not joining & _VALUE_BITS[rank]:
             continue
         if rank == 1:
             if value == TOP_BUILD:
@@ -727,16 +737,17 @@ class SwaziState(TotalsState):
         if builds:
             owned_bits = single_bits = 0
             for value, build in builds.items():
-                built |= 1 << value
+                bit = _VALUE_BITS[value]
+                built |= bit
                 if build.owner == seat:
-                    owned_bits |= 1 << value
+                    owned_bits |= bit
                 elif not build.augmented:
-                    single_bits |= 1 << value
+                    single_bits |= bit
             owned, changeable = _BITS[owned_bits], _BITS[single_bits]
             for value in owned:
                 rank = 1 if value == TOP_BUILD else value
                 if counts[offset + rank] < 2:
-                    scarce |= 1 << rank
+                    scarce |= _VALUE_BITS[rank]
         n_owned = len(owned)
         # the values a new build may take: held and not built (for an ace, 14 needs another)
         free_mask = held & ~built & ~3
@@ -768,28 +779,30 @@ class SwaziState(TotalsState):
         plain_free = not first_half or n_owned <= 1  # may end the turn owning what it owns
         if not ends_free:
             free_mask = 0
-        ace_mask = free_mask if two_aces else free_mask & ~(1 << TOP_BUILD)
+        ace_mask = free_mask if two_aces else free_mask & _NOT_TOP
         # the values a change may merge into: own builds (first half: only the one owned)
         merge_mask = 0
-        if not first_half or n_owned == 1:
+        if owned and (not first_half or n_owned == 1):
             for value in owned:
-                merge_mask |= held & (1 << value)
-        merge_ace_mask = merge_mask if two_aces else merge_mask & ~(1 << TOP_BUILD)
+                merge_mask |= held & _VALUE_BITS[value]
+        merge_ace_mask = merge_mask if two_aces else merge_mask & _NOT_TOP
         captures = layout.captures
         reach = layout.reach
         capturable = layout.capturable | built
-        capturing = (capturable | 2) if capturable >> TOP_BUILD & 1 else capturable  # by rank
+        capturing = (capturable | 2) if capturable & _TOP_BIT else capturable  # by rank
         # busy: the ranks that may do more than a discard (or may not discard): a capture, a
         # change, the last of an owned value, or (told card by card) a build on loose cards,
         # rank + some total free. A few too many is harmless: such a rank is worked out in full.
         busy = capturing | scarce
-        for old in changeable:
-            busy |= (free_mask | merge_mask) >> old
+        if changeable:  # (a loop over nothing still makes an iterator)
+            for old in changeable:
+                busy |= (free_mask | merge_mask) >> old
         last_rank = 0
         first = stop = 0  # the moves[first:stop] of the last rank's first card, to copy
         for card in hand:
             rank = card.rank
-            if not (busy >> rank & 1 or free_mask >> rank & reach):
+            bit = _VALUE_BITS[rank]
+            if not (busy & bit or free_mask >> rank & reach):
                 if ends_free:
                     append(_DISCARD[card])
                 continue
@@ -801,16 +814,16 @@ class SwaziState(TotalsState):
                 continue
             last_rank = rank
             first = len(moves)
-            lost = scarce >> rank & 1  # the last card keeping an owned build
-            if capturing >> rank & 1:
-                for ace, value in _CAPTURING_AS[rank]:
-                    if not capturable >> value & 1:
+            lost = scarce & bit  # the last card keeping an owned build
+            if capturing & bit:
+                for ace, value, value_bit in _CAPTURING_AS[rank]:
+                    if not capturable & value_bit:
                         continue
                     taken = captures.get(value)
                     if taken is None:
                         taken = layout.capture_sets(value)
                     # capturing the build frees its value; in the first half one build at most
-                    if built >> value & 1 and (
+                    if built & value_bit and (
                         not first_half or n_owned - (builds[value].owner == seat) <= 1
                     ):
                         append(new(Move, (CAPTURE, card, ace, value, (), False)))
@@ -827,11 +840,14 @@ class SwaziState(TotalsState):
                 continue
             ace = 1 if rank == 1 else 0
             mask = ace_mask if ace else free_mask
-            # build on loose cards: the totals t some loose set reaches with rank + t free
-            for total in _BITS[(mask >> rank) & reach]:
-                for subset in table[total]:
-                    cards = _PICKERS[subset](loose)
-                    append(new(Move, (BUILD, card, ace, 0, cards, False)))
+            # build on loose cards: the totals t some loose set reaches with rank + t free (most
+            # ranks have none, and a loop over nothing still makes an iterator)
+            totals = (mask >> rank) & reach
+            if totals:
+                for total in _BITS[totals]:
+                    for subset in table[total]:
+                        cards = _PICKERS[subset](loose)
+                        append(new(Move, (BUILD, card, ace, 0, cards, False)))
             # change an opponent's single build into a new value the player holds, or into
             # the value of their own build, which it then merges into
             if changeable:
@@ -868,12 +884,29 @@ class SwaziState(TotalsState):
         name = _SEAT_NAMES[seat]
         new = tuple.__new__  # Event(...) without the keyword-handling frame, as for moves
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
-        loose_cards = list(move.cards)
-        if hand_card is not None and hand_card in loose_cards:  # (an augment's)
-            loose_cards.remove(hand_card)
+        loose_cards: Sequence[Card] = move.cards
+        if kind == AUGMENT and hand_card is not None and hand_card in loose_cards:
+            loose_cards = [card for card in loose_cards if card != hand_card]
+        loose, key = self.loose, self.loose_key
         for card in loose_cards:
-            self.loose.remove(card)
-            self.loose_key -= _RANK_KEYS[card.rank]
+            loose.remove(card)
+            key -= _RANK_KEYS[card.rank]
+        self.loose_key = key
+        if kind == CAPTURE:  # the commonest move after a discard
+            assert hand_card is not None
+            value = move.build
+            taken = cards_pretty(loose_cards)
+            pile = self.piles[seat]
+            if value:
+                build_cards = self.builds.pop(value).cards
+                pile += build_cards
+                build_text = f"the build of {value} ({cards_pretty(build_cards)})"
+                taken = f"{build_text} and {taken}" if loose_cards else build_text
+            pile += loose_cards
+            pile.append(hand_card)
+            self.last_capturer = seat
+            text = f"{name} captured {taken} with {_pretty_word(hand_card, move.ace)}"
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "capture", None))])
         if kind == CARDLESS_BUILD:
             value = sum(map(_RANK, move.cards))
             self.builds[value] = Build(value, seat, False, list(move.cards))
@@ -899,20 +932,6 @@ class SwaziState(TotalsState):
             events = [new(Event, (text, "build", None))]
             return events if hand_card is None else self._finish_turn(seat, hand_card, events)
         assert hand_card is not None
-        if kind == CAPTURE:
-            taken: list[Card] = []
-            if move.build:
-                taken += self.builds.pop(move.build).cards
-            taken += loose_cards
-            self.piles[seat] += [*taken, hand_card]
-            self.last_capturer = seat
-            parts = [cards_pretty(loose_cards)] if loose_cards else []
-            if move.build:
-                build_cards = taken[: len(taken) - len(loose_cards)]
-                parts.insert(0, f"the build of {move.build} ({cards_pretty(build_cards)})")
-            joined = " and ".join(parts)
-            text = f"{name} captured {joined} with {_pretty_word(hand_card, move.ace)}"
-            return self._finish_turn(seat, hand_card, [new(Event, (text, "capture", None))])
         if kind == BUILD:
             value = sum(map(_RANK, move.cards)) + hand_card.rank
             self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])

@@ -989,6 +989,13 @@ def test_a_layout_derived_from_the_one_without_its_lowest_card_is_the_depth_firs
     assert swazi._subsets(layout, swazi.layout_key(layout)) == swazi._depth_first(layout)
 
 
+def test_the_bits_table_gives_the_values_of_every_mask_of_totals() -> None:
+    """``_BITS`` is made whole at import: each mask of the totals 0 … 14 gives its values."""
+    assert len(swazi._BITS) == 1 << 15
+    for mask, values in enumerate(swazi._BITS):
+        assert values == tuple(value for value in range(15) if mask >> value & 1)
+
+
 def test_the_depth_first_order_of_a_small_layout() -> None:
     """Single cards first; then, depth first, the sets that start with the highest card, down
     to those that start with the lowest (subsets as masks: bit i the i-th highest card)."""
