@@ -1,5 +1,6 @@
 """Driving a game with agents: whose move is asked for, in what order (shared by the command
-line, the benchmarks and the bot's AI seats)."""
+line, the benchmarks and the bot's AI seats); and ``collector_paused``, under which
+``play_out`` plays (the bot's restore reads saved games under it too)."""
 
 from __future__ import annotations
 
