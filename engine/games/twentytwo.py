@@ -374,20 +374,17 @@ def _follow_picks(
 def exchanges(hand: Sequence[Card], stock: int) -> tuple[Exchange, ...]:
     """Every exchange of 1..min(hand, stock) cards, one per choice of ranks, by size then
     ranks. ``hand`` is sorted by ``rank_key``."""
-    return cast(tuple[Exchange, ...], exchange_options(hand, stock)[0][1:])
+    return cast(tuple[Exchange, ...], exchange_options(hand, stock)[1:])
 
 
-def exchange_options(
-    hand: Sequence[Card], stock: int
-) -> tuple[tuple[Action, ...], tuple[int, ...]]:
+def exchange_options(hand: Sequence[Card], stock: int) -> tuple[Action, ...]:
     """The legal actions of an exchange: ``keep``, then ``exchanges``, made in one go: the hot
-    loop of self-play, up to 2,048 actions, each made in C from positions cached per shape.
-    With them, for each size n, how many exchanges have at most n cards (the shape's)."""
+    loop of self-play, up to 2,048 actions, each made in C from positions cached per shape."""
     pool = tuple(hand)
     picks, ends = _exchange_picks(rank_sizes(pool))
     if stock < len(pool):  # a short stock: only the smaller exchanges
         picks = picks[: ends[stock]]
-    return (KEEP, *card_choices(Exchange, picks, pool)), ends
+    return (KEEP, *card_choices(Exchange, picks, pool))
 
 
 @cache  # one entry per shape of hand: a few thousand at most
@@ -492,9 +489,6 @@ class TwentyTwoState(State):
         self.played: list[Card] = []  # earlier tricks of this hand, face up, out of play
         self.revealed: list[Card] = []  # the showdown's non-losing cards (kept at the end only)
         self.pending: list[int] = []  # seats still to act in this exchange round or trick
-        # Of the last exchange listing: for each size n, how many exchanges have at most n
-        # cards (``_find_listed`` finds a listed exchange by it; not saved, as not needed).
-        self.exchange_ends: tuple[int, ...] = ()
         # Per seat, the least strength its hand can hold this hand (0: unknown): a follow that
         # does not beat is its player's lowest cards, so what stays is at least as high.
         self.floors = [0] * players
@@ -599,23 +593,22 @@ class TwentyTwoState(State):
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
         hand = self.hands[seat]
         if self.phase == "exchange":
-            listing, self.exchange_ends = exchange_options(hand, len(self.stock))
-            return listing
+            return exchange_options(hand, len(self.stock))
         if not self.trick:
             return leads(hand)
         return follows(hand, self.best)
 
     def _find_listed(self, action: Action | None, legal: tuple[Action, ...]) -> TypeGuard[Action]:
         """Whether ``action`` is one of the exchanges ``legal`` lists, found by its place (by
-        size, then positions, each size's place known from ``exchange_ends``) rather than by a
-        loop over up to 2,048 of them; False for any other action (the loop then looks)."""
+        size, then positions; where each size starts, from the hand's shape table) rather than
+        by a loop over up to 2,048 of them; False for any other action (the loop then looks)."""
         if type(action) is not Exchange or len(legal) < 2:
             return False
         picked, pool = action
         choices = cast(tuple[Exchange, ...], legal)  # keep first, then the exchanges
-        ends = self.exchange_ends  # of this listing if pool is its hand (else this misses)
-        if pool is not choices[1][1] or len(picked) >= len(ends):
+        if pool is not choices[1][1] or len(picked) > len(pool):  # not from this listing
             return False
+        ends = _exchange_picks(rank_sizes(pool))[1]  # (cached by shape, as the listing used)
         first, last = ends[len(picked) - 1] + 1, min(ends[len(picked)] + 1, len(legal))
         place = bisect_left(choices, picked, first, last, key=itemgetter(0))
         return place < last and choices[place] is action
