@@ -7,20 +7,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 ROOT = Path(__file__).resolve().parents[1]
 README_MOST_LINES = 250
 RUN_LOG_PHRASES = ("this session", "load average", "earlier session", "previous session")
 
-FENCE = re.compile(r"^\s*(```|~~~)")
-CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-REFERENCE_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)")
-HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+MARKDOWN = MarkdownIt("commonmark").enable("table")  # GitHub's Markdown, as far as links go
+TARGET_ATTRIBUTE = {"link_open": "href", "image": "src"}  # where each kind of link points
 EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 
 
@@ -30,33 +30,32 @@ def documents() -> list[Path]:
     return top + sorted((ROOT / "docs").rglob("*.md"))
 
 
-def prose_lines(text: str) -> Iterator[str]:
-    """The lines of a Markdown text outside fenced code blocks."""
-    fenced = False
-    for line in text.splitlines():
-        if FENCE.match(line):
-            fenced = not fenced
-        elif not fenced:
-            yield line
+def inline_tokens(text: str) -> Iterator[Token]:
+    """The inline pieces of a Markdown text (text, code, links, pictures), outside code blocks."""
+    for block in MARKDOWN.parse(text):
+        yield from block.children or ()
 
 
 def slug(heading: str) -> str:
-    """The anchor GitHub gives a heading: its text lower-cased, link targets and punctuation
-    dropped (letters, digits, ``_`` and ``-`` stay), each space a hyphen."""
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link's text, not its target
-    text = re.sub(r"[^\w\- ]", "", text.lower())
-    return text.replace(" ", "-")
+    """The anchor GitHub gives a heading's text: lower-cased, punctuation dropped (letters,
+    digits, ``_`` and ``-`` stay), each space a hyphen."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
 
 
 def anchors(text: str) -> set[str]:
     """The anchors of a document's headings, repeats numbered as GitHub numbers them."""
     found: set[str] = set()
     seen: dict[str, int] = {}
-    for line in prose_lines(text):
-        match = HEADING.match(line)
-        if match is None:
+    blocks = MARKDOWN.parse(text)
+    for opening, content in pairwise(blocks):
+        if opening.type != "heading_open":
             continue
-        base = slug(match.group(2))
+        words = "".join(
+            piece.content
+            for piece in content.children or ()
+            if piece.type in ("text", "code_inline")
+        )
+        base = slug(words)
         count = seen.get(base, 0)
         seen[base] = count + 1
         found.add(base if count == 0 else f"{base}-{count}")
@@ -64,13 +63,13 @@ def anchors(text: str) -> set[str]:
 
 
 def link_targets(text: str) -> Iterator[str]:
-    """The targets of a document's links, pictures and link definitions, outside code."""
-    for line in prose_lines(text):
-        line = CODE_SPAN.sub("", line)
-        yield from INLINE_LINK.findall(line)
-        definition = REFERENCE_DEFINITION.match(line)
-        if definition is not None:
-            yield definition.group(1)
+    """The targets of a document's links and pictures (reference links resolved), outside
+    code."""
+    for piece in inline_tokens(text):
+        attribute = TARGET_ATTRIBUTE.get(piece.type)
+        target = piece.attrGet(attribute) if attribute else None
+        if isinstance(target, str):
+            yield target
 
 
 def broken_links(text: str, path: Path) -> list[str]:
@@ -132,10 +131,11 @@ def test_a_broken_link_or_anchor_is_reported() -> None:
         ("[0.2.0] - 2026-12-06", "020---2026-12-06"),
         ("🎨 Four-colour deck", "-four-colour-deck"),
         ("See [the rules](docs/rules/README.md)", "see-the-rules"),
+        ("*Where* is `engine/cli.py`?", "where-is-engineclipy"),
     ],
 )
 def test_anchors_are_named_as_github_names_them(heading: str, anchor: str) -> None:
-    assert slug(heading) == anchor
+    assert anchors(f"# {heading}\n") == {anchor}
 
 
 def test_the_readme_is_a_short_front_door() -> None:
