@@ -1,5 +1,5 @@
-"""The engine's command line: ``simulate``, ``play`` and ``replay`` (README, "The engine
-command line"; a replay's deck and action text: docs/rules/README.md)."""
+"""The engine's command line: ``simulate``, ``play`` and ``replay`` (docs/development.md,
+"The engine command line"; a replay's deck and action text: docs/rules/README.md)."""
 
 from __future__ import annotations
 

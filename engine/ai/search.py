@@ -72,7 +72,7 @@ class Yardstick:
     standing: Standing | None = None
     rounds: int = 0
     confidence: float = 1.0
-    # A timed search plays at least this many playouts (the node budget of the README's arena
+    # A timed search plays at least this many playouts (the node budget of the arena in docs/ai.md
     # figures), even when a busy machine makes that take longer than its time.
     playouts: int = 32
     candidates: Candidates | None = None

@@ -105,7 +105,7 @@ class StuckAgent:
 class Table:
     """What the agent knows when weighing a plan: its hand, the seen cards, the next player."""
 
-    # Weights in points, tuned by self-play against the random agent (README figures).
+    # Weights in points, tuned by self-play against the random agent (figures in docs/ai.md).
     BONUS = 2.0  # a stuck card on an opponent
     RANK_RISK = 4.0  # times the chance that the next player can rank-play on our last card
     BLOCK = 3.0  # times the chance that the next player cannot play at all and must draw
