@@ -27,6 +27,7 @@ from bot.tables.records import Change, LoggedEvent, Seat, SessionContext
 from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
 from bot.text import fill_names
+from engine.ai import heuristic
 from engine.choices import StaleChoice, Step, resolve
 from engine.core import Action, Event, Game, OptionValue, State
 from engine.errors import EngineError
@@ -360,7 +361,7 @@ class TableSession:
         info.timeouts_in_a_row += 1
         action = self.state.timeout_action(seat)
         if action is None:
-            normal = self.game.agent("normal")  # a quick move for a person who is away
+            normal = heuristic(self.game)  # a quick move for a person who is away
             action = agent_move(self.state, seat, normal, random.Random(self.ai_seed(seat)))
         handed = info.timeouts_in_a_row >= MAX_TIMEOUTS
         if handed:
