@@ -1,18 +1,25 @@
-"""The plain records of a table session: its seats, its log entries, what a committed call
-changed, and what every session shares (storage, settings, the clock)."""
+"""The plain records of a table session: its data (``TableData``), its seats, its log
+entries, what a committed call changed, and what every session shares (storage, settings,
+the clock)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import asyncio
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from bot.settings import Settings
-from bot.storage import SavedEvent, SeatRecord, Storage
+from bot.storage import ActionRecord, SavedEvent, SeatRecord, Storage
 from bot.tables.thinking import AiPlayers
-from engine.core import Event
+from engine.core import Event, Game, OptionValue, State
 
+LOG_LENGTH = 40  # the table log's latest entries kept (and saved)
 Clock = Callable[[], datetime]
+Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None]"]
+"""Runs a coroutine in the background under a name (``TableService.spawn``)."""
 
 
 @dataclass
@@ -109,3 +116,42 @@ class SessionContext:
     ai: AiPlayers
     # told the id of a table that stopped because its game was saved elsewhere first
     on_moved: Callable[[str], None] = lambda _table_id: None
+
+
+@dataclass(eq=False)
+class TableData:
+    """A running game's data, plain: what it is, where, its state, seats, deadlines, log and
+    how it ended. The ``TableSession`` built on it is the only writer; the stored forms
+    (``bot.tables.results``) and the undo snapshot (``bot.tables.snapshot``) read it."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game: Game
+    options: dict[str, OptionValue]
+    seed: int
+    seats: list[Seat]
+    state: State
+    started_at: datetime
+    revision: int = 0
+    actions: ActionRecord = field(default_factory=ActionRecord)
+    table_message_id: int | None = None
+    table_posted_at: datetime | None = None
+    deadlines: dict[int, datetime] = field(default_factory=dict)
+    window_end: datetime | None = None
+    deals: int = 0  # "deal" events so far: the number of the current hand or round
+    log: deque[LoggedEvent] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
+    summaries: list[str] = field(default_factory=list)
+    ended: bool = False
+    end_reason: str = ""
+    # since when the bot may not post in the table's channel (None: it may): no move, timeout
+    # or AI move is made until it may again (or the pause runs out and the game ends)
+    paused_since: datetime | None = None
+    declined: set[tuple[int, int]] = field(default_factory=set)  # (revision, seat) AI passes
+    # seat -> the revision at which its legal actions last changed: a click drawn before that
+    # is stale; one drawn after it is not, whatever other seats did since (DESIGN: "Bot")
+    options_changed: dict[int, int] = field(default_factory=dict)
+    # The revision of the stored row as this session last saved or loaded it (None: not saved
+    # yet). Every save expects it: a game another writer saved since is never overwritten.
+    stored_revision: int | None = None

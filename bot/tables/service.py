@@ -210,7 +210,7 @@ class TableService:
             lobby.seats,
             state,
             self.clock(),
-            self.context,
+            context=self.context,
         )
         session.log_opening()
         await session.begin(lobby.lobby_id)
@@ -307,7 +307,7 @@ class TableService:
         pause is stored, so that a restart neither tells them again nor starts it over."""
         if session.paused or session.ended:
             return
-        session.paused_since = self.clock()
+        session.pause(self.clock())
         log.warning("table %s: its channel is closed to the bot; paused", session.table_id)
         self.spawn(self.presenter.table_paused(session), f"paused-{session.table_id}")
         self._keep_paused(session)

@@ -16,27 +16,25 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from bot.errors import TABLE_MOVED, GameMovedElsewhere, SaveFailed, StaleMove, UserError
-from bot.storage import ActionRecord, RevisionConflictError
-from bot.tables.records import Change, LoggedEvent, Seat, SessionContext
+from bot.storage import RevisionConflictError
+from bot.tables.records import Change, LoggedEvent, SessionContext, TableData
 from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
 from bot.text import fill_names
 from engine.ai import heuristic
 from engine.choices import StaleChoice, Step, resolve
-from engine.core import Action, Event, Game, OptionValue, State
+from engine.core import Action, Event
 from engine.errors import EngineError
 from engine.runner import agent_move
 
 log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
-LOG_LENGTH = 40
 RESTARTED = "The game resumes after a restart."
 PAUSED = (
     "This game is paused: the bot may no longer post in its channel. It goes on where it "
@@ -45,42 +43,13 @@ PAUSED = (
 
 
 @dataclass(eq=False)
-class TableSession:
-    """A running game and the calls that change it."""
+class TableSession(TableData):
+    """A running game and the calls that change it: its data (``TableData``, which the
+    stored forms and the undo snapshot read), the table's lock, and what every session
+    shares (``context``)."""
 
-    table_id: str
-    guild_id: int
-    channel_id: int
-    host_id: int
-    game: Game
-    options: dict[str, OptionValue]
-    seed: int
-    seats: list[Seat]
-    state: State
-    started_at: datetime
-    context: SessionContext
-    revision: int = 0
-    actions: ActionRecord = field(default_factory=ActionRecord)
-    table_message_id: int | None = None
-    table_posted_at: datetime | None = None
-    deadlines: dict[int, datetime] = field(default_factory=dict)
-    window_end: datetime | None = None
-    deals: int = 0  # "deal" events so far: the number of the current hand or round
-    log: deque[LoggedEvent] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
-    summaries: list[str] = field(default_factory=list)
-    ended: bool = False
-    end_reason: str = ""
-    # since when the bot may not post in the table's channel (None: it may): no move, timeout
-    # or AI move is made until it may again (or the pause runs out and the game ends)
-    paused_since: datetime | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    declined: set[tuple[int, int]] = field(default_factory=set)  # (revision, seat) AI passes
-    # seat -> the revision at which its legal actions last changed: a click drawn before that
-    # is stale; one drawn after it is not, whatever other seats did since (DESIGN: "Bot")
-    options_changed: dict[int, int] = field(default_factory=dict)
-    # The revision of the stored row as this session last saved or loaded it (None: not saved
-    # yet). Every save expects it: a game another writer saved since is never overwritten.
-    stored_revision: int | None = None
+    context: SessionContext = field(kw_only=True)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, kw_only=True)
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -429,6 +398,11 @@ class TableSession:
         for seat in waiting:
             if self.seats[seat].is_human and seat not in self.deadlines:
                 self.deadlines[seat] = start + turn
+
+    def pause(self, since: datetime) -> None:
+        """The bot may no longer post in the table's channel (since ``since``): no move,
+        timeout or AI move is made until ``resume``."""
+        self.paused_since = since
 
     def resume(self, note: str) -> None:
         """Go on after a restart or a pause (``note`` says which, in the log): every waiting
