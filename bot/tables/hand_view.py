@@ -26,7 +26,7 @@ from bot.answers import NOT_OURS, answer_click
 from bot.errors import GameMovedElsewhere, StaleMove, UserError
 from bot.pictures import DeckStyle
 from bot.tables.session import PAUSED, TableSession
-from bot.tables.step_target import STEP, Path, StepTarget, parse_path, path_text
+from bot.tables.step_target import STEP, StepTarget, parse_path, path_text
 from bot.text import clip, event_lines, show, suit_symbols
 from bot.ui import (
     AMBER,
@@ -46,8 +46,8 @@ from engine.choices import (
     Step,
     StepChoice,
     choice_label,
+    first_step,
     only_move_reason,
-    resolve,
     step_prompt,
 )
 from engine.core import Action
@@ -268,12 +268,10 @@ async def choose_step(interaction: discord.Interaction, wiring: Wiring, step: St
         note = STALE if isinstance(error, StaleMove) else error.message
         await edit_hand(interaction, wiring, session, session.seat_for(user_id), note=note)
         return
-    seat = session.seat_of(user_id)
-    assert seat is not None, "choose checked the seat"  # it may have ended the game since
-    if isinstance(chosen, Step):
-        await edit_hand(interaction, wiring, session, seat, path=step.path, page=step.page)
+    if isinstance(chosen.outcome, Step):
+        await edit_hand(interaction, wiring, session, chosen.seat, chosen.outcome, step.page)
     else:
-        await edit_hand(interaction, wiring, session, seat)
+        await edit_hand(interaction, wiring, session, chosen.seat)
 
 
 async def edit_hand(
@@ -281,12 +279,12 @@ async def edit_hand(
     wiring: Wiring,
     session: TableSession,
     seat: int,
-    *,
-    path: Path = (),
+    step: Step | None = None,
     page: int = 0,
+    *,
     note: str | None = None,
 ) -> None:
-    """Answer a click by showing the hand in place (at ``path``'s step)."""
+    """Answer a click by showing the hand in place (at ``step``, else its first step)."""
     service = wiring.tables
     shown = interaction.message
     in_dm = shown is not None and shown.id == session.seats[seat].dm_message_id
@@ -294,7 +292,7 @@ async def edit_hand(
         session,
         seat,
         service.clock(),
-        path=path,
+        step=step,
         page=page,
         note=note,
         full=in_dm,
@@ -304,7 +302,7 @@ async def edit_hand(
     if shown is not None and not in_dm:
         wiring.open_hands.redrawn(session, seat, shown.id)
     await interaction.response.edit_message(**message.kwargs(attached))
-    if in_dm and not path:
+    if in_dm and step is None:
         service.display.hand_shown(session, seat)
 
 
@@ -314,14 +312,15 @@ def hand_message(
     seat: int,
     now: datetime,
     *,
-    path: Path = (),
+    step: Step | None = None,
     page: int = 0,
     note: str | None = None,
     full: bool = False,
     style: DeckStyle = DeckStyle.STANDARD,
 ) -> Message:
     """A seat's private hand: where it stands, a picture of its cards, and the controls for
-    its legal actions, one step at a time.
+    its legal actions, one step at a time (at ``step``, as the session resolved it, else the
+    first step).
 
     The Hand view (``full`` False) pictures only the seat's own cards, since the table message
     is right above; the DM (``full``) pictures all the seat sees, with the game's summary and
@@ -335,10 +334,7 @@ def hand_message(
     # a paused table takes no move: no controls that would only be refused
     playing = not (session.ended or session.paused)
     legal: tuple[Action, ...] = state.legal_actions(seat) if playing else ()
-    node: Step | None = None
-    if legal:
-        resolved = resolve(legal, path)
-        node = resolved if isinstance(resolved, Step) else resolve(legal, ())  # type: ignore[assignment]
+    node = (step or first_step(legal)) if legal else None
     urgent = bool(legal) and seat not in state.waiting_for()
     game_layout = session.game.layout(view)
     picture_layout = game_layout if full or urgent else game_layout.own()

@@ -14,6 +14,7 @@ from typing import Any
 from bot.settings import Settings
 from bot.storage import ActionRecord, SavedEvent, SeatRecord, Storage
 from bot.tables.thinking import AiPlayers
+from engine.choices import Step
 from engine.core import Event, Game, OptionValue, State
 
 LOG_LENGTH = 40  # the table log's latest entries kept (and saved)
@@ -104,6 +105,16 @@ class Change:
     views: frozenset[int] = frozenset()  # seats whose private view changed
     notices: tuple[str, ...] = ()  # to say in the table's channel
     ended: bool = False  # the game ended (over, stopped, or no players left)
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """What a step chosen in a hand led to: the seat that chose it, and the next step to offer
+    there or the committed move it completed (the hand is drawn from this, nothing resolved
+    again)."""
+
+    seat: int
+    outcome: Step | Change
 
 
 @dataclass(frozen=True)

@@ -26,12 +26,11 @@ from bot.storage import Shards, Storage
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobbies import Lobbies
 from bot.tables.lobby import Lobby
-from bot.tables.records import Change, Clock, SessionContext
+from bot.tables.records import Change, Chosen, Clock, SessionContext
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession
 from bot.tables.thinking import AiPlayers
 from bot.tables.timers import LEFT_THE_SERVER, TableTimers, retry_delay
-from engine.choices import Step
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
 
@@ -244,12 +243,12 @@ class TableService:
     # -- a session's intents, and what follows a committed change --------------------------------
     async def choose(
         self, table_id: str, user_id: int, revision: int, path: Sequence[int]
-    ) -> tuple[TableSession, Step | Change]:
+    ) -> tuple[TableSession, Chosen]:
         """A step of a move at a table: the next step to offer, or the committed move."""
         session = self.table(table_id)
         chosen = await session.choose(user_id, revision, path)
-        if isinstance(chosen, Change):
-            self.committed(session, chosen)
+        if isinstance(chosen.outcome, Change):
+            self.committed(session, chosen.outcome)
         return session, chosen
 
     async def leave(self, channel_id: int, user_id: int) -> None:

@@ -1,14 +1,16 @@
 """The table session: one running game, with its lock, state, seats, deadlines and log.
 
-It offers one call per intent (``choose`` a step, ``play``, ``leave``, ``stop``, and for the
-timers ``ai_move`` and ``time_out``). Each call is a transaction under the table's lock: the
-change is made in memory, then saved (``storage.running.save``; ``storage.results.finish`` at
-the end, ``storage.running.end_unfinished`` when it ends without a result); if the save fails,
-the session is put back exactly as it was (state, revision, log, deadlines, seats) and the
-caller gets ``SaveFailed``.
+It offers one call per intent (``choose`` a step, which plays the move it completes,
+``leave``, ``stop``, and for the timers ``ai_move`` and ``time_out``). Each call is a
+transaction under the table's lock: the change is made in memory, then saved
+(``storage.running.save``; ``storage.results.finish`` at the end,
+``storage.running.end_unfinished`` when it ends without a result); if the save fails, the
+session is put back exactly as it was (state, revision, log, deadlines, seats) and the caller
+gets ``SaveFailed``.
 A committed call returns a ``Change`` (events, whose views changed, what to post); its caller
 (``TableService``, or the timers) has it shown and rescheduled. The Discord side reports the
-ids of what it posted through ``posted``; nothing else writes into a session from outside.
+ids of what it posted through ``posted``, the service a closed channel through ``pause``;
+nothing else writes into a session from outside.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from datetime import datetime, timedelta
 
 from bot.errors import TABLE_MOVED, GameMovedElsewhere, SaveFailed, StaleMove, UserError
 from bot.storage import RevisionConflictError
-from bot.tables.records import Change, LoggedEvent, SessionContext, TableData
+from bot.tables.records import Change, Chosen, LoggedEvent, SessionContext, TableData
 from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
 from bot.text import fill_names
@@ -98,31 +100,23 @@ class TableSession(TableData):
         return not self.options_changed.get(seat, 0) <= revision <= self.revision
 
     # -- the intents -------------------------------------------------------------------------
-    async def choose(self, user_id: int, revision: int, path: Sequence[int]) -> Step | Change:
-        """A step of a move chosen in a view drawn at ``revision``: the next step to offer, or
-        the committed move it completes. Raises StaleMove when the seat's legal actions
-        changed since."""
-        seat = self.seat_for(user_id)
-        if self.is_stale(seat, revision):
-            raise StaleMove()
-        try:
-            target = resolve(self.state.legal_actions(seat), path)
-        except StaleChoice:
-            raise StaleMove() from None
-        if isinstance(target, Step):
-            return target
-        return await self.play(user_id, revision, target)
-
-    async def play(self, user_id: int, revision: int, action: Action) -> Change:
-        """A person's move at ``revision``; raises StaleMove or UserError, changing nothing."""
-        seat = self.seat_for(user_id)
+    async def choose(self, user_id: int, revision: int, path: Sequence[int]) -> Chosen:
+        """A step of a move chosen in a view drawn at ``revision``: the next step to offer,
+        or the move it completes, committed. Under the table's lock, once each: the seat is
+        checked, the view's staleness (StaleMove when the seat's legal actions changed since)
+        and the indices resolved against the seat's legal actions."""
         async with self.lock:
-            if self.ended:
-                raise UserError("This game is over.")
+            seat = self.seat_for(user_id)
+            if self.is_stale(seat, revision):
+                raise StaleMove()
+            try:
+                target = resolve(self.state.legal_actions(seat), path)
+            except StaleChoice:
+                raise StaleMove() from None
+            if isinstance(target, Step):
+                return Chosen(seat, target)
             if self.paused:
                 raise UserError(PAUSED)
-            if self.is_stale(seat, revision) or action not in self.state.legal_actions(seat):
-                raise StaleMove()
             left = self.window_left(self.context.clock())
             if left > 0 and seat in self.state.waiting_for():
                 raise UserError(
@@ -132,9 +126,9 @@ class TableSession(TableData):
 
             def move() -> Change:
                 self.seats[seat].timeouts_in_a_row = 0
-                return self._apply(seat, action)
+                return self._apply(seat, target)
 
-            return await self._commit(move)
+            return Chosen(seat, await self._commit(move))
 
     async def ai_move(self, seat: int, revision: int) -> Change | None:
         """The AI's move for ``seat`` if the game is still at ``revision`` and it wants one.
