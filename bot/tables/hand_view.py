@@ -378,8 +378,8 @@ def _status(
     """The hand's first line, prominent, and the container's colour."""
     state = session.state
     title = session.game.name
-    if session.ended:
-        over = "the game is over" if session.end_reason == "over" else session.end_reason
+    if session.ending is not None:
+        over = "the game is over" if session.ending.finished else session.ending.text
         return f"### {title} — {over}", GREY
     if session.paused:
         return f"### {title} — paused\n{PAUSED}", GREY

@@ -282,22 +282,18 @@ class DiscordPresenter:
     async def table_ended(self, session: TableSession) -> None:
         """Post the results (a finished game) or why the game stopped; the hand DMs lose
         their controls."""
+        ending = session.ending
+        assert ending is not None, "shown once it ended"
         channel = self._channel(session.channel_id)
         try:
-            if session.end_reason == "over":
+            if ending.finished:
                 await self._send(channel, results_message(session))
             else:
-                await channel.send(
-                    session.end_reason, allowed_mentions=discord.AllowedMentions.none()
-                )
+                await channel.send(ending.text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:  # once, not retried: the DMs below still say it ended
             log.warning("table %s: could not post its end in the channel", session.table_id)
         await self.open_hands.moved(session)
-        over = (
-            GAME_OVER.format(channel=session.channel_id)
-            if session.end_reason == "over"
-            else session.end_reason
-        )
+        over = GAME_OVER.format(channel=session.channel_id) if ending.finished else ending.text
         for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:
                 continue

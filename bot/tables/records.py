@@ -9,8 +9,10 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
+from bot.errors import TABLE_MOVED
 from bot.settings import Settings
 from bot.storage import ActionRecord, SavedEvent, SeatRecord, Storage
 from bot.tables.thinking import AiPlayers
@@ -107,6 +109,42 @@ class Change:
     ended: bool = False  # the game ended (over, stopped, or no players left)
 
 
+class EndKind(Enum):
+    """Why a table ended."""
+
+    FINISHED = "finished"  # the game is over: its result is stored
+    STOPPED = "stopped"  # the host (or someone with Manage Server) stopped it
+    NO_PLAYERS = "no players"  # every person left, or their seats went to the AI
+    CHANNEL_LOST = "channel lost"  # its channel or server is gone, or closed too long
+    MOVED = "moved"  # another process saved the game first: not saved here any more
+    SHARD_LOST = "shard lost"  # this process lost its hold on the game's server
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a table ended: why (``kind``), and what its channel and hand DMs are told
+    (``text``; a finished game shows its results instead)."""
+
+    kind: EndKind
+    text: str = ""
+
+    @property
+    def finished(self) -> bool:
+        """The game was played to its end (it has a result)."""
+        return self.kind is EndKind.FINISHED
+
+    @property
+    def stored_here(self) -> bool:
+        """Whether this process stores the end (the result, or the game as unfinished): not
+        when the game may be another process's now."""
+        return self.kind not in (EndKind.MOVED, EndKind.SHARD_LOST)
+
+
+FINISHED = Ending(EndKind.FINISHED)
+NO_PLAYERS_LEFT = Ending(EndKind.NO_PLAYERS, "No players are left at the table, so the game ends.")
+MOVED_ELSEWHERE = Ending(EndKind.MOVED, TABLE_MOVED)
+
+
 @dataclass(frozen=True)
 class Chosen:
     """What a step chosen in a hand led to: the seat that chose it, and the next step to offer
@@ -125,8 +163,9 @@ class SessionContext:
     settings: Settings
     clock: Clock
     ai: AiPlayers
-    # told the id of a table that stopped because its game was saved elsewhere first
-    on_moved: Callable[[str], None] = lambda _table_id: None
+    # told the id and the end of a table that ended outside any call (its game was saved
+    # elsewhere first while it saved the ids of what was posted)
+    on_ended: Callable[[str, Change], None] = lambda _table_id, _change: None
 
 
 @dataclass(eq=False)
@@ -154,8 +193,7 @@ class TableData:
     deals: int = 0  # "deal" events so far: the number of the current hand or round
     log: deque[LoggedEvent] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
     summaries: list[str] = field(default_factory=list)
-    ended: bool = False
-    end_reason: str = ""
+    ending: Ending | None = None  # how it ended (None: running)
     # since when the bot may not post in the table's channel (None: it may): no move, timeout
     # or AI move is made until it may again (or the pause runs out and the game ends)
     paused_since: datetime | None = None
@@ -166,3 +204,8 @@ class TableData:
     # The revision of the stored row as this session last saved or loaded it (None: not saved
     # yet). Every save expects it: a game another writer saved since is never overwritten.
     stored_revision: int | None = None
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game ended (for whatever reason: ``ending``)."""
+        return self.ending is not None

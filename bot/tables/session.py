@@ -1,7 +1,7 @@
 """The table session: one running game, with its lock, state, seats, deadlines and log.
 
 It offers one call per intent (``choose`` a step, which plays the move it completes,
-``leave``, ``stop``, and for the timers ``ai_move`` and ``time_out``). Each call is a
+``leave``, ``end``, and for the timers ``ai_move`` and ``time_out``). Each call is a
 transaction under the table's lock: the change is made in memory, then saved
 (``storage.running.save``; ``storage.results.finish`` at the end,
 ``storage.running.end_unfinished`` when it ends without a result); if the save fails, the
@@ -22,9 +22,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from bot.errors import TABLE_MOVED, GameMovedElsewhere, SaveFailed, StaleMove, UserError
+from bot.errors import GameMovedElsewhere, SaveFailed, StaleMove, UserError
 from bot.storage import RevisionConflictError
-from bot.tables.records import Change, Chosen, LoggedEvent, SessionContext, TableData
+from bot.tables.records import (
+    FINISHED,
+    MOVED_ELSEWHERE,
+    NO_PLAYERS_LEFT,
+    Change,
+    Chosen,
+    Ending,
+    LoggedEvent,
+    SessionContext,
+    TableData,
+)
 from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
 from bot.text import fill_names
@@ -178,21 +188,20 @@ class TableSession(TableData):
 
             return await self._commit(hand_over)
 
-    async def stop(self, user_id: int, may_manage: bool, name: str) -> Change:
-        """Stop the game without a result (host or Manage Server)."""
+    def check_may_stop(self, user_id: int, may_manage: bool) -> None:
+        """Only the host or someone with Manage Server may stop the game (UserError)."""
         if user_id != self.host_id and not may_manage:
             raise UserError("Only the host or someone with Manage Server can stop this game.")
+
+    async def end(self, ending: Ending) -> Change:
+        """End the game without a result, for ``ending``'s reason (stopped, its channel lost,
+        this process no longer its owner…): stored as an unfinished game, unless the game
+        may be another process's now (then only no longer driven here). Raises UserError when
+        it had ended already."""
         async with self.lock:
             if self.ended:
                 raise UserError("This game is over.")
-            return await self._commit(lambda: self._stopped(f"{name} stopped the game."))
-
-    async def abandon(self, reason: str) -> Change | None:
-        """End the game without a result because its channel is lost (None: already over)."""
-        async with self.lock:
-            if self.ended:
-                return None
-            return await self._commit(lambda: self._stopped(reason))
+            return await self._commit(lambda: self._end(ending))
 
     async def begin(self, lobby_id: str) -> None:
         """Save the game just dealt from lobby ``lobby_id``, whose stored row goes in the same
@@ -253,7 +262,7 @@ class TableSession(TableData):
             change = make()
             self._note_changed_options(options_before)
             if self.state.is_over and not self.ended:
-                self._end("over")
+                self._end(FINISHED)
                 change = replace(change, ended=True)
             await self._save()
         except Exception as error:
@@ -271,29 +280,18 @@ class TableSession(TableData):
         """The stored game is not the one this session last saved: another writer saved it
         first. Stop driving it (it is not saved again, nor deleted) and tell the service."""
         log.warning("table %s: saved elsewhere first; this process stops driving it", self.table_id)
-        self._end(TABLE_MOVED)
-        self.context.on_moved(self.table_id)
-
-    async def lose(self, reason: str) -> bool:
-        """Stop driving the game without saving anything (this process no longer owns it);
-        False if it had already ended."""
-        async with self.lock:
-            if self.ended:
-                return False
-            self._end(reason)
-            return True
+        self.context.on_ended(self.table_id, self._end(MOVED_ELSEWHERE))
 
     async def _save(self) -> None:
         storage = self.context.storage
-        if not self.ended:
+        ending = self.ending
+        if ending is None:
             await self._store()
-        elif self.end_reason == "over":
+        elif ending.finished:
             game = finished_game(self, self.context.clock())
             await storage.results.finish(game, self.stored_revision)
-        else:
-            await storage.running.end_unfinished(
-                self.table_id, self.end_reason, self.stored_revision
-            )
+        elif ending.stored_here:
+            await storage.running.end_unfinished(self.table_id, ending.text, self.stored_revision)
 
     async def _store(self) -> None:
         """Save the running game over the row this session last saved or loaded."""
@@ -339,20 +337,18 @@ class TableSession(TableData):
         ended = self._end_if_no_humans()
         return replace(change, notices=(notice,), ended=ended, views=self._all_seats())
 
-    def _stopped(self, reason: str) -> Change:
-        self._end(reason)
-        return Change(views=self._all_seats(), ended=True)
-
     def _end_if_no_humans(self) -> bool:
         if any(seat.is_human for seat in self.seats):
             return False
-        self._end("No players are left at the table, so the game ends.")
+        self._end(NO_PLAYERS_LEFT)
         return True
 
-    def _end(self, reason: str) -> None:
-        self.ended = True
-        self.end_reason = reason
+    def _end(self, ending: Ending) -> Change:
+        """The one way a game ends, whatever ``ending`` says: no turn runs any more, and
+        every seat's view changes."""
+        self.ending = ending
         self.deadlines.clear()
+        return Change(views=self._all_seats(), ended=True)
 
     def _all_seats(self) -> frozenset[int]:
         return frozenset(range(len(self.seats)))

@@ -60,4 +60,4 @@ class Snapshot:
         table.seats[:] = [replace(seat) for seat in self.seats]
         table.declined = set(self.declined)
         table.options_changed = dict(self.options_changed)
-        table.ended, table.end_reason = False, ""
+        table.ending = None
