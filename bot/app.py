@@ -1,8 +1,9 @@
 """``create_bot(settings)``: the configured Cardroom bot (used by ``python -m bot`` and tests).
 
-setup_hook opens storage (SQLite or PostgreSQL, migrated), claims the process's shards, loads
-the feature extensions (each adds its commands and registers its buttons, so clicks on old
-messages still work after a restart), restores the running games of its shards' servers and,
+setup_hook opens storage (SQLite or PostgreSQL, migrated), claims the process's shards, builds
+the table service and the ``Wiring`` the Discord-facing code uses, sets up the features with it
+(each adds its commands and registers its buttons, so clicks on old messages still work after a
+restart), restores the running games of its shards' servers and,
 in the process that runs shard 0 only, syncs the slash commands to the dev guild when one is
 set. Without a dev guild, commands are published only by the owner's ``@Cardroom sync``.
 """
@@ -18,19 +19,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import owner
 from bot.answers import NOT_OURS, reply_private, report_error
+from bot.boards import commands as board_commands
 from bot.boards.ratings import Ratings
 from bot.preferences import DeckStyles
 from bot.settings import Settings
 from bot.storage import Shards, Storage
+from bot.tables import commands as table_commands
+from bot.tables.open_hands import OpenHands
 from bot.tables.presenter import DiscordPresenter
 from bot.tables.service import TableService
+from bot.wiring import Wiring
 
 log = logging.getLogger(__name__)
 
 LOST_SHARDS_GRACE_SECONDS = 10.0  # for the lost games' channels to be told before stopping
-
-EXTENSIONS = ("bot.tables.commands", "bot.boards.commands", "bot.owner")
 
 
 class CardroomTree(app_commands.CommandTree["CardroomBot"]):
@@ -44,14 +48,13 @@ class CardroomTree(app_commands.CommandTree["CardroomBot"]):
 
 
 class CardroomBot(commands.AutoShardedBot):
-    """The bot: settings, storage and the table service hang off it. It runs the shards of
-    ``SHARD_IDS`` (of ``SHARD_COUNT``) and drives only the games of their servers."""
+    """The bot: it opens storage and builds the table service (closing both at the end) and
+    the ``Wiring`` its features use. It runs the shards of ``SHARD_IDS`` (of ``SHARD_COUNT``)
+    and drives only the games of their servers."""
 
     storage: Storage
-    ratings: Ratings
-    deck_styles: DeckStyles
     tables: TableService
-    presenter: DiscordPresenter
+    wiring: Wiring
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -92,22 +95,26 @@ class CardroomBot(commands.AutoShardedBot):
         except BaseException:
             await self.storage.close()
             raise
-        self.ratings = Ratings(self.storage.results)
-        self.deck_styles = await DeckStyles.load(self.storage.preferences)
-        self.presenter = DiscordPresenter(self)
+        ratings = Ratings(self.storage.results)
+        deck_styles = await DeckStyles.load(self.storage.preferences)
+        clock = discord.utils.utcnow
+        open_hands = OpenHands(clock)
+        presenter = DiscordPresenter(self, self.settings, clock, deck_styles, open_hands)
         self.tables = TableService(
             self.settings,
             self.storage,
-            self.presenter,
-            clock=discord.utils.utcnow,
-            on_result=self.ratings.refresh,  # the scoreboard is ready before anyone asks
+            presenter,
+            clock=clock,
+            on_result=ratings.refresh,  # the scoreboard is ready before anyone asks
         )
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
+        self.wiring = Wiring(self.tables, open_hands, deck_styles, self.storage.results, ratings)
+        await table_commands.setup(self, self.wiring)
+        await board_commands.setup(self, self.wiring)
+        await owner.setup(self)
         self.restore_problems = await self.tables.restore(shards)
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)
-        self.tables.spawn(self.ratings.warm(), "ratings-warm")  # cancelled by tables.close()
+        self.tables.spawn(ratings.warm(), "ratings-warm")  # cancelled by tables.close()
         if self.settings.dev_guild_id is not None and 0 in shards.ids:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

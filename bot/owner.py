@@ -6,15 +6,10 @@ synced only when the owner asks (never globally at every start).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from discord.ext import commands
 
-if TYPE_CHECKING:
-    from bot.app import CardroomBot
 
-
-async def setup(bot: CardroomBot) -> None:
+async def setup(bot: commands.AutoShardedBot) -> None:
     """Add the owner's commands to the bot."""
     await bot.add_cog(OwnerCog(bot))
 
@@ -22,12 +17,14 @@ async def setup(bot: CardroomBot) -> None:
 class OwnerCog(commands.Cog):
     """Mention commands for the bot's owner."""
 
-    def __init__(self, bot: CardroomBot) -> None:
+    def __init__(self, bot: commands.AutoShardedBot) -> None:
         self.bot = bot
 
     @commands.command(name="sync")
     @commands.is_owner()
-    async def sync(self, ctx: commands.Context[CardroomBot], scope: str = "global") -> None:
+    async def sync(
+        self, ctx: commands.Context[commands.AutoShardedBot], scope: str = "global"
+    ) -> None:
         """``@Cardroom sync`` (everywhere) or ``@Cardroom sync here`` (this server only)."""
         if scope == "here" and ctx.guild is not None:
             self.bot.tree.copy_global_to(guild=ctx.guild)

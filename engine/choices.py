@@ -90,6 +90,25 @@ def resolve(legal: Sequence[Action], prefix: Sequence[int]) -> Action | Step:
         return here
     if len(candidates) == 1 and prefix:
         return candidates[0]
+    return _step(candidates, chosen, prefix)
+
+
+def first_step(legal: Sequence[Action]) -> Step:
+    """The step every move among ``legal`` starts with (``resolve(legal, ())``, always a step).
+
+    Raises StaleChoice when ``legal`` is empty.
+
+    >>> from engine.core import Word
+    >>> [choice.step for choice in first_step([Word("draw")]).choices]
+    ['draw']
+    >>> first_step([Word("draw"), Word("done")]) == resolve([Word("draw"), Word("done")], ())
+    True
+    """
+    return _step(list(legal), [], ())
+
+
+def _step(candidates: list[Action], chosen: list[str], prefix: Sequence[int]) -> Step:
+    """The step after ``prefix`` (which chose ``chosen``), among the actions it leaves."""
     if not candidates:
         raise StaleChoice("nothing to choose")
     depth = len(prefix)

@@ -304,7 +304,7 @@ class TerminalGame:
         self.game, self.state, self.seed = game, state, seed
         self.stdin, self.stdout = stdin, stdout
         self.names = ["Player (you)"] + [f"AI {seat}" for seat in range(1, state.players)]
-        self.agent = game.agent(level)
+        self.agent = agent(game, level)
         self.rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(state.players)]
         self.order_rng = random.Random(f"{seed}/order")
 

@@ -420,12 +420,6 @@ class Game(ABC):
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise SavedStateError(f"saved {self.id} state is malformed: {error!r}") from None
 
-    def agent(self, kind: str) -> Agent | StateAgent:
-        """A player program at an AI level (``random``, ``normal`` or ``ai`` …: see engine.ai)."""
-        from engine.ai import agent  # engine.ai builds on the games, which build on this module
-
-        return agent(self, kind)
-
     def out_of_turn_seconds(self, options: Mapping[str, OptionValue]) -> float | None:
         """How long out-of-turn actions (snaps) stay open before the waited-for seat may act,
         when the game's options decide it; None lets the host choose (the bot's setting)."""

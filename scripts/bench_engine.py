@@ -31,6 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from statistics import median
 from typing import Any
 
+from engine.ai import agent
 from engine.registry import games
 from engine.runner import collector_paused, play_out, step
 
@@ -96,7 +97,7 @@ def measure(
     each round's ratio taken. The medians over the rounds, and the ratio's lowest and
     highest."""
     game = games()[game_id]
-    agents = [game.agent("random")] * players
+    agents = [agent(game, "random")] * players
 
     def ours(seeds: range) -> int:
         return sum(play_out(game.new_state(players, seed), agents, seed) for seed in seeds)
@@ -183,7 +184,7 @@ def measure_copy(game_id: str, count: int = 20, repeats: int = 3) -> dict[str, A
     """Microseconds to copy a state, averaged over every position of ``count`` two-player
     random games (the least CPU time of ``repeats`` passes)."""
     game = games()[game_id]
-    agents = [game.agent("random")] * 2
+    agents = [agent(game, "random")] * 2
     positions = []
     for seed in range(count):
         state = game.new_state(2, seed)

@@ -49,9 +49,8 @@ from bot.storage import (
     TableLog,
 )
 from bot.storage.connection import Synchronous
-from bot.tables.records import SessionContext
+from bot.tables.records import LOG_LENGTH, SessionContext
 from bot.tables.restore import restore_sessions
-from bot.tables.session import LOG_LENGTH
 from bot.tables.thinking import AiPlayers
 from bot.text import fill_names
 from engine.registry import get_game

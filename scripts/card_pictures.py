@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 from bot.pictures import DeckStyle, render
+from engine.ai import agent
 from engine.registry import games
 from engine.runner import agent_move
 
@@ -32,7 +33,7 @@ def main() -> None:
     for game_id, game in games().items():
         players = min(game.player_counts, key=lambda count: abs(count - args.players))
         state = game.new_state(players, args.seed)
-        agents = [game.agent("ai") for _ in range(players)]
+        agents = [agent(game, "ai") for _ in range(players)]
         rng = random.Random(args.seed)
         for _ in range(args.moves):
             seat = state.waiting_for()[0]

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -13,22 +11,20 @@ from bot.answers import answers_user_errors
 from bot.boards.figures import stats_message
 from bot.boards.pages import BUTTONS, ask_reset, scoreboard_page
 from bot.ui import display_name, game_choices
-
-if TYPE_CHECKING:
-    from bot.app import CardroomBot
+from bot.wiring import Wiring, wired
 
 
-async def setup(bot: CardroomBot) -> None:
-    """Add the scoreboard commands and the boards' buttons to the bot."""
-    await bot.add_cog(ScoresCog(bot))
-    bot.add_dynamic_items(*BUTTONS)
+async def setup(bot: commands.AutoShardedBot, wiring: Wiring) -> None:
+    """Add the scoreboard commands and the boards' buttons (bound to ``wiring``) to the bot."""
+    await bot.add_cog(ScoresCog(wiring))
+    bot.add_dynamic_items(*(wired(item, wiring) for item in BUTTONS))
 
 
 class ScoresCog(commands.Cog):
     """Per-server scoreboards and player stats (queries over finished games)."""
 
-    def __init__(self, bot: CardroomBot) -> None:
-        self.bot = bot
+    def __init__(self, wiring: Wiring) -> None:
+        self.wiring = wiring
 
     @app_commands.command(name="scoreboard", description="This server's best players")
     @app_commands.describe(
@@ -44,7 +40,7 @@ class ScoresCog(commands.Cog):
         season: app_commands.Range[int, 1, 10_000] | None = None,
     ) -> None:
         """The ranking by rating, ten players a page (AI seats are not ranked)."""
-        message = await scoreboard_page(interaction, game, season, 0)
+        message = await scoreboard_page(interaction, self.wiring, game, season, 0)
         if interaction.response.is_done():  # deferred while a season was rated
             await interaction.edit_original_response(
                 allowed_mentions=discord.AllowedMentions.none(), **message.kwargs()
@@ -64,7 +60,7 @@ class ScoresCog(commands.Cog):
         """A small table per game the member played on this server, privately."""
         assert interaction.guild_id is not None
         who = member or interaction.user
-        rows = await self.bot.ratings.stats(interaction.guild_id, who.id)
+        rows = await self.wiring.ratings.stats(interaction.guild_id, who.id)
         await interaction.response.send_message(
             ephemeral=True, **stats_message(display_name(who), rows).send_kwargs()
         )

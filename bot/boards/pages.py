@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
@@ -27,19 +27,13 @@ from bot.errors import UserError
 from bot.storage import HistoryRow
 from bot.text import clip
 from bot.ui import GREY, Message, button, controls, game_name, layout, small
+from bot.wiring import UsesWiring, Wiring
 from engine.registry import games
-
-if TYPE_CHECKING:
-    from bot.app import CardroomBot
 
 SCOREBOARD_PAGE = 10
 HISTORY_PAGE = 8
 ALL = "all"  # the custom_id word for "every game" (no game has this id)
 GAME = r"(?P<game>[a-z0-9_]+)"
-
-
-def _bot(interaction: discord.Interaction) -> CardroomBot:
-    return cast("CardroomBot", interaction.client)
 
 
 def _guild(interaction: discord.Interaction) -> int:
@@ -59,6 +53,7 @@ def page_count(total: int, size: int) -> int:
 
 # -- the buttons --------------------------------------------------------------------------------
 class ScoreboardPageButton(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"cr:scoreboard:(?P<owner>\d+):{GAME}:(?P<season>\d+):(?P<page>\d+)",
 ):
@@ -82,13 +77,16 @@ class ScoreboardPageButton(
         """Show the page."""
 
         async def turn() -> None:
-            page = await scoreboard_page(interaction, self.game_id, self.season, self.page)
+            page = await scoreboard_page(
+                interaction, self.wiring, self.game_id, self.season, self.page
+            )
             await answer_page(interaction, self.owner, page)
 
         await answer_click(interaction, turn)
 
 
 class HistoryPageButton(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"cr:history:(?P<owner>\d+):{GAME}:(?P<page>\d+)",
 ):
@@ -108,13 +106,14 @@ class HistoryPageButton(
         """Show the page."""
 
         async def turn() -> None:
-            page = await history_page(interaction, self.game_id, self.page)
+            page = await history_page(interaction, self.wiring, self.game_id, self.page)
             await answer_page(interaction, self.owner, page)
 
         await answer_click(interaction, turn)
 
 
 class SeasonResetButton(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"cr:season-reset:{GAME}:(?P<answer>reset|keep)",
 ):
@@ -148,7 +147,7 @@ class SeasonResetButton(
             return
         if not interaction.permissions.manage_guild:
             raise UserError("You need the Manage Server permission to reset the scoreboard.")
-        results = _bot(interaction).storage.results
+        results = self.wiring.results
         season = await results.reset_season(_guild(interaction), self.game_id)
         what = game_name(self.game_id) if self.game_id else "every game"
         text = (
@@ -159,6 +158,7 @@ class SeasonResetButton(
 
 
 class ScoreboardGameSelect(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"cr:scoreboard-game:(?P<owner>\d+):(?P<season>\d+)",
 ):
@@ -191,7 +191,7 @@ class ScoreboardGameSelect(
             values = self.item.values
             if not values or (values[0] != OVERALL and values[0] not in games()):
                 raise UserError("Choose one of the games.")
-            page = await scoreboard_page(interaction, values[0], self.season, 0)
+            page = await scoreboard_page(interaction, self.wiring, values[0], self.season, 0)
             await answer_page(interaction, self.owner, page)
 
         await answer_click(interaction, show)
@@ -202,41 +202,47 @@ BUTTONS = (ScoreboardPageButton, ScoreboardGameSelect, HistoryPageButton, Season
 
 # -- fetching and answering ---------------------------------------------------------------------
 async def scoreboard_page(
-    interaction: discord.Interaction, game_id: str | None, season: int | None, page: int
+    interaction: discord.Interaction,
+    wiring: Wiring,
+    game_id: str | None,
+    season: int | None,
+    page: int,
 ) -> Message:
     """A page of this server's scoreboard for ``game_id``: one game's ranking, OVERALL for
     every game's wins together, or None for the game played most here. The interaction is
     deferred first when a season it shows must be rated (``answer_page`` answers either way)."""
-    bot = _bot(interaction)
+    ratings = wiring.ratings
     guild_id = _guild(interaction)
     if season is not None and game_id not in (None, OVERALL):
-        current = await bot.storage.results.current_season(guild_id, game_id)
+        current = await wiring.results.current_season(guild_id, game_id)
         if season > current:
             raise UserError(
                 f"{game_name(game_id)} is in season {current} here; season {season} has not begun."
             )
-    if not await bot.ratings.rated(guild_id, None if game_id == OVERALL else game_id, season):
+    if not await ratings.rated(guild_id, None if game_id == OVERALL else game_id, season):
         # an older season (or one not rated since the start): rating it takes seconds at
         # thousands of games (in a worker thread), longer than Discord waits for an answer
         await interaction.response.defer()
     if game_id == OVERALL:
-        rows = overall(await bot.ratings.scoreboard(guild_id, None, season))
+        rows = overall(await ratings.scoreboard(guild_id, None, season))
     elif game_id is None:
-        every = await bot.ratings.scoreboard(guild_id, None, season)
+        every = await ratings.scoreboard(guild_id, None, season)
         played: dict[str, int] = {}
         for row in every:
             played[row.game_id] = played.get(row.game_id, 0) + row.games
         game_id = max(played, key=lambda each: played[each], default=None)
         rows = [row for row in every if row.game_id == game_id]
     else:
-        rows = await bot.ratings.scoreboard(guild_id, game_id, season)
+        rows = await ratings.scoreboard(guild_id, game_id, season)
     return scoreboard_message(rows, interaction.user.id, game_id, season, page)
 
 
-async def history_page(interaction: discord.Interaction, game_id: str | None, page: int) -> Message:
+async def history_page(
+    interaction: discord.Interaction, wiring: Wiring, game_id: str | None, page: int
+) -> Message:
     """A page of this server's finished games, newest first."""
     # one row more than a page says whether there is a next page without counting them all
-    rows = await _bot(interaction).storage.results.history(
+    rows = await wiring.results.history(
         _guild(interaction), HISTORY_PAGE + 1, page * HISTORY_PAGE, game_id
     )
     has_next = len(rows) > HISTORY_PAGE

@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -39,11 +39,9 @@ from bot.tables.lobby_view import (
 )
 from bot.text import clip, flowing, suit_symbols
 from bot.ui import GREY, Message, display_name, game_choices, layout, missing_permissions
+from bot.wiring import Wiring, wired
 from engine.core import Game, Option
 from engine.registry import games
-
-if TYPE_CHECKING:
-    from bot.app import CardroomBot
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules"
 RULES_PART = 3900  # characters of rules text per message (Discord's limit: 4000 in all)
@@ -59,10 +57,10 @@ BUTTONS = (
 )
 
 
-async def setup(bot: CardroomBot) -> None:
-    """Add the /game commands and the tables' buttons to the bot."""
-    await bot.add_cog(GameCog(bot))
-    bot.add_dynamic_items(*BUTTONS)
+async def setup(bot: commands.AutoShardedBot, wiring: Wiring) -> None:
+    """Add the /game commands and the tables' buttons (bound to ``wiring``) to the bot."""
+    await bot.add_cog(GameCog(bot, wiring))
+    bot.add_dynamic_items(*(wired(item, wiring) for item in BUTTONS))
 
 
 def rules_text(game_id: str) -> str:
@@ -110,13 +108,13 @@ def option_annotation(option: Option) -> Any:
     return app_commands.Range[int, low, high] | None
 
 
-def start_command(game: Game) -> app_commands.Command[Any, ..., None]:
+def start_command(game: Game, wiring: Wiring) -> app_commands.Command[Any, ..., None]:
     """``/game start <game>`` with exactly the game's options, each optional (its default
     when left out)."""
 
     @answers_user_errors
     async def start(interaction: discord.Interaction, **options: Any) -> None:
-        await open_lobby(interaction, game, options)
+        await open_lobby(interaction, wiring, game, options)
 
     kind = inspect.Parameter.KEYWORD_ONLY
     parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
@@ -135,7 +133,9 @@ def start_command(game: Game) -> app_commands.Command[Any, ..., None]:
     )
 
 
-async def open_lobby(interaction: discord.Interaction, game: Game, options: dict[str, Any]) -> None:
+async def open_lobby(
+    interaction: discord.Interaction, wiring: Wiring, game: Game, options: dict[str, Any]
+) -> None:
     """Open a lobby with the given options (the rest at their defaults)."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise UserError("Start a game in a server channel.")
@@ -146,7 +146,7 @@ async def open_lobby(interaction: discord.Interaction, game: Game, options: dict
             f"{', '.join(missing)}. Ask an admin to grant them, or use another channel."
         )
     given = {name: value for name, value in options.items() if value is not None}
-    service = _bot(interaction).tables
+    service = wiring.tables
     lobby = await service.lobbies.open(
         interaction.guild_id,
         interaction.channel_id,
@@ -158,15 +158,13 @@ async def open_lobby(interaction: discord.Interaction, game: Game, options: dict
     await post_lobby(interaction, service, lobby)
 
 
-def _bot(interaction: discord.Interaction) -> CardroomBot:
-    return cast("CardroomBot", interaction.client)
-
-
 class GameCog(commands.Cog):
-    """The /game command group."""
+    """The /game command group, and the gateway events that end, pause or resume tables."""
 
-    def __init__(self, bot: CardroomBot) -> None:
+    def __init__(self, bot: commands.AutoShardedBot, wiring: Wiring) -> None:
         self.bot = bot
+        self.tables = wiring.tables
+        self.wiring = wiring
         self.group = self._build_group()
 
     async def cog_load(self) -> None:
@@ -180,18 +178,18 @@ class GameCog(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A deleted channel's lobby closes and its table ends."""
-        self.bot.tables.channel_gone(channel.id)
+        self.tables.channel_gone(channel.id)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Removed from a server: its lobbies close and its tables end."""
-        self.bot.tables.guild_gone(guild.id)
+        self.tables.guild_gone(guild.id)
 
     @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A member left the server (heard only with the members intent): the AI takes their
         seats at once."""
-        self.bot.tables.member_left(payload.guild_id, payload.user.id)
+        self.tables.member_left(payload.guild_id, payload.user.id)
 
     # The bot's permissions in a channel change with the channel's overwrites, its roles'
     # permissions and its own roles: after any of these, paused tables whose channel is open
@@ -228,12 +226,12 @@ class GameCog(commands.Cog):
 
     def resume_reachable(self, guild: discord.Guild) -> None:
         """Resume the server's paused tables whose channel the bot may use again."""
-        for session in self.bot.tables.paused_in(guild.id):
+        for session in self.tables.paused_in(guild.id):
             channel = guild.get_channel(session.channel_id)
             if channel is None or guild.me is None:
                 continue
             if not missing_permissions(channel.permissions_for(guild.me)):
-                self.bot.tables.resume(session)
+                self.tables.resume(session)
 
     def _build_group(self) -> app_commands.Group:
         group = app_commands.Group(
@@ -243,12 +241,12 @@ class GameCog(commands.Cog):
             name="start", description="Open a table for a game in this channel", parent=group
         )
         for game in list(games().values())[:25]:
-            start.add_command(start_command(game))
+            start.add_command(start_command(game, self.wiring))
         cog = self
 
         @answers_user_errors
         async def hand(interaction: discord.Interaction) -> None:
-            await send_hand(interaction)
+            await send_hand(interaction, cog.wiring)
 
         @answers_user_errors
         async def leave(interaction: discord.Interaction) -> None:
@@ -268,7 +266,7 @@ class GameCog(commands.Cog):
         @app_commands.choices(game=game_choices())
         @answers_user_errors
         async def history(interaction: discord.Interaction, game: str | None = None) -> None:
-            message = await history_page(interaction, game, 0)
+            message = await history_page(interaction, cog.wiring, game, 0)
             await interaction.response.send_message(
                 allowed_mentions=discord.AllowedMentions.none(), **message.send_kwargs()
             )
@@ -289,7 +287,7 @@ class GameCog(commands.Cog):
     # -- the commands ----------------------------------------------------------------------------
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the running game (the AI takes over) or the lobby."""
-        service = self.bot.tables
+        service = self.tables
         lobby = service.lobbies.in_channel(interaction.channel_id or 0)
         if lobby is not None:
             user_id = interaction.user.id
@@ -306,7 +304,7 @@ class GameCog(commands.Cog):
 
     async def stop(self, interaction: discord.Interaction) -> None:
         """Stop the running game (host or Manage Server); a lobby is cancelled."""
-        service = self.bot.tables
+        service = self.tables
         may_manage = interaction.permissions.manage_guild
         lobby = service.lobbies.in_channel(interaction.channel_id or 0)
         if lobby is not None:

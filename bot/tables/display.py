@@ -13,12 +13,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.storage import BrokenGame
-from bot.tables.records import Clock
+from bot.tables.records import Clock, Spawn
 from bot.tables.session import TableSession
 
 if TYPE_CHECKING:
     from bot.tables.lobby import Lobby
-    from bot.tables.timers import Spawn
 
 
 class ChannelLost(Exception):

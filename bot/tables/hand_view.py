@@ -18,7 +18,7 @@ import logging
 import re
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
@@ -26,7 +26,7 @@ from bot.answers import NOT_OURS, answer_click
 from bot.errors import GameMovedElsewhere, StaleMove, UserError
 from bot.pictures import DeckStyle
 from bot.tables.session import PAUSED, TableSession
-from bot.tables.step_target import STEP, Path, StepTarget, parse_path, path_text
+from bot.tables.step_target import STEP, StepTarget, parse_path, path_text
 from bot.text import clip, event_lines, show, suit_symbols
 from bot.ui import (
     AMBER,
@@ -41,19 +41,16 @@ from bot.ui import (
     small,
     timestamp,
 )
+from bot.wiring import UsesWiring, Wiring
 from engine.choices import (
     Step,
     StepChoice,
     choice_label,
+    first_step,
     only_move_reason,
-    resolve,
     step_prompt,
 )
 from engine.core import Action
-
-if TYPE_CHECKING:
-    from bot.app import CardroomBot
-    from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -65,16 +62,9 @@ DM_EVENTS = 4
 STALE = "That move is no longer possible; here is the current position."
 
 
-def _bot(interaction: discord.Interaction) -> CardroomBot:
-    return cast("CardroomBot", interaction.client)
-
-
-def _tables(interaction: discord.Interaction) -> TableService:
-    return _bot(interaction).tables
-
-
 # -- the buttons --------------------------------------------------------------------------------
 class HandButton(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"cr:hand:(?P<table>\w+)",
 ):
@@ -92,10 +82,11 @@ class HandButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with the clicker's hand, privately."""
-        await answer_click(interaction, lambda: send_hand(interaction, self.table_id))
+        await answer_click(interaction, lambda: send_hand(interaction, self.wiring, self.table_id))
 
 
 class RefreshButton(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"cr:refresh:(?P<table>\w+)",
 ):
@@ -115,13 +106,16 @@ class RefreshButton(
         """Edit the hand in place."""
 
         async def refresh() -> None:
-            session = _tables(interaction).table(self.table_id)
-            await edit_hand(interaction, session, session.seat_for(interaction.user.id))
+            session = self.wiring.tables.table(self.table_id)
+            await edit_hand(
+                interaction, self.wiring, session, session.seat_for(interaction.user.id)
+            )
 
         await answer_click(interaction, refresh)
 
 
 class DeckButton(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"cr:deck:(?P<table>\w+)(?::(?P<style>standard|four_colour))?",
 ):
@@ -141,21 +135,22 @@ class DeckButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> DeckButton:
         if match["style"] is None:
-            return cls(match["table"], _bot(interaction).deck_styles.of(interaction.user.id))
+            return cls(match["table"], cls.wiring.deck_styles.of(interaction.user.id))
         return cls(match["table"], _other(DeckStyle(match["style"])))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Store the style the button names and show the hand in it, in place."""
 
         async def switch() -> None:
-            session = _tables(interaction).table(self.table_id)
+            tables = self.wiring.tables
+            session = tables.table(self.table_id)
             seat = session.seat_for(interaction.user.id)
-            await _bot(interaction).deck_styles.choose(interaction.user.id, self.to)
-            await edit_hand(interaction, session, seat)
+            await self.wiring.deck_styles.choose(interaction.user.id, self.to)
+            await edit_hand(interaction, self.wiring, session, seat)
             if interaction.message is None or interaction.message.id != (
                 session.seats[seat].dm_message_id
             ):
-                _tables(interaction).display.hand_restyled(session, seat)  # the DM too
+                tables.display.hand_restyled(session, seat)  # the DM too
 
         await answer_click(interaction, switch)
 
@@ -172,6 +167,7 @@ def _other(style: DeckStyle) -> DeckStyle:
 
 
 class StepButton(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"cr:step:{STEP}",
 ):
@@ -195,10 +191,11 @@ class StepButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the next step, or play the move it completes."""
-        await answer_click(interaction, lambda: choose_step(interaction, self.step))
+        await answer_click(interaction, lambda: choose_step(interaction, self.wiring, self.step))
 
 
 class StepSelect(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=rf"cr:step-menu:{STEP}",
 ):
@@ -236,30 +233,32 @@ class StepSelect(
                 path = (*self.step.path, *parse_path(values[0]))
             except ValueError:
                 raise UserError(NOT_OURS) from None
-            await choose_step(interaction, replace(self.step, path=path, page=0))
+            await choose_step(interaction, self.wiring, replace(self.step, path=path, page=0))
 
         await answer_click(interaction, chosen)
 
 
 # -- what the buttons do ------------------------------------------------------------------------
-async def send_hand(interaction: discord.Interaction, table_id: str | None = None) -> None:
+async def send_hand(
+    interaction: discord.Interaction, wiring: Wiring, table_id: str | None = None
+) -> None:
     """The clicker's hand as a private answer (the table's, or this channel's game)."""
-    service = _tables(interaction)
+    service = wiring.tables
     if table_id is None:
         session = service.table_in(interaction.channel_id or 0)
     else:
         session = service.table(table_id)
     seat = session.seat_for(interaction.user.id)
-    style = await _bot(interaction).deck_styles.refresh(interaction.user.id)
+    style = await wiring.deck_styles.refresh(interaction.user.id)
     message = hand_message(session, seat, service.clock(), style=style)
     await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
-    await _bot(interaction).presenter.open_hands.opened(session, seat, interaction)
+    await wiring.open_hands.opened(session, seat, interaction)
 
 
-async def choose_step(interaction: discord.Interaction, step: StepTarget) -> None:
+async def choose_step(interaction: discord.Interaction, wiring: Wiring, step: StepTarget) -> None:
     """A step chosen in a hand: the next step, or the move it completes; a stale one shows
     the current position."""
-    service, user_id = _tables(interaction), interaction.user.id
+    service, user_id = wiring.tables, interaction.user.id
     try:
         session, chosen = await service.choose(step.table_id, user_id, step.revision, step.path)
     except GameMovedElsewhere:  # the table stopped: no hand left to show, only why
@@ -267,44 +266,43 @@ async def choose_step(interaction: discord.Interaction, step: StepTarget) -> Non
     except UserError as error:  # stale, or not now: the hand as it is, with why
         session = service.table(step.table_id)
         note = STALE if isinstance(error, StaleMove) else error.message
-        await edit_hand(interaction, session, session.seat_for(user_id), note=note)
+        await edit_hand(interaction, wiring, session, session.seat_for(user_id), note=note)
         return
-    seat = session.seat_of(user_id)
-    assert seat is not None, "choose checked the seat"  # it may have ended the game since
-    if isinstance(chosen, Step):
-        await edit_hand(interaction, session, seat, path=step.path, page=step.page)
+    if isinstance(chosen.outcome, Step):
+        await edit_hand(interaction, wiring, session, chosen.seat, chosen.outcome, step.page)
     else:
-        await edit_hand(interaction, session, seat)
+        await edit_hand(interaction, wiring, session, chosen.seat)
 
 
 async def edit_hand(
     interaction: discord.Interaction,
+    wiring: Wiring,
     session: TableSession,
     seat: int,
-    *,
-    path: Path = (),
+    step: Step | None = None,
     page: int = 0,
+    *,
     note: str | None = None,
 ) -> None:
-    """Answer a click by showing the hand in place (at ``path``'s step)."""
-    service = _tables(interaction)
+    """Answer a click by showing the hand in place (at ``step``, else its first step)."""
+    service = wiring.tables
     shown = interaction.message
     in_dm = shown is not None and shown.id == session.seats[seat].dm_message_id
     message = hand_message(
         session,
         seat,
         service.clock(),
-        path=path,
+        step=step,
         page=page,
         note=note,
         full=in_dm,
-        style=_bot(interaction).deck_styles.of(interaction.user.id),
+        style=wiring.deck_styles.of(interaction.user.id),
     )
     attached = [file.filename for file in shown.attachments] if shown is not None else None
     if shown is not None and not in_dm:
-        _bot(interaction).presenter.open_hands.redrawn(session, seat, shown.id)
+        wiring.open_hands.redrawn(session, seat, shown.id)
     await interaction.response.edit_message(**message.kwargs(attached))
-    if in_dm and not path:
+    if in_dm and step is None:
         service.display.hand_shown(session, seat)
 
 
@@ -314,14 +312,15 @@ def hand_message(
     seat: int,
     now: datetime,
     *,
-    path: Path = (),
+    step: Step | None = None,
     page: int = 0,
     note: str | None = None,
     full: bool = False,
     style: DeckStyle = DeckStyle.STANDARD,
 ) -> Message:
     """A seat's private hand: where it stands, a picture of its cards, and the controls for
-    its legal actions, one step at a time.
+    its legal actions, one step at a time (at ``step``, as the session resolved it, else the
+    first step).
 
     The Hand view (``full`` False) pictures only the seat's own cards, since the table message
     is right above; the DM (``full``) pictures all the seat sees, with the game's summary and
@@ -335,10 +334,7 @@ def hand_message(
     # a paused table takes no move: no controls that would only be refused
     playing = not (session.ended or session.paused)
     legal: tuple[Action, ...] = state.legal_actions(seat) if playing else ()
-    node: Step | None = None
-    if legal:
-        resolved = resolve(legal, path)
-        node = resolved if isinstance(resolved, Step) else resolve(legal, ())  # type: ignore[assignment]
+    node = (step or first_step(legal)) if legal else None
     urgent = bool(legal) and seat not in state.waiting_for()
     game_layout = session.game.layout(view)
     picture_layout = game_layout if full or urgent else game_layout.own()
@@ -376,19 +372,14 @@ def hand_message(
     return Message(layout(*parts, colour=colour), (picture,) if picture is not None else ())
 
 
-def superseded_message(text: str) -> Message:
-    """What an old private hand becomes: one short line, no cards, no controls."""
-    return Message(layout(small([text]), colour=GREY))
-
-
 def _status(
     session: TableSession, seat: int, now: datetime, urgent: bool
 ) -> tuple[str, discord.Colour]:
     """The hand's first line, prominent, and the container's colour."""
     state = session.state
     title = session.game.name
-    if session.ended:
-        over = "the game is over" if session.end_reason == "over" else session.end_reason
+    if session.ending is not None:
+        over = "the game is over" if session.ending.finished else session.ending.text
         return f"### {title} — {over}", GREY
     if session.paused:
         return f"### {title} — paused\n{PAUSED}", GREY

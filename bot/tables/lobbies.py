@@ -18,9 +18,9 @@ from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables.display import Presenter
 from bot.tables.lobby import Lobby
-from bot.tables.records import Seat
+from bot.tables.records import Seat, Spawn
 from bot.tables.restore import restore_lobbies
-from bot.tables.timers import Spawn, retry_delay
+from bot.tables.timers import retry_delay
 from engine.errors import SetupError
 from engine.registry import get_game
 

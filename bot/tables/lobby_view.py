@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -22,9 +22,9 @@ from bot.tables.records import Seat
 from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
 from bot.text import clip, show
 from bot.ui import GREY, Message, button, controls, display_name, layout, small
+from bot.wiring import UsesWiring
 
 if TYPE_CHECKING:
-    from bot.app import CardroomBot
     from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -38,11 +38,8 @@ LOBBY_ACTIONS = {
 }
 
 
-def _tables(interaction: discord.Interaction) -> TableService:
-    return cast("CardroomBot", interaction.client).tables
-
-
 class LobbyButton(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"cr:lobby:(?P<lobby>\w+):(?P<action>join|leave|add-ai|start|cancel)",
 ):
@@ -64,7 +61,7 @@ class LobbyButton(
         await answer_click(interaction, lambda: self._clicked(interaction))
 
     async def _clicked(self, interaction: discord.Interaction) -> None:
-        service = _tables(interaction)
+        service = self.wiring.tables
         lobby = service.lobbies.get(self.lobby_id)
         user = interaction.user
         if self.action == "start":
@@ -92,6 +89,7 @@ class LobbyButton(
 
 
 class AiLevelButton(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"cr:ai-level:(?P<lobby>\w+):(?P<name>\w+):(?P<level>easy|normal|hard)",
 ):
@@ -114,7 +112,7 @@ class AiLevelButton(
         await answer_click(interaction, lambda: self._clicked(interaction))
 
     async def _clicked(self, interaction: discord.Interaction) -> None:
-        service = _tables(interaction)
+        service = self.wiring.tables
         lobby = service.lobbies.get(self.lobby_id)
         user_id = interaction.user.id
         seat = await service.lobbies.change(
@@ -172,6 +170,7 @@ async def start_table(
 
 
 class RematchButton(
+    UsesWiring,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"cr:rematch:(?P<table>\w+)",
 ):
@@ -192,7 +191,7 @@ class RematchButton(
 
         async def rematch() -> None:
             user = interaction.user
-            service = _tables(interaction)
+            service = self.wiring.tables
             lobby = await service.rematch(self.table_id, user.id, display_name(user))
             await post_lobby(interaction, service, lobby)
 

@@ -9,8 +9,8 @@ from datetime import datetime, timedelta
 
 import discord
 
-from bot.tables.hand_view import superseded_message
 from bot.tables.session import TableSession
+from bot.ui import GREY, Message, layout, small
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +74,11 @@ class OpenHands:
             await shown.interaction.edit_original_response(**superseded_message(text).kwargs())
         except discord.HTTPException:
             log.info("could not close a superseded hand (message %s)", shown.message_id)
+
+
+def superseded_message(text: str) -> Message:
+    """What an old private hand becomes: one short line, no cards, no controls."""
+    return Message(layout(small([text]), colour=GREY))
 
 
 def _legal(session: TableSession, seat: int) -> tuple[str, ...]:

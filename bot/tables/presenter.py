@@ -9,23 +9,22 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 
 import discord
 
+from bot.preferences import DeckStyles
+from bot.settings import Settings
 from bot.storage import BrokenGame
 from bot.tables.display import ChannelLost, MemberGone
-from bot.tables.hand_view import hand_message, superseded_message
+from bot.tables.hand_view import hand_message
 from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import lobby_closed_message, lobby_message
-from bot.tables.open_hands import OpenHands
+from bot.tables.open_hands import OpenHands, superseded_message
 from bot.tables.session import TableSession
 from bot.tables.table_view import results_message, table_message
 from bot.ui import CHANNEL_PERMISSIONS, Message
-
-if TYPE_CHECKING:
-    from bot.app import CardroomBot
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +77,24 @@ async def reaching_the_channel() -> AsyncIterator[None]:
 
 
 class DiscordPresenter:
-    """Shows lobbies and tables with discord.py."""
+    """Shows lobbies and tables with discord.py, through ``client`` (the bot): its settings
+    say when a table message is reposted and how long a pause lasts; ``clock`` is the
+    tables' time; the hand DMs are drawn in each person's deck style; Hand views the game
+    moved past are closed (``open_hands``)."""
 
-    def __init__(self, bot: CardroomBot) -> None:
-        self.bot = bot
-        self.open_hands = OpenHands(discord.utils.utcnow)
+    def __init__(
+        self,
+        client: discord.Client,
+        settings: Settings,
+        clock: Callable[[], datetime],
+        deck_styles: DeckStyles,
+        open_hands: OpenHands,
+    ) -> None:
+        self.client = client
+        self.settings = settings
+        self.clock = clock
+        self.deck_styles = deck_styles
+        self.open_hands = open_hands
         # The picture file names each table message and hand DM carries now (by message id),
         # so an unchanged picture is not uploaded again; unknown after a restart (uploaded).
         self._attached: dict[int, list[str]] = {}
@@ -111,7 +123,7 @@ class DiscordPresenter:
             log.info("could not close the hand DM %s", message_id)
 
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(channel_id)
+        return self.client.get_partial_messageable(channel_id)
 
     async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
         """Show that the lobby closed (expired)."""
@@ -140,14 +152,14 @@ class DiscordPresenter:
             return await self._table_changed(session)
 
     async def _table_changed(self, session: TableSession) -> int | None:
-        now = self.bot.tables.clock()
+        now = self.clock()
         await self.open_hands.moved(session)
         message = table_message(session, now)
         channel = self._channel(session.channel_id)
         posted = session.table_posted_at
         too_old = (
             posted is not None
-            and (now - posted).total_seconds() >= self.bot.settings.table_repost_seconds
+            and (now - posted).total_seconds() >= self.settings.table_repost_seconds
         )
         old = session.table_message_id
         if old is not None and not (too_old and not session.ended):
@@ -172,10 +184,10 @@ class DiscordPresenter:
         info = session.seats[seat]
         if info.user_id is None or info.dm_failed:
             return None
-        style = self.bot.deck_styles.of(info.user_id)
-        message = hand_message(session, seat, self.bot.tables.clock(), full=True, style=style)
+        style = self.deck_styles.of(info.user_id)
+        message = hand_message(session, seat, self.clock(), full=True, style=style)
         try:
-            channel = await self.bot.create_dm(discord.Object(id=info.user_id))
+            channel = await self.client.create_dm(discord.Object(id=info.user_id))
             if info.dm_message_id is not None and info.dm_deal == session.deals:
                 try:
                     await self._edit(channel.get_partial_message(info.dm_message_id), message)
@@ -203,7 +215,7 @@ class DiscordPresenter:
         if info.user_id is None or info.dm_message_id is None:
             return
         try:
-            dm = await self.bot.create_dm(discord.Object(id=info.user_id))
+            dm = await self.client.create_dm(discord.Object(id=info.user_id))
         except discord.HTTPException:
             log.info("could not reach the hand DM of seat %s", seat)
             return
@@ -219,8 +231,8 @@ class DiscordPresenter:
     async def table_paused(self, session: TableSession) -> None:
         """DM each person seated and the server's owner that the table is paused, what
         brings it back and when it ends."""
-        guild = self.bot.get_guild(session.guild_id)
-        channel = self.bot.get_channel(session.channel_id)  # cached even when closed to the bot
+        guild = self.client.get_guild(session.guild_id)
+        channel = self.client.get_channel(session.channel_id)  # cached even when closed to the bot
         needed = [f"**{name}**" for name in CHANNEL_PERMISSIONS.values()]
         values = {
             "game": session.game.name,
@@ -231,7 +243,7 @@ class DiscordPresenter:
             if guild is not None
             else "its server",
             "permissions": ", ".join(needed[:-1]) + f" and {needed[-1]}",
-            "minutes": round(self.bot.settings.paused_table_seconds / 60),
+            "minutes": round(self.settings.paused_table_seconds / 60),
         }
         people = {seat.user_id for seat in session.seats if seat.user_id and seat.is_human}
         texts = {user_id: PAUSED_FOR_PLAYERS.format(**values) for user_id in people}
@@ -239,7 +251,7 @@ class DiscordPresenter:
             texts[guild.owner_id] = PAUSED_FOR_OWNER.format(**values)
         for user_id, text in texts.items():
             try:
-                dm = await self.bot.create_dm(discord.Object(id=user_id))
+                dm = await self.client.create_dm(discord.Object(id=user_id))
                 await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException:
                 log.info("table %s: could not tell %s it is paused", session.table_id, user_id)
@@ -248,7 +260,7 @@ class DiscordPresenter:
         """Whether the person is still a member of the server: one request, which needs no
         privileged intent. Only Discord's Unknown Member says no; any other failure counts
         as yes (a seat is never taken from someone over a network error)."""
-        guild = self.bot.get_guild(guild_id)
+        guild = self.client.get_guild(guild_id)
         if guild is None:
             return True
         try:
@@ -270,22 +282,18 @@ class DiscordPresenter:
     async def table_ended(self, session: TableSession) -> None:
         """Post the results (a finished game) or why the game stopped; the hand DMs lose
         their controls."""
+        ending = session.ending
+        assert ending is not None, "shown once it ended"
         channel = self._channel(session.channel_id)
         try:
-            if session.end_reason == "over":
+            if ending.finished:
                 await self._send(channel, results_message(session))
             else:
-                await channel.send(
-                    session.end_reason, allowed_mentions=discord.AllowedMentions.none()
-                )
+                await channel.send(ending.text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:  # once, not retried: the DMs below still say it ended
             log.warning("table %s: could not post its end in the channel", session.table_id)
         await self.open_hands.moved(session)
-        over = (
-            GAME_OVER.format(channel=session.channel_id)
-            if session.end_reason == "over"
-            else session.end_reason
-        )
+        over = GAME_OVER.format(channel=session.channel_id) if ending.finished else ending.text
         for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:
                 continue
@@ -293,7 +301,7 @@ class DiscordPresenter:
                 await self.hand_closed(session, seat)
                 continue
             try:
-                dm = await self.bot.create_dm(discord.Object(id=info.user_id))
+                dm = await self.client.create_dm(discord.Object(id=info.user_id))
             except discord.HTTPException:
                 log.info("could not reach the hand DM of seat %s", seat)
                 continue

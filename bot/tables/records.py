@@ -1,18 +1,28 @@
-"""The plain records of a table session: its seats, its log entries, what a committed call
-changed, and what every session shares (storage, settings, the clock)."""
+"""The plain records of a table session: its data (``TableData``), its seats, its log
+entries, what a committed call changed, and what every session shares (storage, settings,
+the clock)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import asyncio
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
 from datetime import datetime
+from enum import Enum
+from typing import Any
 
+from bot.errors import TABLE_MOVED
 from bot.settings import Settings
-from bot.storage import SavedEvent, SeatRecord, Storage
+from bot.storage import ActionRecord, SavedEvent, SeatRecord, Storage
 from bot.tables.thinking import AiPlayers
-from engine.core import Event
+from engine.choices import Step
+from engine.core import Event, Game, OptionValue, State
 
+LOG_LENGTH = 40  # the table log's latest entries kept (and saved)
 Clock = Callable[[], datetime]
+Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None]"]
+"""Runs a coroutine in the background under a name (``TableService.spawn``)."""
 
 
 @dataclass
@@ -99,6 +109,52 @@ class Change:
     ended: bool = False  # the game ended (over, stopped, or no players left)
 
 
+class EndKind(Enum):
+    """Why a table ended."""
+
+    FINISHED = "finished"  # the game is over: its result is stored
+    STOPPED = "stopped"  # the host (or someone with Manage Server) stopped it
+    NO_PLAYERS = "no players"  # every person left, or their seats went to the AI
+    CHANNEL_LOST = "channel lost"  # its channel or server is gone, or closed too long
+    MOVED = "moved"  # another process saved the game first: not saved here any more
+    SHARD_LOST = "shard lost"  # this process lost its hold on the game's server
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a table ended: why (``kind``), and what its channel and hand DMs are told
+    (``text``; a finished game shows its results instead)."""
+
+    kind: EndKind
+    text: str = ""
+
+    @property
+    def finished(self) -> bool:
+        """The game was played to its end (it has a result)."""
+        return self.kind is EndKind.FINISHED
+
+    @property
+    def stored_here(self) -> bool:
+        """Whether this process stores the end (the result, or the game as unfinished): not
+        when the game may be another process's now."""
+        return self.kind not in (EndKind.MOVED, EndKind.SHARD_LOST)
+
+
+FINISHED = Ending(EndKind.FINISHED)
+NO_PLAYERS_LEFT = Ending(EndKind.NO_PLAYERS, "No players are left at the table, so the game ends.")
+MOVED_ELSEWHERE = Ending(EndKind.MOVED, TABLE_MOVED)
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """What a step chosen in a hand led to: the seat that chose it, and the next step to offer
+    there or the committed move it completed (the hand is drawn from this, nothing resolved
+    again)."""
+
+    seat: int
+    outcome: Step | Change
+
+
 @dataclass(frozen=True)
 class SessionContext:
     """What every session uses: storage, settings, the clock and the AI players."""
@@ -107,5 +163,49 @@ class SessionContext:
     settings: Settings
     clock: Clock
     ai: AiPlayers
-    # told the id of a table that stopped because its game was saved elsewhere first
-    on_moved: Callable[[str], None] = lambda _table_id: None
+    # told the id and the end of a table that ended outside any call (its game was saved
+    # elsewhere first while it saved the ids of what was posted)
+    on_ended: Callable[[str, Change], None] = lambda _table_id, _change: None
+
+
+@dataclass(eq=False)
+class TableData:
+    """A running game's data, plain: what it is, where, its state, seats, deadlines, log and
+    how it ended. The ``TableSession`` built on it is the only writer; the stored forms
+    (``bot.tables.results``) and the undo snapshot (``bot.tables.snapshot``) read it."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game: Game
+    options: dict[str, OptionValue]
+    seed: int
+    seats: list[Seat]
+    state: State
+    started_at: datetime
+    revision: int = 0
+    actions: ActionRecord = field(default_factory=ActionRecord)
+    table_message_id: int | None = None
+    table_posted_at: datetime | None = None
+    deadlines: dict[int, datetime] = field(default_factory=dict)
+    window_end: datetime | None = None
+    deals: int = 0  # "deal" events so far: the number of the current hand or round
+    log: deque[LoggedEvent] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
+    summaries: list[str] = field(default_factory=list)
+    ending: Ending | None = None  # how it ended (None: running)
+    # since when the bot may not post in the table's channel (None: it may): no move, timeout
+    # or AI move is made until it may again (or the pause runs out and the game ends)
+    paused_since: datetime | None = None
+    declined: set[tuple[int, int]] = field(default_factory=set)  # (revision, seat) AI passes
+    # seat -> the revision at which its legal actions last changed: a click drawn before that
+    # is stale; one drawn after it is not, whatever other seats did since (DESIGN: "Bot")
+    options_changed: dict[int, int] = field(default_factory=dict)
+    # The revision of the stored row as this session last saved or loaded it (None: not saved
+    # yet). Every save expects it: a game another writer saved since is never overwritten.
+    stored_revision: int | None = None
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game ended (for whatever reason: ``ending``)."""
+        return self.ending is not None

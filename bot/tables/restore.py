@@ -76,7 +76,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
         seats,
         state,
         saved.started_at,
-        context,
+        context=context,
         revision=saved.revision,
         stored_revision=saved.revision,
         actions=saved.actions,
@@ -92,7 +92,8 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
     session.resume(RESTARTED)
-    session.paused_since = saved.paused_since  # still paused: its channel was closed then
+    if saved.paused_since is not None:  # still paused: its channel was closed then
+        session.pause(saved.paused_since)
     return session
 
 

@@ -1,16 +1,13 @@
-"""The stored forms of a session: the running game saved with every move, and a finished
-game's record (places from scores)."""
+"""The stored forms of a table's data (``TableData``): the running game saved with every
+move, and a finished game's record (places from scores)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from bot.storage import FinishedGame, FinishedSeat, SavedGame, TableLog
-
-if TYPE_CHECKING:
-    from bot.tables.session import TableSession
+from bot.tables.records import TableData
 
 
 def places_of(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
@@ -39,20 +36,20 @@ def places_of(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
     return places
 
 
-def finished_game(session: TableSession, ended_at: datetime) -> FinishedGame:
+def finished_game(table: TableData, ended_at: datetime) -> FinishedGame:
     """The stored result of a game that is over: seats with scores and places, the replay
     record and the hand-by-hand summaries."""
-    state = session.state
+    state = table.state
     scores = state.scores()
     places = places_of(scores, state.winners())
     return FinishedGame(
-        table_id=session.table_id,
-        guild_id=session.guild_id,
-        channel_id=session.channel_id,
-        game_id=session.game.id,
-        options=dict(session.options),
-        seed=session.seed,
-        started_at=session.started_at,
+        table_id=table.table_id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        game_id=table.game.id,
+        options=dict(table.options),
+        seed=table.seed,
+        started_at=table.started_at,
         ended_at=ended_at,
         seats=[
             FinishedSeat(
@@ -65,39 +62,39 @@ def finished_game(session: TableSession, ended_at: datetime) -> FinishedGame:
                 # a person's seat the AI finished: they left (a loss for them)
                 left_early=seat.is_ai and seat.user_id is not None,
             )
-            for index, seat in enumerate(session.seats)
+            for index, seat in enumerate(table.seats)
         ],
         record={
-            "game": session.game.id,
+            "game": table.game.id,
             "players": state.players,
-            "seed": session.seed,
-            "options": dict(session.options),
-            "actions": [list(action) for action in session.actions],
+            "seed": table.seed,
+            "options": dict(table.options),
+            "actions": [list(action) for action in table.actions],
         },
-        summary=list(session.summaries),
+        summary=list(table.summaries),
     )
 
 
-def saved_game(session: TableSession) -> SavedGame:
-    """The stored form of a running session (saved with every accepted move)."""
+def saved_game(table: TableData) -> SavedGame:
+    """The stored form of a running game (saved with every accepted move)."""
     return SavedGame(
-        table_id=session.table_id,
-        guild_id=session.guild_id,
-        channel_id=session.channel_id,
-        host_id=session.host_id,
-        game_id=session.game.id,
-        options=dict(session.options),
-        seed=session.seed,
-        seats=[seat.record() for seat in session.seats],
-        state=session.state.to_json(),
-        revision=session.revision,
-        actions=session.actions,
-        table_message_id=session.table_message_id,
-        deadline=min(session.deadlines.values()) if session.deadlines else None,
-        started_at=session.started_at,
+        table_id=table.table_id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        host_id=table.host_id,
+        game_id=table.game.id,
+        options=dict(table.options),
+        seed=table.seed,
+        seats=[seat.record() for seat in table.seats],
+        state=table.state.to_json(),
+        revision=table.revision,
+        actions=table.actions,
+        table_message_id=table.table_message_id,
+        deadline=min(table.deadlines.values()) if table.deadlines else None,
+        started_at=table.started_at,
         table_log=TableLog(
-            events=[entry.record() for entry in session.log],
-            summaries=list(session.summaries),
-            deals=session.deals,
+            events=[entry.record() for entry in table.log],
+            summaries=list(table.summaries),
+            deals=table.deals,
         ),
     )

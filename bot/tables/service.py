@@ -26,12 +26,11 @@ from bot.storage import Shards, Storage
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobbies import Lobbies
 from bot.tables.lobby import Lobby
-from bot.tables.records import Change, Clock, SessionContext
+from bot.tables.records import FINISHED, Change, Chosen, Clock, Ending, EndKind, SessionContext
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession
 from bot.tables.thinking import AiPlayers
 from bot.tables.timers import LEFT_THE_SERVER, TableTimers, retry_delay
-from engine.choices import Step
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
 
@@ -124,7 +123,7 @@ class TableService:
         self._background: set[asyncio.Task[None]] = set()
         self._pauses: dict[str, asyncio.Task[None]] = {}  # table id → the end of its pause
         self.ai = AiPlayers(settings)
-        self.context = SessionContext(storage, settings, clock, self.ai, self._moved)
+        self.context = SessionContext(storage, settings, clock, self.ai, self._ended_alone)
         self.display = TableDisplay(
             presenter,
             clock,
@@ -210,7 +209,7 @@ class TableService:
             lobby.seats,
             state,
             self.clock(),
-            self.context,
+            context=self.context,
         )
         session.log_opening()
         await session.begin(lobby.lobby_id)
@@ -244,12 +243,12 @@ class TableService:
     # -- a session's intents, and what follows a committed change --------------------------------
     async def choose(
         self, table_id: str, user_id: int, revision: int, path: Sequence[int]
-    ) -> tuple[TableSession, Step | Change]:
+    ) -> tuple[TableSession, Chosen]:
         """A step of a move at a table: the next step to offer, or the committed move."""
         session = self.table(table_id)
         chosen = await session.choose(user_id, revision, path)
-        if isinstance(chosen, Change):
-            self.committed(session, chosen)
+        if isinstance(chosen.outcome, Change):
+            self.committed(session, chosen.outcome)
         return session, chosen
 
     async def leave(self, channel_id: int, user_id: int) -> None:
@@ -260,7 +259,9 @@ class TableService:
     async def stop(self, channel_id: int, user_id: int, may_manage: bool, name: str) -> None:
         """Stop the channel's game (host or Manage Server)."""
         session = self.table_in(channel_id)
-        self.committed(session, await session.stop(user_id, may_manage, name))
+        session.check_may_stop(user_id, may_manage)
+        stopped = Ending(EndKind.STOPPED, f"{name} stopped the game.")
+        self.committed(session, await session.end(stopped))
 
     def channel_lost(self, session: TableSession, gone: bool) -> None:
         """Discord refused the table's channel itself: gone for good (deleted, the bot out of
@@ -268,20 +269,21 @@ class TableService:
         away), it is paused. Either way nothing keeps asking Discord for a channel that
         refuses (403s get a bot banned)."""
         if gone:
-            self.end_lost(session, CHANNEL_LOST)
+            self.end(session, Ending(EndKind.CHANNEL_LOST, CHANNEL_LOST))
         else:
             self.pause(session)
 
-    def end_lost(self, session: TableSession, reason: str) -> None:
-        """End a table whose channel is lost, without a result (recorded with ``reason``)."""
-        self.spawn(self._abandon(session, reason), f"abandon-{session.table_id}")
-
-    async def _abandon(self, session: TableSession, reason: str) -> None:
-        log.warning("table %s: %s", session.table_id, reason)
-        await self._until_saved(session, lambda: session.abandon(reason))
+    def end(self, session: TableSession, ending: Ending) -> None:
+        """End a table without a result for a reason the bot itself met (its channel lost,
+        its pause run out, its shard lost), in the background: retried until saved (when it
+        is this process's to save), then shown like any end."""
+        log.warning("table %s: %s", session.table_id, ending.text)
+        self.spawn(
+            self._until_saved(session, partial(session.end, ending)), f"end-{session.table_id}"
+        )
 
     async def _until_saved(
-        self, session: TableSession, call: Callable[[], Awaitable[Change | None]]
+        self, session: TableSession, call: Callable[[], Awaitable[Change]]
     ) -> None:
         """Make a change the bot itself decided on (nobody to ask to try again): retried after
         ``retry_delay`` until it is saved, then shown."""
@@ -296,8 +298,7 @@ class TableService:
             except (GameMovedElsewhere, UserError):  # the game ended or moved, or the seat
                 # went to the AI, meanwhile
                 return
-            if change is not None:
-                self.committed(session, change)
+            self.committed(session, change)
             return
 
     def pause(self, session: TableSession) -> None:
@@ -307,7 +308,7 @@ class TableService:
         pause is stored, so that a restart neither tells them again nor starts it over."""
         if session.paused or session.ended:
             return
-        session.paused_since = self.clock()
+        session.pause(self.clock())
         log.warning("table %s: its channel is closed to the bot; paused", session.table_id)
         self.spawn(self.presenter.table_paused(session), f"paused-{session.table_id}")
         self._keep_paused(session)
@@ -328,7 +329,8 @@ class TableService:
         await asyncio.sleep(max(0.0, left))
         self._pauses.pop(session.table_id, None)
         if session.paused:
-            await self._abandon(session, PAUSE_RAN_OUT.format(minutes=round(seconds / 60)))
+            ran_out = PAUSE_RAN_OUT.format(minutes=round(seconds / 60))
+            self.end(session, Ending(EndKind.CHANNEL_LOST, ran_out))
 
     async def _store_pause(self, session: TableSession) -> None:
         """Store whether the table is paused, as it is when this runs (under the table's
@@ -371,14 +373,14 @@ class TableService:
         key = self.by_channel.get(channel_id)
         session = self.tables.get(key) if key else None
         if session is not None:
-            self.end_lost(session, CHANNEL_DELETED)
+            self.end(session, Ending(EndKind.CHANNEL_LOST, CHANNEL_DELETED))
 
     def guild_gone(self, guild_id: int) -> None:
         """The bot left (or was removed from) a server: its lobbies close, its tables end."""
         for lobby in self.lobbies.in_guild(guild_id):
             self.lobbies.close(lobby)
         for session in [s for s in self.tables.values() if s.guild_id == guild_id]:
-            self.end_lost(session, GUILD_LEFT)
+            self.end(session, Ending(EndKind.CHANNEL_LOST, GUILD_LEFT))
 
     def member_left(self, guild_id: int, user_id: int) -> None:
         """A person left the server (the members intent says so at once; else a failed DM or
@@ -393,16 +395,12 @@ class TableService:
                 hand_over = partial(session.leave, user_id, LEFT_THE_SERVER)
                 self.spawn(self._until_saved(session, hand_over), f"left-{session.table_id}")
 
-    def _moved(self, table_id: str) -> None:
-        """A table found its game saved elsewhere first and stopped."""
+    def _ended_alone(self, table_id: str, change: Change) -> None:
+        """A table ended outside any call (its game saved elsewhere first): shown like any
+        committed end."""
         session = self.tables.get(table_id)
         if session is not None:
-            self._stopped_here(session)
-
-    def _stopped_here(self, session: TableSession) -> None:
-        """Show the end of a table that stopped without saving anything (this process no
-        longer owns its game): the channel and the hand DMs say why, once; then forget it."""
-        self.committed(session, Change(views=frozenset(range(len(session.seats))), ended=True))
+            self.committed(session, change)
 
     def shards_lost(self, shards: Shards) -> None:
         """This process no longer holds ``shards`` (its lock connection dropped): stop driving
@@ -410,11 +408,7 @@ class TableService:
         lobbies and refuse new ones there."""
         self.lobbies.shards_lost(shards)
         for session in [each for each in self.tables.values() if shards.owns(each.guild_id)]:
-            self.spawn(self._lose(session), f"lose-{session.table_id}")
-
-    async def _lose(self, session: TableSession) -> None:
-        if await session.lose(SHARD_LOST):
-            self._stopped_here(session)
+            self.end(session, Ending(EndKind.SHARD_LOST, SHARD_LOST))
 
     def committed(self, session: TableSession, change: Change) -> None:
         """Show a committed change and plan what follows: notices, the display, the timers,
@@ -430,7 +424,7 @@ class TableService:
         self._end_pause(session)
         if self.by_channel.get(session.channel_id) == session.table_id:
             del self.by_channel[session.channel_id]
-        if session.end_reason == "over":
+        if session.ending == FINISHED:
             if self.on_result is not None:
                 self.spawn(
                     self.on_result(session.guild_id, session.game.id),
@@ -445,13 +439,14 @@ class TableService:
             )
             while len(self.rematches) > REMATCHES_KEPT:  # the oldest offers go first
                 del self.rematches[next(iter(self.rematches))]
-        self.display.ended(session, self._forget(session))
 
-    async def _forget(self, session: TableSession) -> None:
-        """A bot that runs for months must not keep every game it ever hosted (a click on an
-        old table's buttons still gets "This game is over")."""
-        if self.tables.get(session.table_id) is session:
-            del self.tables[session.table_id]
+        async def forget() -> None:
+            # a bot that runs for months must not keep every game it ever hosted (a click
+            # on an old table's buttons still gets "This game is over")
+            if self.tables.get(session.table_id) is session:
+                del self.tables[session.table_id]
+
+        self.display.ended(session, forget())
 
     # -- restart and shutdown --------------------------------------------------------------------
     async def restore(self, shards: Shards | None = None) -> list[str]:

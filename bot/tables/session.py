@@ -1,14 +1,16 @@
 """The table session: one running game, with its lock, state, seats, deadlines and log.
 
-It offers one call per intent (``choose`` a step, ``play``, ``leave``, ``stop``, and for the
-timers ``ai_move`` and ``time_out``). Each call is a transaction under the table's lock: the
-change is made in memory, then saved (``storage.running.save``; ``storage.results.finish`` at
-the end, ``storage.running.end_unfinished`` when it ends without a result); if the save fails,
-the session is put back exactly as it was (state, revision, log, deadlines, seats) and the
-caller gets ``SaveFailed``.
+It offers one call per intent (``choose`` a step, which plays the move it completes,
+``leave``, ``end``, and for the timers ``ai_move`` and ``time_out``). Each call is a
+transaction under the table's lock: the change is made in memory, then saved
+(``storage.running.save``; ``storage.results.finish`` at the end,
+``storage.running.end_unfinished`` when it ends without a result); if the save fails, the
+session is put back exactly as it was (state, revision, log, deadlines, seats) and the caller
+gets ``SaveFailed``.
 A committed call returns a ``Change`` (events, whose views changed, what to post); its caller
 (``TableService``, or the timers) has it shown and rescheduled. The Discord side reports the
-ids of what it posted through ``posted``; nothing else writes into a session from outside.
+ids of what it posted through ``posted``, the service a closed channel through ``pause``;
+nothing else writes into a session from outside.
 """
 
 from __future__ import annotations
@@ -16,26 +18,35 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from bot.errors import TABLE_MOVED, GameMovedElsewhere, SaveFailed, StaleMove, UserError
-from bot.storage import ActionRecord, RevisionConflictError
-from bot.tables.records import Change, LoggedEvent, Seat, SessionContext
+from bot.errors import GameMovedElsewhere, SaveFailed, StaleMove, UserError
+from bot.storage import RevisionConflictError
+from bot.tables.records import (
+    FINISHED,
+    MOVED_ELSEWHERE,
+    NO_PLAYERS_LEFT,
+    Change,
+    Chosen,
+    Ending,
+    LoggedEvent,
+    SessionContext,
+    TableData,
+)
 from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
 from bot.text import fill_names
+from engine.ai import heuristic
 from engine.choices import StaleChoice, Step, resolve
-from engine.core import Action, Event, Game, OptionValue, State
+from engine.core import Action, Event
 from engine.errors import EngineError
 from engine.runner import agent_move
 
 log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
-LOG_LENGTH = 40
 RESTARTED = "The game resumes after a restart."
 PAUSED = (
     "This game is paused: the bot may no longer post in its channel. It goes on where it "
@@ -44,42 +55,13 @@ PAUSED = (
 
 
 @dataclass(eq=False)
-class TableSession:
-    """A running game and the calls that change it."""
+class TableSession(TableData):
+    """A running game and the calls that change it: its data (``TableData``, which the
+    stored forms and the undo snapshot read), the table's lock, and what every session
+    shares (``context``)."""
 
-    table_id: str
-    guild_id: int
-    channel_id: int
-    host_id: int
-    game: Game
-    options: dict[str, OptionValue]
-    seed: int
-    seats: list[Seat]
-    state: State
-    started_at: datetime
-    context: SessionContext
-    revision: int = 0
-    actions: ActionRecord = field(default_factory=ActionRecord)
-    table_message_id: int | None = None
-    table_posted_at: datetime | None = None
-    deadlines: dict[int, datetime] = field(default_factory=dict)
-    window_end: datetime | None = None
-    deals: int = 0  # "deal" events so far: the number of the current hand or round
-    log: deque[LoggedEvent] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
-    summaries: list[str] = field(default_factory=list)
-    ended: bool = False
-    end_reason: str = ""
-    # since when the bot may not post in the table's channel (None: it may): no move, timeout
-    # or AI move is made until it may again (or the pause runs out and the game ends)
-    paused_since: datetime | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    declined: set[tuple[int, int]] = field(default_factory=set)  # (revision, seat) AI passes
-    # seat -> the revision at which its legal actions last changed: a click drawn before that
-    # is stale; one drawn after it is not, whatever other seats did since (DESIGN: "Bot")
-    options_changed: dict[int, int] = field(default_factory=dict)
-    # The revision of the stored row as this session last saved or loaded it (None: not saved
-    # yet). Every save expects it: a game another writer saved since is never overwritten.
-    stored_revision: int | None = None
+    context: SessionContext = field(kw_only=True)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, kw_only=True)
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -128,31 +110,23 @@ class TableSession:
         return not self.options_changed.get(seat, 0) <= revision <= self.revision
 
     # -- the intents -------------------------------------------------------------------------
-    async def choose(self, user_id: int, revision: int, path: Sequence[int]) -> Step | Change:
-        """A step of a move chosen in a view drawn at ``revision``: the next step to offer, or
-        the committed move it completes. Raises StaleMove when the seat's legal actions
-        changed since."""
-        seat = self.seat_for(user_id)
-        if self.is_stale(seat, revision):
-            raise StaleMove()
-        try:
-            target = resolve(self.state.legal_actions(seat), path)
-        except StaleChoice:
-            raise StaleMove() from None
-        if isinstance(target, Step):
-            return target
-        return await self.play(user_id, revision, target)
-
-    async def play(self, user_id: int, revision: int, action: Action) -> Change:
-        """A person's move at ``revision``; raises StaleMove or UserError, changing nothing."""
-        seat = self.seat_for(user_id)
+    async def choose(self, user_id: int, revision: int, path: Sequence[int]) -> Chosen:
+        """A step of a move chosen in a view drawn at ``revision``: the next step to offer,
+        or the move it completes, committed. Under the table's lock, once each: the seat is
+        checked, the view's staleness (StaleMove when the seat's legal actions changed since)
+        and the indices resolved against the seat's legal actions."""
         async with self.lock:
-            if self.ended:
-                raise UserError("This game is over.")
+            seat = self.seat_for(user_id)
+            if self.is_stale(seat, revision):
+                raise StaleMove()
+            try:
+                target = resolve(self.state.legal_actions(seat), path)
+            except StaleChoice:
+                raise StaleMove() from None
+            if isinstance(target, Step):
+                return Chosen(seat, target)
             if self.paused:
                 raise UserError(PAUSED)
-            if self.is_stale(seat, revision) or action not in self.state.legal_actions(seat):
-                raise StaleMove()
             left = self.window_left(self.context.clock())
             if left > 0 and seat in self.state.waiting_for():
                 raise UserError(
@@ -162,9 +136,9 @@ class TableSession:
 
             def move() -> Change:
                 self.seats[seat].timeouts_in_a_row = 0
-                return self._apply(seat, action)
+                return self._apply(seat, target)
 
-            return await self._commit(move)
+            return Chosen(seat, await self._commit(move))
 
     async def ai_move(self, seat: int, revision: int) -> Change | None:
         """The AI's move for ``seat`` if the game is still at ``revision`` and it wants one.
@@ -214,21 +188,20 @@ class TableSession:
 
             return await self._commit(hand_over)
 
-    async def stop(self, user_id: int, may_manage: bool, name: str) -> Change:
-        """Stop the game without a result (host or Manage Server)."""
+    def check_may_stop(self, user_id: int, may_manage: bool) -> None:
+        """Only the host or someone with Manage Server may stop the game (UserError)."""
         if user_id != self.host_id and not may_manage:
             raise UserError("Only the host or someone with Manage Server can stop this game.")
+
+    async def end(self, ending: Ending) -> Change:
+        """End the game without a result, for ``ending``'s reason (stopped, its channel lost,
+        this process no longer its owner…): stored as an unfinished game, unless the game
+        may be another process's now (then only no longer driven here). Raises UserError when
+        it had ended already."""
         async with self.lock:
             if self.ended:
                 raise UserError("This game is over.")
-            return await self._commit(lambda: self._stopped(f"{name} stopped the game."))
-
-    async def abandon(self, reason: str) -> Change | None:
-        """End the game without a result because its channel is lost (None: already over)."""
-        async with self.lock:
-            if self.ended:
-                return None
-            return await self._commit(lambda: self._stopped(reason))
+            return await self._commit(lambda: self._end(ending))
 
     async def begin(self, lobby_id: str) -> None:
         """Save the game just dealt from lobby ``lobby_id``, whose stored row goes in the same
@@ -289,7 +262,7 @@ class TableSession:
             change = make()
             self._note_changed_options(options_before)
             if self.state.is_over and not self.ended:
-                self._end("over")
+                self._end(FINISHED)
                 change = replace(change, ended=True)
             await self._save()
         except Exception as error:
@@ -307,29 +280,18 @@ class TableSession:
         """The stored game is not the one this session last saved: another writer saved it
         first. Stop driving it (it is not saved again, nor deleted) and tell the service."""
         log.warning("table %s: saved elsewhere first; this process stops driving it", self.table_id)
-        self._end(TABLE_MOVED)
-        self.context.on_moved(self.table_id)
-
-    async def lose(self, reason: str) -> bool:
-        """Stop driving the game without saving anything (this process no longer owns it);
-        False if it had already ended."""
-        async with self.lock:
-            if self.ended:
-                return False
-            self._end(reason)
-            return True
+        self.context.on_ended(self.table_id, self._end(MOVED_ELSEWHERE))
 
     async def _save(self) -> None:
         storage = self.context.storage
-        if not self.ended:
+        ending = self.ending
+        if ending is None:
             await self._store()
-        elif self.end_reason == "over":
+        elif ending.finished:
             game = finished_game(self, self.context.clock())
             await storage.results.finish(game, self.stored_revision)
-        else:
-            await storage.running.end_unfinished(
-                self.table_id, self.end_reason, self.stored_revision
-            )
+        elif ending.stored_here:
+            await storage.running.end_unfinished(self.table_id, ending.text, self.stored_revision)
 
     async def _store(self) -> None:
         """Save the running game over the row this session last saved or loaded."""
@@ -360,7 +322,7 @@ class TableSession:
         info.timeouts_in_a_row += 1
         action = self.state.timeout_action(seat)
         if action is None:
-            normal = self.game.agent("normal")  # a quick move for a person who is away
+            normal = heuristic(self.game)  # a quick move for a person who is away
             action = agent_move(self.state, seat, normal, random.Random(self.ai_seed(seat)))
         handed = info.timeouts_in_a_row >= MAX_TIMEOUTS
         if handed:
@@ -375,20 +337,18 @@ class TableSession:
         ended = self._end_if_no_humans()
         return replace(change, notices=(notice,), ended=ended, views=self._all_seats())
 
-    def _stopped(self, reason: str) -> Change:
-        self._end(reason)
-        return Change(views=self._all_seats(), ended=True)
-
     def _end_if_no_humans(self) -> bool:
         if any(seat.is_human for seat in self.seats):
             return False
-        self._end("No players are left at the table, so the game ends.")
+        self._end(NO_PLAYERS_LEFT)
         return True
 
-    def _end(self, reason: str) -> None:
-        self.ended = True
-        self.end_reason = reason
+    def _end(self, ending: Ending) -> Change:
+        """The one way a game ends, whatever ``ending`` says: no turn runs any more, and
+        every seat's view changes."""
+        self.ending = ending
         self.deadlines.clear()
+        return Change(views=self._all_seats(), ended=True)
 
     def _all_seats(self) -> frozenset[int]:
         return frozenset(range(len(self.seats)))
@@ -428,6 +388,11 @@ class TableSession:
         for seat in waiting:
             if self.seats[seat].is_human and seat not in self.deadlines:
                 self.deadlines[seat] = start + turn
+
+    def pause(self, since: datetime) -> None:
+        """The bot may no longer post in the table's channel (since ``since``): no move,
+        timeout or AI move is made until ``resume``."""
+        self.paused_since = since
 
     def resume(self, note: str) -> None:
         """Go on after a restart or a pause (``note`` says which, in the log): every waiting

@@ -7,19 +7,15 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from bot.storage import ActionRecord
-from bot.tables.records import LoggedEvent, Seat
+from bot.tables.records import LoggedEvent, Seat, TableData
 from engine.core import State
-
-if TYPE_CHECKING:
-    from bot.tables.session import TableSession
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A session as it was before a call."""
+    """A table's data as it was before a call."""
 
     state: State  # a deep copy: the engine changes its state in place
     revision: int
@@ -34,34 +30,34 @@ class Snapshot:
     options_changed: dict[int, int]
 
     @classmethod
-    def of(cls, session: TableSession) -> Snapshot:
-        """What ``session`` holds now (lists that only grow are kept as their lengths)."""
+    def of(cls, table: TableData) -> Snapshot:
+        """What ``table`` holds now (lists that only grow are kept as their lengths)."""
         return cls(
-            state=copy.deepcopy(session.state),
-            revision=session.revision,
-            actions=session.actions,
-            log=tuple(session.log),
-            summaries=len(session.summaries),
-            deals=session.deals,
-            deadlines=dict(session.deadlines),
-            window_end=session.window_end,
-            seats=tuple(replace(seat) for seat in session.seats),
-            declined=frozenset(session.declined),
-            options_changed=dict(session.options_changed),
+            state=copy.deepcopy(table.state),
+            revision=table.revision,
+            actions=table.actions,
+            log=tuple(table.log),
+            summaries=len(table.summaries),
+            deals=table.deals,
+            deadlines=dict(table.deadlines),
+            window_end=table.window_end,
+            seats=tuple(replace(seat) for seat in table.seats),
+            declined=frozenset(table.declined),
+            options_changed=dict(table.options_changed),
         )
 
-    def restore(self, session: TableSession) -> None:
-        """Put ``session`` back as it was when this snapshot was taken (once)."""
-        session.state = self.state
-        session.revision = self.revision
-        session.actions = self.actions
-        session.log.clear()
-        session.log.extend(self.log)
-        del session.summaries[self.summaries :]
-        session.deals = self.deals
-        session.deadlines = dict(self.deadlines)
-        session.window_end = self.window_end
-        session.seats[:] = [replace(seat) for seat in self.seats]
-        session.declined = set(self.declined)
-        session.options_changed = dict(self.options_changed)
-        session.ended, session.end_reason = False, ""
+    def restore(self, table: TableData) -> None:
+        """Put ``table`` back as it was when this snapshot was taken (once)."""
+        table.state = self.state
+        table.revision = self.revision
+        table.actions = self.actions
+        table.log.clear()
+        table.log.extend(self.log)
+        del table.summaries[self.summaries :]
+        table.deals = self.deals
+        table.deadlines = dict(self.deadlines)
+        table.window_end = self.window_end
+        table.seats[:] = [replace(seat) for seat in self.seats]
+        table.declined = set(self.declined)
+        table.options_changed = dict(self.options_changed)
+        table.ending = None

@@ -41,8 +41,8 @@ def table_message(session: TableSession, now: datetime) -> Message:
     view = session.state.public_view()
     picture = PICTURES.picture(session.game.layout(view), names)
     summary = "\n".join(show(line, names) for line in session.game.summary(view))
-    if session.ended:
-        over = "**The game is over.**" if session.end_reason == "over" else session.end_reason
+    if session.ending is not None:
+        over = "**The game is over.**" if session.ending.finished else session.ending.text
         turn: discord.ui.Item[Any] = discord.ui.TextDisplay(f"### {over}")
     else:
         turn = discord.ui.Section(_turn_line(session, now), accessory=HandButton(session.table_id))

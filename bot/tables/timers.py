@@ -11,13 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.errors import GameMovedElsewhere, SaveFailed
 from bot.settings import Settings
-from bot.tables.records import Change, Clock
+from bot.tables.records import Change, Clock, Spawn
 from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)
@@ -25,7 +24,6 @@ log = logging.getLogger(__name__)
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MOST_SECONDS = 30.0
 LEFT_THE_SERVER = "left the server"
-Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None]"]
 
 
 def retry_delay(failures: int) -> float:

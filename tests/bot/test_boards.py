@@ -173,12 +173,12 @@ async def test_a_season_not_rated_yet_is_deferred_then_shown_and_later_answered_
     assert again.response is not None and ranks(again.response) == first_page
 
     # as after a restart: nothing rated, so the page buttons defer too
-    bot.ratings = Ratings(bot.storage.results)
+    bot.wiring.ratings = Ratings(bot.storage.results)
     turned = await ann.click(old.response, label="Next ▶")
     assert deferrals[1:] == ["component"] and turned.response is not None
     assert turned.response.id == old.response.id
     assert ranks(turned.response) == list(range(SCOREBOARD_PAGE + 1, players + 1))
-    bot.ratings = Ratings(bot.storage.results)
+    bot.wiring.ratings = Ratings(bot.storage.results)
     private = await bob.click(turned.response, label="◀ Previous")
     assert deferrals[2:] == ["component"]
     (shown,) = private.followups
@@ -245,10 +245,10 @@ async def test_a_game_left_early_is_a_loss_for_the_leaver_whoever_won_the_seat(
     ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
     table = await open_table(bot, channel, [ann, bob], "stuck", 0)
     await bob.member.slash(channel, "game leave")  # the AI finishes bob's seat
-    tallies_before = len(bot.ratings.cached_seasons())
+    tallies_before = len(bot.wiring.ratings.cached_seasons())
     await Playthrough(env, channel, [ann], table, random.Random(3)).to_the_end()
     # the ratings were brought up to date when the game ended, before anyone asked
-    assert bot.ratings.cached_seasons() == {(guild.id, "stuck", 1): 1}
+    assert bot.wiring.ratings.cached_seasons() == {(guild.id, "stuck", 1): 1}
     assert tallies_before == 0
     (game,) = await bot.storage.results.history(guild.id)
     seats = [(seat.user_id, seat.left_early) for seat in game.seats]

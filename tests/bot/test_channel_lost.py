@@ -22,6 +22,7 @@ from simcord.enums import OverwriteType
 
 from bot.app import CardroomBot
 from bot.storage import LoadedGame
+from bot.tables.records import Ending, EndKind
 from bot.tables.service import CHANNEL_DELETED, CHANNEL_LOST, GUILD_LEFT, PAUSE_RAN_OUT
 from bot.tables.session import TableSession
 from tests.bot.helpers import (
@@ -93,7 +94,7 @@ async def test_a_table_whose_channel_is_unknown_ends_without_retrying(
     )
     assert await move_by_hand(mover(table, [ann, bob]), channel, table, random.Random(1))
     await env.advance_time(1)
-    assert table.end_reason == CHANNEL_LOST
+    assert table.ending == Ending(EndKind.CHANNEL_LOST, CHANNEL_LOST)
     await assert_ended_for_good(env, bot, channel, table)
     assert unfinished(bot) == [(table.table_id, CHANNEL_LOST)]
     assert "can no longer reach this table's channel" in last_dm(ann)
@@ -179,7 +180,7 @@ async def test_a_pause_that_runs_out_ends_the_table(
     table, players = await paused_table(env, bot, guild, channel)
     await env.advance_time(bot.settings.paused_table_seconds + 1)
     reason = PAUSE_RAN_OUT.format(minutes=round(bot.settings.paused_table_seconds / 60))
-    assert table.end_reason == reason
+    assert table.ending == Ending(EndKind.CHANNEL_LOST, reason)
     await assert_ended_for_good(env, bot, channel, table)
     assert unfinished(bot) == [(table.table_id, reason)]
     for player in players:
@@ -206,7 +207,7 @@ async def test_a_pause_outlasts_a_restart_without_telling_anyone_again(
         assert len([m for m in owner_dms if "is paused" in text_of(m)]) == 1
         await env.advance_time(10)  # and runs out when it would have without the restart
         reason = PAUSE_RAN_OUT.format(minutes=round(bot.settings.paused_table_seconds / 60))
-        assert restored.end_reason == reason
+        assert restored.ending == Ending(EndKind.CHANNEL_LOST, reason)
         assert unfinished(new) == [(table.table_id, reason)]
     finally:
         await release(new)
@@ -282,7 +283,7 @@ async def test_the_bot_removed_from_a_server_ends_its_tables_and_lobbies_once(
     await env.advance_time(1)
     env.backend.remove_guild(guild.id)
     await env.advance_time(1)
-    assert table.end_reason == GUILD_LEFT
+    assert table.ending == Ending(EndKind.CHANNEL_LOST, GUILD_LEFT)
     await assert_ended_for_good(env, bot, channel, table)
     assert other.id not in bot.tables.by_channel
     assert unfinished(bot) == [(table.table_id, GUILD_LEFT)], "recorded once"

@@ -16,6 +16,7 @@ from bot.pictures import DeckStyle, render
 from bot.preferences import DeckStyles
 from bot.tables.hand_view import DeckButton
 from bot.tables.session import TableSession
+from bot.wiring import wired
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
     add_player,
@@ -144,10 +145,11 @@ class _Styles:
 
 
 async def test_a_deck_button_gives_the_style_it_names_an_older_one_switches() -> None:
-    def interaction(style: DeckStyle) -> Any:
-        return SimpleNamespace(client=SimpleNamespace(deck_styles=_Styles(style)), user=ann)
+    def button_class(style: DeckStyle) -> type[DeckButton]:
+        return wired(DeckButton, SimpleNamespace(deck_styles=_Styles(style)))  # type: ignore[arg-type]
 
     ann = SimpleNamespace(id=7)
+    interaction: Any = SimpleNamespace(user=ann)
     template = DeckButton.__discord_ui_compiled_template__
     for custom_id, known, switches_to in [
         ("cr:deck:t1", DeckStyle.STANDARD, DeckStyle.FOUR_COLOUR),  # drawn before: a switch
@@ -157,7 +159,7 @@ async def test_a_deck_button_gives_the_style_it_names_an_older_one_switches() ->
     ]:
         match = template.fullmatch(custom_id)
         assert match is not None
-        item = await DeckButton.from_custom_id(interaction(known), None, match)  # type: ignore[arg-type]
+        item = await button_class(known).from_custom_id(interaction, None, match)  # type: ignore[arg-type]
         assert (item.table_id, item.to) == ("t1", switches_to)
         assert item.item.custom_id == f"cr:deck:t1:{switches_to.value}"
     assert template.fullmatch("cr:deck:t1:rainbow") is None

@@ -186,5 +186,5 @@ async def test_a_start_rates_every_current_season_in_the_background(tmp_path: Pa
     bot = create_bot(settings)
     expected = {(GUILD, "fishing", 1): 1, (GUILD, "stuck", 1): 2, (GUILD + 1, "fishing", 1): 3}
     async with simcord.run(bot):  # returns once the start's background work has settled
-        assert bot.ratings.cached_seasons() == expected
+        assert bot.wiring.ratings.cached_seasons() == expected
         await bot.close()

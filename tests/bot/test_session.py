@@ -16,6 +16,7 @@ import simcord
 from bot.app import CardroomBot
 from bot.errors import GAME_MOVED, TABLE_MOVED
 from bot.storage import FinishedGame, LoadedGame, SavedGame
+from bot.tables.records import MOVED_ELSEWHERE
 from bot.tables.results import saved_game
 from bot.tables.session import TableSession
 from bot.tables.timers import retry_delay
@@ -188,7 +189,8 @@ async def test_a_game_another_writer_saved_is_never_overwritten_and_stops_here(
     hand = await open_hand(ann, channel, table)
     await click_through(ann.member, hand, table, random.Random(3), seen)
     assert GAME_MOVED in text_of(seen[-1])
-    assert everything(table)[:4] == before[:4] and table.ended  # nothing of the move kept
+    assert everything(table)[:4] == before[:4]  # nothing of the move kept
+    assert table.ending == MOVED_ELSEWHERE
     assert table.table_id not in bot.tables.tables and channel.id not in bot.tables.by_channel
     await env.advance_time(bot.settings.turn_seconds * 4)  # no timer, no AI, no retry left
     assert table.revision == before[0]

@@ -23,6 +23,7 @@ from bot.errors import UserError
 from bot.storage import Heartbeat, LoadedGame, ShardInUseError, Shards, Storage
 from bot.storage.shards import SHARD_LOCKS, parse_shard_ids
 from bot.tables.lobbies import SHARD_NOT_HERE
+from bot.tables.records import Ending, EndKind
 from bot.tables.service import OVER_OR_ELSEWHERE, SHARD_LOST
 from engine.registry import games
 from tests.bot.conftest import fast_settings
@@ -133,6 +134,7 @@ async def test_a_process_that_loses_its_shard_locks_stops_driving_their_games(
             while not stopped() and asyncio.get_running_loop().time() < deadline:
                 await asyncio.sleep(0.01)
             assert stopped()
+            assert table.ending == Ending(EndKind.SHARD_LOST, SHARD_LOST)
             told = [m for m in channel.history() if text_of(m) == SHARD_LOST]
             assert len(told) == 1, "the channel is told once"
             refused = await ann.member.slash(channel, "game start fishing")

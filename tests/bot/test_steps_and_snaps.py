@@ -9,7 +9,7 @@ stale page or select clicks.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -277,6 +277,30 @@ async def test_every_option_is_reachable_through_the_pages_and_back_returns(
     assert [item["label"] for item in move_buttons(back)] == cards
     assert "then:" not in text_of(back)
     assert table.actions[-1] == (1, "play KC"), "paging and Back make no move"
+
+
+async def test_a_step_click_resolves_its_path_once_and_the_hand_shows_that_step(
+    channel: simcord.ChannelHandle,
+    many_options: tuple[TableSession, Player],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, ann = many_options
+    root = answer(await ann.member.click(table_message(channel, table), label="Hand"))
+    resolved: list[Step | Action] = []
+
+    def noted(legal: Sequence[Action], path: Sequence[int]) -> Step | Action:
+        resolved.append(resolve(legal, path))
+        return resolved[-1]
+
+    def first_step_again(legal: Sequence[Action]) -> Step:
+        raise AssertionError("the hand resolved the step again")
+
+    monkeypatch.setattr("bot.tables.session.resolve", noted)
+    monkeypatch.setattr("bot.tables.hand_view.first_step", first_step_again)
+    page = await pick(ann.member, root, NINE)
+    (step,) = resolved  # the session's, once
+    assert isinstance(step, Step) and step.chosen == ("9S",)
+    assert select_of(page)["placeholder"] == "Choose one (page 1 of 3)", "drawn at that step"
 
 
 async def test_a_select_choice_applies_its_move_and_stale_clicks_apply_nothing(

@@ -55,6 +55,7 @@ from bot.storage.running import SqlRunningGames
 from bot.tables import restore
 from bot.tables.records import SessionContext
 from bot.tables.restore import restore_lobbies
+from engine.ai import agent
 from engine.cli import main as engine_main
 from engine.core import Game, State, make_rng
 from engine.registry import games
@@ -590,7 +591,7 @@ def agent_rngs(seed: int, revision: int, players: int) -> tuple[list[random.Rand
 
 def play(game: Game, state: State, actions: list[tuple[int, str]], stop_at: int | None) -> None:
     """Play on with fresh AI agents until the end or until ``stop_at`` actions in all."""
-    agents = [game.agent("ai") for _ in range(state.players)]
+    agents = [agent(game, "ai") for _ in range(state.players)]
     while not state.is_over and (stop_at is None or len(actions) < stop_at):
         rngs, order = agent_rngs(state.seed, len(actions), state.players)
         seat, action = step(state, agents, rngs, order)

@@ -12,6 +12,7 @@ import simcord
 from discord import app_commands
 
 from bot.app import CardroomBot
+from bot.tables.records import NO_PLAYERS_LEFT, Ending, EndKind
 from bot.tables.session import MAX_TIMEOUTS
 from engine.registry import games
 from tests.bot.conftest import admin, fast_settings
@@ -128,7 +129,7 @@ async def test_stop_needs_host_or_manage_server(
     boss = admin(env, guild, "boss")
     result = await boss.slash(channel, "game stop")
     assert result.ephemeral
-    assert table.ended
+    assert table.ending == Ending(EndKind.STOPPED, "boss stopped the game.")
     assert "boss stopped the game" in channel.history()[-1].content
     assert await bot.storage.running.load() == []
 
@@ -282,7 +283,7 @@ async def test_leaving_hands_the_seat_to_the_ai(
     assert result.ephemeral
     assert table.seats[1].is_ai and not table.ended
     result = await ann.member.slash(channel, "game leave")
-    assert table.ended
+    assert table.ending == NO_PLAYERS_LEFT
     assert "No players are left" in channel.history()[-1].content
 
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine.ai
 from engine.ai.cambio import standing
 from engine.cards import FULL_DECK, Card
 from engine.cli import main
@@ -918,7 +919,7 @@ def test_views_show_only_known_cards(players: int, seed: int, aid: bool) -> None
     state = GAME.new_state(players, seed, {"memory_aid": aid, "rounds": 1})
     assert isinstance(state, CambioState)
     rng = random.Random(seed)
-    agents = [GAME.agent("random" if seat % 2 else "ai") for seat in range(players)]
+    agents = [engine.ai.agent(GAME, "random" if seat % 2 else "ai") for seat in range(players)]
     while not state.is_over:
         for seat in range(players):
             view = state.view(seat)
@@ -951,7 +952,7 @@ def test_ai_snaps_a_known_match_and_gives_its_highest_card() -> None:
     look_all(state)
     act(state, 1, "draw")
     act(state, 1, "discard")
-    agent = GAME.agent("normal")
+    agent = engine.ai.agent(GAME, "normal")
     assert not isinstance(agent, StateAgent)  # the heuristic: a plain Agent
     rng = random.Random(1)
     # s0 knows its A B (2♦ 3♦): no match for 4♠; it lets the optional snap pass.
@@ -967,8 +968,8 @@ def test_ai_snaps_a_known_match_and_gives_its_highest_card() -> None:
 def test_ai_beats_random() -> None:
     from engine.cli import simulate
 
-    ai = GAME.agent("normal")
-    result = simulate(GAME, 2, 40, 0, [ai, GAME.agent("random")])
+    ai = engine.ai.agent(GAME, "normal")
+    result = simulate(GAME, 2, 40, 0, [ai, engine.ai.agent(GAME, "random")])
     assert result["wins"][0] >= 34
 
 

@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from engine.ai import agent
 from engine.core import State
 from engine.registry import games
 from engine.runner import play_out, step
@@ -27,7 +28,7 @@ def test_a_copy_plays_on_like_the_state_and_shares_nothing_it_changes(
     game_id: str, players: int
 ) -> None:
     game = games()[game_id]
-    agents = [game.agent("random")] * players
+    agents = [agent(game, "random")] * players
     for seed in (0, 1) if players == 2 else (0,):
         state = game.new_state(players, seed)
         rngs = [random.Random(f"{seed}/{seat}") for seat in range(players)]

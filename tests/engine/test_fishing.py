@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.ai import agent
 from engine.cards import Card
 from engine.cli import main, simulate
 from engine.core import State
@@ -429,7 +430,7 @@ def test_simulate_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_the_ai_beats_random_agents() -> None:
-    ai, rnd = GAME.agent("ai"), GAME.agent("random")
+    ai, rnd = agent(GAME, "ai"), agent(GAME, "random")
     first = simulate(GAME, 2, 30, 500, [ai, rnd])["wins"]
     second = simulate(GAME, 2, 30, 900, [rnd, ai])["wins"]
     assert first[0] + second[1] >= 50, (first, second)
@@ -518,7 +519,7 @@ def test_any_play_text_parses_back(card: Card, take: list[Card]) -> None:
 def test_the_table_sets_kept_while_playing_match_the_table() -> None:
     """``_apply`` keeps the table's suit sets and lower-rank counts as cards come and go; at
     every step of random games they equal those worked out anew, and so do the plays."""
-    agents = [GAME.agent("random")] * 3
+    agents = [agent(GAME, "random")] * 3
     for seed in range(12):
         state = GAME.new_state(3, seed, {"multi_capture": seed % 2 == 1})
         rngs = [random.Random(seat) for seat in range(3)]

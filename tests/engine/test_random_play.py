@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from engine.ai import agent
 from engine.cards import FULL_DECK, PRETTY_CARD, Card, is_card_text
 from engine.core import Action, Game, State
 from engine.errors import IllegalActionError
@@ -156,7 +157,7 @@ class Watcher:
 def play_checked(game: Game, players: int, seed: int, agent_kind: str) -> None:
     state = game.new_state(players, seed)
     watcher = Watcher(game, state)
-    agents = [game.agent(agent_kind) for _ in range(players)]
+    agents = [agent(game, agent_kind) for _ in range(players)]
     rng = random.Random(seed)
     history: list[tuple[int, str]] = []
     stale: Action | None = None

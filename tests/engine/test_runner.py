@@ -25,7 +25,7 @@ from engine.runner import collector_paused, play_out, step
 @pytest.mark.parametrize("game_id", ["fishing", "stuck"])
 def test_play_out_returns_the_actions_taken_and_stops_at_its_bound(game_id: str) -> None:
     game = games()[game_id]
-    agents = [game.agent("random")] * 2
+    agents = [agent(game, "random")] * 2
     steps = play_out(game.new_state(2, seed=7), agents, seed=7)
     state = game.new_state(2, seed=7)
     assert play_out(state, agents, seed=7, max_steps=steps) == steps and state.is_over
@@ -38,7 +38,7 @@ def test_play_out_plays_as_step_does(game_id: str) -> None:
     """play_out (its common steps played by play_sole_turns) takes the actions ``step`` takes
     with the same generators, and ends in the same state."""
     game = games()[game_id]
-    agents = [game.agent("random")] * 2
+    agents = [agent(game, "random")] * 2
     for seed in range(3):
         played = game.new_state(2, seed)
         steps = play_out(played, agents, seed)

@@ -114,9 +114,9 @@ def test_levels_by_name() -> None:
     with pytest.raises(SetupError, match="unknown AI level 'expert'"):
         level_name("expert")
     fishing = games()["fishing"]
-    assert isinstance(fishing.agent("random"), RandomAgent)
-    assert type(fishing.agent("ai")) is type(fishing.agent("normal"))
-    assert isinstance(fishing.agent("hard"), SearchAgent)
+    assert isinstance(agent(fishing, "random"), RandomAgent)
+    assert type(agent(fishing, "ai")) is type(agent(fishing, "normal"))
+    assert isinstance(agent(fishing, "hard"), SearchAgent)
 
 
 def test_simulate_takes_a_level_per_seat(capsys: pytest.CaptureFixture[str]) -> None:

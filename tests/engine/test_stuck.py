@@ -13,6 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+import engine.ai
 from engine.ai.stuck import StuckAgent
 from engine.cards import FULL_DECK, Card
 from engine.cli import main
@@ -634,7 +635,7 @@ def test_random_moves_keep_the_rules(players: int, seed: int, picks: list[int]) 
 def test_random_games_end_quickly(players: int) -> None:
     for seed in range(5):
         state = GAME.new_state(players, seed)
-        agents = [GAME.agent("random") for _ in range(players)]
+        agents = [engine.ai.agent(GAME, "random") for _ in range(players)]
         assert play_out(state, agents, seed, max_steps=5000) < 5000
         assert isinstance(state, StuckState)
         assert state.is_over and len(state.history) == players
@@ -669,7 +670,7 @@ def test_the_ai_beats_random_agents() -> None:
     games = 300
     for seed in range(games):
         ai_seat = seed % 3
-        agents = [GAME.agent("ai" if seat == ai_seat else "random") for seat in range(3)]
+        agents = [engine.ai.agent(GAME, "ai" if seat == ai_seat else "random") for seat in range(3)]
         state = GAME.new_state(3, seed)
         play_out(state, agents, seed)
         if ai_seat in state.winners():

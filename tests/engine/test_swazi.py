@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine.ai
 from engine.cards import FULL_DECK, Card
 from engine.choices import Step, resolve
 from engine.cli import main
@@ -856,7 +857,7 @@ def test_legal_moves_match_a_brute_force_reference(seed: int, kind: str) -> None
     large layouts and to explain refusals) agrees with both, on legal and near-miss moves."""
     state = new(seed)
     rng = random.Random(seed)
-    agent = GAME.agent(kind)
+    agent = engine.ai.agent(GAME, kind)
     assert not isinstance(agent, StateAgent)  # the random agent, or the heuristic
     checked = 0
     while not state.is_over and checked < 200:
@@ -1031,7 +1032,7 @@ def test_the_heuristic_player_beats_the_random_one(ai_seat: int) -> None:
     wins = 0
     for seed in range(12):
         agents: list[Any] = [RandomAgent(), RandomAgent()]
-        agents[ai_seat] = GAME.agent("normal")
+        agents[ai_seat] = engine.ai.agent(GAME, "normal")
         state = new(seed)
         play_out(state, agents, seed)
         wins += state.winners() == (ai_seat,)

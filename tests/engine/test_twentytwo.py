@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.ai import agent
 from engine.cards import FULL_DECK, Card
 from engine.cli import main, simulate
 from engine.core import Action, Event, RandomAgent
@@ -847,7 +848,7 @@ def test_every_decision_offers_at_most_25_options_a_step(players: int) -> None:
 
 
 def test_the_ai_beats_random_players() -> None:
-    agents = [GAME.agent("ai"), GAME.agent("random"), GAME.agent("random")]
+    agents = [agent(GAME, "ai"), agent(GAME, "random"), agent(GAME, "random")]
     result = simulate(GAME, 3, 30, 0, agents)
     assert result["wins"][0] >= 24, result
 
