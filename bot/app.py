@@ -86,6 +86,7 @@ class CardroomBot(commands.AutoShardedBot):
             self.settings.database_url,
             synchronous=self.settings.database_synchronous,
             pool_size=self.settings.database_pool_size,
+            limits=self.settings.database_limits,
         )
         try:
             await self.storage.claim_shards(shards, self._shards_lost, self.settings.heartbeat)
