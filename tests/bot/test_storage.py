@@ -870,6 +870,25 @@ async def test_scoreboard_on_known_games(storage: Storage) -> None:
     assert await Ratings(storage.results).scoreboard(GUILD, "twentytwo") == []
 
 
+async def test_boards_of_seasons_and_games_without_results_keep_nothing(
+    storage: Storage,
+) -> None:
+    """``/scoreboard season:N`` for any N, or a game never played, answers an empty board and
+    keeps no entry for it: thousands of such questions leave the cache as it was."""
+    await add_known(storage)
+    ratings = Ratings(storage.results)
+    await ratings.scoreboard(GUILD)
+    cached = ratings.cached_seasons()
+    assert cached == {(GUILD, "fishing", 1): len(KNOWN_GAMES)}
+    for season in range(2, 302):
+        assert await ratings.scoreboard(GUILD, None, season) == []
+        assert await ratings.scoreboard(GUILD, "swazi", season) == []
+    assert await ratings.scoreboard(OTHER_GUILD) == []
+    assert ratings.cached_seasons() == cached
+    assert len(ratings._votes) == 1
+    assert not ratings._refreshing, "no lock outlives its refresh"
+
+
 async def test_many_games_against_the_ai_do_not_top_the_ranking(storage: Storage) -> None:
     await add_known(storage)
     for n in range(40):
