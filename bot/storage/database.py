@@ -97,8 +97,9 @@ class Storage:
         to do.
         """
         if isinstance(self._database, PostgresDatabase):
-            connection = await self._database.connect()
-            self.shard_locks = await ShardLocks.claim(connection, shards, on_lost, heartbeat)
+            self.shard_locks = await ShardLocks.claim(
+                self._database.connect, shards, on_lost, heartbeat
+            )
 
     async def close(self) -> None:
         """Close the database (saved work is already committed); let go of its shards."""
