@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import signal
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -16,12 +17,15 @@ from typing import Any
 
 import asyncpg
 import pytest
+import simcord
 
+from bot.app import CardroomBot
 from bot.storage import LoadedGame, RevisionConflictError, Storage, StorageError
 from bot.storage.connection import NO_PARAMETERS, Parameters, Row, Sql
 from bot.storage.postgresql import PostgresSql, SessionLimits
 from bot.storage.sqlite import SqliteDatabase
 from engine.registry import games
+from tests.bot.helpers import add_player, click_through, open_hand, open_table, text_of
 from tests.bot.records import GUILD, finished
 from tests.bot.test_storage import count_in, saved
 
@@ -357,6 +361,45 @@ async def test_a_finish_or_end_whose_reply_is_lost_counts_as_done(
         await storage.close()
     assert await count_in(database_url, "SELECT COUNT(*) FROM finished_games") == 1
     assert await count_in(database_url, "SELECT COUNT(*) FROM unfinished_games") == 1
+
+
+async def test_a_move_whose_reply_is_lost_after_its_commit_stands(
+    monkeypatch: pytest.MonkeyPatch,
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+) -> None:
+    """The player's move is committed but its reply lost: the move stands (not undone, no
+    "try again", no "saved elsewhere"), and the AI's answer and the next move save as usual."""
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    if 0 not in table.state.waiting_for():
+        await env.advance_time(2)
+    before = table.revision
+    lost: list[str] = []
+
+    async def lose_the_moves_reply(_: Sql, statement: str) -> None:
+        if "UPDATE running_games" in statement and not lost:
+            lost.append(statement)
+            raise sqlite3.OperationalError("disk I/O error")
+
+    hook(monkeypatch, bot.storage, "session", lose_the_moves_reply)
+    seen: list[Any] = []
+    hand = await open_hand(ann, channel, table)
+    assert await click_through(ann.member, hand, table, random.Random(3), seen)
+    assert lost, "the fault was injected"
+    assert not any(
+        "could not be saved" in text_of(message) or "stopped" in text_of(message)
+        for message in seen
+    )
+    assert table.revision > before and not table.ended
+    await env.advance_time(5)  # the AI answers
+    hand = await open_hand(ann, channel, table)
+    assert await click_through(ann.member, hand, table, random.Random(4), seen)
+    assert not table.ended
+    stored = [game for game in await bot.storage.running.load() if isinstance(game, LoadedGame)]
+    assert [game.saved.revision for game in stored] == [table.revision]
 
 
 # -- SQLite's COMMIT ---------------------------------------------------------------------------
