@@ -18,6 +18,7 @@ from typing import Any
 import asyncpg
 import pytest
 import simcord
+from pydantic import ValidationError
 
 from bot.app import CardroomBot
 from bot.storage import LoadedGame, RevisionConflictError, Storage, StorageError
@@ -25,6 +26,7 @@ from bot.storage.connection import NO_PARAMETERS, Parameters, Row, Sql
 from bot.storage.postgresql import PostgresSql, SessionLimits
 from bot.storage.sqlite import SqliteDatabase
 from engine.registry import games
+from tests.bot.conftest import fast_settings
 from tests.bot.helpers import add_player, click_through, open_hand, open_table, text_of
 from tests.bot.records import GUILD, finished
 from tests.bot.test_storage import count_in, saved
@@ -210,6 +212,20 @@ async def test_every_pooled_session_has_the_time_limits(postgres_url: str) -> No
         assert row is not None and tuple(row) == ("5s", "300ms", "5s")
     finally:
         await storage.close()
+
+
+def test_the_time_limits_are_settings_with_defaults(tmp_path: Path) -> None:
+    assert fast_settings(tmp_path).database_limits == SessionLimits()
+    chosen = fast_settings(
+        tmp_path,
+        database_statement_timeout_seconds=20,
+        database_lock_timeout_seconds=0.5,
+        database_idle_transaction_seconds=60,
+        database_reply_timeout_seconds=25,
+    )
+    assert chosen.database_limits == SessionLimits(20, 0.5, 60, 25)
+    with pytest.raises(ValidationError, match="database_lock_timeout_seconds"):
+        fast_settings(tmp_path, database_lock_timeout_seconds=0)
 
 
 async def test_a_server_that_stops_answering_fails_the_save_after_the_reply_timeout(
