@@ -189,18 +189,19 @@ class ShardLocks:
                     f"SET idle_session_timeout = '{self._heartbeat.server_gives_up_after}s'"
                 )
             for shard in self.shards.ids:
-                if await connection.fetchval(
+                while not await connection.fetchval(
                     "SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCKS, shard
                 ):
-                    continue
-                holder = await connection.fetchval(LOCK_HOLDER, SHARD_LOCKS, shard)
-                if previous is not None and holder == previous:
-                    await connection.fetchval("SELECT pg_terminate_backend($1)", previous)
-                    raise OldLockConnectionError(f"shard {shard}: held by the old connection")
-                raise ShardInUseError(
-                    f"shard {shard} of {self.shards.count} is run by another Cardroom process"
-                    " on this database: give this process other SHARD_IDS, or stop the other"
-                )
+                    holder = await connection.fetchval(LOCK_HOLDER, SHARD_LOCKS, shard)
+                    if holder is None:  # let go in the meantime: ask again
+                        continue
+                    if holder == previous:
+                        await connection.fetchval("SELECT pg_terminate_backend($1)", previous)
+                        raise OldLockConnectionError(f"shard {shard}: held by the old connection")
+                    raise ShardInUseError(
+                        f"shard {shard} of {self.shards.count} is run by another Cardroom process"
+                        " on this database: give this process other SHARD_IDS, or stop the other"
+                    )
         except BaseException:
             await connection.close(timeout=self._heartbeat.answer_within)
             raise
@@ -267,7 +268,7 @@ class ShardLocks:
         if self._done:
             return
         self._done = True
-        log.error("%s are lost: %s", self.shards, why)
+        log.error("lost %s: %s", self.shards, why)
         self._on_lost(self.shards)
 
     async def release(self) -> None:
