@@ -89,6 +89,7 @@ class CardroomBot(commands.AutoShardedBot):
             self.settings.database_url,
             synchronous=self.settings.database_synchronous,
             pool_size=self.settings.database_pool_size,
+            limits=self.settings.database_limits,
         )
         try:
             await self.storage.claim_shards(shards, self._shards_lost, self.settings.heartbeat)
@@ -121,8 +122,9 @@ class CardroomBot(commands.AutoShardedBot):
             await self.tree.sync(guild=guild)
 
     def _shards_lost(self, shards: Shards) -> None:
-        """The database connection holding our shards dropped: another process may own them
-        now, so their games stop here, and the bot stops once their channels are told (its
+        """Another process holds our shards now (it took them while our lock connection was
+        down: a drop or a database restart alone is ridden out by the storage, which takes them
+        again): their games stop here, and the bot stops once their channels are told (its
         supervisor, e.g. systemd, starts it again, and it claims its shards anew)."""
         log.error("lost %s: their games stop here, and so does this process", shards)
         self.lost_shards = True

@@ -20,7 +20,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.storage.connection import parse_database_url
 from bot.storage.errors import StorageError
-from bot.storage.postgresql import POOL_SIZE
+from bot.storage.postgresql import POOL_SIZE, SessionLimits
 from bot.storage.shards import Heartbeat, Shards, parse_shard_ids
 
 ENV_FILE = Path(".env")
@@ -50,6 +50,33 @@ class Settings(BaseSettings):
         le=1000,
         description="PostgreSQL: connections per process (all processes together must stay"
         " within the server's max_connections, with one more each for its shard locks)",
+    )
+    database_statement_timeout_seconds: float = Field(
+        default=SessionLimits.statement,
+        gt=0,
+        le=3600,
+        description="PostgreSQL: the longest one statement may run before the server cancels it",
+    )
+    database_lock_timeout_seconds: float = Field(
+        default=SessionLimits.lock,
+        gt=0,
+        le=3600,
+        description="PostgreSQL: the longest a save waits for a row or lock another connection"
+        " holds (then it fails, and the player may try again)",
+    )
+    database_idle_transaction_seconds: float = Field(
+        default=SessionLimits.idle_in_transaction,
+        gt=0,
+        le=3600,
+        description="PostgreSQL: the server ends a session whose transaction sits idle this"
+        " long (a frozen process), releasing what it locked",
+    )
+    database_reply_timeout_seconds: float = Field(
+        default=SessionLimits.reply,
+        gt=0,
+        le=3600,
+        description="PostgreSQL: the longest the bot waits for any answer from the server (a"
+        " link that hangs); keep it above the statement timeout",
     )
     shard_count: int = Field(
         default=1, ge=1, le=10_000, description="Discord shards of the whole bot, all processes"
@@ -127,6 +154,16 @@ class Settings(BaseSettings):
     def heartbeat(self) -> Heartbeat:
         """How this process checks the connection holding its shard locks (PostgreSQL)."""
         return Heartbeat(self.shard_heartbeat_seconds)
+
+    @property
+    def database_limits(self) -> SessionLimits:
+        """The time limits of this process's PostgreSQL sessions."""
+        return SessionLimits(
+            statement=self.database_statement_timeout_seconds,
+            lock=self.database_lock_timeout_seconds,
+            idle_in_transaction=self.database_idle_transaction_seconds,
+            reply=self.database_reply_timeout_seconds,
+        )
 
     @property
     def shards(self) -> Shards:

@@ -103,6 +103,18 @@ class ThrowawayPostgres:
             "start",
         )
 
+    def restart(self) -> None:
+        """Restart the server as an operator would (``pg_ctl restart -m fast``: every
+        connection is ended, the data stays), waiting until it takes connections again."""
+        self._run(
+            str(self.binaries / "pg_ctl"),
+            f"--pgdata={self.data}",
+            f"--log={self.folder / 'server.log'}",
+            "--mode=fast",
+            "--wait",
+            "restart",
+        )
+
     def stop(self) -> None:
         """Stop the server at once (its data is thrown away)."""
         self._run(

@@ -16,6 +16,7 @@ Storage returns the rows (``Results``); everything computed from them is here.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -246,30 +247,37 @@ class Ratings:
 
     def __init__(self, results: Results) -> None:
         self._results = results
+        # Only seasons and games with results are kept: a board of a season or game with none
+        # (``/scoreboard season:N`` for any N) is answered without adding an entry.
         self._tallies: dict[tuple[int, str, int], SeasonTally] = {}
         self._votes: dict[tuple[int, str], ScoreVotes] = {}
-        # one refresh at a time per server and game: two would both add the same new games
-        self._refreshing: dict[tuple[int, str], asyncio.Lock] = defaultdict(asyncio.Lock)
+        # one refresh at a time per server and game: two would both add the same new games;
+        # a lock lives only while a refresh holds it or waits for it
+        self._refreshing: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     async def refresh(self, guild_id: int, game_id: str, season: int | None = None) -> None:
         """Bring the cached ratings of a season (None: the current one) and the score votes of
         ``game_id`` on this server up to date with the finished games."""
         if season is None:
             season = await self._results.current_season(guild_id, game_id)
-        async with self._refreshing[guild_id, game_id]:
+        refreshing = self._refreshing.get((guild_id, game_id))
+        if refreshing is None:
+            refreshing = self._refreshing[guild_id, game_id] = asyncio.Lock()
+        async with refreshing:
             tally = self._tallies.get((guild_id, game_id, season), SeasonTally())
             new_games = await self._results.season_places(guild_id, game_id, season, tally.through)
             if new_games:  # a new tally replaces the old: a board read from the old stays whole
                 self._tallies[guild_id, game_id, season] = await asyncio.to_thread(
                     tally.with_games, new_games
                 )
-            else:
-                self._tallies[guild_id, game_id, season] = tally
-            votes = self._votes.setdefault((guild_id, game_id), ScoreVotes())
+            votes = self._votes.get((guild_id, game_id), ScoreVotes())
             scored = await self._results.score_places(guild_id, game_id, votes.through)
             if scored:
                 votes.votes += score_votes(game.scores for game in scored)
                 votes.through = scored[-1].recorded
+                self._votes[guild_id, game_id] = votes
 
     async def warm(self) -> None:
         """Rate the current season of every server and game (at start, in the background), so
@@ -283,7 +291,7 @@ class Ratings:
 
     async def _tally(self, guild_id: int, game_id: str, season: int) -> SeasonTally:
         await self.refresh(guild_id, game_id, season)
-        return self._tallies[guild_id, game_id, season]
+        return self._tallies.get((guild_id, game_id, season), SeasonTally())
 
     async def _seasons(
         self, guild_id: int, game_id: str | None, season: int | None
@@ -328,7 +336,7 @@ class Ratings:
         for totals in await self._results.player_totals(guild_id, user_id):
             season = await self._results.current_season(guild_id, totals.game_id)
             tally = await self._tally(guild_id, totals.game_id, season)
-            low_wins = self._votes[guild_id, totals.game_id].votes > 0
+            low_wins = self._votes.get((guild_id, totals.game_id), ScoreVotes()).votes > 0
             average = totals.average_score
             result.append(
                 StatsRow(

@@ -10,17 +10,20 @@ Values cross into SQL as text: times as ISO 8601 in UTC, JSON columns as compact
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple, Protocol
+from typing import Any, Literal, NamedTuple, Protocol, overload
 
 from pydantic_core import to_json
 
 from bot.storage.errors import StorageError
 from bot.storage.models import as_utc
+
+log = logging.getLogger(__name__)
 
 Dialect = Literal["sqlite", "postgresql"]
 Synchronous = Literal["normal", "full"]
@@ -32,6 +35,12 @@ POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
 
 
+@overload
+def to_text(moment: datetime) -> str: ...
+@overload
+def to_text(moment: None) -> None: ...
+@overload
+def to_text(moment: datetime | None) -> str | None: ...
 def to_text(moment: datetime | None) -> str | None:
     """A time as stored: ISO 8601 in UTC with microseconds (so text order is time order)."""
     return None if moment is None else as_utc(moment).isoformat(timespec="microseconds")
@@ -113,8 +122,29 @@ class Database(Protocol):
         """A connection whose statements in the block commit together, or roll back if it
         raises."""
 
+    def maintenance(self) -> AbstractAsyncContextManager[Sql]:
+        """A session for schema work, without the time limits of the others."""
+
     async def pragma(self, name: str) -> Any:
         """A SQLite pragma's value, for checks (StorageError on PostgreSQL)."""
 
     async def close(self) -> None:
         """Close every connection (saved work is already committed)."""
+
+
+async def written_anyway(
+    database: Database, error: Exception, what: str, query: str, parameters: Parameters
+) -> bool:
+    """Whether a write that failed with ``error`` was committed all the same, its reply lost
+    (the connection dropped, or the answer came too late, after the COMMIT): ``query`` finds
+    a row only if the write is stored. False, and the write counts as failed, when the
+    database cannot be read either. ``what`` names the write in the log."""
+    try:
+        async with database.session() as sql:
+            found = await sql.fetchone(query, parameters)
+    except Exception as reading:
+        log.warning("%s failed (%s); what is stored cannot be read: %s", what, error, reading)
+        return False
+    if found is not None:
+        log.warning("%s lost its reply (%s), but it is stored: it counts as done", what, error)
+    return found is not None

@@ -18,7 +18,7 @@ from bot.storage.connection import Database, DatabaseUrl, Synchronous, parse_dat
 from bot.storage.lobbies import OpenLobbies, SqlOpenLobbies
 from bot.storage.lock import DatabaseLock
 from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
-from bot.storage.postgresql import POOL_SIZE, PostgresDatabase
+from bot.storage.postgresql import DEFAULT_LIMITS, POOL_SIZE, PostgresDatabase, SessionLimits
 from bot.storage.preferences import Preferences, SqlPreferences
 from bot.storage.results import Results, SqlResults
 from bot.storage.running import RunningGames, SqlRunningGames
@@ -55,10 +55,11 @@ class Storage:
         up_to: int | None = None,
         synchronous: Synchronous = "normal",
         pool_size: int = POOL_SIZE,
+        limits: SessionLimits = DEFAULT_LIMITS,
     ) -> Storage:
         """Open the database at ``url`` (a SQLite file, created with its directory, or
-        ``postgresql://…``, with a pool of up to ``pool_size`` connections) and migrate it
-        to the latest version, or ``up_to``.
+        ``postgresql://…``, with a pool of up to ``pool_size`` connections whose sessions
+        have the time ``limits``) and migrate it to the latest version, or ``up_to``.
 
         Raises DatabaseInUseError when another process has the SQLite file open, StorageError
         when the PostgreSQL server cannot be reached.
@@ -66,7 +67,7 @@ class Storage:
         where = parse_database_url(url)
         database: Database
         if where.dialect == "postgresql":
-            database = await PostgresDatabase.open(where.target, pool_size)
+            database = await PostgresDatabase.open(where.target, pool_size, limits)
         else:
             database = await SqliteDatabase.open(where.sqlite_path, synchronous)
         try:
@@ -96,8 +97,9 @@ class Storage:
         to do.
         """
         if isinstance(self._database, PostgresDatabase):
-            connection = await self._database.connect()
-            self.shard_locks = await ShardLocks.claim(connection, shards, on_lost, heartbeat)
+            self.shard_locks = await ShardLocks.claim(
+                self._database.connect, shards, on_lost, heartbeat
+            )
 
     async def close(self) -> None:
         """Close the database (saved work is already committed); let go of its shards."""

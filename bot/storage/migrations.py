@@ -64,7 +64,7 @@ async def migrate(
     Raises StorageError for a database migrated by newer code (a version not in
     ``migrations``) rather than run an old schema's queries on it.
     """
-    async with database.session() as sql:
+    async with database.maintenance() as sql:
         if database.dialect == "postgresql":
             # released with the session's connection at the latest (the pool resets it)
             await sql.execute("SELECT pg_advisory_lock(:key)", {"key": MIGRATION_LOCK})

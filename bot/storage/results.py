@@ -12,7 +12,7 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from bot.storage.connection import Database, Sql, dump, from_text, to_text
+from bot.storage.connection import Database, Sql, dump, from_text, to_text, written_anyway
 from bot.storage.errors import RevisionConflictError
 from bot.storage.models import (
     FinishedGame,
@@ -100,8 +100,26 @@ class SqlResults:
         (migrations 003, 005) writes the rows. With ``expected``, the running row must be at
         that revision (it is deleted first, only at that revision, which a racing writer cannot
         slip between): RevisionConflictError if another writer saved, finished or removed the
-        game first. On any failure nothing is written and the running row stays.
+        game first. On any failure nothing is written and the running row stays. A lost
+        reply is settled by reading whether the finished game is stored (as for a save).
         """
+        try:
+            await self._finish(game, expected)
+        except RevisionConflictError:
+            raise
+        except Exception as error:
+            if not await written_anyway(
+                self._db,
+                error,
+                f"table {game.table_id}: finishing it",
+                "SELECT 1 FROM finished_games WHERE table_id = :table_id"
+                " AND ended_at = :ended_at AND NOT EXISTS"
+                " (SELECT 1 FROM running_games WHERE table_id = :table_id)",
+                {"table_id": game.table_id, "ended_at": to_text(game.ended_at)},
+            ):
+                raise
+
+    async def _finish(self, game: FinishedGame, expected: int | None) -> None:
         async with self._db.transaction() as sql:
             self._running.forget(game.table_id)
             if expected is not None:

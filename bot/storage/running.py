@@ -14,7 +14,7 @@ from typing import Protocol
 
 from pydantic import ValidationError
 
-from bot.storage.connection import Database, Row, Sql, dump, to_text
+from bot.storage.connection import Database, Row, Sql, dump, to_text, written_anyway
 from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.models import (
     ActionRecord,
@@ -30,6 +30,10 @@ from engine.registry import get_game
 RUNNING_COLUMNS = (
     "table_id, guild_id, channel_id, host_id, game_id, options, seed, seats, state, revision,"
     " actions, table_message_id, deadline, started_at, saved_at, table_log"
+)
+# What a game ended without a result keeps of its running row (with when and why it ended).
+UNFINISHED_COLUMNS = (
+    "table_id, guild_id, channel_id, game_id, options, seed, seats, actions, started_at"
 )
 # The length of the stored action list, and (SQLite) the check that it can be read: stored
 # JSON is text in both dialects; PostgreSQL casts it (its json type refuses bad text anyway).
@@ -167,38 +171,59 @@ class SqlRunningGames:
         its start).
 
         Raises RevisionConflictError, storing nothing, when it is not: another writer saved
-        the game since (or finished or removed it). Only the actions not yet saved by this
-        store are sent; SQLite appends them to the stored list, which keeps a save's cost flat
-        however long the game.
+        the game since (or finished or removed it). A save that fails otherwise (the
+        connection dropped, no reply in time) is settled by reading the stored row: if it is
+        the one this save wrote, its COMMIT went through and only the reply was lost, so the
+        save returns as done; if not, the error is raised (nothing was stored).
+
+        Only the actions not yet saved by this store are sent; SQLite appends them to the
+        stored list, which keeps a save's cost flat however long the game.
         """
         starts_lobby = lobby_id is not None and expected is None
-        # one statement commits on its own; a started lobby's delete must go with it
-        async with self._db.transaction() if starts_lobby else self._db.session() as sql:
-            known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
-            if not 0 <= known <= len(game.actions):
-                known = 0
-            stored = await self._write(sql, game, expected, known)
-            if stored is None and known:
-                # the row was not as remembered
-                stored = await self._write(sql, game, expected, 0)
-            if stored is None:
-                self._saved_actions.pop(game.table_id, None)
-                raise RevisionConflictError(
-                    f"table {game.table_id}: another writer saved this game first (this save"
-                    f" expected {'no saved game' if expected is None else f'revision {expected}'}"
-                    ")"
-                )
-            if starts_lobby:
-                await sql.execute(
-                    "DELETE FROM open_lobbies WHERE lobby_id = :lobby_id", {"lobby_id": lobby_id}
-                )
+        saved_at = to_text(datetime.now(UTC))  # also tells this save's row from any other
+        try:
+            # one statement commits on its own; a started lobby's delete must go with it
+            async with self._db.transaction() if starts_lobby else self._db.session() as sql:
+                known = self._saved_actions.get(game.table_id, 0) if expected is not None else 0
+                if not 0 <= known <= len(game.actions):
+                    known = 0
+                stored = await self._write(sql, game, expected, known, saved_at)
+                if stored is None and known:
+                    # the row was not as remembered
+                    stored = await self._write(sql, game, expected, 0, saved_at)
+                if stored is None:
+                    self._saved_actions.pop(game.table_id, None)
+                    raise RevisionConflictError(
+                        f"table {game.table_id}: another writer saved this game first (this"
+                        " save expected"
+                        f" {'no saved game' if expected is None else f'revision {expected}'})"
+                    )
+                if starts_lobby:
+                    await sql.execute(
+                        "DELETE FROM open_lobbies WHERE lobby_id = :lobby_id",
+                        {"lobby_id": lobby_id},
+                    )
+        except RevisionConflictError:
+            raise
+        except Exception as error:
+            self._saved_actions.pop(game.table_id, None)  # the next save sends every action
+            if not await written_anyway(
+                self._db,
+                error,
+                f"table {game.table_id}: a save",
+                "SELECT 1 FROM running_games WHERE table_id = :table_id"
+                " AND revision = :revision AND saved_at = :saved_at",
+                {"table_id": game.table_id, "revision": game.revision, "saved_at": saved_at},
+            ):
+                raise
+            return
         self._saved_actions[game.table_id] = stored
 
     async def _write(
-        self, sql: Sql, game: SavedGame, expected: int | None, known: int
+        self, sql: Sql, game: SavedGame, expected: int | None, known: int, saved_at: str
     ) -> int | None:
         """Insert ``game`` (``expected`` None) or update the row at revision ``expected``,
-        sending its actions from index ``known`` on (0: all of them).
+        sending its actions from index ``known`` on (0: all of them), stamped ``saved_at``.
 
         Returns the number of actions stored, or None when nothing was written (a row there
         already, or not at ``expected``, or a stored action list that is not ``known`` long).
@@ -218,7 +243,7 @@ class SqlRunningGames:
             "table_message_id": game.table_message_id,
             "deadline": to_text(game.deadline),
             "started_at": to_text(game.started_at),
-            "saved_at": to_text(datetime.now(UTC)),
+            "saved_at": saved_at,
             "table_log": None if game.table_log is None else dump(game.table_log),
         }
         if expected is None:
@@ -325,33 +350,58 @@ class SqlRunningGames:
         """Move a running game that ended without a result to ``unfinished_games`` with
         ``reason``, in one transaction (nothing if it is not there); with ``expected``, only
         if it is at that revision: RevisionConflictError if another writer saved or removed
-        it first."""
+        it first, with nothing written.
+
+        The running row is deleted first, at that revision, and the copy made of what the
+        DELETE returned: a save racing the end either lands before (the DELETE then finds
+        another revision) or waits for the row and finds it gone, so the game is never both
+        running and unfinished. A conflict or a failed copy rolls the DELETE back. A lost
+        reply is settled as for ``save``: by reading whether the copy is stored.
+        """
+        ended_at = to_text(datetime.now(UTC))  # also tells this end's row from any other
+        try:
+            await self._end_unfinished(table_id, reason, expected, ended_at)
+        except RevisionConflictError:
+            raise
+        except Exception as error:
+            if not await written_anyway(
+                self._db,
+                error,
+                f"table {table_id}: ending it without a result",
+                "SELECT 1 FROM unfinished_games WHERE table_id = :table_id"
+                " AND ended_at = :ended_at AND NOT EXISTS"
+                " (SELECT 1 FROM running_games WHERE table_id = :table_id)",
+                {"table_id": table_id, "ended_at": ended_at},
+            ):
+                raise
+
+    async def _end_unfinished(
+        self, table_id: str, reason: str, expected: int | None, ended_at: str
+    ) -> None:
         async with self._db.transaction() as sql:
             self.forget(table_id)
-            await sql.execute(
-                "INSERT INTO unfinished_games (table_id, guild_id, channel_id, game_id, options,"
-                " seed, seats, actions, started_at, ended_at, reason)"
-                " SELECT table_id, guild_id, channel_id, game_id, options, seed, seats, actions,"
-                " started_at, CAST(:ended_at AS TEXT), CAST(:reason AS TEXT) FROM running_games"
-                " WHERE table_id = :table_id"
-                " AND (CAST(:expected AS INTEGER) IS NULL OR revision = :expected)",
-                {
-                    "table_id": table_id,
-                    "expected": expected,
-                    "reason": reason,
-                    "ended_at": to_text(datetime.now(UTC)),
-                },
-            )
-            rows = await sql.fetchall(
+            ended = await sql.fetchone(
                 "DELETE FROM running_games WHERE table_id = :table_id"
                 " AND (CAST(:expected AS INTEGER) IS NULL OR revision = :expected)"
-                " RETURNING table_id",
+                f" RETURNING {UNFINISHED_COLUMNS}",
                 {"table_id": table_id, "expected": expected},
             )
-        if expected is not None and not rows:
-            raise RevisionConflictError(
-                f"table {table_id}: another writer saved or ended this game first"
-                f" (stopping it expected revision {expected})"
+            if ended is None:
+                if expected is None:
+                    return
+                raise RevisionConflictError(
+                    f"table {table_id}: another writer saved or ended this game first"
+                    f" (stopping it expected revision {expected})"
+                )
+            await sql.execute(
+                f"INSERT INTO unfinished_games ({UNFINISHED_COLUMNS}, ended_at, reason)"
+                " VALUES (:table_id, :guild_id, :channel_id, :game_id, :options, :seed, :seats,"
+                " :actions, :started_at, :ended_at, :reason)",
+                {
+                    **dict(zip(UNFINISHED_COLUMNS.split(", "), ended, strict=True)),
+                    "ended_at": ended_at,
+                    "reason": reason,
+                },
             )
 
     async def id_taken(self, table_id: str) -> bool:

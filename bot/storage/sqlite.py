@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -102,16 +103,26 @@ class SqliteDatabase:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteSql]:
         """The connection, to this block alone: ``BEGIN IMMEDIATE`` … ``COMMIT``, or
-        ``ROLLBACK`` when the block raises."""
+        ``ROLLBACK`` when the block or the COMMIT raises (a COMMIT that fails, on a full disk
+        or a busy file, leaves no transaction open for the next user of the connection: it
+        raises StorageError, with nothing of the block written)."""
         async with self._lock:
             connection = self._sql.connection
             await connection.execute("BEGIN IMMEDIATE")
             try:
                 yield self._sql
+                try:
+                    await connection.execute("COMMIT")
+                except sqlite3.Error as error:
+                    raise StorageError(f"the transaction was not committed: {error}") from error
             except BaseException:
-                await connection.execute("ROLLBACK")
+                if connection.in_transaction:
+                    await connection.execute("ROLLBACK")
                 raise
-            await connection.execute("COMMIT")
+
+    def maintenance(self) -> AbstractAsyncContextManager[SqliteSql]:
+        """A session (SQLite's have no time limits)."""
+        return self.session()
 
     async def pragma(self, name: str) -> Any:
         """A pragma's value (``journal_mode``, ``foreign_keys`` …), for checks."""

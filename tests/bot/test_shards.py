@@ -9,6 +9,7 @@ import os
 import random
 import re
 import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -33,9 +34,11 @@ from tests.bot.helpers import (
     open_table,
     release,
     results_message,
+    short_options,
     text_of,
 )
 from tests.bot.test_storage import saved
+from tests.postgres import ThrowawayPostgres
 
 STEADY = Heartbeat(60)
 """A heartbeat for tests about other things: a question a minute."""
@@ -92,21 +95,32 @@ async def test_a_restore_takes_only_the_games_of_its_shards(database_url: str) -
         await storage.close()
 
 
-async def terminate_shard_locks(url: str) -> int:
-    """Drop the connections holding shard locks, from outside (as a network cut would)."""
-    connection = await asyncpg.connect(url)
+async def take_over_shard_locks(url: str, shards: Shards) -> asyncpg.Connection:
+    """Another process takes ``shards`` from the one holding them: it queues for their locks,
+    then drops the holder's connection from outside (as a network cut would), so that the
+    locks pass to it before the holder can take them again. Its connection, holding them."""
+    other = await asyncpg.connect(url)
+    wanted = ", ".join(f"pg_advisory_lock($1, {shard})" for shard in shards.ids)
+    queued = asyncio.create_task(other.execute(f"SELECT {wanted}", SHARD_LOCKS))
+    watcher = await asyncpg.connect(url)
     try:
-        dropped = await connection.fetch(
-            "SELECT pg_terminate_backend(pid) FROM pg_locks"
-            " WHERE locktype = 'advisory' AND classid = $1",
-            SHARD_LOCKS,
+        waiting = (
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            " AND classid = $1"
         )
+        while not await watcher.fetchval(waiting, SHARD_LOCKS):
+            await asyncio.sleep(0.01)
+        holders = await shard_lock_backends(url)
+        for pid in holders:
+            if pid != other.get_server_pid():
+                await watcher.execute("SELECT pg_terminate_backend($1)", pid)
+        await queued
     finally:
-        await connection.close()
-    return len(dropped)
+        await watcher.close()
+    return other
 
 
-async def test_a_process_that_loses_its_shard_locks_stops_driving_their_games(
+async def test_a_process_whose_shards_another_takes_stops_driving_their_games(
     tmp_path: Path, postgres_url: str
 ) -> None:
     settings = fast_settings(tmp_path, database_url=postgres_url, shard_count=2)
@@ -122,7 +136,7 @@ async def test_a_process_that_loses_its_shard_locks_stops_driving_their_games(
             gathering = guild.create_text_channel("gathering")
             await ann.member.slash(gathering, "game start fishing")
             (lobby_id,) = bot.tables.lobbies.by_id
-            assert await terminate_shard_locks(postgres_url) == 2  # shards 0 and 1
+            other = await take_over_shard_locks(postgres_url, Shards.every(2))
 
             # the dropped connection is noticed in the loop's own (real) time: on a loaded
             # machine that has taken over two seconds, so the wait is generous; the table is
@@ -142,6 +156,7 @@ async def test_a_process_that_loses_its_shard_locks_stops_driving_their_games(
             await env.advance_time(settings.turn_seconds * 3)  # no timer or AI move left
             assert bot.is_closed(), "the bot stops (its supervisor starts it again)"
             assert not bot.tables.lobbies.by_id, "its lobby is no longer driven here"
+        await other.close()
         # nothing saved or deleted: another process may run the game (and the lobby) from
         # where it was
         storage = await Storage.open(postgres_url)
@@ -167,9 +182,9 @@ async def shard_lock_backends(url: str) -> list[int]:
     return [row["pid"] for row in rows]
 
 
-async def attempts_to_claim(url: str, shards: Shards, seconds: float) -> int:
+async def claim_when_free(url: str, shards: Shards, seconds: float) -> tuple[Storage, int]:
     """Claim ``shards`` as another process would, again and again while they are held, for up
-    to ``seconds``; how many attempts it took (the shards are released again after)."""
+    to ``seconds``: that process's storage, holding them, and how many attempts it took."""
     deadline = asyncio.get_running_loop().time() + seconds
     attempts = 0
     while True:
@@ -177,13 +192,12 @@ async def attempts_to_claim(url: str, shards: Shards, seconds: float) -> int:
         storage = await Storage.open(url)
         try:
             await storage.claim_shards(shards, on_lost=print, heartbeat=STEADY)
-            return attempts
+            return storage, attempts
         except ShardInUseError:
+            await storage.close()
             if asyncio.get_running_loop().time() > deadline:
                 raise
             await asyncio.sleep(0.1)
-        finally:
-            await storage.close()
 
 
 async def until(done: Callable[[], bool], seconds: float = 30) -> None:
@@ -193,11 +207,26 @@ async def until(done: Callable[[], bool], seconds: float = 30) -> None:
         await asyncio.sleep(0.02)
 
 
-async def test_a_lock_connection_that_stops_answering_gives_its_shards_up(
-    postgres_url: str,
-) -> None:
-    # A hung link: the server's process for the lock connection is stopped, so questions go
-    # unanswered and nothing drops. Only the heartbeat can tell.
+async def held_anew(url: str, old: int, seconds: float = 30) -> list[int]:
+    """Wait in real time until the shard locks are held by server processes other than
+    ``old``; the processes holding them."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        try:
+            holders = await shard_lock_backends(url)
+        except (OSError, asyncpg.PostgresError):  # the server is still starting
+            holders = []
+        if (holders and old not in holders) or asyncio.get_running_loop().time() > deadline:
+            return holders
+        await asyncio.sleep(0.05)
+
+
+async def test_a_lock_connection_that_stops_answering_is_replaced(postgres_url: str) -> None:
+    """A hung link: the server's process for the lock connection is stopped, so questions go
+    unanswered and nothing drops. The heartbeat notices; the process connects anew, finds its
+    shard still held by that old connection (no other process's), has it ended, and holds
+    the shard again once it is gone: the shard is never lost, nor free for another process
+    to take for long."""
     lost: list[Shards] = []
     storage = await Storage.open(postgres_url)
     try:
@@ -207,14 +236,14 @@ async def test_a_lock_connection_that_stops_answering_gives_its_shards_up(
         (backend,) = await shard_lock_backends(postgres_url)
         os.kill(backend, signal.SIGSTOP)
         try:
-            await until(lambda: bool(lost))
-            assert lost == [Shards(2, (1,))], "given up once"
+            await asyncio.sleep(1.0)  # unanswered beats, and attempts to take the shard again
         finally:
             os.kill(backend, signal.SIGCONT)
-        # the process dropped the connection itself: once the link works again, the server
-        # lets the shard go, for another process to take
-        await attempts_to_claim(postgres_url, Shards(2, (1,)), 30)
-        assert lost == [Shards(2, (1,))]
+        holders = await held_anew(postgres_url, backend)
+        assert len(holders) == 1 and backend not in holders
+        assert lost == []
+        with pytest.raises(ShardInUseError):
+            await claim_when_free(postgres_url, Shards(2, (1,)), 0)
     finally:
         await storage.close()
 
@@ -222,23 +251,59 @@ async def test_a_lock_connection_that_stops_answering_gives_its_shards_up(
 async def test_the_server_frees_the_shards_of_a_process_that_froze(postgres_url: str) -> None:
     lost: list[Shards] = []
     frozen = await Storage.open(postgres_url)
+    claimed, thawed = threading.Event(), threading.Event()
     try:
         await frozen.claim_shards(Shards(2, (0,)), lost.append, Heartbeat(0.2))
 
         def take_over() -> int:
-            """Another process (a thread with a loop of its own) takes the shard over."""
-            return asyncio.run(attempts_to_claim(postgres_url, Shards(2, (0,)), 30))
+            """Another process (a thread with a loop of its own) takes the shard over, and
+            holds it until the frozen process has thawed."""
+
+            async def take_and_hold() -> int:
+                other, attempts = await claim_when_free(postgres_url, Shards(2, (0,)), 30)
+                claimed.set()
+                await asyncio.to_thread(thawed.wait, 60)
+                await other.close()
+                return attempts
+
+            return asyncio.run(take_and_hold())
 
         # This event loop waits for the thread without running: the process is frozen and
         # asks nothing. The server gives up on it after six beats (1.2 s, rounded up to 2 s).
         with ThreadPoolExecutor(max_workers=1) as other_process:
-            attempts = other_process.submit(take_over).result()
+            taking = other_process.submit(take_over)
+            claimed.wait(60)
+            # thawed, the process learns that its shard is another process's now
+            await until(lambda: bool(lost))
+            thawed.set()
+            attempts = taking.result()
         assert attempts > 1, "refused while the frozen process still had the shard"
-        # thawed, the process learns that its shard is gone
-        await until(lambda: bool(lost))
         assert lost == [Shards(2, (0,))]
     finally:
+        thawed.set()
         await frozen.close()
+
+
+async def test_a_database_restart_is_ridden_out_with_the_shards_held_again(
+    postgres_server: ThrowawayPostgres, postgres_url: str
+) -> None:
+    """``pg_ctl restart -m fast`` ends every connection: the process connects again, takes its
+    shards again (no other process holds them) and goes on saving; they are never lost."""
+    lost: list[Shards] = []
+    state = games()["fishing"].new_state(2, 7)
+    storage = await Storage.open(postgres_url)
+    try:
+        await storage.claim_shards(Shards(2, (0,)), lost.append, Heartbeat(0.2))
+        await storage.running.save(saved(state, table_id="t1", guild_id=guild_on(0, 2)))
+        (before,) = await shard_lock_backends(postgres_url)
+        await asyncio.to_thread(postgres_server.restart)
+        assert len(await held_anew(postgres_url, before)) == 1
+        assert lost == []
+        await storage.running.save(saved(state, revision=1, guild_id=guild_on(0, 2)), 0)
+        with pytest.raises(ShardInUseError):
+            await claim_when_free(postgres_url, Shards(2, (0,)), 0)
+    finally:
+        await storage.close()
 
 
 async def test_two_processes_on_disjoint_shards_share_one_database(
@@ -307,3 +372,40 @@ async def test_only_the_process_of_shard_0_syncs_the_commands(
             assert sync.call_count == (0 in bot.settings.shards.ids)
     finally:
         await release(*bots)
+
+
+async def test_a_database_restart_leaves_the_bot_driving_its_games(
+    tmp_path: Path, postgres_server: ThrowawayPostgres, postgres_url: str
+) -> None:
+    """The bot's database restarts in the middle of a game (before, the process exited with
+    "lost shard 0 of 1"): the bot takes its shard again and the game is played to its end,
+    its result recorded."""
+    bot = create_bot(fast_settings(tmp_path, database_url=postgres_url))
+    try:
+        async with simcord.run(bot) as env:
+            await bot.tree.sync()
+            guild = env.create_guild()
+            channel = guild.create_text_channel("games")
+            players = [add_player(env, guild, name) for name in ("ann", "bob")]
+            options = short_options(games()["fishing"])
+            table = await open_table(bot, channel, players, "fishing", 0, options)
+            (before,) = await shard_lock_backends(postgres_url)
+            await asyncio.to_thread(postgres_server.restart)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 30
+            holders: list[int] = []
+            while loop.time() < deadline and not (holders and before not in holders):
+                await env.advance_time(0.2)  # the bot's waits between attempts to connect
+                holders = await held_anew(postgres_url, before, seconds=0)
+                await asyncio.sleep(0.05)
+            assert holders and before not in holders, "the shard is held again"
+            assert not bot.lost_shards and not bot.is_closed()
+            await Playthrough(env, channel, players, table, random.Random("restart")).to_the_end()
+            results = results_message(channel)
+            assert results is not None and "Fishing — results" in text_of(results)
+        storage = await Storage.open(postgres_url)
+        [recorded] = await storage.results.history(guild.id)
+        await storage.close()
+        assert recorded.table_id == table.table_id
+    finally:
+        await release(bot)

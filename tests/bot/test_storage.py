@@ -130,8 +130,9 @@ async def count_in(url: str, sql: str) -> int:
         await connection.close()
 
 
-# what each dialect's driver raises when a row breaks a constraint
-INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+# what a row that breaks a constraint raises: SQLite's driver error, or on PostgreSQL the
+# storage's own (asyncpg's error as its cause)
+INTEGRITY_ERRORS = (sqlite3.IntegrityError, StorageError)
 
 
 @pytest.fixture
@@ -236,7 +237,7 @@ async def test_a_failing_migration_changes_nothing(tmp_path: Path, database_url:
     (migrations / f"{latest + 1:03d}_broken.sql").write_text(
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
     )
-    with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError)):
+    with pytest.raises((sqlite3.OperationalError, StorageError)):
         await Storage.open(database_url, migrations=migrations)
     if database_url.startswith("postgresql://"):
         tables = "SELECT COUNT(*) FROM information_schema.tables WHERE table_name = "
@@ -868,6 +869,25 @@ async def test_scoreboard_on_known_games(storage: Storage) -> None:
         await Ratings(storage.results).scoreboard(GUILD) == board
     )  # every game: only fishing was played
     assert await Ratings(storage.results).scoreboard(GUILD, "twentytwo") == []
+
+
+async def test_boards_of_seasons_and_games_without_results_keep_nothing(
+    storage: Storage,
+) -> None:
+    """``/scoreboard season:N`` for any N, or a game never played, answers an empty board and
+    keeps no entry for it: thousands of such questions leave the cache as it was."""
+    await add_known(storage)
+    ratings = Ratings(storage.results)
+    await ratings.scoreboard(GUILD)
+    cached = ratings.cached_seasons()
+    assert cached == {(GUILD, "fishing", 1): len(KNOWN_GAMES)}
+    for season in range(2, 302):
+        assert await ratings.scoreboard(GUILD, None, season) == []
+        assert await ratings.scoreboard(GUILD, "swazi", season) == []
+    assert await ratings.scoreboard(OTHER_GUILD) == []
+    assert ratings.cached_seasons() == cached
+    assert len(ratings._votes) == 1
+    assert not ratings._refreshing, "no lock outlives its refresh"
 
 
 async def test_many_games_against_the_ai_do_not_top_the_ranking(storage: Storage) -> None:
