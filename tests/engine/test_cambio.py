@@ -45,7 +45,7 @@ from engine.games.cambio import (
     power_of,
 )
 from engine.runner import agent_move
-from tests.engine.test_random_play import cards_in
+from tests.engine.helpers import cards_in
 
 C = Card.parse
 
