@@ -973,19 +973,52 @@ def test_the_layout_cache_holds_nothing_the_collector_walks() -> None:
     assert not any(gc.is_tracked(item) for item in held)
 
 
+def within_the_key(ranks: list[int]) -> bool:
+    """Whether no rank comes more often than a layout key counts."""
+    return max(map(ranks.count, ranks), default=0) <= swazi.MOST_OF_A_RANK
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.integers(min_value=1, max_value=13), max_size=9)
-    | st.lists(st.integers(min_value=1, max_value=3), min_size=10, max_size=18)
+    | st.lists(st.integers(min_value=1, max_value=3), min_size=10, max_size=18).filter(
+        within_the_key
+    )
 )
 def test_a_layout_derived_from_the_one_without_its_lowest_card_is_the_depth_first_one(
     ranks: list[int],
 ) -> None:
     """The subsets of a new layout are made from those of the layout less its lowest card;
     they are the depth-first search's (the order of the move lists), also where the search
-    stops at ``SUBSET_LIMIT`` (a dozen or more low cards)."""
+    stops at ``SUBSET_LIMIT`` (a dozen or more low cards). Up to ``MOST_OF_A_RANK`` cards of
+    a rank: what a layout key counts (a deck holds 4)."""
     layout = tuple(sorted(ranks))
     assert swazi._subsets(layout, swazi.layout_key(layout)) == swazi._depth_first(layout)
+
+
+def test_a_layout_key_counts_up_to_its_limit_and_refuses_more() -> None:
+    """Two layouts share a key only if they hold the same ranks, up to ``MOST_OF_A_RANK`` of
+    each; one card more of a rank would carry into the next rank (sixteen aces are the key of
+    a single 2, whose cached moves they would be given), so it is refused, whatever is
+    cached; and a saved game naming a card twice, the one way to reach it, is refused."""
+    most = swazi.MOST_OF_A_RANK
+    layouts = {
+        (low,) * lows + (high,) * highs
+        for low in range(1, 14)
+        for high in range(low + 1, 14)
+        for lows in range(most + 1)
+        for highs in range(most + 1)
+    }
+    assert len({swazi.layout_key(ranks) for ranks in layouts}) == len(layouts)
+    swazi._layout((2,))  # cached, as an earlier test or game may have left it
+    for rank in range(1, 14):
+        with pytest.raises(ValueError, match=f"at most {most} cards of a rank"):
+            swazi.layout_key((rank,) * (most + 1))
+    with pytest.raises(ValueError, match="at most"):
+        swazi._layout((1,) * (most + 2))
+    data = GAME.new_state(2, 3).to_json()
+    with pytest.raises(SavedStateError, match="names a card twice"):
+        GAME.state_from_json({**data, "layout": [*data["layout"], data["hands"][0][0]]})
 
 
 def test_the_bits_table_gives_the_values_of_every_mask_of_totals() -> None:
