@@ -193,6 +193,7 @@ async def until(done: Callable[[], bool], seconds: float = 30) -> None:
         await asyncio.sleep(0.02)
 
 
+@pytest.mark.slow
 async def test_a_lock_connection_that_stops_answering_gives_its_shards_up(
     postgres_url: str,
 ) -> None:
@@ -219,6 +220,7 @@ async def test_a_lock_connection_that_stops_answering_gives_its_shards_up(
         await storage.close()
 
 
+@pytest.mark.slow
 async def test_the_server_frees_the_shards_of_a_process_that_froze(postgres_url: str) -> None:
     lost: list[Shards] = []
     frozen = await Storage.open(postgres_url)
@@ -241,6 +243,7 @@ async def test_the_server_frees_the_shards_of_a_process_that_froze(postgres_url:
         await frozen.close()
 
 
+@pytest.mark.slow
 async def test_two_processes_on_disjoint_shards_share_one_database(
     tmp_path: Path, postgres_url: str
 ) -> None:

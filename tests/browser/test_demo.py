@@ -108,6 +108,7 @@ def demo() -> Iterator[list[str]]:
     assert (code, rest) == (0, [STOPPED + "\n"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
 def test_a_closed_terminal_or_a_kill_stops_the_demo_cleanly(signum: int) -> None:
     running = start_demo("--friends", "0")
@@ -115,6 +116,7 @@ def test_a_closed_terminal_or_a_kill_stops_the_demo_cleanly(signum: int) -> None
     assert running.stop(signum) == (0, [STOPPED + "\n"])
 
 
+@pytest.mark.slow
 def test_a_taken_port_is_one_plain_error() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -223,6 +225,7 @@ def play_a_move(page: Page, table: Locator, screenshot: str | None = None) -> st
     return made.pop()
 
 
+@pytest.mark.slow
 def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path) -> None:
     urls = demo
     assert len(urls) == 3, urls  # #games, ann's DMs, bob's DMs
@@ -295,6 +298,7 @@ def demo_here(tmp_path: Path) -> Iterator[DemoHere]:
         loop.close()
 
 
+@pytest.mark.slow
 def test_the_time_left_is_counted_from_now_after_a_quiet_spell(
     chromium: Path, demo_here: DemoHere
 ) -> None:

@@ -236,7 +236,10 @@ def test_a_single_optional_move_is_never_taken_for_the_person() -> None:
 
 
 # -- words -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("game_id", ["fishing", "twentytwo", "swazi", "cambio", "stuck"])
+@pytest.mark.parametrize(
+    "game_id",
+    ["fishing", pytest.param("twentytwo", marks=pytest.mark.slow), "swazi", "cambio", "stuck"],
+)
 def test_every_step_asks_what_is_being_decided(game_id: str) -> None:
     """At every position of three random games, the steps each seat could be shown (a seeded
     sample: ``sampled_steps``) ask what they decide."""
@@ -409,11 +412,12 @@ def test_run_help_is_the_command_list_only() -> None:
     lines = done.stdout.splitlines()
     assert lines[-1].strip().startswith("./run bench")
     assert not any("set -e" in line for line in lines)
-    assert [line.split()[1] for line in lines if line.startswith("  ./run")] == [
-        "demo",
-        "bot",
-        "play",
-        "test",
-        "engine",
-        "bench",
+    assert [" ".join(line.split()[1:3]) for line in lines if line.startswith("  ./run")] == [
+        "demo try",
+        "bot start",
+        "play fishing",
+        "test lint,",
+        "test --fast",
+        "engine ARGS...",
+        "bench print",
     ]

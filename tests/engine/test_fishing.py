@@ -425,6 +425,7 @@ def test_simulate_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> No
     assert sum(out["wins"]) == 4 and len(out["wins"]) == 3
 
 
+@pytest.mark.slow
 def test_the_ai_beats_random_agents() -> None:
     ai, rnd = agent(GAME, "ai"), agent(GAME, "random")
     first = simulate(GAME, 2, 30, 500, [ai, rnd])["wins"]

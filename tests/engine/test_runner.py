@@ -111,6 +111,7 @@ def test_play_out_pauses_the_collector_and_gives_it_back_as_it_was() -> None:
         gc.enable()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("game_id", sorted(games()))
 def test_play_makes_no_reference_cycles(game_id: str, level: str) -> None:

@@ -667,6 +667,7 @@ def test_the_ai_gives_the_bonus_to_the_opponent_closest_to_going_out() -> None:
     assert agent.choose(view, state.legal_actions(1), random.Random(0), False) == Give(0)
 
 
+@pytest.mark.slow
 def test_the_ai_beats_random_agents() -> None:
     wins = 0.0
     games = 300

@@ -153,6 +153,7 @@ def test_deal_layout_first_then_twelve_each_from_the_dealers_left() -> None:
     assert "hand" not in view and state.view(0)["seat"] == 0
 
 
+@pytest.mark.slow
 def test_second_half_then_next_deal_with_the_other_dealer() -> None:
     deck = [card.text for card in FULL_DECK]
     state = new(5, deck=deck)
@@ -636,6 +637,7 @@ def test_illegal_moves_change_nothing() -> None:
     assert "not loose on the layout" in refused(state, 1, "augment b9 with 2C 7C")
 
 
+@pytest.mark.slow
 def test_every_step_of_a_large_choice_has_at_most_25_options() -> None:
     """Every step within two choices of the first (where steps are widest: each choice narrows
     the moves left) and those of 60 seeded random walks down to a move (``sampled_steps``);
