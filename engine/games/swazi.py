@@ -459,18 +459,29 @@ _LAYOUTS: dict[int, _Layout] = {}
 """Each layout's ``_Layout`` by the ``layout_key`` of its ranks (``_layout``). A plain dict,
 not an LRU cache: the lookup happens at every step, and a dict is a third quicker."""
 
-_RANK_KEYS = tuple(1 << 4 * rank for rank in range(14))
+_RANK_KEY_BITS = 4
+MOST_OF_A_RANK = (1 << _RANK_KEY_BITS) - 1
+"""The most cards of one rank a ``layout_key`` counts (a deck holds 4). One more would carry
+into the next rank's count, and the layout would share another's key and cached moves
+(sixteen aces would be a single 2): ``layout_key`` refuses such ranks, and the state never
+holds them, since it holds each card once (a saved state naming a card twice is refused)."""
+
+_RANK_KEYS = tuple(1 << _RANK_KEY_BITS * rank for rank in range(14))
 """Each rank's part of a ``layout_key``: one in the rank's 4 bits."""
 
 
 def layout_key(ranks: Iterable[int]) -> int:
     """The key of a layout of ``ranks`` in the layout cache: how many cards of each rank,
     4 bits a rank. An int, quick to hash, which the state keeps up to date as loose cards
-    come and go (``SwaziState.loose_key``) instead of reading the ranks at every step.
+    come and go (``SwaziState.loose_key``) instead of reading the ranks at every step. More
+    than ``MOST_OF_A_RANK`` cards of a rank raise ValueError.
 
     >>> hex(layout_key((1, 5, 5)))
     '0x200010'
     """
+    ranks = tuple(ranks)
+    if len(ranks) > MOST_OF_A_RANK and max(map(ranks.count, set(ranks))) > MOST_OF_A_RANK:
+        raise ValueError(f"a layout key counts at most {MOST_OF_A_RANK} cards of a rank")
     return sum(map(_RANK_KEYS.__getitem__, ranks))
 
 
@@ -1402,6 +1413,9 @@ class SwaziGame(Game):
         state.stock = cards_from_json(data["stock"])
         state.last_capturer = data["last_capturer"]
         state.read_totals(data)
+        named = [card for zone in state.zones() for card in zone.cards]
+        if len(set(named)) != len(named):  # (also what keeps ``layout_key`` within its limit)
+            raise SavedStateError("a saved swazi game names a card twice")
         return state
 
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:

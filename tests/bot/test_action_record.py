@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from functools import reduce
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ def built_move_by_move(pairs: list[tuple[int, str]]) -> ActionRecord:
     return reduce(lambda record, pair: record.plus(*pair), pairs, ActionRecord())
 
 
+@pytest.mark.slow
 @given(PAIRS)
 def test_a_record_reads_as_its_actions_however_it_was_made(pairs: list[tuple[int, str]]) -> None:
     loaded = ActionRecord.of(pairs)

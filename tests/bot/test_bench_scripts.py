@@ -23,6 +23,7 @@ def run_script(command: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_bench_bot_exits_after_an_error_with_its_progress_shown() -> None:
     # An unknown game fails once the bot is up (aiosqlite's thread running): before the fix
     # the process never ended. The timeout only guards against that hang.
@@ -32,6 +33,7 @@ def test_bench_bot_exits_after_an_error_with_its_progress_shown() -> None:
     assert "bench_bot: opening 1 nosuch tables" in done.stderr
 
 
+@pytest.mark.slow
 def test_bench_bot_plays_its_moves_and_prints_every_figure() -> None:
     # Run small: what is checked is that it still drives the bot (a changed save signature
     # once broke it unseen), not any figure it prints.
@@ -51,6 +53,7 @@ def load_bench_engine() -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 def test_bench_engine_prints_a_line_per_game_and_player_count() -> None:
     # Run small: what is checked is that it still plays and reports, not any figure. UNO is
     # a two-player game: only the two-player line is measured against it (when rlcard, an
@@ -84,6 +87,7 @@ def test_bench_engine_takes_each_rounds_ratio_against_the_game_run_beside_it() -
     assert f"| cambio | {row['steps_per_s']:,} |" in table
 
 
+@pytest.mark.slow
 def test_bench_storage_saves_restores_and_answers_with_every_figure() -> None:
     # Run small on SQLite files: what is checked is that it still drives the storage (its
     # saved games are made as the bot makes them), not any figure it prints.

@@ -39,6 +39,7 @@ def positions(game_id: str, players: int, seed: int, every: int) -> list[tuple[L
         step += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", list(games()))
 def test_every_picture_draws_exactly_its_layouts_cards_within_the_limits(game_id: str) -> None:
     counts = games()[game_id].player_counts

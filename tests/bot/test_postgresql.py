@@ -27,6 +27,7 @@ def settings(tmp_path: Path, postgres_url: str) -> Settings:
     return fast_settings(tmp_path, database_url=postgres_url)
 
 
+@pytest.mark.slow
 async def test_a_whole_game_on_postgresql(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle
 ) -> None:
@@ -41,6 +42,7 @@ async def test_a_whole_game_on_postgresql(
     assert await bot.storage.running.load() == []
 
 
+@pytest.mark.slow
 async def test_a_killed_game_resumes_from_postgresql(
     tmp_path: Path, postgres_server: ThrowawayPostgres
 ) -> None:

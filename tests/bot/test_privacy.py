@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import discord
+import pytest
 import simcord
 
 from bot.app import CardroomBot
@@ -20,6 +21,7 @@ from tests.bot.helpers import (
 )
 
 
+@pytest.mark.slow
 async def test_a_seat_handed_to_the_ai_gets_one_last_dm_and_nothing_more(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:

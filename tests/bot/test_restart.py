@@ -144,6 +144,7 @@ def assert_restored(play: Playthrough, before: TableSession) -> None:
         assert any(RESTORED in text_of(m) for m in player.user.dm_channel.history())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", sorted(games()))
 async def test_a_killed_game_ends_as_if_never_interrupted(tmp_path: Path, game_id: str) -> None:
     whole = await play_through(fast_settings(tmp_path / "whole"), game_id)

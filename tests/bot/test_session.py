@@ -11,6 +11,7 @@ from itertools import pairwise
 from typing import Any
 from unittest import mock
 
+import pytest
 import simcord
 
 from bot.app import CardroomBot
@@ -78,6 +79,7 @@ async def test_a_move_whose_save_fails_changes_nothing_and_says_so(
     assert table.revision > before[0]
 
 
+@pytest.mark.slow
 async def test_the_ai_tries_again_after_a_failed_save_waiting_longer_each_time(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:

@@ -221,6 +221,7 @@ async def held_anew(url: str, old: int, seconds: float = 30) -> list[int]:
         await asyncio.sleep(0.05)
 
 
+@pytest.mark.slow
 async def test_a_lock_connection_that_stops_answering_is_replaced(postgres_url: str) -> None:
     """A hung link: the server's process for the lock connection is stopped, so questions go
     unanswered and nothing drops. The heartbeat notices; the process connects anew, finds its
@@ -248,6 +249,7 @@ async def test_a_lock_connection_that_stops_answering_is_replaced(postgres_url: 
         await storage.close()
 
 
+@pytest.mark.slow
 async def test_the_server_frees_the_shards_of_a_process_that_froze(postgres_url: str) -> None:
     lost: list[Shards] = []
     frozen = await Storage.open(postgres_url)
@@ -284,6 +286,7 @@ async def test_the_server_frees_the_shards_of_a_process_that_froze(postgres_url:
         await frozen.close()
 
 
+@pytest.mark.slow
 async def test_a_database_restart_is_ridden_out_with_the_shards_held_again(
     postgres_server: ThrowawayPostgres, postgres_url: str
 ) -> None:
@@ -306,6 +309,7 @@ async def test_a_database_restart_is_ridden_out_with_the_shards_held_again(
         await storage.close()
 
 
+@pytest.mark.slow
 async def test_two_processes_on_disjoint_shards_share_one_database(
     tmp_path: Path, postgres_url: str
 ) -> None:
@@ -374,6 +378,7 @@ async def test_only_the_process_of_shard_0_syncs_the_commands(
         await release(*bots)
 
 
+@pytest.mark.slow
 async def test_a_database_restart_leaves_the_bot_driving_its_games(
     tmp_path: Path, postgres_server: ThrowawayPostgres, postgres_url: str
 ) -> None:

@@ -297,6 +297,7 @@ async def test_rules_command_shows_the_rules_privately(
     assert "Fishing" in text and "Example" in text
 
 
+@pytest.mark.slow
 async def test_table_edits_are_coalesced(tmp_path: Path) -> None:
     settings = fast_settings(tmp_path, table_edit_seconds=1.0, ai_delay_seconds=0.0)
     from bot.app import create_bot

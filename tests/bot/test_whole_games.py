@@ -82,6 +82,7 @@ def assert_no_leaks(
         assert not leaked, f"{'the channel' if who is None else who.member.name} sees {leaked}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", sorted(games()))
 async def test_whole_game(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, game_id: str
@@ -135,6 +136,7 @@ async def test_whole_game(
     assert channel.id not in bot.tables.by_channel
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game_id", [g for g in ("cambio", "twentytwo") if g in games()] or ["fishing"]
 )

@@ -28,11 +28,13 @@ import time
 from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TypeVar
 
 import pytest
 from playwright.sync_api import Locator, Page, expect, sync_playwright
 
+import bot.demo
 from bot.demo import Demo, stop_demo
 from bot.demo import start_demo as start_demo_here
 from tests.browser.chromium import BROWSER_ARGS
@@ -106,6 +108,7 @@ def demo() -> Iterator[list[str]]:
     assert (code, rest) == (0, [STOPPED + "\n"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
 def test_a_closed_terminal_or_a_kill_stops_the_demo_cleanly(signum: int) -> None:
     running = start_demo("--friends", "0")
@@ -113,6 +116,7 @@ def test_a_closed_terminal_or_a_kill_stops_the_demo_cleanly(signum: int) -> None
     assert running.stop(signum) == (0, [STOPPED + "\n"])
 
 
+@pytest.mark.slow
 def test_a_taken_port_is_one_plain_error() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -221,6 +225,7 @@ def play_a_move(page: Page, table: Locator, screenshot: str | None = None) -> st
     return made.pop()
 
 
+@pytest.mark.slow
 def test_demo_page_plays_fishing(chromium: Path, demo: list[str], tmp_path: Path) -> None:
     urls = demo
     assert len(urls) == 3, urls  # #games, ann's DMs, bob's DMs
@@ -293,6 +298,7 @@ def demo_here(tmp_path: Path) -> Iterator[DemoHere]:
         loop.close()
 
 
+@pytest.mark.slow
 def test_the_time_left_is_counted_from_now_after_a_quiet_spell(
     chromium: Path, demo_here: DemoHere
 ) -> None:
@@ -314,19 +320,51 @@ def test_the_time_left_is_counted_from_now_after_a_quiet_spell(
             browser.close()
 
 
-def test_the_clock_holds_while_it_is_ahead_of_real_time(demo_here: DemoHere) -> None:
+class RealClock:
+    """The real time the demo's clock follows (``time.monotonic`` as bot.demo reads it), moved
+    by the test; and the demo clock's ticks, counted so the test waits for them, not for a
+    fixed time."""
+
+    def __init__(self, demo: Demo, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.seconds = 0.0
+        self.ticks = 0
+        self.ticked = threading.Condition()
+        catch_up = demo.catch_up
+
+        async def counted(seconds: float) -> None:
+            await catch_up(seconds)
+            with self.ticked:
+                self.ticks += 1
+                self.ticked.notify_all()
+
+        monkeypatch.setattr(demo, "catch_up", counted)
+        monkeypatch.setattr(bot.demo, "time", SimpleNamespace(monotonic=lambda: self.seconds))
+
+    def wait_ticks(self, count: int) -> None:
+        """Wait until the demo's clock has ticked ``count`` more times."""
+        with self.ticked:
+            wanted = self.ticks + count
+            assert self.ticked.wait_for(lambda: self.ticks >= wanted, timeout=WAIT_MS / 1000)
+
+
+def test_the_clock_holds_while_it_is_ahead_of_real_time(
+    demo_here: DemoHere, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """simcord moves its clock by itself when a bot timer comes due in real time; the demo's
-    clock then waits for real time instead of adding each tick on top (which ran it ahead)."""
+    clock then waits for real time instead of adding each tick on top (which ran it ahead),
+    and follows real time again, never past it, once real time has passed it."""
     demo = demo_here.demo
+    real = RealClock(demo, monkeypatch)
     clock = asyncio.run_coroutine_threadsafe(demo.run_clock(), demo_here.loop)
     try:
-        started, origin = time.monotonic(), demo.env.now()
+        real.wait_ticks(1)
+        origin = demo.env.now()
         demo_here.run(demo.env.advance_time(5))  # as simcord does when a timer fires
-        time.sleep(2)
-        moved = (demo.env.now() - origin).total_seconds()
-        assert time.monotonic() - started < 4.5, "too slow a machine to tell"
-        assert moved == pytest.approx(5, abs=0.01)
-        time.sleep(4)  # real time passes the clock: it follows again
-        assert (demo.env.now() - origin).total_seconds() >= time.monotonic() - started - 1
+        real.seconds = 2
+        real.wait_ticks(3)
+        assert (demo.env.now() - origin).total_seconds() == pytest.approx(5, abs=0.01)
+        real.seconds = 8  # real time passes the clock: it follows again
+        real.wait_ticks(3)
+        assert (demo.env.now() - origin).total_seconds() == pytest.approx(8, abs=0.01)
     finally:
         clock.cancel()

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from PIL import Image
 
 from tests.bot.helpers import answer, release
@@ -28,6 +29,7 @@ def load_script() -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 async def test_a_screen_is_saved_in_each_theme(chromium: Path, tmp_path: Path) -> None:
     screens = load_script()
     browser = screens.Browser(str(chromium))

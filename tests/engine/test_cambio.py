@@ -19,8 +19,8 @@ import engine.ai
 from engine.ai.cambio import standing
 from engine.cards import FULL_DECK, Card
 from engine.cli import main
-from engine.core import Action, Event, State, StateAgent, make_rng
-from engine.errors import ActionParseError, IllegalActionError, SetupError
+from engine.core import Action, Event, StateAgent, make_rng
+from engine.errors import ActionParseError, SetupError
 from engine.games.cambio import (
     CAMBIO,
     DISCARD,
@@ -45,7 +45,8 @@ from engine.games.cambio import (
     power_of,
 )
 from engine.runner import agent_move
-from tests.engine.test_random_play import cards_in
+from tests.engine import helpers
+from tests.engine.helpers import act, cards_in, event_texts, legal, refused
 
 C = Card.parse
 
@@ -64,26 +65,13 @@ def deck_for(hands: Sequence[Sequence[str]], stock: Sequence[str] = ()) -> list[
 
 def new(hands: Sequence[Sequence[str]], stock: Sequence[str] = (), **options: Any) -> CambioState:
     """A stacked game at its opening look."""
-    state = GAME.new_state(len(hands), 7, options, deck_for(hands, stock))
-    assert isinstance(state, CambioState)
-    return state
-
-
-def act(state: State, seat: int, text: str) -> list[Event]:
-    """Apply an action by its text (checking that its text reads back)."""
-    action = GAME.parse_action(text)
-    assert GAME.parse_action(action.text) == action
-    return state.apply(seat, action)
+    return helpers.new(GAME, CambioState, len(hands), 7, deck_for(hands, stock), options)
 
 
 def look_all(state: CambioState, text: str = "look A B") -> None:
     """Every seat makes the same opening look."""
     for seat in range(state.players):
         act(state, seat, text)
-
-
-def legal(state: State, seat: int) -> list[str]:
-    return [action.text for action in state.legal_actions(seat)]
 
 
 def hand(state: CambioState, seat: int) -> dict[str, str]:
@@ -93,19 +81,6 @@ def hand(state: CambioState, seat: int) -> dict[str, str]:
 def seen_by(state: CambioState, seat: int, label: str) -> frozenset[int] | None:
     zones = {zone.name: zone for zone in state.zones()}
     return zones[f"s{seat}.{label}"].seen_by
-
-
-def illegal(state: State, seat: int, text: str) -> str:
-    """Applying ``text`` raises IllegalActionError and changes nothing; returns the reason."""
-    before = state.to_json()
-    with pytest.raises(IllegalActionError) as error:
-        act(state, seat, text)
-    assert state.to_json() == before
-    return str(error.value)
-
-
-def public_texts(events: Sequence[Event]) -> list[str]:
-    return [event.text for event in events if event.visible_to is None]
 
 
 # Two players: s1 (first to play) holds 2C 3C 4C 5C, s0 holds 2D 3D 4D 5D.
@@ -196,13 +171,13 @@ def test_opening_look_is_simultaneous_and_private() -> None:
     ]
     assert state.timeout_action(1) == Look("C", "D")
     events = act(state, 1, "look d c")
-    assert public_texts(events) == ["{s1} looked at their cards C and D"]
+    assert event_texts(events) == ["{s1} looked at their cards C and D"]
     private = [e for e in events if e.visible_to is not None]
     assert [(e.text, e.visible_to) for e in private] == [
         ("You see your card C: 4♣, your card D: 5♣", frozenset({1}))
     ]
     assert state.to_act() == (0,)
-    assert "already looked" in illegal(state, 1, "look A B")
+    assert "already looked" in refused(state, 1, "look A B")
     assert seen_by(state, 1, "C") == frozenset({1}) and seen_by(state, 1, "A") == frozenset()
     view = state.view(1)
     assert view["just_seen"] == [[1, "C", "4C"], [1, "D", "5C"]]
@@ -217,10 +192,10 @@ def test_look_is_once_per_round_and_needs_two_different_own_positions() -> None:
     state = new(TWO)
     with pytest.raises(ActionParseError):
         GAME.parse_action("look A A")
-    assert "First look" in illegal(state, 1, "draw")
-    assert illegal(state, 1, "look A E")
+    assert "First look" in refused(state, 1, "draw")
+    assert refused(state, 1, "look A E")
     look_all(state)
-    assert illegal(state, 0, "look C D")
+    assert refused(state, 0, "look C D")
 
 
 def test_look_knowledge_is_shown_after_the_next_action_only_with_memory_aid() -> None:
@@ -240,7 +215,7 @@ def test_look_knowledge_is_shown_after_the_next_action_only_with_memory_aid() ->
 def test_draw_is_seen_only_by_the_drawer() -> None:
     state = two(["9H", "8H"])
     events = act(state, 1, "draw")
-    assert public_texts(events) == ["{s1} drew a card"]
+    assert event_texts(events) == ["{s1} drew a card"]
     assert [e.text for e in events if e.visible_to == frozenset({1})] == ["You drew 9♥"]
     assert state.view(1)["drawn"] == "9H" and state.view(0)["drawn"] is None
     assert "9H" not in json.dumps(state.public_view())
@@ -255,7 +230,7 @@ def test_replace_puts_the_old_card_on_the_discard_without_power() -> None:
     look_all(state)
     act(state, 1, "draw")
     events = act(state, 1, "replace A")
-    assert public_texts(events) == [
+    assert event_texts(events) == [
         "{s1} put the drawn card in place of their card A; J♣ goes to the discard"
     ]
     assert hand(state, 1)["A"] == "9H" and seen_by(state, 1, "A") == frozenset({1})
@@ -279,7 +254,7 @@ def test_peek_own_card_with_7_or_8() -> None:
     act(state, 1, "discard")
     assert legal(state, 1) == ["peek A", "peek B", "peek C", "peek D", "skip"]
     events = act(state, 1, "peek D")
-    assert public_texts(events) == ["{s1} looked at their card D"]
+    assert event_texts(events) == ["{s1} looked at their card D"]
     assert [e.text for e in events if e.visible_to == frozenset({1})] == ["Your card D is 5♣"]
     assert seen_by(state, 1, "D") == frozenset({1})
     assert state.view(1)["just_seen"] == [[1, "D", "5C"]]
@@ -292,7 +267,7 @@ def test_spy_on_another_players_card_with_9_or_10() -> None:
     act(state, 1, "discard")
     assert legal(state, 1) == ["spy s0.A", "spy s0.B", "spy s0.C", "spy s0.D", "skip"]
     events = act(state, 1, "spy s0.C")
-    assert public_texts(events) == ["{s1} looked at {s0}'s card C"]
+    assert event_texts(events) == ["{s1} looked at {s0}'s card C"]
     assert [e.text for e in events if e.visible_to == frozenset({1})] == ["{s0}'s card C is 4♦"]
     assert seen_by(state, 0, "C") == frozenset({1})
 
@@ -302,7 +277,7 @@ def test_blind_swap_with_j_or_q_moves_cards_and_knowledge_unseen() -> None:
     act(state, 1, "draw")
     act(state, 1, "discard")
     events = act(state, 1, "swap A s0.D")
-    assert public_texts(events) == ["{s1} swapped their card A with {s0}'s card D, unseen"]
+    assert event_texts(events) == ["{s1} swapped their card A with {s0}'s card D, unseen"]
     assert hand(state, 1)["A"] == "5D" and hand(state, 0)["D"] == "2C"
     # s1 knew its A (2♣): it still knows that card, now at s0's D; nobody knows s1's new A.
     assert seen_by(state, 0, "D") == frozenset({1}) and seen_by(state, 1, "A") == frozenset()
@@ -316,7 +291,7 @@ def test_black_king_look_and_swap() -> None:
     act(state, 1, "discard")
     assert legal(state, 1)[0] == "peek A s0.A" and legal(state, 1)[-1] == "skip"
     events = act(state, 1, "peek C s0.B")
-    assert public_texts(events) == ["{s1} looked at their card C and {s0}'s card B"]
+    assert event_texts(events) == ["{s1} looked at their card C and {s0}'s card B"]
     assert [e.text for e in events if e.visible_to == frozenset({1})] == [
         "Your card C is 4♣; {s0}'s card B is 3♦"
     ]
@@ -324,7 +299,7 @@ def test_black_king_look_and_swap() -> None:
     assert state.view(1)["just_seen"] == [[1, "C", "4C"], [0, "B", "3D"]]
     assert state.view(1)["pending"] == ["C", 0, "B"]
     events = act(state, 1, "swap")
-    assert public_texts(events) == ["{s1} swapped their card C with {s0}'s card B"]
+    assert event_texts(events) == ["{s1} swapped their card C with {s0}'s card B"]
     assert hand(state, 1)["C"] == "3D" and hand(state, 0)["B"] == "4C"
     # s0 had looked at its B (3♦): it still knows that card, now in s1's C.
     assert seen_by(state, 1, "C") == frozenset({0, 1})
@@ -337,7 +312,7 @@ def test_black_king_declined_swap() -> None:
     act(state, 1, "discard")
     act(state, 1, "peek A s0.D")
     events = act(state, 1, "keep")
-    assert public_texts(events) == ["{s1} kept the cards where they were"]
+    assert event_texts(events) == ["{s1} kept the cards where they were"]
     assert hand(state, 1)["A"] == "2C" and hand(state, 0)["D"] == "5D"
     assert seen_by(state, 0, "D") == frozenset({1})
     assert state.turn == 0 and state.window
@@ -348,7 +323,7 @@ def test_red_kings_and_a_to_6_give_no_power(card: str) -> None:
     state = two([card])
     act(state, 1, "draw")
     events = act(state, 1, "discard")
-    assert public_texts(events) == [f"{{s1}} discarded {C(card).pretty}"]
+    assert event_texts(events) == [f"{{s1}} discarded {C(card).pretty}"]
     assert state.phase == "turn" and state.turn == 0 and state.window
 
 
@@ -357,7 +332,7 @@ def test_skip_declines_a_power() -> None:
     act(state, 1, "draw")
     act(state, 1, "discard")
     events = act(state, 1, "skip")
-    assert public_texts(events) == ["{s1} did not use the power"]
+    assert event_texts(events) == ["{s1} did not use the power"]
     assert all(1 not in slot.known for slot in state.hands[0].values())
     assert state.turn == 0
 
@@ -389,7 +364,7 @@ def test_cambio_from_the_first_players_second_turn_and_the_last_turns() -> None:
             act(state, seat, "skip")
     assert "cambio" in legal(state, 1)
     events = act(state, 1, "cambio")
-    assert public_texts(events) == ["{s1} calls Cambio! Everyone else has one more turn."]
+    assert event_texts(events) == ["{s1} calls Cambio! Everyone else has one more turn."]
     assert state.caller == 1 and state.turn == 2 and not state.window
     assert "cambio" not in legal(state, 2)
     # The caller's cards are locked and the caller snaps no more.
@@ -400,9 +375,9 @@ def test_cambio_from_the_first_players_second_turn_and_the_last_turns() -> None:
     assert state.turn == 0 and state.window
     assert 1 not in state.to_act()
     assert not [text for text in legal(state, 0) if "s1." in text]
-    assert "no longer" not in illegal(state, 1, "snap A")
-    assert "called Cambio" in illegal(state, 1, "snap A")
-    assert "locked" in illegal(state, 0, "snap s1.A")
+    assert "no longer" not in refused(state, 1, "snap A")
+    assert "called Cambio" in refused(state, 1, "snap A")
+    assert "locked" in refused(state, 0, "snap s1.A")
     # The last final turn: no snap window; the round ends and the next one is dealt.
     act(state, 0, "draw")
     events = act(state, 0, "discard")
@@ -417,7 +392,7 @@ def test_cambio_not_before_everyone_had_a_turn() -> None:
     act(state, 1, "draw")
     act(state, 1, "discard")
     assert "cambio" not in legal(state, 0)
-    assert "once everybody has had a turn" in illegal(state, 0, "cambio")
+    assert "once everybody has had a turn" in refused(state, 0, "cambio")
     act(state, 0, "draw")
     act(state, 0, "discard")
     assert legal(state, 1)[:2] == ["draw", "cambio"]
@@ -437,7 +412,7 @@ def test_callers_locked_cards_cannot_be_looked_at_or_swapped() -> None:
     act(state, 2, "discard")
     assert state.phase == "power"
     assert all("s1." not in text for text in legal(state, 2))
-    assert "locked" in illegal(state, 2, "swap A s1.A")
+    assert "locked" in refused(state, 2, "swap A s1.A")
     act(state, 2, "swap A s0.A")
     act(state, 0, "draw")
     act(state, 0, "discard")
@@ -482,7 +457,7 @@ def test_who_may_snap_and_who_the_game_waits_for() -> None:
     # The next player's draw closes the window.
     act(state, 2, "draw")
     assert state.to_act() == (2,)
-    assert "closed" in illegal(state, 0, "snap C")
+    assert "closed" in refused(state, 0, "snap C")
 
 
 def test_correct_own_snap() -> None:
@@ -490,7 +465,7 @@ def test_correct_own_snap() -> None:
     act(state, 1, "draw")
     act(state, 1, "discard")
     events = act(state, 0, "snap C")
-    assert public_texts(events) == ["{s0} snapped their card C: 4♦ — correct!"]
+    assert event_texts(events) == ["{s0} snapped their card C: 4♦ — correct!"]
     assert hand(state, 0) == {"A": "2D", "B": "3D", "D": "5D"}
     assert state.discard[-1] == C("4D") and not state.window
     assert state.to_act() == (0,) and legal(state, 0) == ["draw"]
@@ -502,15 +477,15 @@ def test_correct_snap_of_another_players_card_with_the_give_back() -> None:
     act(state, 1, "discard")
     # s1 snaps s0's C (4♦, a guess that happens to be right) and gives its A back.
     events = act(state, 1, "snap s0.C")
-    assert public_texts(events) == [
+    assert event_texts(events) == [
         "{s1} snapped {s0}'s card C: 4♦ — correct!",
         "{s1} chooses a card to give {s0}",
     ]
     assert state.phase == "give" and state.to_act() == (1,) and state.waiting_for() == (1,)
     assert legal(state, 1) == ["give A", "give B", "give C", "give D"]
-    assert "snapper is choosing" in illegal(state, 0, "draw")
+    assert "snapper is choosing" in refused(state, 0, "draw")
     events = act(state, 1, "give A")
-    assert public_texts(events) == ["{s1} moved their card A into {s0}'s empty card C"]
+    assert event_texts(events) == ["{s1} moved their card A into {s0}'s empty card C"]
     assert hand(state, 0) == {"A": "2D", "B": "3D", "C": "2C", "D": "5D"}
     assert list(hand(state, 0)) == ["A", "B", "C", "D"]
     assert hand(state, 1) == {"B": "3C", "C": "4C", "D": "5C"}
@@ -525,7 +500,7 @@ def test_wrong_snap_reveals_the_card_and_gives_a_penalty_card_in_e() -> None:
     act(state, 1, "draw")
     act(state, 1, "discard")
     events = act(state, 1, "snap s0.A")
-    assert public_texts(events) == [
+    assert event_texts(events) == [
         "{s1} snapped {s0}'s card A: 2♦ does not match 4♠ — wrong!",
         "{s1} takes a penalty card, unseen: their new card E",
     ]
@@ -535,7 +510,7 @@ def test_wrong_snap_reveals_the_card_and_gives_a_penalty_card_in_e() -> None:
     assert state.view(0)["just_seen"] == [[0, "A", "2D"], [0, "B", "3D"]]
     assert hand(state, 1)["E"] == "9H" and seen_by(state, 1, "E") == frozenset()
     assert state.window and state.to_act() == (0,)  # s1 tried; s0 may still snap or draw
-    assert "already tried" in illegal(state, 1, "snap s0.C")
+    assert "already tried" in refused(state, 1, "snap s0.C")
     assert "9H" not in json.dumps(state.view(1))
 
 
@@ -548,7 +523,7 @@ def test_second_snap_on_a_closed_window_is_refused_without_penalty() -> None:
     act(state, 1, "discard")
     act(state, 0, "snap C")
     stock = len(state.stock)
-    assert "closed" in illegal(state, 2, "snap B")
+    assert "closed" in refused(state, 2, "snap B")
     assert len(state.stock) == stock and "E" not in hand(state, 2)
 
 
@@ -600,9 +575,9 @@ def test_snap_explanations() -> None:
     state = two(["4S"])
     act(state, 1, "draw")
     act(state, 1, "discard")
-    assert "snap C" in illegal(state, 0, "snap s0.C")
-    assert "no card at" in illegal(state, 0, "snap s1.H")
-    assert "no card at" in illegal(state, 0, "snap s7.A")
+    assert "snap C" in refused(state, 0, "snap s0.C")
+    assert "no card at" in refused(state, 0, "snap s1.H")
+    assert "no card at" in refused(state, 0, "snap s7.A")
 
 
 # -- the stock running out --------------------------------------------------------------------
@@ -625,7 +600,7 @@ def test_reshuffle_the_discard_but_its_top_card() -> None:
     act(state, 1, "skip")
     assert state.stock == [] and state.discard == [C("2C"), C("2D"), C("9C")]
     events = act(state, 0, "draw")
-    assert public_texts(events)[0] == (
+    assert event_texts(events)[0] == (
         "The stock is empty: 2 discarded cards are shuffled into a new stock "
         "(reshuffle 1 of 2 this round)"
     )
@@ -642,7 +617,7 @@ def test_a_draw_with_nothing_to_take_ends_the_round() -> None:
     act(state, 1, "discard")
     assert state.stock == [] and len(state.discard) == 1
     events = act(state, 0, "draw")
-    assert public_texts(events)[0] == "{s0} cannot draw: no cards are left to take."
+    assert event_texts(events)[0] == "{s0} cannot draw: no cards are left to take."
     assert [event.kind for event in events][-2:] == ["hand_end", "deal"]
     assert state.history[0][1] == 2 + 3 + 4 + 5
 
@@ -653,7 +628,7 @@ def test_a_wrong_snap_costs_no_penalty_when_nothing_is_left() -> None:
     act(state, 1, "draw")
     act(state, 1, "discard")
     events = act(state, 1, "snap s0.A")
-    assert public_texts(events)[-1] == "No card is left for a penalty."
+    assert event_texts(events)[-1] == "No card is left for a penalty."
     assert list(hand(state, 1)) == ["A", "B", "C", "D"]
 
 
@@ -682,12 +657,12 @@ def test_a_round_has_at_most_two_reshuffles_then_the_third_empty_stock_ends_it(
     assert len(state.discard) == 44 and state.window  # plenty to shuffle, but not a third time
     assert state.discard[-1] == C("2S")
     events = act(state, 1, "snap s0.B")  # wrong (s0's B is 3♦): no penalty card to take
-    assert public_texts(events)[-1] == "No card is left for a penalty."
+    assert event_texts(events)[-1] == "No card is left for a penalty."
     assert list(hand(state, 1)) == ["A", "B", "C", "D"]
     hands = [hand(state, seat) for seat in (0, 1)]
     drawer = state.turn
     events = act(state, drawer, "draw")
-    assert public_texts(events)[0] == (
+    assert event_texts(events)[0] == (
         f"{{s{drawer}}} cannot draw: the stock is empty after the round's 2 reshuffles."
     )
     # the round is scored as usual and the next one starts, with its own two reshuffles
@@ -855,10 +830,10 @@ def test_actions_of_different_kinds_never_compare_equal() -> None:
 
 def test_illegal_actions_change_nothing() -> None:
     state = two(["4S"])
-    assert "not your turn" in illegal(state, 0, "draw")
+    assert "not your turn" in refused(state, 0, "draw")
     act(state, 1, "draw")
-    assert "replace one of your cards" in illegal(state, 1, "peek A")
-    assert "no card in position" in illegal(state, 1, "replace F")
+    assert "replace one of your cards" in refused(state, 1, "peek A")
+    assert "no card in position" in refused(state, 1, "replace F")
 
 
 def test_json_round_trip_mid_game() -> None:

@@ -28,23 +28,19 @@ from engine.games.fishing import (
     sum_sets,
 )
 from engine.runner import step
+from tests.engine import helpers
 from tests.engine.decks import cards, round_robin_deck
+from tests.engine.helpers import legal
 
 
 def new(hands: list[str], table: str, stock: str = "", **options: Any) -> FishingState:
     """A game whose first hand deals ``hands`` (seat 0 deals), ``table``, then ``stock`` on top."""
     deck = round_robin_deck(hands, dealer=0, after=[table, stock])
-    state = GAME.new_state(len(hands), seed=1, options=options, deck=deck)
-    assert isinstance(state, FishingState)
-    return state
-
-
-def legal_texts(state: State, seat: int) -> list[str]:
-    return [action.text for action in state.legal_actions(seat)]
+    return helpers.new(GAME, FishingState, len(hands), deck=deck, options=options)
 
 
 def takes_of(state: State, seat: int, card: str) -> list[str]:
-    return [text for text in legal_texts(state, seat) if text.startswith(f"play {card}")]
+    return [text for text in legal(state, seat) if text.startswith(f"play {card}")]
 
 
 def at_last_play(state: FishingState, **changes: Any) -> FishingState:
@@ -429,6 +425,7 @@ def test_simulate_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> No
     assert sum(out["wins"]) == 4 and len(out["wins"]) == 3
 
 
+@pytest.mark.slow
 def test_the_ai_beats_random_agents() -> None:
     ai, rnd = agent(GAME, "ai"), agent(GAME, "random")
     first = simulate(GAME, 2, 30, 500, [ai, rnd])["wins"]

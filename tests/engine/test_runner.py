@@ -1,6 +1,7 @@
-"""The runner's play_out (the count of actions it returns and its bound, the same play as
-``step``, the cyclic collector paused while it plays) and the state's play_sole_turns, which
-it plays from; and that no game makes reference cycles, which that pause relies on."""
+"""The runner's play_out (the count of actions it returns and its bound, the cyclic collector
+paused while it plays) and the state's play_sole_turns, which it plays from; and that no game
+makes reference cycles, which that pause relies on. That play_out plays as ``step`` does is
+checked in every game by the random-play driver (tests/engine/test_random_play.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from engine.core import Action, RandomAgent, View
 from engine.errors import IllegalActionError
 from engine.games.fishing import Play
 from engine.registry import games
-from engine.runner import collector_paused, play_out, step
+from engine.runner import collector_paused, play_out
 
 
 @pytest.mark.parametrize("game_id", ["fishing", "stuck"])
@@ -31,25 +32,6 @@ def test_play_out_returns_the_actions_taken_and_stops_at_its_bound(game_id: str)
     assert play_out(state, agents, seed=7, max_steps=steps) == steps and state.is_over
     with pytest.raises(RuntimeError, match=f"did not end within {steps - 1} actions"):
         play_out(game.new_state(2, seed=7), agents, seed=7, max_steps=steps - 1)
-
-
-@pytest.mark.parametrize("game_id", sorted(games()))
-def test_play_out_plays_as_step_does(game_id: str) -> None:
-    """play_out (its common steps played by play_sole_turns) takes the actions ``step`` takes
-    with the same generators, and ends in the same state."""
-    game = games()[game_id]
-    agents = [agent(game, "random")] * 2
-    for seed in range(3):
-        played = game.new_state(2, seed)
-        steps = play_out(played, agents, seed)
-        stepped = game.new_state(2, seed)
-        rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(2)]
-        order = random.Random(f"{seed}/order")
-        taken = 0
-        while not stepped.is_over:
-            step(stepped, agents, rngs, order)
-            taken += 1
-        assert taken == steps and stepped.to_json() == played.to_json()
 
 
 class Answering(RandomAgent):
@@ -129,6 +111,7 @@ def test_play_out_pauses_the_collector_and_gives_it_back_as_it_was() -> None:
         gc.enable()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("game_id", sorted(games()))
 def test_play_makes_no_reference_cycles(game_id: str, level: str) -> None:

@@ -73,6 +73,7 @@ def test_states_differing_only_in_hidden_cards_get_the_same_hard_decision(game_i
         assert mine in legal
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_hard_and_easy_play_whole_games_legally(game_id: str) -> None:
     game = games()[game_id]

@@ -19,10 +19,9 @@ from hypothesis import strategies as st
 
 import engine.ai
 from engine.cards import FULL_DECK, Card
-from engine.choices import Step, resolve
 from engine.cli import main
 from engine.core import RandomAgent, StateAgent
-from engine.errors import ActionParseError, IllegalActionError, SavedStateError, SetupError
+from engine.errors import ActionParseError, SavedStateError, SetupError
 from engine.games import swazi
 from engine.games.swazi import (
     GAME,
@@ -31,6 +30,8 @@ from engine.games.swazi import (
     score_piles,
 )
 from engine.runner import play_out
+from tests.engine import helpers
+from tests.engine.helpers import legal, sampled_steps
 
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -40,9 +41,7 @@ def cards(text: str) -> list[Card]:
 
 def new(seed: int, deck: list[str] | None = None) -> SwaziState:
     """A two-player game (seat 0 deals when ``deck`` is given)."""
-    state = GAME.new_state(2, seed, deck=deck)
-    assert isinstance(state, SwaziState)
-    return state
+    return helpers.new(GAME, SwaziState, 2, seed, deck)
 
 
 def stacked(
@@ -114,24 +113,16 @@ def position(
     return state
 
 
-def texts(state: SwaziState, seat: int | None = None) -> list[str]:
-    seat = state.to_act()[0] if seat is None else seat
-    return [action.text for action in state.legal_actions(seat)]
-
-
 def play(state: SwaziState, seat: int, text: str) -> list[Any]:
-    assert text in texts(state, seat), (text, texts(state, seat))
+    assert text in legal(state, seat), (text, legal(state, seat))
     return state.apply_text(seat, text)
 
 
 def refused(state: SwaziState, seat: int, text: str) -> str:
-    """Apply ``text`` expecting a refusal that changes nothing; returns the reason."""
-    before = state.to_json()
-    assert text not in texts(state, seat)
-    with pytest.raises(IllegalActionError) as error:
-        state.apply_text(seat, text)
-    assert state.to_json() == before
-    return str(error.value)
+    """Apply ``text``, which is not listed, expecting a refusal that changes nothing; returns
+    the reason."""
+    assert text not in legal(state, seat)
+    return helpers.refused(state, seat, text)
 
 
 def build_of(state: SwaziState, value: int) -> dict[str, Any]:
@@ -162,6 +153,7 @@ def test_deal_layout_first_then_twelve_each_from_the_dealers_left() -> None:
     assert "hand" not in view and state.view(0)["seat"] == 0
 
 
+@pytest.mark.slow
 def test_second_half_then_next_deal_with_the_other_dealer() -> None:
     deck = [card.text for card in FULL_DECK]
     state = new(5, deck=deck)
@@ -195,15 +187,15 @@ def test_first_dealer_from_the_seed_without_a_deck() -> None:
 # -- captures --------------------------------------------------------------------------------------
 def test_ace_declared_14_captures_a_sum_and_a_king_in_one_play() -> None:
     state = new(1, deck=stacked("AD 5D 9C KS", hand1="AH KH 2C"))
-    legal = texts(state, 1)
-    assert "capture AH=1 take AD" in legal  # aces alone: both values allow it, =1 is written
-    assert "capture AH=14 take AD" not in legal
-    assert "capture AH=14 take 5D 9C" in legal  # a sum
-    assert "capture AH=14 take AD 5D 9C" in legal  # a sum and an ace by its value
-    assert "capture AH=14 take AD KS" in legal  # a king with an ace (1) make 14
-    assert "capture AH=14 take KS" not in legal  # a king alone is 13, not 14
-    assert "capture KH take KS" in legal  # a king by rank
-    assert not [t for t in legal if t.startswith("capture AH=1 ") and "5D" in t]
+    moves = legal(state, 1)
+    assert "capture AH=1 take AD" in moves  # aces alone: both values allow it, =1 is written
+    assert "capture AH=14 take AD" not in moves
+    assert "capture AH=14 take 5D 9C" in moves  # a sum
+    assert "capture AH=14 take AD 5D 9C" in moves  # a sum and an ace by its value
+    assert "capture AH=14 take AD KS" in moves  # a king with an ace (1) make 14
+    assert "capture AH=14 take KS" not in moves  # a king alone is 13, not 14
+    assert "capture KH take KS" in moves  # a king by rank
+    assert not [t for t in moves if t.startswith("capture AH=1 ") and "5D" in t]
     events = play(state, 1, "capture AH=14 take AD 5D 9C KS")
     assert state.piles[1] == cards("AD 5D 9C KS AH")  # loose in card order, capturer on top
     assert state.public_view()["piles"][1] == {"size": 5, "top": "AH"}
@@ -225,7 +217,7 @@ def test_several_groups_at_once_with_a_build_and_the_pile_order() -> None:
         "augmented": False,
         "cards": ["5C", "4C"],
     }
-    legal = texts(state, 0)
+    moves = legal(state, 0)
     for text in (
         "capture 9D take b9",
         "capture 9D take 9H",
@@ -233,7 +225,7 @@ def test_several_groups_at_once_with_a_build_and_the_pile_order() -> None:
         "capture 9D take b9 4S 5H 9H",
         "discard 9D",  # nor is it compulsory
     ):
-        assert text in legal
+        assert text in moves
     play(state, 0, "capture 9D take b9 4S 5H 9H")
     # the build's cards as they went in, then the loose cards in card order, then the capturer
     assert state.piles[0] == cards("5C 4C 4S 5H 9H 9D")
@@ -272,10 +264,10 @@ def test_parse_accepts_any_order_and_case() -> None:
 # -- builds ----------------------------------------------------------------------------------------
 def test_single_build_needs_a_card_of_its_value_left_in_hand() -> None:
     state = position(("KD", "3H 10S JC"), layout="7C 2D")
-    legal = texts(state)
-    assert "build 3H on 7C" in legal
-    assert "build 3H on 2D" not in legal  # a 5 is not held
-    assert "build 2D 7C" not in legal  # a 9 is not held either
+    moves = legal(state)
+    assert "build 3H on 7C" in moves
+    assert "build 3H on 2D" not in moves  # a 5 is not held
+    assert "build 2D 7C" not in moves  # a 9 is not held either
     play(state, 1, "build 3H on 7C")
     assert build_of(state, 10) == {
         "value": 10,
@@ -292,19 +284,19 @@ def test_build_values_run_from_2_to_14_and_an_ace_serves_for_14() -> None:
     state = position(("KD", "9C AH 2S"), layout="6D KS")
     assert "A build may be worth at most 14" in refused(state, 1, "build 9C on 6D")
     # K + A = 14, kept by the other ace? Only one ace is held: no
-    assert "build AH=1 on KS" not in texts(state)
+    assert "build AH=1 on KS" not in legal(state)
     two = position(("KD", "AC AH 2S"), layout="6D KS")
-    assert "build AH=1 on KS" in texts(two)  # AC keeps the 14
-    assert "build 2S on 6D" not in texts(two)
+    assert "build AH=1 on KS" in legal(two)  # AC keeps the 14
+    assert "build 2S on 6D" not in legal(two)
     held = position(("KD", "AH 5C"), layout="KS AD")
-    assert "build AD KS" in texts(held)  # card-less, kept by AH
+    assert "build AD KS" in legal(held)  # card-less, kept by AH
 
 
 def test_change_an_opponents_single_build_and_no_capture_that_turn() -> None:
     state = new(1, deck=stacked("7C 4D 6S 8H", hand0="2C QD", hand1="3H 10S"))
     play(state, 1, "build 3H on 7C")
-    legal = texts(state, 0)
-    assert "change b10 with 2C" in legal
+    moves = legal(state, 0)
+    assert "change b10 with 2C" in moves
     events = play(state, 0, "change b10 with 2C")
     assert events[0].text == "{s0} changed {s1}'s build of 10 into 12 with 2♣"
     assert build_of(state, 12) == {
@@ -314,7 +306,7 @@ def test_change_an_opponents_single_build_and_no_capture_that_turn() -> None:
         "cards": ["7C", "3H", "2C"],
     }
     # the change was the hand card: the turn has passed, the changer cannot also capture it
-    assert state.to_act() == (1,) and texts(state, 0) == []
+    assert state.to_act() == (1,) and legal(state, 0) == []
 
 
 def test_changing_needs_the_new_value_in_hand_and_an_opponents_build() -> None:
@@ -342,9 +334,9 @@ def test_an_augmented_build_can_no_longer_change_value() -> None:
 
 def test_a_second_build_of_a_value_is_refused_and_your_own_merges() -> None:
     state = position(("4D 9C KD", "9D 9S 2H"), layout="4S 5H 5D", builds=((9, 1, False, "4C 5C"),))
-    legal = texts(state, 1)
-    assert "build 4S 5H" not in legal  # own value: written as an augment
-    assert "augment b9 with 4S 5H" in legal
+    moves = legal(state, 1)
+    assert "build 4S 5H" not in moves  # own value: written as an augment
+    assert "augment b9 with 4S 5H" in moves
     assert "write it as an augment of b9" in refused(state, 1, "build 4S 5H")
     play(state, 1, "augment b9 with 4S 5H")
     assert build_of(state, 9)["augmented"] and build_of(state, 9)["cards"] == [
@@ -353,10 +345,10 @@ def test_a_second_build_of_a_value_is_refused_and_your_own_merges() -> None:
         "4S",
         "5H",
     ]
-    assert "discard 2H" not in texts(state, 1)  # first half, owning a build
+    assert "discard 2H" not in legal(state, 1)  # first half, owning a build
     play(state, 1, "augment b9 with 9D")
     # the opponent may not build a second 9
-    assert "build 4D on 5D" not in texts(state, 0)
+    assert "build 4D on 5D" not in legal(state, 0)
     assert "There is already a build of 9" in refused(state, 0, "build 4D on 5D")
 
 
@@ -374,7 +366,7 @@ def merge_position() -> SwaziState:
 
 def test_a_change_into_a_value_you_own_is_legal_and_merges_in_order() -> None:
     state = merge_position()
-    assert "change b10 with 2C" in texts(state, 0)  # first half: still one build after it
+    assert "change b10 with 2C" in legal(state, 0)  # first half: still one build after it
     events = play(state, 0, "change b10 with 2C")
     assert events[0].text == (
         "{s0} changed {s1}'s build of 10 into 12 with 2♣, which joins their own build of 12"
@@ -404,21 +396,21 @@ def test_the_hold_rule_after_a_merge() -> None:
     )
     play(two_aces, 1, "change b13 with AC=1")
     assert build_of(two_aces, 14)["cards"] == ["9C", "5C", "6D", "7D", "AC"]
-    assert "discard AD" not in texts(two_aces, 1)  # the last ace now keeps the merged 14
+    assert "discard AD" not in legal(two_aces, 1)  # the last ace now keeps the merged 14
     # nor may the hand card be the last one keeping another own build
     builds = ((5, 1, False, "2C 3C"), (12, 1, False, "5H 7H"), (7, 0, False, "4D 3D"))
     scarce = position(("KD", "5S QH 9S"), builds=builds, half=2, stock="")
     assert "keep a card of value 5" in refused(scarce, 1, "change b7 with 5S")
     spare = position(("KD", "5S 5D QH"), builds=builds, half=2, stock="")
-    assert {"change b7 with 5D", "change b7 with 5S"} <= set(texts(spare, 1))
+    assert {"change b7 with 5D", "change b7 with 5S"} <= set(legal(spare, 1))
 
 
 def test_a_merge_in_the_first_half_only_while_owning_that_one_build() -> None:
     builds = ((12, 1, False, "5H 7H"), (9, 0, False, "4D 5D"))
     state = position(("KD", "3S QH 6H KH"), layout="2D 4S", builds=builds)
-    assert "change b9 with 3S" in texts(state, 1)
+    assert "change b9 with 3S" in legal(state, 1)
     play(state, 1, "build 2D 4S")  # a second build: now the hand card must capture one
-    assert "change b9 with 3S" not in texts(state, 1)
+    assert "change b9 with 3S" not in legal(state, 1)
     assert "two builds" in refused(state, 1, "change b9 with 3S")
     # a change into a value of neither builds a second one, refused in the first half
     other = position(
@@ -440,19 +432,19 @@ def test_replay_agrees_on_a_merge(tmp_path: Path, capsys: Any) -> None:
     state = merge_position()
     actions: list[Any] = [[1, "build 3H on 7C"], [0, "build 5D 7S"]]
     out = replayed(tmp_path, capsys, 5, MERGE_DECK, actions)
-    assert out["legal"] == {"0": texts(state, 0)} and "change b10 with 2C" in out["legal"]["0"]
+    assert out["legal"] == {"0": legal(state, 0)} and "change b10 with 2C" in out["legal"]["0"]
     actions += [[0, "change b10 with 2C"], [1, "capture QH take b12"]]
     out = replayed(tmp_path, capsys, 5, MERGE_DECK, actions)
     play(state, 0, "change b10 with 2C")
     play(state, 1, "capture QH take b12")
-    assert out["to_act"] == [0] and out["legal"] == {"0": texts(state, 0)}
+    assert out["to_act"] == [0] and out["legal"] == {"0": legal(state, 0)}
 
 
 def test_cardless_moves_then_exactly_one_hand_card() -> None:
     state = position(("KD", "7D 7S QH"), layout="2D 5C 3S 4H")
     play(state, 1, "build 2D 5C")
     assert state.to_act() == (1,)  # a card-less move does not end the turn
-    assert all(not t.startswith("discard") for t in texts(state, 1))  # owns a build: first half
+    assert all(not t.startswith("discard") for t in legal(state, 1))  # owns a build: first half
     play(state, 1, "augment b7 with 3S 4H")
     assert state.to_act() == (1,) and state.loose == []
     play(state, 1, "capture 7D take b7")
@@ -467,10 +459,10 @@ def test_the_opponents_pile_top_twice_in_a_row_and_never_captured() -> None:
         builds=((9, 1, False, "4C 5C"),),
         piles=("3D 6S", "9S"),  # seat 1's own top 9S is never usable by seat 1
     )
-    legal = texts(state, 1)
-    assert "augment b9 with top 3H" in legal
-    assert "augment b9 with top" not in legal  # 6S alone is no 9 (and 9S is seat 1's own)
-    assert not [t for t in legal if t.startswith("capture") and "6S" in t]
+    moves = legal(state, 1)
+    assert "augment b9 with top 3H" in moves
+    assert "augment b9 with top" not in moves  # 6S alone is no 9 (and 9S is seat 1's own)
+    assert not [t for t in moves if t.startswith("capture") and "6S" in t]
     assert "not loose on the layout" in refused(state, 1, "capture 9C take 3H 6S")
     events = play(state, 1, "augment b9 with top 3H")
     assert "the top of {s0}'s pile" in events[0].text
@@ -479,7 +471,7 @@ def test_the_opponents_pile_top_twice_in_a_row_and_never_captured() -> None:
     play(state, 1, "augment b9 with top 6H")  # the next card, 3D, is the top now
     assert build_of(state, 9)["cards"] == ["4C", "5C", "6S", "3H", "3D", "6H"]
     assert state.public_view()["piles"][0] == {"size": 0, "top": None}
-    assert not [t for t in texts(state, 1) if "top" in t]
+    assert not [t for t in legal(state, 1) if "top" in t]
     assert "no top card" in refused(state, 1, "augment b9 with top 9D")
     play(state, 1, "capture 9C take b9")
     assert state.piles[1] == cards("9S 4C 5C 6S 3H 3D 6H 9C")
@@ -488,22 +480,22 @@ def test_the_opponents_pile_top_twice_in_a_row_and_never_captured() -> None:
 # -- ownership and the first-half limits -----------------------------------------------------------
 def test_discard_refused_in_the_first_half_while_owning_a_build() -> None:
     first = position(("KD", "9C 9D KH"), builds=((9, 1, False, "4C 5C"),), half=1)
-    assert not [t for t in texts(first, 1) if t.startswith("discard")]
+    assert not [t for t in legal(first, 1) if t.startswith("discard")]
     assert "may not discard while you own a build" in refused(first, 1, "discard KH")
     second = position(("KD", "9C 9D KH"), builds=((9, 1, False, "4C 5C"),), half=2, stock="")
-    assert {"discard KH", "discard 9C", "discard 9D"} <= set(texts(second, 1))
+    assert {"discard KH", "discard 9C", "discard 9D"} <= set(legal(second, 1))
     play(second, 1, "discard KH")
     assert second.loose == cards("KH")
 
 
 def test_the_owner_keeps_a_card_of_the_builds_value() -> None:
     state = position(("KD", "9C KH 3S"), builds=((9, 1, False, "4C 5C"),), half=2, stock="")
-    legal = texts(state, 1)
-    assert "discard 9C" not in legal and "capture 9C take b9" in legal
+    moves = legal(state, 1)
+    assert "discard 9C" not in moves and "capture 9C take b9" in moves
     assert "keep a card of value 9" in refused(state, 1, "discard 9C")
     # an ace keeps a 14
     ace = position(("KD", "AC KH"), builds=((14, 1, False, "9C 5C"),), half=2, stock="")
-    assert "discard AC" not in texts(ace, 1) and "capture AC=14 take b14" in texts(ace, 1)
+    assert "discard AC" not in legal(ace, 1) and "capture AC=14 take b14" in legal(ace, 1)
 
 
 def test_two_builds_refused_at_the_end_of_a_first_half_turn() -> None:
@@ -512,13 +504,13 @@ def test_two_builds_refused_at_the_end_of_a_first_half_turn() -> None:
         layout="3S 4H 2D 5S 6C 6D",
         builds=((9, 1, False, "4C 5C"),),
     )
-    assert "build 3S 4H" in texts(state, 1)  # a second build, since 7D can then capture it
+    assert "build 3S 4H" in legal(state, 1)  # a second build, since 7D can then capture it
     play(state, 1, "build 3S 4H")
-    legal = texts(state, 1)
-    assert "build 6C 6D" not in legal  # never a third
-    assert "augment b7 with 2D 5S" in legal  # the same value merges
-    assert "capture 7D take b7" in legal and "capture 9C take b9" in legal
-    for text in legal:  # the hand card must capture one of the two builds
+    moves = legal(state, 1)
+    assert "build 6C 6D" not in moves  # never a third
+    assert "augment b7 with 2D 5S" in moves  # the same value merges
+    assert "capture 7D take b7" in moves and "capture 9C take b9" in moves
+    for text in moves:  # the hand card must capture one of the two builds
         move = GAME.parse_action(text)
         assert isinstance(move, Move)
         assert (move.kind == "capture" and move.build) or (
@@ -645,7 +637,11 @@ def test_illegal_moves_change_nothing() -> None:
     assert "not loose on the layout" in refused(state, 1, "augment b9 with 2C 7C")
 
 
+@pytest.mark.slow
 def test_every_step_of_a_large_choice_has_at_most_25_options() -> None:
+    """Every step within two choices of the first (where steps are widest: each choice narrows
+    the moves left) and those of 60 seeded random walks down to a move (``sampled_steps``);
+    walking all of this position's steps took minutes."""
     state = position(
         ("KD", "AH 9C 8D 7D 6D KC"),
         layout="AC 2C 2D 3C 3D 4C 4D 5C 5D 6C 7C 8C",
@@ -654,16 +650,11 @@ def test_every_step_of_a_large_choice_has_at_most_25_options() -> None:
     )
     legal = state.legal_actions(1)
     assert len(legal) > 200  # far more moves than one step may show
-
-    def walk(prefix: tuple[int, ...]) -> int:
-        step = resolve(legal, prefix)
-        if not isinstance(step, Step):
-            return len(prefix)
-        assert len(step.choices) <= 25
-        return max(walk((*prefix, choice.index)) for choice in step.choices)
-
     longest = max(len(action.path) for action in legal)
-    assert walk(()) <= longest + 1
+    steps = sampled_steps(legal, random.Random(25), whole_depth=2, descents=60)
+    for step in steps:
+        assert len(step.choices) <= 25
+        assert len(step.prefix) <= longest
     assert {action.path[0] for action in legal} <= {"AH", "9C", "8D", "7D", "6D", "KC", "build"}
 
 
@@ -690,7 +681,7 @@ def test_json_round_trip_and_replay_command(tmp_path: Path, capsys: Any) -> None
         "scores": [0, 0],
         "winners": [],
         "to_act": [1],
-        "legal": {"1": texts(state, 1)},
+        "legal": {"1": legal(state, 1)},
     }
     assert "discard 9S" in out["legal"]["1"]
     record["actions"] = [[1, "capture 9S take b9"]]
@@ -975,19 +966,52 @@ def test_the_layout_cache_holds_nothing_the_collector_walks() -> None:
     assert not any(gc.is_tracked(item) for item in held)
 
 
+def within_the_key(ranks: list[int]) -> bool:
+    """Whether no rank comes more often than a layout key counts."""
+    return max(map(ranks.count, ranks), default=0) <= swazi.MOST_OF_A_RANK
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.integers(min_value=1, max_value=13), max_size=9)
-    | st.lists(st.integers(min_value=1, max_value=3), min_size=10, max_size=18)
+    | st.lists(st.integers(min_value=1, max_value=3), min_size=10, max_size=18).filter(
+        within_the_key
+    )
 )
 def test_a_layout_derived_from_the_one_without_its_lowest_card_is_the_depth_first_one(
     ranks: list[int],
 ) -> None:
     """The subsets of a new layout are made from those of the layout less its lowest card;
     they are the depth-first search's (the order of the move lists), also where the search
-    stops at ``SUBSET_LIMIT`` (a dozen or more low cards)."""
+    stops at ``SUBSET_LIMIT`` (a dozen or more low cards). Up to ``MOST_OF_A_RANK`` cards of
+    a rank: what a layout key counts (a deck holds 4)."""
     layout = tuple(sorted(ranks))
     assert swazi._subsets(layout, swazi.layout_key(layout)) == swazi._depth_first(layout)
+
+
+def test_a_layout_key_counts_up_to_its_limit_and_refuses_more() -> None:
+    """Two layouts share a key only if they hold the same ranks, up to ``MOST_OF_A_RANK`` of
+    each; one card more of a rank would carry into the next rank (sixteen aces are the key of
+    a single 2, whose cached moves they would be given), so it is refused, whatever is
+    cached; and a saved game naming a card twice, the one way to reach it, is refused."""
+    most = swazi.MOST_OF_A_RANK
+    layouts = {
+        (low,) * lows + (high,) * highs
+        for low in range(1, 14)
+        for high in range(low + 1, 14)
+        for lows in range(most + 1)
+        for highs in range(most + 1)
+    }
+    assert len({swazi.layout_key(ranks) for ranks in layouts}) == len(layouts)
+    swazi._layout((2,))  # cached, as an earlier test or game may have left it
+    for rank in range(1, 14):
+        with pytest.raises(ValueError, match=f"at most {most} cards of a rank"):
+            swazi.layout_key((rank,) * (most + 1))
+    with pytest.raises(ValueError, match="at most"):
+        swazi._layout((1,) * (most + 2))
+    data = GAME.new_state(2, 3).to_json()
+    with pytest.raises(SavedStateError, match="names a card twice"):
+        GAME.state_from_json({**data, "layout": [*data["layout"], data["hands"][0][0]]})
 
 
 def test_the_bits_table_gives_the_values_of_every_mask_of_totals() -> None:
@@ -1043,7 +1067,7 @@ def test_a_part_goes_in_as_pile_card_then_loose_cards_then_hand_card() -> None:
     state = position(
         ("KD", "9C 9D 4H"), layout="2C 6H", builds=((9, 1, False, "4C 5C"),), piles=("3D", "")
     )
-    assert "augment b9 with top 2C 4H" in texts(state, 1)
+    assert "augment b9 with top 2C 4H" in legal(state, 1)
     state.apply_text(1, "augment b9 with 4H top 2C")  # any order is read
     assert build_of(state, 9)["cards"] == ["4C", "5C", "3D", "2C", "4H"]
     assert state.to_act() == (0,)  # the hand card 4H ended the turn
@@ -1051,22 +1075,22 @@ def test_a_part_goes_in_as_pile_card_then_loose_cards_then_hand_card() -> None:
 
 def test_a_hand_ace_in_a_part_counts_1_and_alone_14() -> None:
     state = position(("KD", "AH AC 3S"), layout="2C 5D", builds=((8, 1, False, "3C 5C"),))
-    legal = texts(state, 1)
-    assert "augment b8 with AH=1 2C 5D" in legal
-    assert "augment b8 with AH=14" not in legal
+    moves = legal(state, 1)
+    assert "augment b8 with AH=1 2C 5D" in moves
+    assert "augment b8 with AH=14" not in moves
     assert "write AH=1" in refused(state, 1, "augment b8 with AH=14 2C 5D")
     fourteen = position(("KD", "AH AC"), builds=((14, 1, False, "9C 5C"),))
-    assert "augment b14 with AH=14" in texts(fourteen, 1)
-    assert "capture AH=14 take b14" in texts(fourteen, 1)
+    assert "augment b14 with AH=14" in legal(fourteen, 1)
+    assert "capture AH=14 take b14" in legal(fourteen, 1)
 
 
 def test_an_ace_takes_its_14_build_with_loose_aces() -> None:
     state = position(("KD", "AH AS 3S"), layout="AD", builds=((14, 1, False, "9C 5C"),))
-    legal = texts(state, 1)
+    moves = legal(state, 1)
     assert {"capture AH=14 take b14 AD", "capture AH=14 take b14", "capture AH=1 take AD"} <= set(
-        legal
+        moves
     )
-    assert "capture AH=14 take AD" not in legal
+    assert "capture AH=14 take AD" not in moves
 
 
 def test_a_build_or_change_says_the_value_it_makes() -> None:

@@ -40,6 +40,7 @@ from engine.games.twentytwo import (
     rank_key,
     ranks_of,
 )
+from tests.engine.helpers import act, event_texts, legal, new
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -62,14 +63,8 @@ def deal_deck(
 
 
 def start(players: int, *decks: list[str]) -> TwentyTwoState:
-    state = GAME.new_state(players, 1, deck=list(decks))
-    assert isinstance(state, TwentyTwoState)
-    return state
-
-
-def act(state: TwentyTwoState, seat: int, text: str) -> list[Event]:
-    assert state.to_act() == (seat,), f"expected {seat} to act, not {state.to_act()}"
-    return state.apply_text(seat, text)
+    """A game dealing ``decks``, one a hand."""
+    return new(GAME, TwentyTwoState, players, deck=list(decks))
 
 
 def keep_all(state: TwentyTwoState) -> None:
@@ -79,14 +74,6 @@ def keep_all(state: TwentyTwoState) -> None:
 
 def hand(state: TwentyTwoState, seat: int) -> str:
     return " ".join(card.text for card in state.hands[seat])
-
-
-def legal(state: TwentyTwoState, seat: int) -> list[str]:
-    return [action.text for action in state.legal_actions(seat)]
-
-
-def texts(events: list[Event], seat: int | None = None) -> list[str]:
-    return [event.text for event in events if event.visible(seat)]
 
 
 def widest_step(actions: Sequence[Action]) -> int:
@@ -108,7 +95,7 @@ def test_a_given_deck_makes_seat_0_deal_with_no_draw_one_card_at_a_time() -> Non
     deck = [card.text for card in sorted(FULL_DECK, key=rank_key, reverse=True)]
     state = start(3, deck)
     assert state.dealer == 0 and state.dealer_draw == []
-    assert texts(state.opening_events()) == [
+    assert event_texts(state.opening_events()) == [
         "Hand 1: {s0} deals 7 cards each; 31 left in the stock"
     ]
     # One at a time clockwise from the dealer's left: s1 gets the 1st, 4th, 7th … cards of
@@ -127,7 +114,7 @@ def test_the_high_card_draw_redraws_the_tied_highest_and_is_shown() -> None:
     rounds = [[(seat, card.text) for seat, card in drawn] for drawn in state.dealer_draw]
     assert rounds == [[(0, "5C"), (1, "6C"), (2, "6S"), (3, "2S")], [(1, "4S"), (2, "10S")]]
     assert state.dealer == 2 and state.to_act() == (3,)
-    assert texts(state.opening_events()) == [
+    assert event_texts(state.opening_events()) == [
         "Draw for the first dealer: {s0} 5, {s1} 6, {s2} 6, {s3} 2",
         "Tied players draw again: {s1} 4, {s2} 10",
         "{s2} drew highest and deals first",
@@ -174,16 +161,16 @@ def test_exchange_goes_clockwise_from_the_dealers_left_and_discards_leave_play()
     events = act(state, 1, "exchange 8C 2C")  # any order
     assert hand(state, 1) == "3C 4C 5C 6C 7C KS AS"
     assert [card.text for card in state.discards[1]] == ["2C", "8C"]
-    assert texts(events, None) == ["{s1} exchanges 2 cards; 29 left in the stock"]
-    assert texts(events, 1)[1] == "{s1} discards 2♣ 8♣ and draws K♠ A♠"
-    assert texts(events, 2) == texts(events, None)  # only the exchanger saw the cards
+    assert event_texts(events, None) == ["{s1} exchanges 2 cards; 29 left in the stock"]
+    assert event_texts(events, 1)[1] == "{s1} discards 2♣ 8♣ and draws K♠ A♠"
+    assert event_texts(events, 2) == event_texts(events, None)  # only the exchanger saw the cards
     assert state.view(2)["discard_counts"] == [0, 2, 0] and state.view(2)["discards"] == []
     assert state.view(1)["discards"] == ["2C", "8C"]
     assert state.to_act() == (2,)
     act(state, 2, "exchange 8D")
     assert hand(state, 2) == "2D 3D 4D 5D 6D 7D QS"
     assert state.to_act() == (0,) and state.phase == "exchange"
-    assert texts(act(state, 0, "keep")) == ["{s0} keeps their cards"]
+    assert event_texts(act(state, 0, "keep")) == ["{s0} keeps their cards"]
     # Then the dealer's left leads.
     assert state.phase == "play" and state.to_act() == (1,)
 
@@ -237,13 +224,13 @@ def test_a_lead_is_several_cards_of_one_rank_and_a_two_card_beat_may_mix_ranks()
     assert act(state, 1, "play 7D 7C") == [Event("{s1} leads 7♣ 7♦", "play")]
     # s2 beats with two cards (each at least a 7, high to low) or plays the two lowest.
     assert legal(state, 2) == ["play 3C 3D", "play 8D 9D", "play 8D AD", "play 9D AD"]
-    assert texts(act(state, 2, "play AD 9D")) == ["{s2} beats with 9♦ A♦"]
+    assert event_texts(act(state, 2, "play AD 9D")) == ["{s2} beats with 9♦ A♦"]
     # s0 cannot beat 9 A: only the two lowest cards.
     assert legal(state, 0) == ["play 2H 3H"]
     with pytest.raises(IllegalActionError, match="play your lowest: 2♥ 3♥"):
         state.apply_text(0, "play 7H 7S")
     events = act(state, 0, "play 2H 3H")
-    assert texts(events) == ["{s0} plays their lowest: 2♥ 3♥", "{s2} wins the trick"]
+    assert event_texts(events) == ["{s0} plays their lowest: 2♥ 3♥", "{s2} wins the trick"]
     assert state.to_act() == (2,) and state.trick == []
     assert [card.text for card in state.played] == ["7C", "7D", "9D", "AD", "2H", "3H"]
 
@@ -290,9 +277,9 @@ def test_a_beat_that_only_equals_the_best_play_beats_and_the_last_beater_wins() 
     keep_all(state)
     act(state, 1, "play 5C")
     assert legal(state, 2) == ["play 2H", "play 5D", "play 6H", "play 9D"]
-    assert texts(act(state, 2, "play 5D")) == ["{s2} beats with 5♦"]  # equal is a beat
+    assert event_texts(act(state, 2, "play 5D")) == ["{s2} beats with 5♦"]  # equal is a beat
     assert state.best_seat == 2
-    assert texts(act(state, 0, "play 5H")) == ["{s0} beats with 5♥", "{s0} wins the trick"]
+    assert event_texts(act(state, 0, "play 5H")) == ["{s0} beats with 5♥", "{s0} wins the trick"]
     assert state.to_act() == (0,)
 
 
@@ -312,14 +299,14 @@ def test_the_trick_goes_to_the_last_beater_not_the_highest() -> None:
     act(state, 2, "play AD")
     assert legal(state, 0) == ["play 5S", "play AH"]  # only an ace beats an ace now
     events = act(state, 0, "play AH")
-    assert texts(events)[-1] == "{s0} wins the trick"
+    assert event_texts(events)[-1] == "{s0} wins the trick"
     # Had s2 played the only beat and s0 its lowest, s2 would win: checked by best_seat rules.
     state2 = start(3, deck)
     keep_all(state2)
     act(state2, 1, "play 6C")
     act(state2, 2, "play 9D")
     events = act(state2, 0, "play 5S")
-    assert texts(events) == ["{s0} plays their lowest: 5♠", "{s2} wins the trick"]
+    assert event_texts(events) == ["{s0} plays their lowest: 5♠", "{s2} wins the trick"]
     assert state2.to_act() == (2,)
 
 
@@ -331,7 +318,10 @@ def test_lowest_cards_that_meet_the_beat_test_count_as_a_beat() -> None:
     # The two lowest (3 3) beat 2 2: offered once, and they win the trick.
     assert legal(state, 0)[0] == "play 3C 3D"
     assert len(legal(state, 0)) == len(set(legal(state, 0)))
-    assert texts(act(state, 0, "play 3H 3D")) == ["{s0} beats with 3♦ 3♥", "{s0} wins the trick"]
+    assert event_texts(act(state, 0, "play 3H 3D")) == [
+        "{s0} beats with 3♦ 3♥",
+        "{s0} wins the trick",
+    ]
     assert hand(state, 0) == "3C 5S 6S 7S 8S"  # exactly the named cards left the hand
 
 
@@ -379,7 +369,7 @@ def test_with_one_card_each_the_exchange_goes_straight_to_the_showdown() -> None
     assert state.dealt == 1 and hand(state, 1) == "AS" and hand(state, 0) == "5D"
     act(state, 1, "keep")
     events = act(state, 0, "keep")
-    assert texts(events)[:4] == [
+    assert event_texts(events)[:4] == [
         "{s0} keeps their cards",
         "{s1} shows A♠",
         "{s0} shows 5♦",
@@ -425,7 +415,7 @@ def test_a_showdown_tie_scores_both_and_the_last_tied_loser_in_reveal_order_deal
     state = start(3, tie_deck(), second)
     events = play_tie_hand(state)
     # Revealed clockwise from s2, who won the last trick: s2, s0, s1.
-    assert texts(events)[:6] == [
+    assert event_texts(events)[:6] == [
         "{s2} beats with 10♣ 10♦",
         "{s2} wins the trick",
         "{s2} shows Q♦",
@@ -498,7 +488,7 @@ def play_short_deck_hand(state: TwentyTwoState) -> list[Event]:
 def test_the_next_hand_is_dealt_short_when_the_deck_cannot_give_the_penalty() -> None:
     state = start(6, deal_deck(6, 0, short_deck_hands()))
     events = play_short_deck_hand(state)
-    assert texts(events)[2:8] == [
+    assert event_texts(events)[2:8] == [
         "{s5} shows 3♠",
         "{s0} shows 10♥",
         "{s1} shows A♠",
@@ -529,7 +519,7 @@ def test_nobody_exchanges_more_than_the_stock_and_an_empty_stock_ends_the_exchan
     with pytest.raises(IllegalActionError, match="only 1 card to exchange"):
         state.apply_text(3, "exchange " + " ".join(card.text for card in state.hands[3][:2]))
     events = act(state, 3, "exchange " + state.hands[3][0].text)
-    assert texts(events)[-1] == "The stock is empty: {s4}, {s5}, {s0}, {s1} keep their cards"
+    assert event_texts(events)[-1] == "The stock is empty: {s4}, {s5}, {s0}, {s1} keep their cards"
     assert state.phase == "play" and state.to_act() == (2,) and state.stock == []
     assert [len(pile) for pile in state.discards] == [0, 0, 2, 1, 0, 0]
 
@@ -632,7 +622,7 @@ def test_two_last_players_eliminated_in_one_hand_the_lowest_total_wins() -> None
     act(state, 0, "play 5C 5D 5H 5S")
     act(state, 0, "play 4C 4D")
     events = act(state, 1, "play 3C 3D")
-    assert texts(events)[2:4] == ["{s0} shows A♦", "{s1} shows A♣"]
+    assert event_texts(events)[2:4] == ["{s0} shows A♦", "{s1} shows A♣"]
     assert state.scores() == (11, 11) and state.dealer == 1 and state.dealt == 11
     keep_all(state)
     act(state, 0, "play 2C 2D 2H 2S")
@@ -652,7 +642,7 @@ def test_two_last_players_eliminated_in_one_hand_the_lowest_total_wins() -> None
     events = act(state, 1, "play 4C")
     # Both reach 22 or more in this hand: the lower total, s1's 22, wins alone.
     assert state.is_over and state.scores() == (32, 22) and state.winners() == (1,)
-    assert texts(events)[-1] == "{s1} wins"
+    assert event_texts(events)[-1] == "{s1} wins"
     assert state.to_act() == () and state.public_view()["winners"] == [1]
 
 
@@ -681,7 +671,7 @@ def test_two_last_players_eliminated_with_equal_totals_share_the_win() -> None:
     act(state, 1, "play 7C 7D")
     events = act(state, 0, "play 4C 4D")
     assert state.is_over and state.scores() == (22, 22) and state.winners() == (0, 1)
-    assert texts(events)[-1] == "{s0} and {s1} share the win"
+    assert event_texts(events)[-1] == "{s0} and {s1} share the win"
     assert [event.kind for event in events][-2:] == ["hand_end", "game_end"]
     # At the end every card is in exactly one place; the last cards lie face up.
     assert sorted(card for zone in state.zones() for card in zone.cards) == sorted(FULL_DECK)

@@ -12,8 +12,9 @@ from engine.core import Event, score_lines
 from engine.games.twentytwo import GAME as TWENTYTWO
 from engine.games.twentytwo import TwentyTwoState
 from engine.registry import games, get_game
+from tests.engine.helpers import act
 from tests.engine.test_cli import terminal
-from tests.engine.test_twentytwo import act, deal_deck, keep_all, start
+from tests.engine.test_twentytwo import deal_deck, keep_all, start
 
 
 @pytest.mark.parametrize("game_id", sorted(games()))
