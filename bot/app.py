@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 LOST_SHARDS_GRACE_SECONDS = 10.0  # for the lost games' channels to be told before stopping
 
-EXTENSIONS = ("bot.tables.commands", "bot.boards.commands", "bot.owner")
+EXTENSIONS = ("bot.tables.commands", "bot.boards.commands", "bot.help.commands", "bot.owner")
 
 
 class CardroomTree(app_commands.CommandTree["CardroomBot"]):

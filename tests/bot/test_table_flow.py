@@ -46,7 +46,7 @@ async def test_lobby_shows_options_seats_and_host(
     assert "**Target:** 30 points" in text and "**Several captures at once:** off" in text
     assert "**target**" not in text and "multi_capture" not in text
     labels = [item["label"] for item in components(lobby)]
-    assert labels == ["Join", "Leave", "Add AI", "Start", "Cancel"]
+    assert labels == ["Join", "Leave", "Add AI", "Start", "Cancel", "How to play"]
 
 
 async def test_each_game_has_its_own_start_command_with_exactly_its_options(
