@@ -131,7 +131,7 @@ def test_the_terminal_shows_a_hands_scores_a_player_a_line() -> None:
     )
     assert out.getvalue().splitlines() == [
         "  · Round 1 scores:",
-        "      Player (you) 0 (went out)",
+        "      You 0 (went out)",
         "      AI 1 7 (7 in hand + 0 stuck × 2)",
-        "      Totals: Player (you) 0, AI 1 7",
+        "      Totals: You 0, AI 1 7",
     ]
