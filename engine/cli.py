@@ -53,7 +53,7 @@ _THEIR = re.compile(r"\b(their|themselves)\b")
 _AND_VERB = re.compile(r"^([^.;]*? and(?:, [^,]*,)? )([a-z]+s)\b")  # the first clause's 2nd verb
 _NOUN_OF_YOU = re.compile(r"\b([A-Z][a-z]+) of \{s0\}")  # a heading: "Pile of {s0}"
 # "Scores: You 3", but "unseen: your new card E"
-_SENTENCE_START = re.compile(r"(^[\s·(]*|[.!?] +)(you|your)\b|(: +)(you)\b")
+_SENTENCE_START = re.compile(r"(^[\s·(]*|(?<!\d)[.!?] +)(you|your)\b|(: +)(you)\b")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -143,8 +143,8 @@ def addressed(text: str) -> str:
     'Round 1: You deal. You are out. Scores: You 0, {s1} 3'
     >>> addressed("{s0} cannot play and, with 3 stuck cards, draws"), addressed("Pile of {s0}:")
     ('You cannot play and, with 3 stuck cards, draw', 'Your pile:')
-    >>> addressed("{s0} takes a card, unseen: {s0}'s new card E")
-    'You take a card, unseen: your new card E'
+    >>> addressed("{s0} takes a card, unseen: {s0}'s new card E"), addressed(" 1. {s0}'s card A")
+    ('You take a card, unseen: your new card E', ' 1. your card A')
 
     """
     if _ABOUT_YOU.match(text):
