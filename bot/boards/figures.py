@@ -90,7 +90,7 @@ def stats_message(name: str, rows: Sequence[StatsRow]) -> Message:
             ),
             small(
                 [
-                    "Scores: of games played to the end. Rating: this season; "
+                    "Scores count games played to the end. Rating: this season; "
                     f"? = provisional (under {PROVISIONAL_GAMES} rated games)."
                 ]
             ),

@@ -25,10 +25,11 @@ ABOUT = (
     "in a DM from me."
 )
 HOW_TO_START = (
-    "**How to start**\n"
+    "### How to start\n"
     "1. Type `/game start` and pick a game: a new table opens in this channel.\n"
     "2. Friends press **Join**; **Add AI** fills a seat with a computer player.\n"
     "3. The host presses **Start**. On your turn, press **Hand** to see your cards and move.\n"
+    "\n"
     "**How to play** on a new table, or `/game rules`, explains a game."
 )
 MORE = (
@@ -52,7 +53,7 @@ def help_message() -> Message:
     return Message(
         layout(
             ABOUT,
-            suit_symbols("**The games**\n" + "\n".join(lines)),
+            suit_symbols("### The games\n" + "\n".join(lines)),
             HOW_TO_START,
             small([MORE]),
             colour=GREY,
