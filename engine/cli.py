@@ -43,6 +43,8 @@ COMMANDS = """Commands, at any question:
   0         lets an optional move pass (when offered)
   ?         shows this help and the rules
   q         quits (so does Ctrl-D or Ctrl-C)"""
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
+_ITALIC = re.compile(r"(?<![\w*])\*(\S[^*]*?)\*(?![\w*])")
 RED_CARD = re.compile(r"(?:10|[2-9AJQK])[♦♥]")
 RED, PLAIN = "\033[31m", "\033[0m"
 # Seat 0 is the person at the terminal: engine text about "{s0}" is said to them.
@@ -163,12 +165,14 @@ def _capitalised(match: re.Match[str]) -> str:
 
 
 def rules_for_terminal(game: Game) -> str:
-    """The game's rules text (data/rules/<id>.md), or its pitch where the text is missing
-    (an engine installed without the repository's data folder)."""
+    """The game's rules text (data/rules/<id>.md) without markdown's emphasis marks, which a
+    terminal shows as they are; or its pitch where the text is missing (an engine installed
+    without the repository's data folder)."""
     path = RULES_DIR / f"{game.id}.md"
-    if path.is_file():
-        return path.read_text(encoding="utf-8").rstrip()
-    return f"{game.name}: {game.pitch}\n(The full rules are in data/rules/{game.id}.md.)"
+    if not path.is_file():
+        return f"{game.name}: {game.pitch}\n(The full rules are in data/rules/{game.id}.md.)"
+    text = path.read_text(encoding="utf-8").rstrip()
+    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
 
 
 def _has_help(words: Sequence[str]) -> bool:

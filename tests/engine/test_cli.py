@@ -25,6 +25,7 @@ from engine.cli import (
     QuitGame,
     TerminalGame,
     main,
+    rules_for_terminal,
     wants_colour,
 )
 from engine.core import Action, State, View
@@ -447,8 +448,12 @@ def test_the_help_key_shows_the_keys_and_the_rules_then_asks_again() -> None:
     shown = out.getvalue()
     assert "? shows help" in shown.splitlines()[1]  # said at the start
     assert COMMANDS in shown
-    rules = (RULES_DIR / "cambio.md").read_text(encoding="utf-8").rstrip()
+    rules = rules_for_terminal(state.game)
     assert rules in shown and "## Your turn" in rules
+    # the rules text without its emphasis marks: "**low**" reads "low"
+    assert "**" not in rules and "*Example:*" not in rules
+    assert "Keep your total low: you play" in rules
+    assert "**low**" in (RULES_DIR / "cambio.md").read_text(encoding="utf-8")
     after_help = shown[shown.index(rules) :]
     assert "Look at which two of your cards? The first:" in after_help  # the question again
     assert shown.count("Look at which two of your cards? The first:") == 2
