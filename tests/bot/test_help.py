@@ -1,14 +1,12 @@
-"""A way in for newcomers: /help, each game's pitch in the slash menu, and How to play in
-every lobby (the rules, privately)."""
+"""A way in for newcomers: /help and How to play in every lobby (the rules, privately);
+each game's pitch in the slash menu is checked with its start command (test_table_flow)."""
 
 from __future__ import annotations
 
 import simcord
-from discord import app_commands
 
 from bot.app import CardroomBot
 from bot.text import suit_symbols
-from engine.core import PITCH_LIMIT
 from engine.registry import games
 from tests.bot.helpers import add_player, assert_within_discord_limits, components, text_of
 
@@ -27,20 +25,6 @@ async def test_help_tells_a_newcomer_what_cardroom_is_its_games_and_how_to_start
     assert "/game start" in text and "**Join**" in text and "**Start**" in text
     assert "/game rules" in text and "**How to play**" in text
     assert_within_discord_limits(result.response)
-
-
-async def test_each_start_command_is_described_by_its_games_pitch(
-    env: simcord.Env, bot: CardroomBot
-) -> None:
-    game_group = next(c for c in bot.tree.get_commands() if c.name == "game")
-    assert isinstance(game_group, app_commands.Group)
-    start = game_group.get_command("start")
-    assert isinstance(start, app_commands.Group)
-    for game in games().values():
-        command = start.get_command(game.id)
-        assert isinstance(command, app_commands.Command)
-        assert command.description == game.pitch
-        assert 0 < len(command.description) <= PITCH_LIMIT  # Discord's limit on descriptions
 
 
 async def test_how_to_play_shows_anyone_the_rules_privately(
