@@ -180,9 +180,10 @@ def _has_help(words: Sequence[str]) -> bool:
 
 
 def options_help(shown: Iterable[Game]) -> str:
-    """Each game's options with their defaults, for ``play --help``."""
+    """Each game's pitch and options with their defaults, for ``play --help``."""
     lines = []
     for game in shown:
+        lines.append(f"{game.id}: {game.pitch}")
         if not game.options:
             lines.append(f"{game.id} has no options.")
             continue
@@ -431,6 +432,7 @@ class TerminalGame:
             f" · {option.setting(self.state.options[option.name])}" for option in self.game.options
         )
         self.say(f"{self.game.name} — {self.state.players} players, seed {self.seed}{settings}")
+        self.write(self.game.pitch)
         self.say(KEYS)
         self.show_events(self.state.opening_events())
         try:

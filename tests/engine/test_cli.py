@@ -29,7 +29,7 @@ from engine.cli import (
     wants_colour,
 )
 from engine.core import Action, State, View
-from engine.registry import get_game
+from engine.registry import games, get_game
 from tests.engine.decks import round_robin_deck
 
 
@@ -320,6 +320,7 @@ def test_play_help_lists_each_options_default(capsys: Any) -> None:
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "memory_aid" in out and "default off" in out and "twentytwo has no options" in out
+    assert all(f"{game.id}: {game.pitch}" in out for game in games().values())
     # an option left unset says what that means, in the help and in the header
     assert "rounds to play (1 to 50, or off for one per player; default one per player)" in out
     session, shown = terminal(get_game("cambio").new_state(2, 1), "q\n")
@@ -446,7 +447,8 @@ def test_the_help_key_shows_the_keys_and_the_rules_then_asks_again() -> None:
     session, out = terminal(state, "?\nq\n")
     session.run()
     shown = out.getvalue()
-    assert "? shows help" in shown.splitlines()[1]  # said at the start
+    assert shown.splitlines()[1] == state.game.pitch  # the game in a line, under its name
+    assert "? shows help" in shown.splitlines()[2]  # said at the start
     assert COMMANDS in shown
     rules = rules_for_terminal(state.game)
     assert rules in shown and "## Your turn" in rules
