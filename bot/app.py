@@ -23,6 +23,7 @@ from bot import owner
 from bot.answers import NOT_OURS, reply_private, report_error
 from bot.boards import commands as board_commands
 from bot.boards.ratings import Ratings
+from bot.help import commands as help_commands
 from bot.preferences import DeckStyles
 from bot.settings import Settings
 from bot.storage import Shards, Storage
@@ -111,6 +112,7 @@ class CardroomBot(commands.AutoShardedBot):
         self.wiring = Wiring(self.tables, open_hands, deck_styles, self.storage.results, ratings)
         await table_commands.setup(self, self.wiring)
         await board_commands.setup(self, self.wiring)
+        await help_commands.setup(self)
         await owner.setup(self)
         self.restore_problems = await self.tables.restore(shards)
         for problem in self.restore_problems:

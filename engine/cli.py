@@ -7,9 +7,10 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -32,6 +33,29 @@ from engine.runner import agent_move, play_out
 EXIT_ILLEGAL = 1
 EXIT_BAD_RECORD = 2
 EXIT_INTERRUPTED = 130  # what shells report for Ctrl-C
+
+RULES_DIR = Path(__file__).resolve().parents[1] / "data" / "rules"
+HELP_KEYS = ("?", "h", "help")
+KEYS = "Type the number of your choice and press Enter; b goes back, ? shows help, q quits."
+COMMANDS = """Commands, at any question:
+  a number  takes that choice
+  b         goes back a step
+  0         lets an optional move pass (when offered)
+  ?         shows this help and the rules
+  q         quits (so does Ctrl-D or Ctrl-C)"""
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
+_ITALIC = re.compile(r"(?<![\w*])\*(\S[^*]*?)\*(?![\w*])")
+RED_CARD = re.compile(r"(?:10|[2-9AJQK])[♦♥]")
+RED, PLAIN = "\033[31m", "\033[0m"
+# Seat 0 is the person at the terminal: engine text about "{s0}" is said to them.
+_ABOUT_YOU = re.compile(r"^[\s·]*\{s0\} ")
+_YOUR_VERB = re.compile(r"\{s0\} ([a-z]+s)\b")
+_IRREGULAR = {"is": "are", "has": "have", "goes": "go", "was": "were"}
+_THEIR = re.compile(r"\b(their|themselves)\b")
+_AND_VERB = re.compile(r"^([^.;]*? and(?:, [^,]*,)? )([a-z]+s)\b")  # the first clause's 2nd verb
+_NOUN_OF_YOU = re.compile(r"\b([A-Z][a-z]+) of \{s0\}")  # a heading: "Pile of {s0}"
+# "Scores: You 3", but "unseen: your new card E"
+_SENTENCE_START = re.compile(r"(^[\s·(]*|(?<!\d)[.!?] +)(you|your)\b|(: +)(you)\b")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -89,14 +113,77 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_RECORD
 
 
+def wants_colour(stream: TextIO, environ: Mapping[str, str]) -> bool:
+    """ANSI colours only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    return not environ.get("NO_COLOR") and stream.isatty()
+
+
+def coloured(text: str) -> str:
+    """``text`` with its hearts and diamonds cards in red.
+
+    >>> coloured("9♦ and 3♠") == "\\033[31m9♦\\033[0m and 3♠"
+    True
+    """
+    return RED_CARD.sub(lambda match: f"{RED}{match.group(0)}{PLAIN}", text)
+
+
+def _present(verb: str) -> str:
+    """A verb said of "you", from the form said of someone else: deals → deal."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    return verb[:-2] if verb.endswith(("sses", "shes", "ches", "xes")) else verb[:-1]
+
+
+def addressed(text: str) -> str:
+    """Engine text (with ``{s0}`` for seat 0) as said to the person in seat 0: you, your.
+
+    >>> addressed("{s1} looked at {s0}'s card A")
+    '{s1} looked at your card A'
+    >>> addressed("  · {s0} looked at their cards A and B; {s0} plays first.")
+    '  · You looked at your cards A and B; you play first.'
+    >>> addressed("Round 1: {s0} deals. {s0} is out. Scores: {s0} 0, {s1} 3")
+    'Round 1: You deal. You are out. Scores: You 0, {s1} 3'
+    >>> addressed("{s0} cannot play and, with 3 stuck cards, draws"), addressed("Pile of {s0}:")
+    ('You cannot play and, with 3 stuck cards, draw', 'Your pile:')
+    >>> addressed("{s0} takes a card, unseen: {s0}'s new card E"), addressed(" 1. {s0}'s card A")
+    ('You take a card, unseen: your new card E', ' 1. your card A')
+
+    """
+    if _ABOUT_YOU.match(text):
+        text = _THEIR.sub(lambda match: "your" if match.group(1) == "their" else "yourself", text)
+        text = _AND_VERB.sub(lambda match: match.group(1) + _present(match.group(2)), text)
+    text = _NOUN_OF_YOU.sub(lambda match: f"Your {match.group(1).lower()}", text)
+    text = text.replace("{s0}'s", "your")
+    text = _YOUR_VERB.sub(lambda match: f"you {_present(match.group(1))}", text)
+    text = text.replace("{s0}", "you")
+    return _SENTENCE_START.sub(_capitalised, text)
+
+
+def _capitalised(match: re.Match[str]) -> str:
+    before, word = (match.group(1), match.group(2)) if match.group(2) else match.group(3, 4)
+    return before + word.capitalize()
+
+
+def rules_for_terminal(game: Game) -> str:
+    """The game's rules text (data/rules/<id>.md) without markdown's emphasis marks, which a
+    terminal shows as they are; or its pitch where the text is missing (an engine installed
+    without the repository's data folder)."""
+    path = RULES_DIR / f"{game.id}.md"
+    if not path.is_file():
+        return f"{game.name}: {game.pitch}\n(The full rules are in data/rules/{game.id}.md.)"
+    text = path.read_text(encoding="utf-8").rstrip()
+    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
+
+
 def _has_help(words: Sequence[str]) -> bool:
     return any(word in ("-h", "--help") for word in words)
 
 
 def options_help(shown: Iterable[Game]) -> str:
-    """Each game's options with their defaults, for ``play --help``."""
+    """Each game's pitch and options with their defaults, for ``play --help``."""
     lines = []
     for game in shown:
+        lines.append(f"{game.id}: {game.pitch}")
         if not game.options:
             lines.append(f"{game.id} has no options.")
             continue
@@ -275,8 +362,9 @@ def run_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     level = level_name(args.ai)
     state = game.new_state(players, seed, parse_options(args.option))
+    colour = wants_colour(stdout, os.environ)
     try:
-        TerminalGame(game, state, seed, stdin, stdout, level).run()
+        TerminalGame(game, state, seed, stdin, stdout, level, colour=colour).run()
     except BrokenPipeError:
         # The reader went away (``| head``): nothing more can be said, and no traceback.
         # Python flushes stdout at exit: point it at devnull so that flush fails no more.
@@ -300,16 +388,31 @@ class TerminalGame:
         stdin: TextIO,
         stdout: TextIO,
         level: str = "normal",
+        *,
+        colour: bool = False,
     ) -> None:
         self.game, self.state, self.seed = game, state, seed
-        self.stdin, self.stdout = stdin, stdout
-        self.names = ["Player (you)"] + [f"AI {seat}" for seat in range(1, state.players)]
+        self.stdin, self.stdout, self.colour = stdin, stdout, colour
+        self.names = ["You"] + [f"AI {seat}" for seat in range(1, state.players)]
         self.agent = agent(game, level)
         self.rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(state.players)]
         self.order_rng = random.Random(f"{seed}/order")
 
     def say(self, text: str = "") -> None:
-        print(Event(text).render(self.names), file=self.stdout)
+        """Engine text (seat placeholders filled in, seat 0 as "you")."""
+        self.write(Event(addressed(text)).render(self.names))
+
+    def write(self, text: str) -> None:
+        """Text as it is, red cards in red when colours are on."""
+        print(coloured(text) if self.colour else text, file=self.stdout)
+
+    def show_help(self) -> None:
+        """The keys and the game's rules; the question is asked again after them."""
+        self.write("")
+        self.write(COMMANDS)
+        self.write("")
+        self.write(rules_for_terminal(self.game))
+        self.write("")
 
     def show_events(self, events: Sequence[Event]) -> None:
         for event in events:
@@ -329,7 +432,8 @@ class TerminalGame:
             f" · {option.setting(self.state.options[option.name])}" for option in self.game.options
         )
         self.say(f"{self.game.name} — {self.state.players} players, seed {self.seed}{settings}")
-        self.say("Type the number of your choice and press Enter; b goes back, q quits.")
+        self.write(self.game.pitch)
+        self.say(KEYS)
         self.show_events(self.state.opening_events())
         try:
             while not self.state.is_over:
@@ -431,6 +535,9 @@ class TerminalGame:
             if optional and not shown:
                 self.say("   0. let it pass")
             answer = self.read()
+            if answer.lower() in HELP_KEYS:
+                self.show_help()
+                continue
             if answer.lower() in ("b", "back") and shown:
                 prefix = shown.pop()
                 continue
@@ -444,7 +551,7 @@ class TerminalGame:
                     keys += ", b to go back"
                 elif optional:
                     keys += ", 0 to let it pass"
-                self.say(f"{answer!r} is not one of the choices: type {keys} (q quits).")
+                self.say(f"{answer!r} is not one of the choices: type {keys} (? help, q quits).")
                 continue
             shown.append(prefix)
             prefix = (*prefix, target.choices[number - 1].index)

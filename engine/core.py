@@ -327,6 +327,9 @@ class DeckPlan:
         return DeckPlan(seed, stacked)
 
 
+PITCH_LIMIT = 100
+
+
 class Game(ABC):
     """A game type: its id, name, player counts and options, and the factory of its states."""
 
@@ -334,7 +337,9 @@ class Game(ABC):
     name: ClassVar[str]
     player_counts: ClassVar[tuple[int, ...]]
     options: ClassVar[tuple[Option, ...]] = ()
-    blurb: ClassVar[str] = ""
+    pitch: ClassVar[str]
+    """The game in one line for newcomers (the slash menu, /help, the terminal): at most
+    PITCH_LIMIT characters, Discord's limit on a command's description."""
     lowest_wins: ClassVar[bool] = False  # scores are penalties: the lowest total wins
     full_deck_hands: ClassVar[int | None] = None
     """How many hands are dealt from the whole deck (None: all; later hands may hold fewer)."""
@@ -358,16 +363,20 @@ class Game(ABC):
         if players not in self.player_counts:
             raise SetupError(self.player_count_message(players))
 
+    def player_count_text(self) -> str:
+        """How many may play, in words: ``2 to 6``, ``2, 3 or 5``, ``2``."""
+        counts = self.player_counts
+        if len(counts) == 1:
+            return str(counts[0])
+        if counts == tuple(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]} to {counts[-1]}"
+        return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+
     def player_count_message(self, players: int) -> str:
         """Why ``players`` cannot play this game."""
-        counts = self.player_counts
-        allowed = (
-            f"{counts[0]} to {counts[-1]}"
-            if counts == tuple(range(counts[0], counts[-1] + 1))
-            else ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
-        )
-        if len(counts) == 1:
-            allowed = f"exactly {counts[0]}"
+        allowed = self.player_count_text()
+        if len(self.player_counts) == 1:
+            allowed = f"exactly {allowed}"
         return f"{self.name} is for {allowed} players, not {players}"
 
     def option(self, name: str) -> Option:

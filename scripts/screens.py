@@ -8,7 +8,8 @@ with), the table after a few moves, the channel, the Hand at a person's turn and
 steps of a move, the hand DM, the table and a Hand while a snap window is open (games with
 out-of-turn moves), the results, the boards (``/scoreboard``, ``/stats``, ``/game
 history``) and the rules (``/game rules``), each in the dark and the light theme at a desktop
-and a phone width.
+and a phone width. ``--game notices`` shoots a table in trouble, ``--game welcome`` what a
+newcomer finds (``/help``, a lobby and its How to play, ``/stats`` of a lowest-wins game).
 
 simcord's preview draws Discord's dark theme only: the light theme is Discord's light palette
 laid over the preview's colour variables, close to Discord's but not its pixels.
@@ -62,6 +63,7 @@ from tests.bot.helpers import (
     short_options,
     table_message,
 )
+from tests.bot.records import finished
 from tests.browser.chromium import BROWSER_ARGS, CHROMIUM
 
 WIDTH_NAMES = ("desktop", "phone")
@@ -457,6 +459,35 @@ async def shoot_boards(here: World, camera: Camera, game_id: str) -> None:
 
 NOTICES = "notices"
 """Not a game: the messages of a table in trouble (``--game notices``)."""
+WELCOME = "welcome"
+"""Not a game: what a newcomer finds (``--game welcome``)."""
+
+
+async def shoot_welcome(here: World, camera: Camera) -> None:
+    """/help, a lobby and its How to play answer, and /stats with a game won by the lowest
+    score, as cara (new here) and ann see them."""
+    channel, ann, bob, cara = here.channel, here.ann, here.bob, here.cara
+    helped = await cara.member.slash(channel, "help")
+    await camera.shoot("01-help", "/help", channel, cara.member, helped)
+    lobby = answer(await ann.member.slash(channel, "game start cambio"))
+    await camera.shoot("02-lobby", "a cambio lobby ann opened", channel, cara.member, lobby)
+    rules = await cara.member.click(lobby, label="How to play")
+    await camera.shoot(
+        "03-how-to-play", "the lobby's How to play answer", channel, cara.member, rules
+    )
+    await ann.member.click(lobby, label="Cancel")
+    results: list[tuple[str, dict[int | None, int], dict[int | None, int]]] = [
+        ("w1", {ann.id: 1, bob.id: 2}, {ann.id: 12, bob.id: 23}),
+        ("w2", {ann.id: 2, bob.id: 1}, {ann.id: 30, bob.id: 10}),
+    ]
+    for table_id, places, scores in results:
+        await here.bot.storage.results.finish(
+            finished(table_id, places, game_id="twentytwo", guild_id=here.guild.id, scores=scores)
+        )
+    stats = await ann.member.slash(channel, "stats")
+    await camera.shoot(
+        "04-stats", "ann's /stats after two games of Twenty-Two", channel, ann.member, stats
+    )
 
 
 async def shoot_notices(here: World, camera: Camera) -> None:
@@ -571,11 +602,14 @@ async def shoot(
                 here = await world(Path(scratch), game_id)
                 people = [here.ann.member, here.bob.member, here.cara.member]
                 camera = Camera(here.env, browser, folder, themes, named, index, people)
-                title = games()[game_id].name if game_id in games() else "A table in trouble"
+                titles = {NOTICES: "A table in trouble", WELCOME: "A newcomer"}
+                title = games()[game_id].name if game_id in games() else titles[game_id]
                 index += ["", f"## {title}", ""]
                 try:
                     if game_id == NOTICES:
                         await shoot_notices(here, camera)
+                    elif game_id == WELCOME:
+                        await shoot_welcome(here, camera)
                     else:
                         await shoot_game(here, camera, game_id, seed)
                 finally:
@@ -595,12 +629,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ids = [*sorted(games()), NOTICES]
+    ids = [*sorted(games()), NOTICES, WELCOME]
     parser.add_argument(
         "--game",
         action="append",
         choices=ids,
-        help="a game to shoot, or notices: a table in trouble (repeat; default all)",
+        help="a game to shoot, notices: a table in trouble, or welcome: what a newcomer "
+        "finds (repeat; default all)",
     )
     parser.add_argument("--out", type=Path, default=Path("screens"), help="default screens/")
     parser.add_argument("--themes", default="dark,light", help="dark, light or both (default)")

@@ -14,10 +14,12 @@ OVERALL = "overall"  # the scoreboard of every game together, ranked by wins
 
 
 def played_scores(row: StatsRow) -> str:
-    """A stats line's scores, which count only games played to the end."""
+    """A stats line's scores, which count only games played to the end; where the lowest
+    score wins, the best is the lowest, and the line says so."""
     if row.average_score is None:
         return "no game played to the end"
-    return f"best {row.best_score} · average {row.average_score:.1f}"
+    best = f"best {row.best_score}" + (" (low scores win)" if row.lowest_wins else "")
+    return f"{best} · average {row.average_score:.1f}"
 
 
 def overall(rows: Sequence[ScoreRow]) -> list[ScoreRow]:
@@ -88,7 +90,7 @@ def stats_message(name: str, rows: Sequence[StatsRow]) -> Message:
             ),
             small(
                 [
-                    f"Best: the lowest score in games won by the lowest. Rating: this season; "
+                    "Scores count games played to the end. Rating: this season; "
                     f"? = provisional (under {PROVISIONAL_GAMES} rated games)."
                 ]
             ),

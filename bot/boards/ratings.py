@@ -25,6 +25,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from pydantic import BaseModel
 
 from bot.storage import PlacedSeat, RecordedGame, Results
+from engine.registry import games
 
 MODEL = PlackettLuce()
 RATING_BASE = 1000  # what a new player (ordinal 0) is shown
@@ -190,10 +191,9 @@ def score_votes(games: Iterable[Sequence[tuple[int, int]]]) -> int:
 
 
 def lowest_score_wins(games: Iterable[Sequence[tuple[int, int]]]) -> bool:
-    """Whether, going by recorded results, a game is won by the lowest score.
-
-    The engine does not say which way its games count, so the results decide by
-    ``score_votes`` (ties and no decisive game: highest wins).
+    """Whether, going by recorded results, a game is won by the lowest score: for a game no
+    longer registered (the engine says it of the others: ``Game.lowest_wins``), the results
+    decide by ``score_votes`` (ties and no decisive game: highest wins).
     """
     return score_votes(games) > 0
 
@@ -223,6 +223,7 @@ class StatsRow(BaseModel):
     provisional: bool  # fewer than PROVISIONAL_GAMES rated games this season
     season: int  # the current season of this game on this server
     season_games: int  # games in the current season
+    lowest_wins: bool  # the game is won by the lowest score (so its best score is the lowest)
     # highest, or lowest where the lowest score wins; of games played to the end (None: none)
     best_score: int | None
     average_score: float | None
@@ -336,7 +337,9 @@ class Ratings:
         for totals in await self._results.player_totals(guild_id, user_id):
             season = await self._results.current_season(guild_id, totals.game_id)
             tally = await self._tally(guild_id, totals.game_id, season)
-            low_wins = self._votes.get((guild_id, totals.game_id), ScoreVotes()).votes > 0
+            game = games().get(totals.game_id)
+            votes = self._votes.get((guild_id, totals.game_id), ScoreVotes()).votes
+            low_wins = game.lowest_wins if game else votes > 0
             average = totals.average_score
             result.append(
                 StatsRow(
@@ -347,6 +350,7 @@ class Ratings:
                     provisional=tally.rating(user_id).provisional,
                     season=season,
                     season_games=tally.games.get(user_id, 0),
+                    lowest_wins=low_wins,
                     best_score=totals.lowest_score if low_wins else totals.highest_score,
                     average_score=None if average is None else round(average, 3),
                 )

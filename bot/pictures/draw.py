@@ -44,7 +44,6 @@ ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
 FELT = (26, 88, 58)
 LABEL_INK = (240, 244, 236)
 CAPTION_INK = (214, 234, 218)
-BADGE = (20, 30, 25)
 EMPTY_INK = (150, 190, 165)
 
 
@@ -82,6 +81,16 @@ def seat_label(name: str) -> str:
     return kept if len(kept) <= NAME_LENGTH else kept[: NAME_LENGTH - 1].rstrip() + "…"
 
 
+def stack_caption(size: int) -> str:
+    """What a stack's number means, written under it: a bare number on a pile was read as a
+    score or a rank.
+
+    >>> stack_caption(0), stack_caption(1), stack_caption(36)
+    ('empty', '1 card', '36 cards')
+    """
+    return "empty" if not size else f"{size} card{'' if size == 1 else 's'}"
+
+
 def _measure(group: Group, label: str, width: int = WIDTH) -> _Placed:
     slots = max(len(group.cards), 1)
     available = width - 2 * PADDING
@@ -96,13 +105,16 @@ def _measure(group: Group, label: str, width: int = WIDTH) -> _Placed:
     shift = 2 * STACK_SHIFT if group.size is not None else 0
     cards_width = CARD_WIDTH + (per_line - 1) * step + shift
     label_width = math.ceil(font(LABEL_SIZE).getlength(label))
+    if group.size is not None:
+        caption = stack_caption(group.size)
+        label_width = max(label_width, math.ceil(font(CAPTION_SIZE).getlength(caption)))
     card_height = CARD_HEIGHT + shift + (CAPTION_HEIGHT if _has_captions(group) else 0)
     height = LABEL_HEIGHT + lines * card_height + (lines - 1) * CARD_GAP
     return _Placed(group, label, step, per_line, max(cards_width, label_width), height)
 
 
 def _has_captions(group: Group) -> bool:
-    return any(shown.caption for shown in group.cards)
+    return group.size is not None or any(shown.caption for shown in group.cards)
 
 
 def _width(line: Sequence[_Placed]) -> int:
@@ -168,32 +180,26 @@ def _draw_group(
 
 
 def _draw_stack(canvas: Image.Image, group: Group, x: int, top: int, style: DeckStyle) -> None:
-    """A stack: the cards under its top peeking out, the top, and how many cards it holds."""
+    """A stack: the cards under its top peeking out, the top, and how many cards it holds
+    written under it."""
     draw = ImageDraw.Draw(canvas)
     size = group.size or 0
-    if not size:
+    if size:
+        for under in range(min(size - 1, 2), 0, -1):
+            shift = under * STACK_SHIFT
+            canvas.paste(card_back(), (x + shift, top + shift), card_back())
+        face = group.cards[0].card
+        image = card_back() if face is None else card_face(face, style)
+        canvas.paste(image, (x, top), image)
+    else:
         canvas.paste(empty_place(), (x, top), empty_place())
-        centre = (x + CARD_WIDTH // 2, top + CARD_HEIGHT // 2)
-        draw.text(centre, "0", font=font(24), fill=EMPTY_INK, anchor="mm")
-        return
-    for under in range(min(size - 1, 2), 0, -1):
-        shift = under * STACK_SHIFT
-        canvas.paste(card_back(), (x + shift, top + shift), card_back())
-    face = group.cards[0].card
-    image = card_back() if face is None else card_face(face, style)
-    canvas.paste(image, (x, top), image)
-    count = str(size)
-    if face is not None and size == 1:
-        return  # one face-up card needs no count
-    if face is None:
-        centre = (x + CARD_WIDTH // 2, top + CARD_HEIGHT // 2)
-        draw.text(centre, count, font=font(26), fill=LABEL_INK, anchor="mm", stroke_width=1)
-        return
-    badge = font(16)
-    width = math.ceil(badge.getlength(count)) + 12
-    left, badge_top = x + 3, top + CARD_HEIGHT - 24  # bottom left: clear of the corner index
-    draw.rounded_rectangle([left, badge_top, left + width, badge_top + 20], radius=9, fill=BADGE)
-    draw.text((left + width / 2, badge_top + 10), count, font=badge, fill=LABEL_INK, anchor="mm")
+    draw.text(
+        (x, top + CARD_HEIGHT + 2 * STACK_SHIFT + 3),
+        stack_caption(size),
+        font=font(CAPTION_SIZE),
+        fill=CAPTION_INK if size else EMPTY_INK,
+        anchor="lt",  # under the label, as wide as it may be
+    )
 
 
 def _heights(lines: list[list[_Placed]]) -> tuple[list[int], int]:

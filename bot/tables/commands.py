@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -20,6 +19,7 @@ from discord.ext import commands
 from bot.answers import answers_user_errors
 from bot.boards.pages import history_page
 from bot.errors import UserError
+from bot.help.rules import send_rules
 from bot.tables.hand_view import (
     DeckButton,
     HandButton,
@@ -37,14 +37,12 @@ from bot.tables.lobby_view import (
     lobby_message,
     post_lobby,
 )
-from bot.text import clip, flowing, suit_symbols
-from bot.ui import GREY, Message, display_name, game_choices, layout, missing_permissions
+from bot.text import clip
+from bot.ui import display_name, game_choices, missing_permissions
 from bot.wiring import Wiring, wired
 from engine.core import Game, Option
 from engine.registry import games
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules"
-RULES_PART = 3900  # characters of rules text per message (Discord's limit: 4000 in all)
 BUTTONS = (
     HandButton,
     RefreshButton,
@@ -61,42 +59,6 @@ async def setup(bot: commands.AutoShardedBot, wiring: Wiring) -> None:
     """Add the /game commands and the tables' buttons (bound to ``wiring``) to the bot."""
     await bot.add_cog(GameCog(bot, wiring))
     bot.add_dynamic_items(*(wired(item, wiring) for item in BUTTONS))
-
-
-def rules_text(game_id: str) -> str:
-    """The player-facing rules of a game (data/rules/<id>.md, or its blurb when missing), then
-    its options in people's words."""
-    game = games()[game_id]
-    path = RULES_DIR / f"{game_id}.md"
-    if path.is_file():
-        text = path.read_text(encoding="utf-8").rstrip()
-    else:
-        text = f"# {game.name}\n\n{game.blurb}\n\n(The full rules text is not written yet.)"
-    if not game.options:
-        return text
-    options = [
-        f"- **{option.label}** — {option.description} (default {option.amount(option.default)})"
-        for option in game.options
-    ]
-    heading = "## Table options\nThe host sets them when opening the table with /game start."
-    return "\n\n".join([text, heading, "\n".join(options)])
-
-
-def split_rules(text: str, limit: int = 4000) -> list[str]:
-    """Rules text cut at paragraph breaks into pieces of at most ``limit`` characters."""
-    pieces: list[str] = []
-    current = ""
-    for paragraph in text.split("\n\n"):
-        candidate = f"{current}\n\n{paragraph}" if current else paragraph
-        if len(candidate) <= limit:
-            current = candidate
-            continue
-        if current:
-            pieces.append(current)
-        current = paragraph[:limit]
-    if current:
-        pieces.append(current)
-    return pieces
 
 
 def option_annotation(option: Option) -> Any:
@@ -128,9 +90,7 @@ def start_command(game: Game, wiring: Wiring) -> app_commands.Command[Any, ..., 
     # discord.py reads a callback's parameters from its signature: this one has the game's own
     start.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     start.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
-    return app_commands.Command(
-        name=game.id, description=clip(f"Open a {game.name} table here", 100), callback=start
-    )
+    return app_commands.Command(name=game.id, description=game.pitch, callback=start)
 
 
 async def open_lobby(
@@ -319,12 +279,5 @@ class GameCog(commands.Cog):
         await interaction.response.send_message("The game is stopped.", ephemeral=True)
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        """The player-facing rules, privately, flowing to the reader's width (a message per
-        part of at most Discord's 4000 characters)."""
-        if game not in games():
-            raise UserError(f"There is no game {game!r}.")
-        pieces = split_rules(suit_symbols(flowing(rules_text(game))), RULES_PART)
-        messages = [Message(layout(piece, colour=GREY)) for piece in pieces[:4]]
-        await interaction.response.send_message(ephemeral=True, **messages[0].send_kwargs())
-        for message in messages[1:]:
-            await interaction.followup.send(ephemeral=True, **message.send_kwargs())
+        """The player-facing rules, privately."""
+        await send_rules(interaction, game)

@@ -6,6 +6,7 @@ Custom_ids, each built and parsed by its class:
 - ``cr:ai-level:<lobby>:<number>:<easy|normal|hard>`` the level of the lobby's ``AI <number>``
   (offered privately to whoever added it)
 - ``cr:rematch:<table>`` Rematch under a finished game's results
+- ``cr:rules:<game>`` How to play (``bot.help.rules``)
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.answers import answer_click
+from bot.help.rules import RulesButton
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat
 from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
@@ -213,7 +215,7 @@ def lobby_message(lobby: Lobby) -> Message:
     seats = [f"{i + 1}. {seat.shown}" for i, seat in enumerate(lobby.seats)]
     lines = [
         f"## {game.name} — new table",
-        game.blurb,
+        game.pitch,
         f"**Seats ({len(lobby.seats)} of {_counts(counts)})** · host {host}",
         *seats,
     ]
@@ -227,7 +229,8 @@ def lobby_message(lobby: Lobby) -> Message:
             clip(show("\n".join(lines), []), 2000),
             clip("\n".join(["**Options**", *options]), 1500) if options else None,
             controls(*buttons),
-            small([f"lobby {lobby.lobby_id} · closes after 10 idle minutes"]),
+            controls(RulesButton(game.id)),
+            small(["This new table closes after 10 minutes without a click."]),
             colour=GREY,
         )
     )

@@ -49,7 +49,8 @@ def table_message(session: TableSession, now: datetime) -> Message:
     events = [e for e in session.log if e.event.visible(None)][-TABLE_EVENTS:]
     moves = small(["Last moves", *(line for e in events for line in event_lines(e.event, names))])
     seats = " · ".join(seat.shown for seat in session.seats)
-    footer = small([clip(f"{seats} · table {session.table_id}", 400)])
+    # no table id: players never need it; an admin finds the game in /game history
+    footer = small([clip(f"Seats: {seats}", 400)])
     return Message(
         layout(
             clip(f"## {session.game.name}\n{summary}", 1200),
@@ -119,7 +120,6 @@ def results_message(session: TableSession) -> Message:
             gallery(picture),
             small(hands) if hands else None,
             controls(RematchButton(session.table_id)),
-            small([f"table {session.table_id}"]),
             colour=GOLD,
         ),
         (picture,),

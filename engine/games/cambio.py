@@ -1129,9 +1129,9 @@ class CambioGame(Game):
             label="Memory aid",
         ),
     )
-    blurb = (
-        "Remember your face-down cards, swap and peek with powers, snap matches out of turn; "
-        "call Cambio when your total is lowest."
+    pitch = (
+        "Remember your face-down cards, peek and swap with powers, snap "
+        "matches; the lowest total wins."
     )
 
     def parse_action(self, text: str) -> Action:

@@ -596,7 +596,7 @@ class FishingGame(Game):
             label="Several captures at once",
         ),
     )
-    blurb = "Capture table cards by rank or by sum; most cards, most clubs, 2♣ and 10♦ score."
+    pitch = "Capture table cards by rank or by sum; most cards, most clubs, 2♣ and 10♦ score."
 
     def player_count_message(self, players: int) -> str:
         if players == 5:

@@ -614,9 +614,8 @@ class StuckGame(Game):
     id = "stuck"
     name = "Stuck"
     player_counts = PLAYER_COUNTS
-    blurb = (
-        "Shed your hand on the up card by rank or suit; rank plays stick a face-down card on "
-        "an opponent. Fewest points after one round per player wins."
+    pitch = (
+        "Shed your hand by rank or suit; rank plays stick a card on an opponent. Fewest points win."
     )
 
     def parse_action(self, text: str) -> Action:

@@ -1338,9 +1338,9 @@ class SwaziGame(Game):
             unit="point",
         ),
     )
-    blurb = (
-        "Two-player casino with builds: capture by value (aces 1 or 14), build and change "
-        "builds, steal the top of your opponent's pile; 11 points a deal."
+    pitch = (
+        "Two-player casino with builds: capture by value, build, and steal the "
+        "top of your opponent's pile."
     )
 
     def parse_action(self, text: str) -> Action:

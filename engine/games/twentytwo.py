@@ -995,9 +995,9 @@ class TwentyTwoGame(Game):
     name = "Twenty-Two"
     player_counts = PLAYER_COUNTS
     options = ()
-    blurb = (
-        "Don't be left holding the highest last card: its penalty counts against you, "
-        "and 22 points puts you out."
+    pitch = (
+        "Don't hold the highest last card: its penalty counts against you, and "
+        "22 points puts you out."
     )
 
     def parse_action(self, text: str) -> Action:

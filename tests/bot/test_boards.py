@@ -262,3 +262,36 @@ async def test_a_game_left_early_is_a_loss_for_the_leaver_whoever_won_the_seat(
     board = await ann.member.slash(channel, "scoreboard", game="stuck")
     assert board.response is not None
     assert RANK.findall(text_of(board.response)) == [("1", "ann"), ("2", "bob")]
+
+
+async def test_stats_best_score_is_the_lowest_where_the_lowest_wins_and_says_so(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    # twentytwo's scores are penalty points: the engine says the lowest wins. These results
+    # alone would not say it (in t1 the loser has fewer points, as a player who left early
+    # may), and "best" was the highest: 30.
+    results: list[tuple[str, dict[int | None, int], dict[int | None, int]]] = [
+        ("t1", {ann.id: 1, bob.id: 2}, {ann.id: 12, bob.id: 5}),
+        ("t2", {ann.id: 2, bob.id: 1}, {ann.id: 30, bob.id: 10}),
+    ]
+    for minute, (table_id, places, scores) in enumerate(results):
+        await bot.storage.results.finish(
+            finished(
+                table_id,
+                places,
+                game_id="twentytwo",
+                guild_id=guild.id,
+                scores=scores,
+                minute=minute,
+            )
+        )
+    await bot.storage.results.finish(
+        finished("f1", {ann.id: 1, bob.id: 2}, guild_id=guild.id, scores={ann.id: 21, bob.id: 9})
+    )
+    stats = await ann.member.slash(channel, "stats")
+    assert stats.response is not None
+    text = text_of(stats.response)
+    assert "**Twenty-Two**\n" in text
+    assert "`scores  ` best 12 (low scores win) · average 21.0" in text
+    assert "`scores  ` best 21 · average 21.0" in text  # fishing: the highest wins

@@ -6,12 +6,24 @@ from __future__ import annotations
 import io
 import math
 import random
+from typing import cast
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.pictures import ALT_TEXT_LIMIT, DeckStyle, PictureCache, render
-from bot.pictures.draw import MAX_WIDTH, MIN_STEP, PADDING, TALL, WIDTH, _measure
+from bot.pictures.draw import (
+    LABEL_HEIGHT,
+    MAX_WIDTH,
+    MIN_STEP,
+    PADDING,
+    STACK_SHIFT,
+    TALL,
+    WIDTH,
+    _measure,
+    stack_caption,
+)
+from bot.pictures.faces import CARD_HEIGHT
 from engine.cards import FULL_DECK, Card
 from engine.layout import Group, Layout, Row, Shown, face_up, rows, stack
 from engine.registry import games
@@ -160,3 +172,26 @@ def test_a_hand_alone_draws_only_the_seats_own_cards_and_nothing_draws_a_blank()
     blank = render(Layout(()), ["Ann"])
     assert blank.cards == () and blank.alt_text == ""
     assert Image.open(io.BytesIO(blank.data)).width <= MAX_WIDTH
+
+
+def largest_difference(one: Image.Image, other: Image.Image) -> int:
+    """The largest difference of one colour channel at one pixel."""
+    extrema = cast("tuple[tuple[int, int], ...]", ImageChops.difference(one, other).getextrema())
+    return max(high for _, high in extrema)
+
+
+def test_a_stacks_number_is_written_under_it_as_a_card_count() -> None:
+    """The number on a pile was read as a score: it is a caption, "36 cards", under the
+    stack, never on the cards (two sizes draw the same cards, different captions)."""
+    big, small = (render(rows([stack("Stock", size)]), []) for size in (36, 7))
+    big_image, small_image = (Image.open(io.BytesIO(p.data)).convert("RGB") for p in (big, small))
+    assert big_image.size == small_image.size
+    cards_bottom = PADDING + LABEL_HEIGHT + CARD_HEIGHT + 2 * STACK_SHIFT
+    width, height = big_image.size
+    cards, caption = (0, 0, width, cards_bottom), (0, cards_bottom, width, height)
+    # each picture has its own 64-colour palette: the same ink may differ by a shade or two
+    assert largest_difference(big_image.crop(cards), small_image.crop(cards)) <= 12
+    assert largest_difference(big_image.crop(caption), small_image.crop(caption)) > 100
+    assert stack_caption(36) == "36 cards" and stack_caption(1) == "1 card"
+    empty = render(rows([stack("Ann's pile", 0)]), [])
+    assert Image.open(io.BytesIO(empty.data)).height == big_image.height  # "empty" under it

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot.tables.commands import rules_text
+from bot.help.rules import rules_text
 from engine.registry import games
 
 CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS](?:=1|=14)?\b")  # 7C, 10D, AH=14

@@ -14,6 +14,7 @@ from discord import app_commands
 from bot.app import CardroomBot
 from bot.tables.records import NO_PLAYERS_LEFT, Ending, EndKind
 from bot.tables.session import MAX_TIMEOUTS
+from engine.core import PITCH_LIMIT
 from engine.registry import games
 from tests.bot.conftest import admin, fast_settings
 from tests.bot.helpers import (
@@ -47,7 +48,7 @@ async def test_lobby_shows_options_seats_and_host(
     assert "**Target:** 30 points" in text and "**Several captures at once:** off" in text
     assert "**target**" not in text and "multi_capture" not in text
     labels = [item["label"] for item in components(lobby)]
-    assert labels == ["Join", "Leave", "Add AI", "Start", "Cancel"]
+    assert labels == ["Join", "Leave", "Add AI", "Start", "Cancel", "How to play"]
 
 
 async def test_each_game_has_its_own_start_command_with_exactly_its_options(
@@ -60,6 +61,8 @@ async def test_each_game_has_its_own_start_command_with_exactly_its_options(
     for game in games().values():
         command = start.get_command(game.id)
         assert isinstance(command, app_commands.Command), game.id
+        # the slash menu tells a newcomer what the game is, within Discord's limit
+        assert command.description == game.pitch and len(game.pitch) <= PITCH_LIMIT
         assert [p.name for p in command.parameters] == [o.name for o in game.options]
         for parameter, option in zip(command.parameters, game.options, strict=True):
             assert not parameter.required

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pty
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +17,19 @@ import pytest
 
 from engine.cards import FULL_DECK
 from engine.choices import Step, descend, resolve, step_prompt
-from engine.cli import EXIT_INTERRUPTED, QuitGame, TerminalGame, main
+from engine.cli import (
+    COMMANDS,
+    EXIT_INTERRUPTED,
+    RED_CARD,
+    RULES_DIR,
+    QuitGame,
+    TerminalGame,
+    main,
+    rules_for_terminal,
+    wants_colour,
+)
 from engine.core import Action, State, View
-from engine.registry import get_game
+from engine.registry import games, get_game
 from tests.engine.decks import round_robin_deck
 from tests.engine.helpers import sampled_steps
 
@@ -302,6 +315,7 @@ def test_play_help_lists_each_options_default(capsys: Any) -> None:
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "memory_aid" in out and "default off" in out and "twentytwo has no options" in out
+    assert all(f"{game.id}: {game.pitch}" in out for game in games().values())
     # an option left unset says what that means, in the help and in the header
     assert "rounds to play (1 to 50, or off for one per player; default one per player)" in out
     session, shown = terminal(get_game("cambio").new_state(2, 1), "q\n")
@@ -421,3 +435,98 @@ def test_run_help_is_the_command_list_only() -> None:
         "engine ARGS...",
         "bench print",
     ]
+
+
+# -- help key, colours, names ----------------------------------------------------------------
+def test_the_help_key_shows_the_keys_and_the_rules_then_asks_again() -> None:
+    state = get_game("cambio").new_state(2, 1)
+    session, out = terminal(state, "?\nq\n")
+    session.run()
+    shown = out.getvalue()
+    assert shown.splitlines()[1] == state.game.pitch  # the game in a line, under its name
+    assert "? shows help" in shown.splitlines()[2]  # said at the start
+    assert COMMANDS in shown
+    rules = rules_for_terminal(state.game)
+    assert rules in shown and "## Your turn" in rules
+    # the rules text without its emphasis marks: "**low**" reads "low"
+    assert "**" not in rules and "*Example:*" not in rules
+    assert "Keep your total low: you play" in rules
+    assert "**low**" in (RULES_DIR / "cambio.md").read_text(encoding="utf-8")
+    after_help = shown[shown.index(rules) :]
+    assert "Look at which two of your cards? The first:" in after_help  # the question again
+    assert shown.count("Look at which two of your cards? The first:") == 2
+
+
+def test_red_cards_are_red_only_when_colours_are_on() -> None:
+    state = get_game("fishing").new_state(2, 1)
+    plain, out = terminal(state, "q\n")
+    plain.run()
+    assert "\033[" not in out.getvalue()
+    red = next(card for card in RED_CARD.findall(out.getvalue()))
+    black = next(word for word in out.getvalue().split() if word.endswith(("♠", "♣")))
+    coloured = TerminalGame(
+        state.game, state, 7, io.StringIO("q\n"), shown := io.StringIO(), colour=True
+    )
+    coloured.run()
+    assert f"\033[31m{red}\033[0m" in shown.getvalue()
+    assert f"\033[31m{black}" not in shown.getvalue()
+
+
+class Tty(io.StringIO):
+    """An output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colours_are_off_for_a_pipe_and_for_no_color() -> None:
+    assert wants_colour(Tty(), {})
+    assert not wants_colour(io.StringIO(), {})  # a pipe or a file
+    assert not wants_colour(Tty(), {"NO_COLOR": "1"})
+    assert wants_colour(Tty(), {"NO_COLOR": ""})  # no-color.org: set and not empty
+
+
+def test_the_play_command_colours_a_terminal_but_not_a_pipe() -> None:
+    command = [sys.executable, "-m", "engine", "play", "fishing", "--seed", "1"]
+    piped = subprocess.run(command, input=b"q\n", capture_output=True, timeout=60, check=True)
+    assert RED_CARD.search(piped.stdout.decode()) and b"\033[" not in piped.stdout
+    for environ, expected in [({}, True), ({"NO_COLOR": "1"}, False)]:
+        leader, follower = pty.openpty()
+        env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+        game = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=follower, env={**env, **environ}
+        )
+        os.close(follower)
+        game.communicate(b"q\n", timeout=60)
+        said = b""
+        while chunk := _read_pty(leader):
+            said += chunk
+        os.close(leader)
+        assert (b"\033[31m" in said) is expected, environ
+
+
+def _read_pty(leader: int) -> bytes:
+    try:
+        return os.read(leader, 65536)
+    except OSError:  # the other end closed: everything was read
+        return b""
+
+
+THIRD_PERSON = {"is", "has", "goes", "was", "deals", "plays", "wins", "takes", "calls"}
+THIRD_PERSON |= {"chooses", "leads", "beats", "discards", "exchanges", "keeps", "loses"}
+THIRD_PERSON |= {"shows", "sticks", "starts", "looks", "draws", "puts", "snaps"}
+
+
+@pytest.mark.parametrize(("game_id", "seed"), [("cambio", 3), ("stuck", 1), ("twentytwo", 2)])
+def test_the_person_is_you_and_your_in_every_line(game_id: str, seed: int) -> None:
+    game = get_game(game_id)
+    state = game.new_state(2, seed)
+    session = TerminalGame(game, state, seed, io.StringIO("1\n" * 5000), out := io.StringIO())
+    session.run()
+    said = out.getvalue()
+    assert "Player (you)" not in said and "{s0}" not in said
+    verbs = set(re.findall(r"\b[Yy]ou ([a-z]+)\b", said))
+    assert verbs and not verbs & THIRD_PERSON, verbs & THIRD_PERSON
+    assert not re.search(r"^[ ·]*You [^.;\n]*\btheir\b", said, re.MULTILINE)
+    if game_id == "cambio":  # the AI looked at one of the person's cards
+        assert re.search(r"AI 1 looked at your card [A-D]\b", said)

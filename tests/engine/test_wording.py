@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine.choices import only_move_reason
-from engine.core import Event, score_lines
+from engine.core import PITCH_LIMIT, Event, score_lines
 from engine.games.twentytwo import GAME as TWENTYTWO
 from engine.games.twentytwo import TwentyTwoState
 from engine.registry import games, get_game
@@ -22,6 +22,21 @@ def test_every_option_has_a_label_for_people(game_id: str) -> None:
     for option in games()[game_id].options:
         assert option.label and "_" not in option.label
         assert option.setting(option.default).startswith(f"{option.label}: ")
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_every_game_has_a_one_line_pitch_within_discords_limit(game_id: str) -> None:
+    pitch = games()[game_id].pitch
+    assert 20 <= len(pitch) <= PITCH_LIMIT and "\n" not in pitch and pitch.endswith(".")
+
+
+def test_player_counts_read_as_words() -> None:
+    assert get_game("cambio").player_count_text() == "2 to 6"
+    assert get_game("swazi").player_count_text() == "2"
+    assert get_game("fishing").player_count_text() == "2, 3, 4 or 6"
+    assert (
+        get_game("swazi").player_count_message(3) == "Swazi Casino is for exactly 2 players, not 3"
+    )
 
 
 def test_numbers_carry_their_unit_in_the_singular_and_plural() -> None:
@@ -117,7 +132,7 @@ def test_the_terminal_shows_a_hands_scores_a_player_a_line() -> None:
     )
     assert out.getvalue().splitlines() == [
         "  · Round 1 scores:",
-        "      Player (you) 0 (went out)",
+        "      You 0 (went out)",
         "      AI 1 7 (7 in hand + 0 stuck × 2)",
-        "      Totals: Player (you) 0, AI 1 7",
+        "      Totals: You 0, AI 1 7",
     ]
