@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.answers import NOT_OURS, reply_private, report_error
 from bot.boards.ratings import Ratings
 from bot.preferences import DeckStyles
+from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables.presenter import DiscordPresenter
@@ -52,6 +53,7 @@ class CardroomBot(commands.AutoShardedBot):
     deck_styles: DeckStyles
     tables: TableService
     presenter: DiscordPresenter
+    reviews: Reviewer
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -102,6 +104,7 @@ class CardroomBot(commands.AutoShardedBot):
             clock=discord.utils.utcnow,
             on_result=self.ratings.refresh,  # the scoreboard is ready before anyone asks
         )
+        self.reviews = Reviewer(self.settings, self.storage, discord.utils.utcnow)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.restore_problems = await self.tables.restore(shards)
@@ -146,6 +149,8 @@ class CardroomBot(commands.AutoShardedBot):
         """Stop timers and close storage."""
         if hasattr(self, "tables"):
             await self.tables.close()
+        if hasattr(self, "reviews"):
+            self.reviews.close()
         if hasattr(self, "storage"):
             await self.storage.close()
         await super().close()

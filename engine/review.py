@@ -17,10 +17,13 @@ never from the record: the same review for the same record, and nothing learnt f
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from typing import Any
 
 from engine.ai import heuristic, yardstick
 from engine.ai.search import hand_gains, outcome, play_on, spread
@@ -48,6 +51,15 @@ class Judgement:
     points: float
     value_lost: float
     points_lost: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The judgement as JSON-ready data (``from_json`` reads it back)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Judgement:
+        """A judgement saved by ``to_json``."""
+        return cls(**data)
 
     def line(self, replay: Replay, names: Sequence[str]) -> str:
         """The judgement in words: ``Step 12: Play 7♣ — best: Capture … (−1.5 points, −9%)``:
@@ -113,6 +125,21 @@ def judge(
         means[best] - means[made],
         expected[best] - expected[made],
     )
+
+
+def judge_saved(
+    record: str, seat: int, ordinal: int, seed: int = 0, worlds: int = WORLDS
+) -> dict[str, Any]:
+    """``judge`` of the seat's decision number ``ordinal`` in a record given as JSON text, as
+    JSON-ready data: one decision at a time, for a worker process (picklable; the replay of
+    the last records is kept, as a review asks for each decision in turn)."""
+    replay = _replay(record)
+    return judge(replay, decisions(replay, seat)[ordinal], ordinal, seed, worlds).to_json()
+
+
+@lru_cache(maxsize=4)
+def _replay(record: str) -> Replay:
+    return Replay.of(json.loads(record))
 
 
 def review(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.errors import UserError
 from bot.storage import FinishedSeat, Storage
@@ -12,9 +13,10 @@ from engine.replay import Replay
 
 @dataclass(frozen=True)
 class ReplayedGame:
-    """A finished game ready to step through: its table id, steps and seats."""
+    """A finished game ready to step through: its table id, record, steps and seats."""
 
     table_id: str
+    record: dict[str, Any]
     replay: Replay
     seats: list[FinishedSeat]
 
@@ -45,4 +47,4 @@ async def load_replay(storage: Storage, table_id: str, guild_id: int | None) -> 
         raise UserError(
             "This game cannot be replayed: its moves no longer fit the game's rules."
         ) from None
-    return ReplayedGame(table_id, replay, found.seats)
+    return ReplayedGame(table_id, found.record, replay, found.seats)

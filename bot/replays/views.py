@@ -6,7 +6,8 @@ custom_ids (each built and read only by its class):
   one message apart (first, previous, next, last) or, ``open``, opens a new private replay
   (the history's and the result message's Replay button; owner 0);
 - ``cr:replay-show:<table>:<step>``: show this step to the channel;
-- ``cr:replay-hand:<owner>:<table>``: the menu that jumps to a hand or round.
+- ``cr:replay-hand:<owner>:<table>``: the menu that jumps to a hand or round;
+- ``cr:replay-review:<table>``: Review my moves (the clicker's seat, privately).
 
 The person a message belongs to (``owner``) steps it in place; anyone else who clicks a
 replay shown in the channel gets a private copy at that step.
@@ -14,17 +15,21 @@ replay shown in the channel gets a private copy at that step.
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
 from bot.answers import answer_click
+from bot.errors import UserError
 from bot.pictures import Picture
 from bot.replays.book import ReplayedGame, load_replay
 from bot.text import clip, show
 from bot.ui import GREY, PICTURES, Message, button, controls, gallery, layout, small
 from engine.replay import open_layout
+from engine.review import Judgement, costliest, review_lines
 
 if TYPE_CHECKING:
     from bot.app import CardroomBot
@@ -33,6 +38,9 @@ TABLE = r"(?P<table>\w+)"
 ROLES = {"first": "⏮ First", "previous": "◀ Previous", "next": "Next ▶", "last": "Last ⏭"}
 OPEN = "open"
 MENU_HANDS = 25  # options a select may hold
+PROGRESS_SECONDS = 2.0  # least time between two edits of a review's progress
+
+log = logging.getLogger(__name__)
 
 
 def step_picture(game: ReplayedGame, index: int) -> Picture:
@@ -73,6 +81,7 @@ def replay_message(game: ReplayedGame, index: int, owner: int, shared: bool = Fa
     ]
     if not shared:
         steps.append(ShowReplayButton(game.table_id, index))
+    review = controls(ReviewButton(game.table_id)) if any(s.user_id for s in game.seats) else None
     menu = (
         controls(ReplayHandSelect(owner, game.table_id, hands, step.hand))
         if len(hands) > 1
@@ -86,6 +95,7 @@ def replay_message(game: ReplayedGame, index: int, owner: int, shared: bool = Fa
             gallery(picture),
             controls(*steps),
             menu,
+            review,
             small([f"A replay shows every card: the game is over · table {game.table_id}"]),
             colour=GREY,
         ),
@@ -123,10 +133,17 @@ class ReplayButton(
     """Go to a step of a replay, or (``open``) open a private replay at it."""
 
     def __init__(
-        self, owner: int, table_id: str, step: int, role: str = OPEN, *, disabled: bool = False
+        self,
+        owner: int,
+        table_id: str,
+        step: int,
+        role: str = OPEN,
+        *,
+        disabled: bool = False,
+        label: str = "▶ Replay",
     ) -> None:
         self.owner, self.table_id, self.step, self.role = owner, table_id, step, role
-        label = ROLES.get(role, "▶ Replay")
+        label = ROLES.get(role, label)
         style = discord.ButtonStyle.primary if role == OPEN else discord.ButtonStyle.secondary
         custom_id = f"cr:replay:{owner}:{table_id}:{step}:{role}"
         super().__init__(button(custom_id, label, style, disabled=disabled))
@@ -226,4 +243,95 @@ class ReplayHandSelect(
         await answer_click(interaction, jump)
 
 
-BUTTONS = (ReplayButton, ShowReplayButton, ReplayHandSelect)
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=rf"cr:replay-review:{TABLE}",
+):
+    """Review my moves: the hard AI's review of the clicker's seat, sent privately."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        super().__init__(button(f"cr:replay-review:{table_id}", "Review my moves"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReviewButton:
+        return cls(match["table"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Review the clicker's moves, showing the progress as it goes."""
+
+        async def run() -> None:
+            await review_moves(interaction, self.table_id)
+
+        await answer_click(interaction, run)
+
+
+async def review_moves(interaction: discord.Interaction, table_id: str) -> None:
+    """Answer privately with the review of the clicker's seat: its progress while it runs
+    (edited at most every ``PROGRESS_SECONDS``), then the costliest moves, each with a button
+    to its step. A refused progress edit is let go; the review goes on and is kept."""
+    game = await _load(interaction, table_id)
+    seat = game.seat_of(interaction.user.id)
+    if seat is None:
+        raise UserError("Only the people who played this game can review their moves in it.")
+    reviewer = cast("CardroomBot", interaction.client).reviews
+    judged = await reviewer.kept(game, seat)
+    if judged is None:
+        await interaction.response.send_message(
+            ephemeral=True, **Message(layout("Reviewing your moves…", colour=GREY)).send_kwargs()
+        )
+        shown = [0.0]
+
+        async def progress(done: int, total: int) -> None:
+            now = time.monotonic()
+            if done < total and now - shown[0] < PROGRESS_SECONDS:
+                return
+            shown[0] = now
+            try:
+                text = f"Reviewing move {done} of {total}…"
+                await interaction.edit_original_response(
+                    **Message(layout(text, colour=GREY)).kwargs()
+                )
+            except discord.HTTPException:
+                log.warning("could not show a review's progress (table %s)", table_id)
+
+        judged = await reviewer.review(game, seat, interaction.user.id, progress)
+        await interaction.edit_original_response(**review_message(game, seat, judged).kwargs())
+    else:
+        await interaction.response.send_message(
+            ephemeral=True, **review_message(game, seat, judged).send_kwargs()
+        )
+
+
+def review_message(game: ReplayedGame, seat: int, judged: list[Judgement]) -> Message:
+    """A seat's review: how many moves matched the best found, then the costliest, each with
+    a button that opens the replay at its step."""
+    replay = game.replay
+    summary, *rest = review_lines(replay, seat, judged, game.names)
+    worst = costliest(judged)
+    items: list[discord.ui.Item[Any]] = [
+        discord.ui.Section(
+            show(found.line(replay, game.names), game.names),
+            accessory=ReplayButton(0, game.table_id, found.step, label=f"Step {found.step}"),
+        )
+        for found in worst
+    ]
+    return Message(
+        layout(
+            f"## Your moves — {replay.game.name}\n{summary}",
+            *items,
+            *([] if items else [show(line, game.names) for line in rest]),
+            small(
+                [
+                    "The hard AI judged each decision from what you knew then; points are the "
+                    "hand's, the percentage is its estimate of your share of the win"
+                ]
+            ),
+            colour=GREY,
+        )
+    )
+
+
+BUTTONS = (ReplayButton, ShowReplayButton, ReplayHandSelect, ReviewButton)

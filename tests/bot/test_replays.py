@@ -4,16 +4,25 @@ face up, in agreement with the engine's replay of the stored record; never a run
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from unittest import mock
 
+import discord
 import pytest
 import simcord
 
 from bot.app import CardroomBot
+from bot.errors import UserError
+from bot.replays.book import ReplayedGame, load_replay
+from bot.replays.reviewing import Reviewer
 from bot.storage import Storage
 from bot.text import show
 from engine.registry import games
 from engine.replay import Replay, open_layout, played_record
-from engine.review import decisions, review
+from engine.review import costliest, decisions, review, review_lines
+from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
     add_player,
     answer,
@@ -69,8 +78,21 @@ async def test_a_finished_game_replays_step_by_step_and_is_reviewed(
     assert "scores: " + " · ".join(
         f"{name} {score}" for name, score in zip(names, replay.final.scores(), strict=True)
     ) in text_of(shown)
-    # the engine's review of one seat runs over the same record
-    assert len(review(replay, 0, worlds=1)) == len(decisions(replay, 0))
+
+    # Review my moves: the clicker's seat, its summary and costliest moves as the engine says
+    bot.reviews.worlds = 2
+    seat = next(seat.seat for seat in found.seats if seat.user_id == players[1].id)
+    judged = review(replay, seat, worlds=2)
+    reviewed = await players[1].member.click(shown, label="Review my moves")
+    assert reviewed.ephemeral
+    text = text_of(answer(reviewed))
+    summary = next(review_lines(replay, seat, judged, names))
+    assert summary in text and len(judged) == len(decisions(replay, seat))
+    for costly in costliest(judged):
+        assert show(costly.line(replay, names), names) in text
+    assert await bot.storage.reviews.review(table_id, seat, 0, 2) == [
+        judgement.to_json() for judgement in judged
+    ]
 
 
 async def test_a_running_game_is_never_replayed(
@@ -107,3 +129,65 @@ async def test_storage_gives_a_finished_games_seats_and_record(storage: Storage)
     ]
     assert Replay.of(found.record).final.is_over
     assert await storage.results.replayed("t2") is None
+
+
+async def finished_with_record(
+    storage: Storage, table_id: str, game_id: str, seed: int
+) -> ReplayedGame:
+    """A finished two-player game of users 1 and 2 with a real record, read back."""
+    record = played_record(game_id, 2, seed)
+    game = finished(table_id, {1: 1, 2: 2}, game_id=game_id, guild_id=GUILD)
+    await storage.results.finish(game.model_copy(update={"record": record}))
+    return await load_replay(storage, table_id, GUILD)
+
+
+async def test_reviews_are_limited_per_person_and_a_kept_one_does_not_count(
+    storage: Storage, tmp_path: Path
+) -> None:
+    now = [datetime(2026, 1, 1, tzinfo=UTC)]
+    settings = fast_settings(tmp_path, reviews_per_hour=1)
+    reviewer = Reviewer(settings, storage, lambda: now[0])
+    reviewer.worlds = 1
+    first = await finished_with_record(storage, "r1", "stuck", 1)
+    second = await finished_with_record(storage, "r2", "stuck", 2)
+    told: list[tuple[int, int]] = []
+
+    async def progress(done: int, total: int) -> None:
+        told.append((done, total))
+
+    judged = await reviewer.review(first, 0, 1, progress)
+    assert told and told[-1] == (len(judged), len(judged))
+    assert await reviewer.review(first, 0, 1, progress) == judged  # kept: not counted
+    assert await reviewer.review(second, 1, 2, progress)  # another person has their own
+    with pytest.raises(UserError, match="1 reviews in the last hour"):
+        await reviewer.review(second, 0, 1, progress)
+    now[0] += timedelta(hours=1)
+    assert await reviewer.review(second, 0, 1, progress)
+
+
+async def test_a_review_goes_on_when_its_progress_cannot_be_shown(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, monkeypatch: Any
+) -> None:
+    channel = guild.create_text_channel("review")
+    ann = add_player(env, guild, "ann")
+    await play_to_the_end(env, bot, channel, [ann], "stuck", ai_seats=1)
+    table_id = next(iter(bot.tables.rematches))
+    bot.reviews.worlds = 1
+    edit = discord.Interaction.edit_original_response
+    refused: list[str] = []
+
+    async def refuse_progress(self: discord.Interaction, **kwargs: Any) -> Any:
+        view = kwargs.get("view")
+        if view is not None and "Reviewing move" in str(view.to_components()):
+            refused.append("progress")
+            raise discord.HTTPException(mock.Mock(status=500, reason="refused"), "refused")
+        return await edit(self, **kwargs)
+
+    monkeypatch.setattr(discord.Interaction, "edit_original_response", refuse_progress)
+    opened = answer(await ann.member.slash(channel, "game replay", table=table_id))
+    reviewed = answer(await ann.member.click(opened, label="Review my moves"))
+    assert refused and "## Your moves — Stuck" in text_of(reviewed)
+    outsider = add_player(env, guild, "cy")
+    theirs = answer(await outsider.member.slash(channel, "game replay", table=table_id))
+    denied = await outsider.member.click(theirs, label="Review my moves")
+    assert "Only the people who played this game" in text_of(answer(denied))

@@ -11,7 +11,7 @@ import pytest
 from engine.cards import FULL_DECK
 from engine.cli import main
 from engine.replay import Replay, played_record
-from engine.review import costliest, decisions, judge, review
+from engine.review import Judgement, costliest, decisions, judge, judge_saved, review
 
 DECK = [card.text for card in FULL_DECK]
 
@@ -78,3 +78,15 @@ def test_the_command_line_prints_the_review(
     assert f"reviewing move {total} of {total}" in err
     assert main(["replay", str(path), "--review", "2"]) == 2
     assert "seats 0 to 1" in capsys.readouterr().err
+
+
+def test_a_decision_judged_from_the_saved_record_is_the_same_judgement() -> None:
+    record = played_record("twentytwo", 2, 6)
+    replay = Replay.of(record)
+    judged = review(replay, 1, seed=2, worlds=2)
+    saved = [
+        judge_saved(json.dumps(record), 1, ordinal, seed=2, worlds=2)
+        for ordinal in range(len(judged))
+    ]
+    assert [Judgement.from_json(data) for data in saved] == judged
+    assert json.loads(json.dumps(saved)) == saved
