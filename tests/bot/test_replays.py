@@ -3,6 +3,7 @@ face up, in agreement with the engine's replay of the stored record; never a run
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,8 +27,10 @@ from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
     add_player,
     answer,
+    kill_and_restart,
     layout_of,
     open_table,
+    release,
     results_message,
     text_of,
 )
@@ -191,3 +194,29 @@ async def test_a_review_goes_on_when_its_progress_cannot_be_shown(
     theirs = answer(await outsider.member.slash(channel, "game replay", table=table_id))
     denied = await outsider.member.click(theirs, label="Review my moves")
     assert "Only the people who played this game" in text_of(answer(denied))
+
+
+async def test_a_replay_steps_on_after_a_restart_and_is_shown_to_the_channel(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle
+) -> None:
+    channel = guild.create_text_channel("restart")
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    await play_to_the_end(env, bot, channel, [ann, bob], "stuck", ai_seats=0)
+    table_id = next(iter(bot.tables.rematches))
+    opened = answer(await ann.member.slash(channel, "game replay", table=table_id))
+    restarted = await kill_and_restart(env, bot)
+    try:
+        stepped = answer(await ann.member.click(opened, label="Next ▶"))
+        assert "Step 1 of" in text_of(stepped)
+        posted = await ann.member.click(stepped, label="Show to the channel")
+        assert not posted.ephemeral and posted.response is not None
+        assert "Step 1 of" in text_of(posted.response)
+        # in the channel, the one who showed it steps it; anyone else gets a private copy
+        theirs = await bob.member.click(posted.response, label="Next ▶")
+        assert theirs.ephemeral and "Step 2 of" in text_of(answer(theirs))
+        assert "Step 1 of" in text_of(channel.history()[-1])
+        mine = await ann.member.click(posted.response, label="Last ⏭")
+        assert not mine.ephemeral
+        assert re.search(r"Step (\d+) of \1 ", text_of(channel.history()[-1]))
+    finally:
+        await release(restarted)
