@@ -331,6 +331,8 @@ async def shoot_replay(here: World, camera: Camera, results: Any) -> None:
         ann.member,
         shown,
     )
+    # simcord waits for the bot to settle after a click: the review runs in this process
+    here.bot.reviews.in_process = True
     reviewed = answer(await ann.member.click(shown, label="Review my moves"))
     await camera.shoot("16-review", "the review of ann's moves", channel, ann.member, reviewed)
 

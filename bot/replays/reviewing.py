@@ -106,9 +106,7 @@ class Reviewer:
         if self.in_process:
             return judge_saved(record, seat, ordinal, REVIEW_SEED, self.worlds)
         try:
-            job = self.pool().submit(
-                judge_saved, record, seat, ordinal, REVIEW_SEED, self.worlds
-            )
+            job = self.pool().submit(judge_saved, record, seat, ordinal, REVIEW_SEED, self.worlds)
             return await asyncio.wrap_future(job)
         except BrokenProcessPool:
             log.exception("the review's worker process broke; starting a new one")

@@ -54,7 +54,7 @@ def step_lines(game: ReplayedGame, index: int) -> list[str]:
     said = [show(line, game.names) for line in step.words(game.names)]
     if step.seat is None:
         return ["**The deal**", *said]
-    return [f"▶ **{game.names[step.seat]}** to play", *said]
+    return [f"▶ **{game.names[step.seat]}**'s turn", *said]
 
 
 def replay_message(game: ReplayedGame, index: int, owner: int, shared: bool = False) -> Message:

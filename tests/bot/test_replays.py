@@ -75,7 +75,7 @@ async def test_a_finished_game_replays_step_by_step_and_is_reviewed(
         for line in step.words(names):
             assert show(line, names) in text
         if step.seat is not None:
-            assert f"▶ **{names[step.seat]}** to play" in text
+            assert f"▶ **{names[step.seat]}**'s turn" in text
         if index < len(replay.steps) - 1:
             shown = answer(await players[1].member.click(shown, label="Next ▶"))
     assert "scores: " + " · ".join(
