@@ -331,8 +331,10 @@ async def shoot_replay(here: World, camera: Camera, results: Any) -> None:
         ann.member,
         shown,
     )
-    # simcord waits for the bot to settle after a click: the review runs in this process
+    # simcord waits for the bot to settle after a click (5 s at most): the review runs in
+    # this process, on a small budget (the screen is the same; the figures are the bench's)
     here.bot.reviews.in_process = True
+    here.bot.reviews.worlds = 2
     reviewed = answer(await ann.member.click(shown, label="Review my moves"))
     await camera.shoot("16-review", "the review of ann's moves", channel, ann.member, reviewed)
 
