@@ -25,6 +25,7 @@ from bot.boards import commands as board_commands
 from bot.boards.ratings import Ratings
 from bot.help import commands as help_commands
 from bot.preferences import DeckStyles
+from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables import commands as table_commands
@@ -56,6 +57,7 @@ class CardroomBot(commands.AutoShardedBot):
     storage: Storage
     tables: TableService
     wiring: Wiring
+    reviews: Reviewer
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -109,7 +111,10 @@ class CardroomBot(commands.AutoShardedBot):
             clock=clock,
             on_result=ratings.refresh,  # the scoreboard is ready before anyone asks
         )
-        self.wiring = Wiring(self.tables, open_hands, deck_styles, self.storage.results, ratings)
+        self.reviews = Reviewer(self.settings, self.storage, clock)
+        self.wiring = Wiring(
+            self.tables, open_hands, deck_styles, self.storage.results, ratings, self.reviews
+        )
         await table_commands.setup(self, self.wiring)
         await board_commands.setup(self, self.wiring)
         await help_commands.setup(self)
@@ -157,6 +162,8 @@ class CardroomBot(commands.AutoShardedBot):
         """Stop timers and close storage."""
         if hasattr(self, "tables"):
             await self.tables.close()
+        if hasattr(self, "reviews"):
+            self.reviews.close()
         if hasattr(self, "storage"):
             await self.storage.close()
         await super().close()

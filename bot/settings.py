@@ -108,6 +108,13 @@ class Settings(BaseSettings):
         description="processes for searching AI seats (default: one per core; 0: in the bot's "
         "own process, blocking it, for tests)",
     )
+    reviews_per_hour: int = Field(
+        default=3,
+        ge=0,
+        le=100,
+        description="move reviews one person may start in an hour (a kept review shown again "
+        "does not count; 0: no reviews); they run one at a time per person, below live tables",
+    )
     members_intent: bool = Field(
         default=False,
         description="request the privileged Server Members intent (enable it in the developer "

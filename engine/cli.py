@@ -28,6 +28,8 @@ from engine.choices import (
 from engine.core import Action, Agent, Event, Game, State, StateAgent, score_lines
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
 from engine.registry import games, get_game
+from engine.replay import Replay, start
+from engine.review import review, review_lines
 from engine.runner import agent_move, play_out
 
 EXIT_ILLEGAL = 1
@@ -96,6 +98,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     replay = commands.add_parser("replay", help="replay a JSON record, print the position")
     replay.add_argument("file", type=Path)
+    replay.add_argument(
+        "--review",
+        type=int,
+        metavar="SEAT",
+        help="print the hard AI's review of this seat's decisions instead (seats from 0)",
+    )
+    replay.add_argument("--seed", type=int, default=0, help="the review's seed (default: 0)")
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if len(argv) > 2 and argv[0] == "play" and argv[1] in games() and not _has_help(argv[:2]):
@@ -107,6 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_simulate(args)
         if args.command == "play":
             return run_play(args)
+        if args.review is not None:
+            return run_review(args.file, args.review, args.seed)
         return run_replay(args.file)
     except SetupError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -283,24 +294,19 @@ def simulate(
 
 
 # -- replay ------------------------------------------------------------------------------------
+def read_record(path: Path) -> Any:
+    """A record file's JSON; raises SetupError when it cannot be read."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise SetupError(f"cannot read the record {str(path)!r}: {error}") from None
+
+
 def run_replay(path: Path) -> int:
     """Replay a record file; print the position (exit 0), an action error (1) or why the
     record is bad (2)."""
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise SetupError(f"cannot read the record {str(path)!r}: {error}") from None
-    state, actions = start_replay(record)
-    for index, entry in enumerate(actions):
-        if not (
-            isinstance(entry, (list, tuple))
-            and len(entry) == 2
-            and isinstance(entry[0], int)
-            and not isinstance(entry[0], bool)
-            and isinstance(entry[1], str)
-        ):
-            raise SetupError(f"action {index} is not [seat, text]: {entry!r}")
-        seat, text = entry
+    state, actions = start(read_record(path))
+    for index, (seat, text) in enumerate(actions):
         try:
             state.apply_text(seat, text)
         except DeckError as error:
@@ -315,28 +321,21 @@ def run_replay(path: Path) -> int:
     return 0
 
 
-def start_replay(record: object) -> tuple[State, list[Any]]:
-    """The starting state and action list of a record; raises SetupError for a bad record."""
-    if not isinstance(record, dict):
-        raise SetupError("the record must be a JSON object")
-    unknown = set(record) - {"game", "players", "seed", "options", "deck", "actions"}
-    if unknown:
-        raise SetupError(f"unknown field(s) in the record: {', '.join(sorted(unknown))}")
-    if not isinstance(record.get("game"), str):
-        raise SetupError("the record has no game id")
-    game = get_game(record["game"])
-    players, seed = record.get("players"), record.get("seed", 0)
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise SetupError("the record needs a whole number of players")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise SetupError("the seed must be a whole number")
-    options = record.get("options") or {}
-    if not isinstance(options, dict):
-        raise SetupError("options must be a JSON object")
-    actions = record.get("actions", [])
-    if not isinstance(actions, list):
-        raise SetupError("actions must be a list of [seat, text]")
-    return game.new_state(players, seed, options, record.get("deck")), actions
+def run_review(path: Path, seat: int, seed: int) -> int:
+    """Print the review of ``seat``'s decisions in a record file, with progress on stderr
+    (exit 0), or why the record is bad (2)."""
+    replay = Replay.of(read_record(path))
+    if not 0 <= seat < replay.players:
+        raise SetupError(f"the game had seats 0 to {replay.players - 1}, not {seat}")
+
+    def progress(done: int, total: int) -> None:
+        print(f"reviewing move {done} of {total}", file=sys.stderr)
+
+    judged = review(replay, seat, seed, progress=progress)
+    names = [f"seat {index}" for index in range(replay.players)]
+    for line in review_lines(replay, seat, judged, names):
+        print(line)
+    return 0
 
 
 def position(state: State) -> dict[str, Any]:

@@ -7,9 +7,10 @@ sees it, in Debian's chromium; the PNGs are the lobby (and the AI level offer Ad
 with), the table after a few moves, the channel, the Hand at a person's turn and the next
 steps of a move, the hand DM, the table and a Hand while a snap window is open (games with
 out-of-turn moves), the results, the boards (``/scoreboard``, ``/stats``, ``/game
-history``) and the rules (``/game rules``), each in the dark and the light theme at a desktop
-and a phone width. ``--game notices`` shoots a table in trouble, ``--game welcome`` what a
-newcomer finds (``/help``, a lobby and its How to play, ``/stats`` of a lowest-wins game).
+history``), the rules (``/game rules``), a replay and the review of ann's moves, each in the
+dark and the light theme at a desktop and a phone width. ``--game notices`` shoots a table in
+trouble, ``--game welcome`` what a newcomer finds (``/help``, a lobby and its How to play,
+``/stats`` of a lowest-wins game).
 
 simcord's preview draws Discord's dark theme only: the light theme is Discord's light palette
 laid over the preview's colour variables, close to Discord's but not its pixels.
@@ -316,6 +317,29 @@ async def shoot_game(here: World, camera: Camera, game_id: str, seed: int) -> No
         layout="channel",
     )
     await shoot_boards(here, camera, game_id)
+    await shoot_replay(here, camera, results)
+
+
+async def shoot_replay(here: World, camera: Camera, results: Any) -> None:
+    """The replay ann opens from the results (at a step in the middle of the game, every
+    card face up) and the review of her moves."""
+    channel, ann = here.channel, here.ann
+    shown = answer(await ann.member.click(results, label="▶ Replay"))
+    for _ in range(7):
+        shown = answer(await ann.member.click(shown, label="Next ▶"))
+    await camera.shoot(
+        "15-replay",
+        "ann's private replay at step 7, every card face up",
+        channel,
+        ann.member,
+        shown,
+    )
+    # simcord waits for the bot to settle after a click (5 s at most): the review runs in
+    # this process, on a small budget (the screen is the same; the figures are the bench's)
+    here.bot.reviews.in_process = True
+    here.bot.reviews.worlds = 2
+    reviewed = answer(await ann.member.click(shown, label="Review my moves"))
+    await camera.shoot("16-review", "the review of ann's moves", channel, ann.member, reviewed)
 
 
 def start_options(game: Any) -> dict[str, Any]:

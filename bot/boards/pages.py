@@ -24,6 +24,7 @@ from bot.answers import answer_click
 from bot.boards.figures import OVERALL, history_entry, notice_message, overall, score_line
 from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow
 from bot.errors import UserError
+from bot.replays.views import ReplayButton
 from bot.storage import HistoryRow
 from bot.text import clip
 from bot.ui import GREY, Message, button, controls, game_name, layout, small
@@ -332,7 +333,10 @@ def history_message(
 ) -> Message:
     """One page of a server's finished games, newest first."""
     what = game_name(game_id) if game_id else "all games"
-    entries = [history_entry(row) for row in rows]
+    entries: list[discord.ui.Item[Any]] = [
+        discord.ui.Section(history_entry(row), accessory=ReplayButton.opener(row.table_id))
+        for row in rows
+    ]
     pager = _pager(
         HistoryPageButton(owner, game_id, max(page - 1, 0), label="◀ Previous"),
         HistoryPageButton(owner, game_id, page + 1, label="Next ▶"),
@@ -341,11 +345,8 @@ def history_message(
     )
     return Message(
         layout(
-            clip(
-                f"## Recent games — {what}\n"
-                + ("\n\n".join(entries) or "No finished games here yet."),
-                3500,
-            ),
+            f"## Recent games — {what}" + ("" if entries else "\nNo finished games here yet."),
+            *entries,
             pager,
             small([f"Page {page + 1} · 🤖 = an AI seat"]),
             colour=GREY,

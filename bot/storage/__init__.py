@@ -2,7 +2,7 @@
 preferences (SQLite via aiosqlite, or PostgreSQL via asyncpg).
 
 ``Storage`` composes one store per kind of thing kept (``running``, ``results``,
-``preferences``); the only SQL of the project is in this package.
+``preferences``, ``reviews``); the only SQL of the project is in this package.
 """
 
 from bot.storage.database import Storage
@@ -19,6 +19,7 @@ from bot.storage.models import (
     PlacedSeat,
     PlayerTotals,
     RecordedGame,
+    ReplayedGame,
     SavedEvent,
     SavedGame,
     SavedLobby,
@@ -28,6 +29,7 @@ from bot.storage.models import (
 )
 from bot.storage.preferences import Preferences
 from bot.storage.results import Results
+from bot.storage.reviews import Reviews
 from bot.storage.running import READ_IN_TURNS, RunningGames
 from bot.storage.shards import Heartbeat, ShardInUseError, Shards
 
@@ -47,7 +49,9 @@ __all__ = [
     "PlayerTotals",
     "Preferences",
     "RecordedGame",
+    "ReplayedGame",
     "Results",
+    "Reviews",
     "RevisionConflictError",
     "RunningGames",
     "SavedEvent",

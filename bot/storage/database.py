@@ -21,6 +21,7 @@ from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, sch
 from bot.storage.postgresql import DEFAULT_LIMITS, POOL_SIZE, PostgresDatabase, SessionLimits
 from bot.storage.preferences import Preferences, SqlPreferences
 from bot.storage.results import Results, SqlResults
+from bot.storage.reviews import Reviews, SqlReviews
 from bot.storage.running import RunningGames, SqlRunningGames
 from bot.storage.shards import Heartbeat, ShardLocks, Shards
 from bot.storage.sqlite import SqliteDatabase
@@ -45,6 +46,7 @@ class Storage:
         self.results: Results = SqlResults(database, running)
         self.lobbies: OpenLobbies = SqlOpenLobbies(database)
         self.preferences: Preferences = SqlPreferences(database)
+        self.reviews: Reviews = SqlReviews(database)
 
     @classmethod
     async def open(

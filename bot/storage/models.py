@@ -224,6 +224,15 @@ class FinishedSeat(BaseModel):
         return self
 
 
+class ReplayedGame(BaseModel):
+    """A finished game as a replay needs it: where it was played, its seats, its record."""
+
+    table_id: str
+    guild_id: int
+    seats: list[FinishedSeat]
+    record: dict[str, Any]
+
+
 class FinishedGame(BaseModel):
     """A finished game, written once with its seats and its replay record."""
 

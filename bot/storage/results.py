@@ -21,6 +21,7 @@ from bot.storage.models import (
     PlacedSeat,
     PlayerTotals,
     RecordedGame,
+    ReplayedGame,
     ScoredGame,
 )
 from bot.storage.running import RunningGames
@@ -52,6 +53,10 @@ class Results(Protocol):
 
     async def replay_record(self, table_id: str) -> dict[str, Any] | None:
         """The replay record of a finished game, or None."""
+
+    async def replayed(self, table_id: str) -> ReplayedGame | None:
+        """A finished game's server, seats and replay record, or None (no such finished
+        game: a running game has none)."""
 
     async def current_season(self, guild_id: int, game_id: str) -> int:
         """The season new results of ``game_id`` on this server go to (1 until a reset)."""
@@ -167,6 +172,27 @@ class SqlResults:
             return None
         record: dict[str, Any] = json.loads(row[0])
         return record
+
+    async def replayed(self, table_id: str) -> ReplayedGame | None:
+        """A finished game's server, seats and replay record, or None (no such finished
+        game: a running game has none)."""
+        async with self._db.session() as sql:
+            row = await sql.fetchone(
+                "SELECT g.guild_id, r.record FROM finished_games g"
+                " JOIN replay_records r ON r.table_id = g.table_id WHERE g.table_id = :table_id",
+                {"table_id": table_id},
+            )
+            if row is None:
+                return None
+            seat_rows = await sql.fetchall(
+                "SELECT seat, user_id, name, is_ai, score, place, left_early FROM finished_seats"
+                " WHERE table_id = :table_id ORDER BY seat",
+                {"table_id": table_id},
+            )
+        seats = [finished_seat(*seat_row) for seat_row in seat_rows]
+        return ReplayedGame(
+            table_id=table_id, guild_id=row[0], seats=seats, record=json.loads(row[1])
+        )
 
     # -- seasons -------------------------------------------------------------------------------
     async def current_season(self, guild_id: int, game_id: str) -> int:
@@ -312,18 +338,8 @@ class SqlResults:
                 else []
             )
         seats: dict[str, list[FinishedSeat]] = defaultdict(list)
-        for table_id, seat, user_id, name, is_ai, score, place, left_early in seat_rows:
-            seats[table_id].append(
-                FinishedSeat(
-                    seat=seat,
-                    user_id=user_id,
-                    name=name,
-                    is_ai=is_ai,
-                    score=score,
-                    place=place,
-                    left_early=left_early,
-                )
-            )
+        for table_id, *seat_row in seat_rows:
+            seats[table_id].append(finished_seat(*seat_row))
         return [
             HistoryRow(
                 table_id=table_id,
@@ -336,3 +352,18 @@ class SqlResults:
             )
             for table_id, game_id, season, ended_at, has_ai, summary in games_rows
         ]
+
+
+def finished_seat(
+    seat: int, user_id: int | None, name: str, is_ai: int, score: int, place: int, left_early: int
+) -> FinishedSeat:
+    """A ``finished_seats`` row read back (its columns from ``seat`` on, in order)."""
+    return FinishedSeat(
+        seat=seat,
+        user_id=user_id,
+        name=name,
+        is_ai=bool(is_ai),
+        score=score,
+        place=place,
+        left_early=bool(left_early),
+    )

@@ -1,5 +1,6 @@
 """``/game``: ``start <game>`` (one subcommand per registered game, with exactly that game's
-options), ``hand``, ``leave``, ``stop``, ``rules`` and ``history``; ``setup`` adds the cog
+options), ``hand``, ``leave``, ``stop``, ``rules``, ``history`` and ``replay``
+(``bot.replays``); ``setup`` adds the cog
 and registers the tables' buttons, so clicks on old messages work after a restart.
 
 The start subcommands are built from the registry when the bot starts: a new game's options
@@ -20,6 +21,7 @@ from bot.answers import answers_user_errors
 from bot.boards.pages import history_page
 from bot.errors import UserError
 from bot.help.rules import send_rules
+from bot.replays import commands as replays
 from bot.tables.hand_view import (
     DeckButton,
     HandButton,
@@ -52,6 +54,7 @@ BUTTONS = (
     LobbyButton,
     AiLevelButton,
     RematchButton,
+    *replays.BUTTONS,
 )
 
 
@@ -231,12 +234,18 @@ class GameCog(commands.Cog):
                 allowed_mentions=discord.AllowedMentions.none(), **message.send_kwargs()
             )
 
+        @app_commands.describe(table="the table id, as /game history shows it")
+        @answers_user_errors
+        async def replay(interaction: discord.Interaction, table: str) -> None:
+            await replays.replay(cog.wiring, interaction, table)
+
         commands_: list[tuple[str, str, Callable[..., Coroutine[Any, Any, None]]]] = [
             ("hand", "See your hand and move (only you see it)", hand),
             ("leave", "Leave the game in this channel (the AI takes your seat)", leave),
             ("stop", "Stop the game in this channel (host or Manage Server)", stop),
             ("rules", "How to play a game", rules),
             ("history", "This server's last games and results", history),
+            ("replay", "Step through a finished game, every card face up", replay),
         ]
         for name, description, callback in commands_:
             group.add_command(

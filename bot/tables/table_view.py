@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.replays.views import ReplayButton
 from bot.tables.hand_view import HandButton
 from bot.tables.lobby_view import RematchButton
 from bot.tables.results import places_of
@@ -85,7 +86,7 @@ def _turn_line(session: TableSession, now: datetime) -> str:
 
 def results_message(session: TableSession) -> Message:
     """Final places and scores, the last picture of the table (the final reveal), each hand's
-    summary small underneath, and a Rematch button."""
+    summary small underneath, and the Rematch and Replay buttons."""
     names = session.names
     scores = session.state.scores()
     places = places_of(scores, session.state.winners())
@@ -119,7 +120,7 @@ def results_message(session: TableSession) -> Message:
             clip("\n".join(lines), 1000),
             gallery(picture),
             small(hands) if hands else None,
-            controls(RematchButton(session.table_id)),
+            controls(RematchButton(session.table_id), ReplayButton.opener(session.table_id)),
             colour=GOLD,
         ),
         (picture,),

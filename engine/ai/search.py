@@ -86,6 +86,15 @@ def rollout_value(
     """Play ``action`` in ``world`` (changed in place), then every seat by ``policy`` until the
     scores change (the hand ends), the game ends or the yardstick's horizon is reached; how
     good that is for ``seat``, 0 to 1."""
+    before = play_on(world, seat, action, policy, seed, yardstick)
+    return outcome(world, seat, before, yardstick)
+
+
+def play_on(
+    world: State, seat: int, action: Action, policy: Agent, seed: int, yardstick: Yardstick
+) -> tuple[int, ...]:
+    """``rollout_value``'s playout: ``action``, then ``policy`` for every seat to the end of
+    the hand, the game or the horizon; returns the scores from before ``action``."""
     before = world.scores()
     world.apply(seat, action)
     agents = [policy] * world.players
@@ -97,7 +106,7 @@ def rollout_value(
     while not world.is_over and world.scores() == before and steps < limit:
         step(world, agents, rngs, order_rng)
         steps += 1
-    return outcome(world, seat, before, yardstick)
+    return before
 
 
 def outcome(world: State, seat: int, before: Sequence[int], yardstick: Yardstick) -> float:

@@ -229,14 +229,14 @@ async def test_history_lists_the_newest_games_with_results_a_page_at_a_time(
     tables = re.findall(r"table (\w+)", first)
     assert tables == [f"h{n}" for n in reversed(range(2, total))]
     assert "🥇1. user 1 9" in first and "2. 🤖 AI 7" in first  # the newest game, h9
-    assert buttons(shown.response) == {"◀ Previous": False, "Next ▶": True}
+    assert buttons(shown.response) == {"◀ Previous": False, "Next ▶": True, "▶ Replay": True}
 
     older = await ann.click(shown.response, label="Next ▶")
     assert older.response is not None
     rest = ["h1", "h0"] if with_filter else ["h1", "h0", "c0"]
     assert re.findall(r"table (\w+)", text_of(older.response)) == rest
     assert "🥇1. user 2 50" in text_of(older.response)
-    assert buttons(older.response) == {"◀ Previous": True, "Next ▶": False}
+    assert buttons(older.response) == {"◀ Previous": True, "Next ▶": False, "▶ Replay": True}
 
 
 async def test_a_game_left_early_is_a_loss_for_the_leaver_whoever_won_the_seat(

@@ -1,0 +1,131 @@
+"""Move reviews for the bot (no Discord): the engine's review of one seat of a finished game,
+run one decision at a time in a worker process below the live tables' AI, kept in storage per
+game and seat, and limited per person so that reviews cannot starve live games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+import os
+from collections import defaultdict, deque
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.errors import UserError
+from bot.replays.book import ReplayedGame
+from bot.settings import Settings
+from bot.storage import Storage
+from engine.review import WORLDS, Judgement, decisions, judge_saved
+
+log = logging.getLogger(__name__)
+
+REVIEW_NICENESS = 19  # the lowest priority: below the bot and the AI's workers (niceness 10)
+REVIEW_SEED = 0
+WINDOW = timedelta(hours=1)
+
+Progress = Callable[[int, int], Awaitable[None]]
+"""Told ``(done, total)`` after each decision judged."""
+
+
+class Reviewer:
+    """Reviews a seat's moves (``review``), in one worker process of its own at the lowest
+    priority (none with ``ai_processes`` 0: in the bot's process, for tests)."""
+
+    def __init__(self, settings: Settings, storage: Storage, clock: Callable[[], datetime]) -> None:
+        self.storage = storage
+        self.per_hour = settings.reviews_per_hour
+        self.in_process = settings.ai_processes == 0
+        self.clock = clock
+        self.worlds = WORLDS  # the review's budget (engine.review; tests make it smaller)
+        self._started: dict[int, deque[datetime]] = defaultdict(deque)
+        self._running: set[int] = set()
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def kept(self, game: ReplayedGame, seat: int) -> list[Judgement] | None:
+        """The stored review of ``seat`` (None: not made yet)."""
+        saved = await self.storage.reviews.review(game.table_id, seat, REVIEW_SEED, self.worlds)
+        return None if saved is None else [Judgement.from_json(data) for data in saved]
+
+    async def review(
+        self, game: ReplayedGame, seat: int, user_id: int, progress: Progress
+    ) -> list[Judgement]:
+        """``seat``'s review, for ``user_id``: the stored one, or made now (counted against
+        the person's reviews per hour; one at a time) and stored. UserError when the person
+        may not start one now, or the workers failed."""
+        found = await self.kept(game, seat)
+        if found is not None:
+            return found
+        self._admit(user_id)
+        self._running.add(user_id)
+        try:
+            judged = await self._judge_all(game, seat, progress)
+        finally:
+            self._running.discard(user_id)
+        await self.storage.reviews.keep(
+            game.table_id, seat, REVIEW_SEED, self.worlds, [found.to_json() for found in judged]
+        )
+        return judged
+
+    def _admit(self, user_id: int) -> None:
+        """Count a new review for ``user_id``, or say why they may not start one now."""
+        if user_id in self._running:
+            raise UserError("Your other review is still running; this one can start after it.")
+        now = self.clock()
+        started = self._started[user_id]
+        while started and now - started[0] >= WINDOW:
+            started.popleft()
+        if len(started) >= self.per_hour:
+            if not self.per_hour:
+                raise UserError("Move reviews are turned off on this bot.")
+            raise UserError(
+                f"You have started {self.per_hour} reviews in the last hour, the most allowed; "
+                "try again later (a review already made is shown at any time)."
+            )
+        started.append(now)
+
+    async def _judge_all(
+        self, game: ReplayedGame, seat: int, progress: Progress
+    ) -> list[Judgement]:
+        record = json.dumps(game.record, sort_keys=True)
+        total = len(decisions(game.replay, seat))
+        judged = []
+        for ordinal in range(total):
+            judged.append(Judgement.from_json(await self._judge(record, seat, ordinal)))
+            await progress(ordinal + 1, total)
+        return judged
+
+    async def _judge(self, record: str, seat: int, ordinal: int) -> dict[str, Any]:
+        """One decision judged by the worker; a broken worker is replaced and the review
+        ends with a plain answer (the person may ask again)."""
+        if self.in_process:
+            return judge_saved(record, seat, ordinal, REVIEW_SEED, self.worlds)
+        try:
+            job = self.pool().submit(judge_saved, record, seat, ordinal, REVIEW_SEED, self.worlds)
+            return await asyncio.wrap_future(job)
+        except BrokenProcessPool:
+            log.exception("the review's worker process broke; starting a new one")
+            self.close()
+            raise UserError(
+                "The review stopped because its worker failed; please try again."
+            ) from None
+
+    def pool(self) -> ProcessPoolExecutor:
+        """The review's worker process (spawned, at the lowest priority)."""
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(
+                1, mp_context=context, initializer=os.nice, initargs=(REVIEW_NICENESS,)
+            )
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the worker (at shutdown); a review under way is dropped."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

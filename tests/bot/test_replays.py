@@ -1,0 +1,233 @@
+"""Replays in Discord: a finished game stepped through from its result message, every card
+face up, in agreement with the engine's replay of the stored record; never a running game."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import discord
+import pytest
+import simcord
+
+from bot.app import CardroomBot
+from bot.errors import UserError
+from bot.replays.book import ReplayedGame, load_replay
+from bot.replays.reviewing import Reviewer
+from bot.storage import Storage
+from bot.text import show
+from engine.registry import games
+from engine.replay import Replay, open_layout, played_record
+from engine.review import costliest, decisions, review, review_lines
+from tests.bot.conftest import fast_settings
+from tests.bot.helpers import (
+    add_player,
+    answer,
+    kill_and_restart,
+    layout_of,
+    open_table,
+    release,
+    results_message,
+    text_of,
+)
+from tests.bot.records import GUILD, finished
+from tests.bot.test_whole_games import play_to_the_end
+
+
+def picture_alt(message: object) -> str:
+    """The alt text of the message's one picture."""
+    (alt,) = [
+        str(media.get("description"))
+        for item in layout_of(message)
+        for media in item.get("items", [])
+    ]
+    return alt
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+async def test_a_finished_game_replays_step_by_step_and_is_reviewed(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, game_id: str
+) -> None:
+    game = games()[game_id]
+    channel = guild.create_text_channel(f"replay-{game_id}")
+    seats = min(game.player_counts)
+    players = [add_player(env, guild, f"player{i}") for i in range(min(2, seats))]
+    await play_to_the_end(env, bot, channel, players, game_id, ai_seats=seats - len(players))
+    results = results_message(channel)
+    assert results is not None
+    table_id = next(iter(bot.tables.rematches))
+    found = await bot.storage.results.replayed(table_id)
+    assert found is not None
+    replay = Replay.of(found.record)
+    names = [seat.name for seat in found.seats]
+
+    opened = await players[1].member.click(results, label="▶ Replay")
+    assert opened.ephemeral
+    shown = answer(opened)
+    for index, step in enumerate(replay.steps):
+        text = text_of(shown)
+        assert f"Step {index} of {len(replay.steps) - 1}" in text
+        assert picture_alt(shown).startswith(open_layout(step.state).alt_text(names)[:200])
+        for line in step.words(names):
+            assert show(line, names) in text
+        if step.seat is not None:
+            assert f"▶ **{names[step.seat]}**'s turn" in text
+        if index < len(replay.steps) - 1:
+            shown = answer(await players[1].member.click(shown, label="Next ▶"))
+    assert "scores: " + " · ".join(
+        f"{name} {score}" for name, score in zip(names, replay.final.scores(), strict=True)
+    ) in text_of(shown)
+
+    # Review my moves: the clicker's seat, its summary and costliest moves as the engine says
+    bot.reviews.worlds = 2
+    seat = next(seat.seat for seat in found.seats if seat.user_id == players[1].id)
+    judged = review(replay, seat, worlds=2)
+    reviewed = await players[1].member.click(shown, label="Review my moves")
+    assert reviewed.ephemeral
+    text = text_of(answer(reviewed))
+    summary = next(review_lines(replay, seat, judged, names))
+    assert summary in text and len(judged) == len(decisions(replay, seat))
+    for costly in costliest(judged):
+        assert show(costly.line(replay, names), names) in text
+    assert await bot.storage.reviews.review(table_id, seat, 0, 2) == [
+        judgement.to_json() for judgement in judged
+    ]
+
+
+async def test_a_running_game_is_never_replayed(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle
+) -> None:
+    channel = guild.create_text_channel("running")
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "stuck", 0)
+    asked = await ann.member.slash(channel, "game replay", table=table.table_id)
+    assert asked.ephemeral and asked.response is not None
+    assert "can be replayed once it is over" in text_of(asked.response)
+    unknown = await ann.member.slash(channel, "game replay", table="nosuch")
+    assert unknown.response is not None and "no finished game" in text_of(unknown.response)
+
+
+@pytest.fixture
+async def storage(database_url: str) -> AsyncIterator[Storage]:
+    """A new database of each dialect in turn (SQLite, then PostgreSQL)."""
+    opened = await Storage.open(database_url)
+    yield opened
+    await opened.close()
+
+
+async def test_storage_gives_a_finished_games_seats_and_record(storage: Storage) -> None:
+    record = played_record("twentytwo", 3, 4)
+    game = finished("t1", {1: 2, None: 1, 2: 3}, game_id="twentytwo", guild_id=GUILD)
+    await storage.results.finish(game.model_copy(update={"record": record}))
+    found = await storage.results.replayed("t1")
+    assert found is not None and found.guild_id == GUILD and found.record == record
+    assert [(seat.seat, seat.user_id, seat.is_ai) for seat in found.seats] == [
+        (0, 1, False),
+        (1, None, True),
+        (2, 2, False),
+    ]
+    assert Replay.of(found.record).final.is_over
+    assert await storage.results.replayed("t2") is None
+
+
+async def finished_with_record(
+    storage: Storage, table_id: str, game_id: str, seed: int
+) -> ReplayedGame:
+    """A finished two-player game of users 1 and 2 with a real record, read back."""
+    record = played_record(game_id, 2, seed)
+    game = finished(table_id, {1: 1, 2: 2}, game_id=game_id, guild_id=GUILD)
+    await storage.results.finish(game.model_copy(update={"record": record}))
+    return await load_replay(storage.results, table_id, GUILD, 1)
+
+
+async def test_outside_its_server_only_a_player_opens_a_replay(storage: Storage) -> None:
+    """A replay shows every card: in a DM (no server to check) only the game's players may
+    open it, and in a server only that server's games open."""
+    await finished_with_record(storage, "t7", "fishing", 3)
+    assert (await load_replay(storage.results, "t7", None, 2)).table_id == "t7"
+    with pytest.raises(UserError, match="only the people who played"):
+        await load_replay(storage.results, "t7", None, 99)
+    with pytest.raises(UserError, match="another server"):
+        await load_replay(storage.results, "t7", GUILD + 1, 1)
+
+
+async def test_reviews_are_limited_per_person_and_a_kept_one_does_not_count(
+    storage: Storage, tmp_path: Path
+) -> None:
+    now = [datetime(2026, 1, 1, tzinfo=UTC)]
+    settings = fast_settings(tmp_path, reviews_per_hour=1)
+    reviewer = Reviewer(settings, storage, lambda: now[0])
+    reviewer.worlds = 1
+    first = await finished_with_record(storage, "r1", "stuck", 1)
+    second = await finished_with_record(storage, "r2", "stuck", 2)
+    told: list[tuple[int, int]] = []
+
+    async def progress(done: int, total: int) -> None:
+        told.append((done, total))
+
+    judged = await reviewer.review(first, 0, 1, progress)
+    assert told and told[-1] == (len(judged), len(judged))
+    assert await reviewer.review(first, 0, 1, progress) == judged  # kept: not counted
+    assert await reviewer.review(second, 1, 2, progress)  # another person has their own
+    with pytest.raises(UserError, match="1 reviews in the last hour"):
+        await reviewer.review(second, 0, 1, progress)
+    now[0] += timedelta(hours=1)
+    assert await reviewer.review(second, 0, 1, progress)
+
+
+async def test_a_review_goes_on_when_its_progress_cannot_be_shown(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, monkeypatch: Any
+) -> None:
+    channel = guild.create_text_channel("review")
+    ann = add_player(env, guild, "ann")
+    await play_to_the_end(env, bot, channel, [ann], "stuck", ai_seats=1)
+    table_id = next(iter(bot.tables.rematches))
+    bot.reviews.worlds = 1
+    edit = discord.Interaction.edit_original_response
+    refused: list[str] = []
+
+    async def refuse_progress(self: discord.Interaction, **kwargs: Any) -> Any:
+        view = kwargs.get("view")
+        if view is not None and "Reviewing move" in str(view.to_components()):
+            refused.append("progress")
+            raise discord.HTTPException(mock.Mock(status=500, reason="refused"), "refused")
+        return await edit(self, **kwargs)
+
+    monkeypatch.setattr(discord.Interaction, "edit_original_response", refuse_progress)
+    opened = answer(await ann.member.slash(channel, "game replay", table=table_id))
+    reviewed = answer(await ann.member.click(opened, label="Review my moves"))
+    assert refused and "## Your moves — Stuck" in text_of(reviewed)
+    outsider = add_player(env, guild, "cy")
+    theirs = answer(await outsider.member.slash(channel, "game replay", table=table_id))
+    denied = await outsider.member.click(theirs, label="Review my moves")
+    assert "Only the people who played this game" in text_of(answer(denied))
+
+
+async def test_a_replay_steps_on_after_a_restart_and_is_shown_to_the_channel(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle
+) -> None:
+    channel = guild.create_text_channel("restart")
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    await play_to_the_end(env, bot, channel, [ann, bob], "stuck", ai_seats=0)
+    table_id = next(iter(bot.tables.rematches))
+    opened = answer(await ann.member.slash(channel, "game replay", table=table_id))
+    restarted = await kill_and_restart(env, bot)
+    try:
+        stepped = answer(await ann.member.click(opened, label="Next ▶"))
+        assert "Step 1 of" in text_of(stepped)
+        posted = await ann.member.click(stepped, label="Show to the channel")
+        assert not posted.ephemeral and posted.response is not None
+        assert "Step 1 of" in text_of(posted.response)
+        # in the channel, the one who showed it steps it; anyone else gets a private copy
+        theirs = await bob.member.click(posted.response, label="Next ▶")
+        assert theirs.ephemeral and "Step 2 of" in text_of(answer(theirs))
+        assert "Step 1 of" in text_of(channel.history()[-1])
+        mine = await ann.member.click(posted.response, label="Last ⏭")
+        assert not mine.ephemeral
+        assert re.search(r"Step (\d+) of \1 ", text_of(channel.history()[-1]))
+    finally:
+        await release(restarted)
