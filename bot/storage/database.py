@@ -101,6 +101,14 @@ class Storage:
                 self._database.connect, shards, on_lost, heartbeat
             )
 
+    @property
+    def holds_its_shards(self) -> bool:
+        """Whether this process still holds its shards: its shard locks (PostgreSQL, once
+        claimed) or the database file's lock (SQLite, which keeps every other process out)."""
+        if self.file_lock is not None:
+            return self.file_lock.held
+        return self.shard_locks is not None and self.shard_locks.held
+
     async def close(self) -> None:
         """Close the database (saved work is already committed); let go of its shards."""
         if self.shard_locks is not None:
