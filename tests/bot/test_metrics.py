@@ -4,7 +4,9 @@ gateway and the database."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -197,3 +199,24 @@ async def test_discords_429s_5xx_and_interaction_answers_are_counted() -> None:
         await runner.cleanup()
     after = [REGISTRY.get_sample_value(name) or 0.0 for name in counted]
     assert [a - b for a, b in zip(after, before, strict=True)] == [1, 1, 1]
+
+
+DASHBOARD = Path(__file__).resolve().parents[2] / "deploy" / "grafana" / "cardroom.json"
+
+
+async def test_the_grafana_dashboard_shows_every_metric_and_only_those(bot: CardroomBot) -> None:
+    dashboard = json.loads(DASHBOARD.read_text(encoding="utf-8"))
+    queries = " ".join(
+        target["expr"] for panel in dashboard["panels"] for target in panel["targets"]
+    )
+    used = set(re.findall(r"\bcardroom_\w+", queries))
+    await scrape(bot)  # the bot's figures are in the registry
+    suffixes = {"counter": ("_total",), "histogram": ("_bucket", "_count", "_sum")}
+    families = {family.name: family.type for family in REGISTRY.collect()}
+    exists = {
+        name + suffix for name, kind in families.items() for suffix in suffixes.get(kind, ("",))
+    }
+    assert used <= exists, used - exists
+    # every metric has a panel (a histogram's through its buckets, a counter's through _total)
+    assert set(families) <= {re.sub(r"_(total|bucket)$", "", name) for name in used}
+    await bot.observer.close()
