@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 
 from bot.errors import GameMovedElsewhere, SaveFailed, StaleMove, UserError
 from bot.ops import metrics
+from bot.ops.logs import bind_table
 from bot.storage import RevisionConflictError
 from bot.tables.records import (
     FINISHED,
@@ -411,3 +412,10 @@ class TableSession(TableData):
         self.deadlines.clear()
         self._after_change(acted=())
         self.options_changed = dict.fromkeys(range(len(self.seats)), self.revision)
+
+
+def working_on(session: TableSession) -> TableSession:
+    """Mark the current task (and those it starts) as working for ``session``: its log lines
+    carry the table's ids."""
+    bind_table(session.guild_id, session.channel_id, session.table_id)
+    return session
