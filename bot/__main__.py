@@ -2,6 +2,7 @@
 
 import sys
 
+from bot.ops import migrate
 from bot.ops.logs import configure_logging
 from bot.settings import SettingsError, load_settings
 from bot.storage import DatabaseLock, StorageError
@@ -9,7 +10,10 @@ from bot.storage.connection import parse_database_url
 
 
 def main() -> int:
-    """Start the bot; with bad settings or without a token, say so in one line and exit 2."""
+    """Start the bot; with bad settings or without a token, say so in one line and exit 2.
+    ``python -m bot migrate [--check]``: only the database's migrations (bot/ops/migrate.py)."""
+    if sys.argv[1:2] == ["migrate"]:
+        return migrate.main(sys.argv[2:])
     try:
         settings = load_settings()
     except SettingsError as error:
