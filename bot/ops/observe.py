@@ -23,6 +23,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from bot.ops import metrics
+from bot.ops.error_reports import start_error_reports
 from bot.ops.server import HealthServer
 from bot.settings import Settings
 from bot.storage import Storage
@@ -158,8 +159,10 @@ class Observer:
 
     @classmethod
     async def start(cls, bot: CardroomBot) -> Observer:
-        """Collect the bot's figures; serve them when METRICS_PORT is set."""
+        """Collect the bot's figures; serve them when METRICS_PORT is set; send error
+        reports when SENTRY_DSN is."""
         COLLECTOR.bot = bot
+        start_error_reports(bot.settings)
         observer = cls()
         port = bot.settings.metrics_port
         if port is not None:
