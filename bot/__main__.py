@@ -1,15 +1,19 @@
 """``python -m bot``: run Cardroom with settings from the environment and ``.env``."""
 
-import logging
 import sys
 
+from bot.ops import migrate
+from bot.ops.logs import configure_logging
 from bot.settings import SettingsError, load_settings
 from bot.storage import DatabaseLock, StorageError
 from bot.storage.connection import parse_database_url
 
 
 def main() -> int:
-    """Start the bot; with bad settings or without a token, say so in one line and exit 2."""
+    """Start the bot; with bad settings or without a token, say so in one line and exit 2.
+    ``python -m bot migrate [--check]``: only the database's migrations (bot/ops/migrate.py)."""
+    if sys.argv[1:2] == ["migrate"]:
+        return migrate.main(sys.argv[2:])
     try:
         settings = load_settings()
     except SettingsError as error:
@@ -32,9 +36,10 @@ def main() -> int:
         return 2
     from bot.app import create_bot
 
+    configure_logging(settings.log_format, settings.log_level, settings.shards.count)
     bot = create_bot(settings)
     try:
-        bot.run(settings.discord_token.get_secret_value(), log_level=logging.INFO)
+        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     except Exception as error:  # a bad token or no network: one line, not a traceback
         print(f"error: the bot stopped: {error}", file=sys.stderr)
         return 1

@@ -24,6 +24,8 @@ from bot.answers import NOT_OURS, reply_private, report_error
 from bot.boards import commands as board_commands
 from bot.boards.ratings import Ratings
 from bot.help import commands as help_commands
+from bot.ops.metrics import RESTORE_SECONDS
+from bot.ops.observe import Observer, http_trace
 from bot.preferences import DeckStyles
 from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
@@ -58,6 +60,7 @@ class CardroomBot(commands.AutoShardedBot):
     tables: TableService
     wiring: Wiring
     reviews: Reviewer
+    observer: Observer
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
@@ -77,6 +80,7 @@ class CardroomBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shards.count,
             shard_ids=list(settings.shards.ids),
+            http_trace=http_trace(),  # Discord's 429s and 5xx, interactions answered
         )
         self.settings = settings
         self.restore_problems: list[str] = []
@@ -119,7 +123,8 @@ class CardroomBot(commands.AutoShardedBot):
         await board_commands.setup(self, self.wiring)
         await help_commands.setup(self)
         await owner.setup(self)
-        self.restore_problems = await self.tables.restore(shards)
+        with RESTORE_SECONDS.time():
+            self.restore_problems = await self.tables.restore(shards)
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)
         self.tables.spawn(ratings.warm(), "ratings-warm")  # cancelled by tables.close()
@@ -127,6 +132,7 @@ class CardroomBot(commands.AutoShardedBot):
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+        self.observer = await Observer.start(self)
 
     def _shards_lost(self, shards: Shards) -> None:
         """Another process holds our shards now (it took them while our lock connection was
@@ -159,7 +165,9 @@ class CardroomBot(commands.AutoShardedBot):
             await reply_private(interaction, NOT_OURS)
 
     async def close(self) -> None:
-        """Stop timers and close storage."""
+        """Stop timers, the metrics server and storage."""
+        if hasattr(self, "observer"):
+            await self.observer.close()
         if hasattr(self, "tables"):
             await self.tables.close()
         if hasattr(self, "reviews"):

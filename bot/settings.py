@@ -141,6 +141,29 @@ class Settings(BaseSettings):
         description="out-of-turn window (snaps) for games that do not set their own",
     )
 
+    # Running it as a service (bot/ops): metrics and health checks, logs, error reports.
+    metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="serve /metrics, /healthz and /readyz on this port (default: not at all)",
+    )
+    metrics_host: str = Field(
+        default="127.0.0.1", description="the address the metrics port listens on"
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="json: one JSON object a line, with the table's ids"
+    )
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(default="INFO")
+    sentry_dsn: SecretStr | None = Field(
+        default=None, description="send errors to Sentry (needs the sentry extra)"
+    )
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
     @field_validator("database_url")
     @classmethod
     def _known_database(cls, value: str) -> str:

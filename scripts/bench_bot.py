@@ -2,7 +2,7 @@
 running at once under simcord (offline). Prints one JSON line; not a timed test.
 
     python scripts/bench_bot.py [--games 200] [--rounds 2] [--game fishing] [--ai-level hard]
-                                [--clock wall|cpu]
+                                [--clock wall|cpu] [--metrics on|off]
 
 Every game has one simulated person and one AI seat (``--ai-level``: normal by default; hard
 thinks in the bot's worker processes for its default 0.3 s a move, while people move). All
@@ -16,7 +16,10 @@ simcord's in-process Discord, so no network time is in it; the coalesced table a
 follow outside it. ``picture_*``: the CPU time to draw each card picture the bot drew (the
 table's, the Hand views', the DMs') and its PNG size. ``--clock cpu`` times the moves in the
 main thread's CPU time instead of the wall clock: on a shared, loaded machine the wall clock
-mostly measures how long the process waited for a core.
+mostly measures how long the process waited for a core. ``--metrics off`` replaces the
+bot's metric recording (bot/ops/metrics.py) with no-ops and serves no /metrics, to measure
+what the metrics cost a move; on (the default) serves them on a free port, as METRICS_PORT
+does, and scrapes them once at the end.
 
 simcord settles after every simulated click, in this script's task, and each pass checks
 every pending task against every timer: with 200 games that is 200 sleeping turn timers, tens
@@ -31,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import contextlib
 import json
 import random
 import statistics
@@ -45,10 +49,13 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import aiohttp
 import discord
 import simcord
+from prometheus_client.metrics import MetricWrapperBase
 
 from bot.app import CardroomBot, create_bot
+from bot.ops import metrics
 from bot.pictures import Picture, draw
 from bot.settings import Settings
 from bot.tables.hand_view import StepButton, StepSelect
@@ -213,8 +220,44 @@ class SimulatorTime:
         return total
 
 
-async def bench(games: int, rounds: int, game_id: str, ai_level: str) -> dict[str, object]:
+class NoMetric:
+    """A metric that records nothing: what ``--metrics off`` puts in place of each."""
+
+    def labels(self, *_values: str) -> NoMetric:
+        return self
+
+    def inc(self, _amount: float = 1) -> None:
+        pass
+
+    def time(self) -> contextlib.nullcontext[None]:
+        return contextlib.nullcontext()
+
+    def track_inprogress(self) -> contextlib.nullcontext[None]:
+        return contextlib.nullcontext()
+
+
+def metrics_off() -> None:
+    """Replace every metric the bot records into with one that records nothing."""
+    for name, value in vars(metrics).items():
+        if isinstance(value, MetricWrapperBase):
+            setattr(metrics, name, NoMetric())
+
+
+async def scraped_samples(bot: CardroomBot) -> int:
+    """The number of samples /metrics serves (proof that it served them)."""
+    assert bot.observer.server is not None
+    url = f"http://127.0.0.1:{bot.observer.server.port}/metrics"
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        text = await response.text()
+    return sum(1 for line in text.splitlines() if line and not line.startswith("#"))
+
+
+async def bench(
+    games: int, rounds: int, game_id: str, ai_level: str, with_metrics: bool
+) -> dict[str, object]:
     """Run the benchmark and return its figures."""
+    if not with_metrics:
+        metrics_off()
     task = asyncio.current_task()
     assert task is not None
     simulator = SimulatorTime(task)
@@ -225,6 +268,7 @@ async def bench(games: int, rounds: int, game_id: str, ai_level: str) -> dict[st
             ai_delay_seconds=0.0,
             table_edit_seconds=0.0,  # edits follow at once (outside the measured time)
             turn_seconds=TURN_SECONDS,
+            metrics_port=0 if with_metrics else None,  # 0: any free port
         )
         bot = create_bot(settings)
         async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:
@@ -258,7 +302,9 @@ async def bench(games: int, rounds: int, game_id: str, ai_level: str) -> dict[st
                 progress(f"moves made in {finished - started:.1f} s")
                 running = sum(not table.ended for _, _, table in tables)
                 measured = clock.moves
+                served = await scraped_samples(bot) if with_metrics else 0
             finally:
+                await bot.observer.close()
                 # aiosqlite's worker thread is not a daemon: left open, it keeps the process
                 # alive after an error.
                 await bot.tables.close()
@@ -274,6 +320,8 @@ async def bench(games: int, rounds: int, game_id: str, ai_level: str) -> dict[st
         "game": game_id,
         "ai_level": ai_level,
         "clock": "cpu" if stamp is time.thread_time else "wall",
+        "metrics": "on" if with_metrics else "off",
+        "metrics_samples_served": served,
         "games_at_once": games,
         "games_running_at_the_end": running,
         "moves": len(total),
@@ -318,10 +366,12 @@ def main() -> None:
     parser.add_argument("--game", default="fishing")
     parser.add_argument("--ai-level", default="normal", choices=("easy", "normal", "hard"))
     parser.add_argument("--clock", default="wall", choices=sorted(CLOCKS))
+    parser.add_argument("--metrics", default="on", choices=("on", "off"))
     args = parser.parse_args()
     global stamp
     stamp = CLOCKS[args.clock]
-    print(json.dumps(asyncio.run(bench(args.games, args.rounds, args.game, args.ai_level))))
+    figures = bench(args.games, args.rounds, args.game, args.ai_level, args.metrics == "on")
+    print(json.dumps(asyncio.run(figures)))
 
 
 if __name__ == "__main__":

@@ -78,19 +78,21 @@ class ThrowawayPostgres:
             raise RuntimeError(f"{command[0]} failed: {done.stderr.strip()}\n{tail}")
 
     def start(self) -> None:
-        """initdb and start the server (waiting until it takes connections)."""
+        """initdb (the first time) and start the server (waiting until it takes
+        connections); after ``stop()``, the same server comes back with its data."""
         if os.geteuid() == 0:
             nobody = pwd.getpwnam(UNPRIVILEGED)
             os.chown(self.folder, nobody.pw_uid, nobody.pw_gid)
-        self._run(
-            str(self.binaries / "initdb"),
-            f"--pgdata={self.data}",
-            f"--username={USER}",
-            "--auth=trust",
-            "--encoding=UTF8",
-            "--no-sync",
-            "--no-instructions",
-        )
+        if not (self.data / "PG_VERSION").exists():
+            self._run(
+                str(self.binaries / "initdb"),
+                f"--pgdata={self.data}",
+                f"--username={USER}",
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--no-sync",
+                "--no-instructions",
+            )
         options = f"-k {self.folder} -c listen_addresses='' -c max_connections=200"
         if not self.durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
@@ -116,7 +118,7 @@ class ThrowawayPostgres:
         )
 
     def stop(self) -> None:
-        """Stop the server at once (its data is thrown away)."""
+        """Stop the server at once, as if it crashed (its data stays until the block ends)."""
         self._run(
             str(self.binaries / "pg_ctl"), f"--pgdata={self.data}", "--mode=immediate", "stop"
         )

@@ -15,9 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.connection import Database, DatabaseUrl, Synchronous, parse_database_url
+from bot.storage.errors import StorageError
 from bot.storage.lobbies import OpenLobbies, SqlOpenLobbies
 from bot.storage.lock import DatabaseLock
-from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, schema_version
+from bot.storage.migrations import (
+    MIGRATIONS_DIR,
+    Migration,
+    load_migrations,
+    migrate,
+    pending,
+    schema_version,
+)
 from bot.storage.postgresql import DEFAULT_LIMITS, POOL_SIZE, PostgresDatabase, SessionLimits
 from bot.storage.preferences import Preferences, SqlPreferences
 from bot.storage.results import Results, SqlResults
@@ -67,17 +75,29 @@ class Storage:
         when the PostgreSQL server cannot be reached.
         """
         where = parse_database_url(url)
-        database: Database
-        if where.dialect == "postgresql":
-            database = await PostgresDatabase.open(where.target, pool_size, limits)
-        else:
-            database = await SqliteDatabase.open(where.sqlite_path, synchronous)
+        database = await _connect(where, synchronous, pool_size, limits)
         try:
             await migrate(database, load_migrations(migrations, where.dialect), up_to)
         except BaseException:
             await database.close()
             raise
         return cls(database, where)
+
+    @staticmethod
+    async def pending_migrations(
+        url: Path | str, *, migrations: Path = MIGRATIONS_DIR
+    ) -> list[Migration]:
+        """The migrations opening the database at ``url`` would apply, applying none (a
+        SQLite file must exist and not be open in a bot). StorageError when the database
+        cannot be reached, or was migrated by other code."""
+        where = parse_database_url(url)
+        if where.dialect == "sqlite" and not where.sqlite_path.is_file():
+            raise StorageError(f"there is no database at {where.sqlite_path}")
+        database = await _connect(where, "normal", 1, DEFAULT_LIMITS)
+        try:
+            return await pending(database, load_migrations(migrations, where.dialect))
+        finally:
+            await database.close()
 
     @property
     def dialect(self) -> str:
@@ -103,6 +123,14 @@ class Storage:
                 self._database.connect, shards, on_lost, heartbeat
             )
 
+    @property
+    def holds_its_shards(self) -> bool:
+        """Whether this process still holds its shards: its shard locks (PostgreSQL, once
+        claimed) or the database file's lock (SQLite, which keeps every other process out)."""
+        if self.file_lock is not None:
+            return self.file_lock.held
+        return self.shard_locks is not None and self.shard_locks.held
+
     async def close(self) -> None:
         """Close the database (saved work is already committed); let go of its shards."""
         if self.shard_locks is not None:
@@ -116,3 +144,12 @@ class Storage:
     async def pragma(self, name: str) -> Any:
         """A SQLite pragma's value (``journal_mode``, ``foreign_keys`` …), for checks."""
         return await self._database.pragma(name)
+
+
+async def _connect(
+    where: DatabaseUrl, synchronous: Synchronous, pool_size: int, limits: SessionLimits
+) -> Database:
+    """The database at ``where``, opened but not migrated."""
+    if where.dialect == "postgresql":
+        return await PostgresDatabase.open(where.target, pool_size, limits)
+    return await SqliteDatabase.open(where.sqlite_path, synchronous)

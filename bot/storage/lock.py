@@ -43,6 +43,11 @@ class DatabaseLock:
             ) from None
         return cls(lock)
 
+    @property
+    def held(self) -> bool:
+        """Whether this process still holds the lock."""
+        return self._lock.is_locked
+
     def release(self) -> None:
         """Let go of the lock (again: nothing)."""
         self._lock.release(force=True)

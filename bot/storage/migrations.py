@@ -101,3 +101,33 @@ async def schema_version(database: Database) -> int:
     async with database.session() as sql:
         row = await sql.fetchone("SELECT MAX(version) FROM schema_migrations")
     return int(row[0] or 0) if row else 0
+
+
+async def pending(database: Database, migrations: Sequence[Migration]) -> list[Migration]:
+    """The migrations ``migrate`` would apply, found without changing anything. Raises
+    StorageError for a database migrated by newer code, or whose applied migrations are
+    not the ones of the same number here (another branch's)."""
+    exists = (
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        if database.dialect == "sqlite"
+        else "SELECT to_regclass('schema_migrations')"
+    )
+    async with database.session() as sql:
+        found = await sql.fetchone(exists)
+        applied: dict[int, str] = {}
+        if found is not None and found[0] is not None:
+            rows = await sql.fetchall("SELECT version, name FROM schema_migrations")
+            applied = {int(row[0]): str(row[1]) for row in rows}
+    known = {migration.version: migration.name for migration in migrations}
+    if set(applied) - set(known):
+        raise StorageError(
+            f"the database has schema version {max(applied)}, newer than this code knows"
+            f" ({len(migrations)}): run a newer Cardroom or use another database"
+        )
+    for version, name in sorted(applied.items()):
+        if known[version] != name:
+            raise StorageError(
+                f"the database's migration {version} is {name!r}, this code's is"
+                f" {known[version]!r}: it was migrated by other code"
+            )
+    return [migration for migration in migrations if migration.version not in applied]

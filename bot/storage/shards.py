@@ -263,6 +263,12 @@ class ShardLocks:
             await asyncio.sleep(delay)
             delay = min(delay * 2, self._heartbeat.every)
 
+    @property
+    def held(self) -> bool:
+        """Whether this process holds its shards now (not while taking them again)."""
+        retaking = self._taking_again is not None and not self._taking_again.done()
+        return not self._done and self._connection is not None and not retaking
+
     def _lose(self, why: str) -> None:
         """The shards are no longer this process's: say so once (not after a release)."""
         if self._done:

@@ -28,7 +28,7 @@ from bot.tables.lobbies import Lobbies
 from bot.tables.lobby import Lobby
 from bot.tables.records import FINISHED, Change, Chosen, Clock, Ending, EndKind, SessionContext
 from bot.tables.restore import restore_sessions
-from bot.tables.session import TableSession
+from bot.tables.session import TableSession, working_on
 from bot.tables.thinking import AiPlayers
 from bot.tables.timers import LEFT_THE_SERVER, TableTimers, retry_delay
 from engine.core import Game, OptionValue
@@ -177,7 +177,7 @@ class TableService:
             raise UserError(OVER_OR_ELSEWHERE)
         if session is None or session.ended:
             raise UserError("This game is over.")
-        return session
+        return working_on(session)
 
     def table_in(self, channel_id: int) -> TableSession:
         """The running table of a channel; raises UserError when there is none."""
@@ -185,7 +185,7 @@ class TableService:
         session = self.tables.get(key) if key else None
         if session is None or session.ended:
             raise UserError("There is no game running in this channel.")
-        return session
+        return working_on(session)
 
     # -- from lobby to table ---------------------------------------------------------------------
     async def start(self, lobby_id: str, user_id: int) -> TableSession:
@@ -211,6 +211,7 @@ class TableService:
             self.clock(),
             context=self.context,
         )
+        working_on(session)
         session.log_opening()
         await session.begin(lobby.lobby_id)
         self.lobbies.drop(lobby)  # its stored row went with the game's first save
@@ -220,6 +221,7 @@ class TableService:
 
     def show(self, session: TableSession) -> None:
         """Start showing the table and driving its timers (after the caller answered)."""
+        working_on(session)  # the display's and timers' tasks inherit the table's log ids
         self.display.changed(session)
         self.timers.schedule(session)
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from bot.errors import GameMovedElsewhere, SaveFailed, StaleMove, UserError
+from bot.ops import metrics
+from bot.ops.logs import bind_table
 from bot.storage import RevisionConflictError
 from bot.tables.records import (
     FINISHED,
@@ -258,22 +260,28 @@ class TableSession(TableData):
         """Make the change in memory, save it, and on failure put everything back."""
         snapshot = Snapshot.of(self)
         options_before = self._options()
+        moves_before = len(self.actions)
         try:
             change = make()
             self._note_changed_options(options_before)
             if self.state.is_over and not self.ended:
                 self._end(FINISHED)
                 change = replace(change, ended=True)
-            await self._save()
+            with metrics.SAVE_SECONDS.time():
+                await self._save()
         except Exception as error:
             snapshot.restore(self)
             if isinstance(error, (UserError, EngineError)):
                 raise
+            metrics.save_failed(error, conflict=isinstance(error, RevisionConflictError))
             if isinstance(error, RevisionConflictError):  # retrying could never succeed
                 self._moved()
                 raise GameMovedElsewhere() from error
             log.exception("table %s: a change could not be saved; undone", self.table_id)
             raise SaveFailed() from error
+        finished = change.ended and self.ending is not None and self.ending.finished
+        metrics.game_saved(self.game.id, len(self.actions) - moves_before, finished)
+        log.debug("table %s: revision %d saved", self.table_id, self.revision)
         return change
 
     def _moved(self) -> None:
@@ -404,3 +412,10 @@ class TableSession(TableData):
         self.deadlines.clear()
         self._after_change(acted=())
         self.options_changed = dict.fromkeys(range(len(self.seats)), self.revision)
+
+
+def working_on(session: TableSession) -> TableSession:
+    """Mark the current task (and those it starts) as working for ``session``: its log lines
+    carry the table's ids."""
+    bind_table(session.guild_id, session.channel_id, session.table_id)
+    return session

@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot.ops import metrics
 from bot.settings import Settings
 from engine.ai import agent, decide
 from engine.ai.search import Budget
@@ -48,7 +49,8 @@ class AiPlayers:
         if isinstance(player, StateAgent) and self.processes:
             return self._searched(state.game, state.to_json(), seat, level, seed)
         done = asyncio.get_running_loop().create_future()
-        done.set_result(agent_move(state, seat, player, random.Random(seed)))
+        with metrics.AI_DECISION_SECONDS.labels(level).time():
+            done.set_result(agent_move(state, seat, player, random.Random(seed)))
         return done
 
     async def _searched(
@@ -57,8 +59,12 @@ class AiPlayers:
         """A worker's move; if the workers broke (one was killed), the normal level's move
         at once, and a fresh pool for the next search: a table never stops for want of one."""
         try:
-            job = self.pool().submit(decide, game.id, saved, seat, level, seed, self.budget)
-            found = await asyncio.wrap_future(job)
+            with (
+                metrics.AI_DECISION_SECONDS.labels(level).time(),
+                metrics.AI_QUEUE_DEPTH.labels(level).track_inprogress(),
+            ):
+                job = self.pool().submit(decide, game.id, saved, seat, level, seed, self.budget)
+                found = await asyncio.wrap_future(job)
         except BrokenProcessPool:
             log.exception("the AI's worker processes broke; starting new ones")
             self.close()

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from bot.errors import GameMovedElsewhere, SaveFailed
 from bot.settings import Settings
 from bot.tables.records import Change, Clock, Spawn
-from bot.tables.session import TableSession
+from bot.tables.session import TableSession, working_on
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +100,7 @@ class TableTimers:
         return plan
 
     async def _run(self, session: TableSession, revision: int, failed_saves: int) -> None:
+        working_on(session)
         for when, seat, kind in self.plan(session):
             wait = (when - self.clock()).total_seconds()
             if wait > 0:

@@ -42,6 +42,14 @@ def test_bench_bot_plays_its_moves_and_prints_every_figure() -> None:
     figures = json.loads(done.stdout)
     assert figures["moves"] >= 2 and figures["games_running_at_the_end"] == 2
     assert figures["pictures_drawn"] > 0 and figures["picture_median_bytes"] > 0
+    assert figures["metrics"] == "on" and figures["metrics_samples_served"] > 0
+
+
+def test_bench_bot_runs_with_its_metrics_off() -> None:
+    done = run_script("bench_bot.py --games 1 --rounds 1 --metrics off")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["metrics"] == "off" and figures["moves"] >= 1
 
 
 def load_bench_engine() -> ModuleType:

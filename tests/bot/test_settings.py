@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.settings import SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,3 +106,11 @@ def test_a_file_that_is_not_utf8_names_its_line(tmp_path: Path) -> None:
     env_file.write_bytes(b"DISCORD_TOKEN=abc\nDEV_GUILD_ID=12\xff\n")
     with pytest.raises(SettingsError, match=r"line 2 \(DEV_GUILD_ID\) is not UTF-8"):
         load_settings(env_file)
+
+
+def test_the_example_file_lists_every_setting() -> None:
+    """Each setting is there by name, set to its default or explained in a comment."""
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    named = set(re.findall(r"\b[A-Z][A-Z0-9_]+\b", example))
+    missing = {name for name in Settings.model_fields if name.upper() not in named}
+    assert not missing, missing

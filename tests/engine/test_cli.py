@@ -429,10 +429,15 @@ def test_run_help_is_the_command_list_only() -> None:
     assert [" ".join(line.split()[1:3]) for line in lines if line.startswith("  ./run")] == [
         "demo try",
         "bot start",
+        "backup [FILE]",
+        "restore FILE",
+        "migrate [--check]",
+        "doctor [--online]",
         "play fishing",
         "test lint,",
         "test --fast",
         "engine ARGS...",
+        "lock write",
         "bench print",
     ]
 
