@@ -60,6 +60,7 @@ MAX_BUTTON_OPTIONS = 10  # two even rows of five at most; more options go in a s
 SELECT_PAGE = 25
 HAND_EVENTS = 2
 DM_EVENTS = 4
+BACK, NOT_YET = "◀ Back", "◀ Not yet"  # a step's way back; a confirmation's "no"
 STALE = "That move is no longer possible; here is the current position."
 FOLLOWS = "This view follows the game until {until}; after that, press **Hand** on the table again."
 
@@ -450,7 +451,7 @@ def _controls(
     navigation: list[discord.ui.Item[Any]] = []
     if node.prefix:
         back = StepTarget(session.table_id, session.revision, node.prefix[:-1])
-        navigation.append(StepButton(back, label="◀ Back"))
+        navigation.append(StepButton(back, label=NOT_YET if node.confirms else BACK))
     if len(options) <= MAX_BUTTON_OPTIONS:
         buttons = [
             StepButton(
