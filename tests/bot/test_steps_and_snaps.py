@@ -22,7 +22,7 @@ from bot.settings import Settings
 from bot.tables.hand_view import SELECT_PAGE
 from bot.tables.session import TableSession
 from bot.text import suit_symbols
-from engine.choices import HERE, StaleChoice, Step, choice_label, resolve
+from engine.choices import HERE, Confirmation, StaleChoice, Step, choice_label, resolve
 from engine.core import Action, RandomAgent, State
 from engine.games.cambio import CambioState
 from engine.registry import games
@@ -287,8 +287,8 @@ async def test_a_step_click_resolves_its_path_once_and_the_hand_shows_that_step(
     root = answer(await ann.member.click(table_message(channel, table), label="Hand"))
     resolved: list[Step | Action] = []
 
-    def noted(legal: Sequence[Action], path: Sequence[int]) -> Step | Action:
-        resolved.append(resolve(legal, path))
+    def noted(legal: Sequence[Action], path: Sequence[int], *asks: Confirmation) -> Step | Action:
+        resolved.append(resolve(legal, path, *asks))
         return resolved[-1]
 
     def first_step_again(legal: Sequence[Action]) -> Step:
