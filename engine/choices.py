@@ -22,14 +22,15 @@ Word(word='done')
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, is_card_text
 from engine.core import Action, Game, View
 
 HERE = -1
-"""Index meaning "the action whose path ends at this step" (when other paths go on from it)."""
+"""Index meaning "the action whose path ends at this step" (when other paths go on from it, or
+to confirm an action that asks for it)."""
 
 MAX_CHOICES = 25
 """The most choices a step offers at once (Discord's limit on a select menu); the bot pages
@@ -52,11 +53,22 @@ class StepChoice:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """A step: what was chosen so far and what may be chosen next."""
+    """A step: what was chosen so far and what may be chosen next; ``confirms``: the question
+    of a step that only confirms the one action chosen (its one choice, at ``HERE``)."""
 
     prefix: tuple[int, ...]
     chosen: tuple[str, ...]
     choices: tuple[StepChoice, ...]
+    confirms: str | None = None
+
+
+Confirmation = Callable[[Action], "str | None"]
+"""The question to confirm an action with before it is made, or None (``Game.confirmation``)."""
+
+
+def no_confirmation(action: Action) -> str | None:
+    """No action asks to be confirmed."""
+    return None
 
 
 def _candidates(
@@ -80,16 +92,36 @@ def _candidates(
     return candidates, chosen, None
 
 
-def resolve(legal: Sequence[Action], prefix: Sequence[int]) -> Action | Step:
-    """The action the indices lead to (when only one is left), or the next step to offer.
+def resolve(
+    legal: Sequence[Action], prefix: Sequence[int], confirmation: Confirmation = no_confirmation
+) -> Action | Step:
+    """The action the indices lead to (when only one is left), or the next step to offer. An
+    action whose whole path is chosen and that ``confirmation`` asks about is offered once
+    more, as a step of its own (``Step.confirms``); ``HERE`` then confirms it.
 
     Raises StaleChoice when the indices name nothing in ``legal``.
+
+    >>> from engine.core import Word
+    >>> legal = [Word("draw"), Word("cambio")]
+    >>> def ask(action): return "Sure?" if action.text == "cambio" else None
+    >>> resolve(legal, (1,), ask).confirms
+    'Sure?'
+    >>> resolve(legal, (1, HERE), ask)
+    Word(word='cambio')
+    >>> resolve(legal, (0,), ask)
+    Word(word='draw')
     """
     candidates, chosen, here = _candidates(legal, prefix)
     if here is not None:
         return here
     if len(candidates) == 1 and prefix:
-        return candidates[0]
+        action = candidates[0]
+        question = confirmation(action)
+        if question is not None and len(prefix) == len(action.path):
+            return Step(
+                tuple(prefix), tuple(chosen), (StepChoice(HERE, action.text, action, ()),), question
+            )
+        return action
     return _step(candidates, chosen, prefix)
 
 
@@ -128,10 +160,11 @@ def _step(candidates: list[Action], chosen: list[str], prefix: Sequence[int]) ->
 
 
 def descend(
-    legal: Sequence[Action], prefix: Sequence[int]
+    legal: Sequence[Action], prefix: Sequence[int], confirmation: Confirmation = no_confirmation
 ) -> tuple[tuple[int, ...], Action | Step]:
     """Like ``resolve``, but passing through steps that offer a single choice (nothing to
-    decide there); returns the indices reached with what they lead to.
+    decide there, unless it confirms an action); returns the indices reached with what they
+    lead to.
 
     >>> from engine.core import Word
     >>> descend([Word("draw")], ())
@@ -139,8 +172,8 @@ def descend(
     """
     indices = tuple(prefix)
     while True:
-        target = resolve(legal, indices)
-        if isinstance(target, Step) and len(target.choices) == 1:
+        target = resolve(legal, indices, confirmation)
+        if isinstance(target, Step) and len(target.choices) == 1 and target.confirms is None:
             if not indices and target.choices[0].only is not None:
                 return indices, target.choices[0].only
             indices = (*indices, target.choices[0].index)
@@ -204,6 +237,8 @@ def step_prompt(game: Game, step: Step, names: Sequence[str]) -> str:
     >>> step_prompt(get_game("stuck"), step, ["You", "AI 1", "AI 2"])
     'Bonus: stick a card from the draw pile on whom?'
     """
+    if step.confirms is not None:
+        return step.confirms
     chosen = step.chosen
     own = game.step_prompt(chosen, tuple(choice.step for choice in step.choices), names)
     if own is not None:

@@ -514,9 +514,9 @@ class TerminalGame:
         while True:
             # An optional move is never taken for the person, even when it is the only one.
             if optional and not shown:
-                target: Action | Step = resolve(legal, prefix)
+                target: Action | Step = resolve(legal, prefix, self.game.confirmation)
             else:
-                prefix, target = descend(legal, prefix)
+                prefix, target = descend(legal, prefix, self.game.confirmation)
             if not isinstance(target, Step):
                 if not shown:
                     label = action_label(self.game, target, self.names)

@@ -464,6 +464,12 @@ class Game(ABC):
         """This game's words for a whole action (``Play 7♣ to the table``)."""
         return None
 
+    def confirmation(self, action: Action) -> str | None:
+        """The question to confirm ``action`` with before it is made (a move that changes
+        the game for everyone and cannot be taken back), or None: offered as a step of its
+        own (``engine.choices.resolve``)."""
+        return None
+
     def only_move_reason(self, view: View, action: Action) -> str | None:
         """Why ``action`` is the only legal move of the seat seeing ``view``, as a sentence
         ("You can't beat K♠, so you must play your lowest card.")."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -59,7 +60,9 @@ MAX_BUTTON_OPTIONS = 10  # two even rows of five at most; more options go in a s
 SELECT_PAGE = 25
 HAND_EVENTS = 2
 DM_EVENTS = 4
+BACK, NOT_YET = "◀ Back", "◀ Not yet"  # a step's way back; a confirmation's "no"
 STALE = "That move is no longer possible; here is the current position."
+FOLLOWS = "This view follows the game until {until}; after that, press **Hand** on the table again."
 
 
 # -- the buttons --------------------------------------------------------------------------------
@@ -111,7 +114,7 @@ class RefreshButton(
                 interaction, self.wiring, session, session.seat_for(interaction.user.id)
             )
 
-        await answer_click(interaction, refresh)
+        await answer_in_place(interaction, refresh)
 
 
 class DeckButton(
@@ -152,7 +155,7 @@ class DeckButton(
             ):
                 tables.display.hand_restyled(session, seat)  # the DM too
 
-        await answer_click(interaction, switch)
+        await answer_in_place(interaction, switch)
 
 
 # what the button offers: the style a click switches to
@@ -191,7 +194,7 @@ class StepButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the next step, or play the move it completes."""
-        await answer_click(interaction, lambda: choose_step(interaction, self.wiring, self.step))
+        await answer_in_place(interaction, lambda: choose_step(interaction, self.wiring, self.step))
 
 
 class StepSelect(
@@ -235,24 +238,43 @@ class StepSelect(
                 raise UserError(NOT_OURS) from None
             await choose_step(interaction, self.wiring, replace(self.step, path=path, page=0))
 
-        await answer_click(interaction, chosen)
+        await answer_in_place(interaction, chosen)
 
 
 # -- what the buttons do ------------------------------------------------------------------------
+async def answer_in_place(
+    interaction: discord.Interaction, handle: Callable[[], Awaitable[None]]
+) -> None:
+    """A click in a hand: acknowledged at once, before any storage or picture work (Discord
+    shows the click took), then ``handle`` edits the hand in place (``edit_hand``)."""
+
+    async def acknowledged() -> None:
+        await interaction.response.defer()
+        await handle()
+
+    await answer_click(interaction, acknowledged)
+
+
 async def send_hand(
     interaction: discord.Interaction, wiring: Wiring, table_id: str | None = None
 ) -> None:
-    """The clicker's hand as a private answer (the table's, or this channel's game)."""
+    """The clicker's hand as a private answer (the table's, or this channel's game): the
+    click acknowledged at once (privately), then answered with the hand, which replaces the
+    clicker's previous Hand view and follows the game (``OpenHands``)."""
     service = wiring.tables
     if table_id is None:
         session = service.table_in(interaction.channel_id or 0)
     else:
         session = service.table(table_id)
     seat = session.seat_for(interaction.user.id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
     style = await wiring.deck_styles.refresh(interaction.user.id)
-    message = hand_message(session, seat, service.clock(), style=style)
-    await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
-    await wiring.open_hands.opened(session, seat, interaction)
+    open_hands = wiring.open_hands
+    message = hand_message(
+        session, seat, service.clock(), style=style, live_until=open_hands.live_until()
+    )
+    sent = await interaction.edit_original_response(**message.kwargs())
+    await open_hands.opened(session, seat, interaction, sent.id, message)
 
 
 async def choose_step(interaction: discord.Interaction, wiring: Wiring, step: StepTarget) -> None:
@@ -284,10 +306,12 @@ async def edit_hand(
     *,
     note: str | None = None,
 ) -> None:
-    """Answer a click by showing the hand in place (at ``step``, else its first step)."""
+    """Answer a click (already acknowledged) by showing the hand in place (at ``step``, else
+    its first step); a Hand view is then the one that follows the game."""
     service = wiring.tables
     shown = interaction.message
     in_dm = shown is not None and shown.id == session.seats[seat].dm_message_id
+    open_hands = wiring.open_hands
     message = hand_message(
         session,
         seat,
@@ -297,11 +321,12 @@ async def edit_hand(
         note=note,
         full=in_dm,
         style=wiring.deck_styles.of(interaction.user.id),
+        live_until=None if in_dm else open_hands.live_until(),
     )
     attached = [file.filename for file in shown.attachments] if shown is not None else None
-    if shown is not None and not in_dm:
-        wiring.open_hands.redrawn(session, seat, shown.id)
-    await interaction.response.edit_message(**message.kwargs(attached))
+    if shown is not None and not in_dm:  # noted first: the game's next move redraws this one
+        open_hands.redrawn(session, seat, interaction, shown.id, message, mid_move=bool(step))
+    await interaction.edit_original_response(**message.kwargs(attached))
     if in_dm and step is None:
         service.display.hand_shown(session, seat)
 
@@ -317,16 +342,18 @@ def hand_message(
     note: str | None = None,
     full: bool = False,
     style: DeckStyle = DeckStyle.STANDARD,
+    live_until: datetime | None = None,
 ) -> Message:
     """A seat's private hand: where it stands, a picture of its cards, and the controls for
     its legal actions, one step at a time (at ``step``, as the session resolved it, else the
     first step).
 
-    The Hand view (``full`` False) pictures only the seat's own cards, since the table message
-    is right above; the DM (``full``) pictures all the seat sees, with the game's summary and
-    the last moves. A move out of turn (cambio's snap) is urgent: its countdown and controls
-    come first, and the picture shows the table it acts on. The picture is private, so it is
-    drawn in the seat's own deck ``style``.
+    The picture shows all the seat sees, the table beside its cards (on a phone the table
+    message is out of sight while choosing). The DM (``full``) adds the game's summary and the
+    last few moves; a Hand view (``full`` False) only the last two, and says until when it
+    follows the game (``live_until``). A move out of turn (cambio's snap) is urgent: its
+    countdown and controls come first. The picture is private, so it is drawn in the seat's
+    own deck ``style``.
     """
     names = session.names
     state = session.state
@@ -337,8 +364,7 @@ def hand_message(
     node = (step or first_step(legal)) if legal else None
     urgent = bool(legal) and seat not in state.waiting_for()
     game_layout = session.game.layout(view)
-    picture_layout = game_layout if full or urgent else game_layout.own()
-    picture = PICTURES.picture(picture_layout, names, style) if picture_layout.rows else None
+    picture = PICTURES.picture(game_layout, names, style) if game_layout.rows else None
     status, colour = _status(session, seat, now, urgent)
     if note and not session.paused:  # while paused, the status says why anything is refused
         status = f"⚠️ {note}\n{status}"
@@ -368,6 +394,9 @@ def hand_message(
         discord.ui.Separator() if moves else None,
         clip(small(["Recent", *moves]), 1200) if moves else None,
         small([f"{session.game.name} · table {session.table_id} · {names[seat]}"]),
+        small([FOLLOWS.format(until=f"<t:{int(live_until.timestamp())}:t>")])
+        if live_until is not None and not session.ended
+        else None,
     ]
     return Message(layout(*parts, colour=colour), (picture,) if picture is not None else ())
 
@@ -422,7 +451,7 @@ def _controls(
     navigation: list[discord.ui.Item[Any]] = []
     if node.prefix:
         back = StepTarget(session.table_id, session.revision, node.prefix[:-1])
-        navigation.append(StepButton(back, label="◀ Back"))
+        navigation.append(StepButton(back, label=NOT_YET if node.confirms else BACK))
     if len(options) <= MAX_BUTTON_OPTIONS:
         buttons = [
             StepButton(

@@ -1,4 +1,5 @@
-"""The latest private Hand view of each seat, closed to a short line once it is superseded."""
+"""The private Hand view each seat has open in the channel, kept following the game: edited to
+each new position while Discord still takes edits of it, replaced (deleted) by a newer one."""
 
 from __future__ import annotations
 
@@ -14,66 +15,146 @@ from bot.ui import GREY, Message, layout, small
 
 log = logging.getLogger(__name__)
 
+# Discord takes edits of an interaction's answer for 15 minutes after the interaction; the
+# last edit is made a minute before, so that it is never refused for being late.
+TOKEN_LIFETIME = timedelta(minutes=15)
+LIFETIME = timedelta(minutes=14)
+
+GAME_OVER = "The game is over."
+STOPPED_FOLLOWING = (
+    "This view no longer follows the game (Discord lets a private answer change for 15 minutes "
+    "only): press **Hand** on the table for your current hand."
+)
+AI_HAS_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
+
+# (session, seat, until): the seat's Hand view at the session's position, saying that it
+# follows the game until ``until``
+Draw = Callable[[TableSession, int, datetime], Message]
+
 
 @dataclass
 class _OpenHand:
-    interaction: discord.Interaction
+    interaction: discord.Interaction  # the latest one answered in the view: its token edits it
     message_id: int
-    legal: tuple[str, ...]  # the seat's legal actions when the hand was drawn
-    opened: datetime
+    since: datetime  # when that interaction arrived
+    revision: int  # the position it shows
+    legal: tuple[str, ...]  # the seat's legal actions then
+    mid_move: bool  # it shows a later step of a move than the first
+    attached: list[str]  # the picture file names it carries
+
+    @property
+    def until(self) -> datetime:
+        return self.since + TOKEN_LIFETIME
 
 
 class OpenHands:
-    """The latest private Hand view of each seat, so that one superseded (a newer one sent,
-    the game moved past it or ended) becomes a short line without cards or controls, while
-    Discord still lets its answer be edited (15 minutes after the Hand click)."""
-
-    LIFETIME = timedelta(minutes=14)
+    """The latest Hand view of each seat: a newer one replaces it, the game's moves redraw it
+    (``follow``), and once Discord no longer takes its edits it says to press Hand again."""
 
     def __init__(self, clock: Callable[[], datetime]) -> None:
         self.clock = clock
         self._open: dict[tuple[str, int], _OpenHand] = {}
 
+    def live_until(self) -> datetime:
+        """Until when a view answered now can follow the game."""
+        return self.clock() + TOKEN_LIFETIME
+
     async def opened(
-        self, session: TableSession, seat: int, interaction: discord.Interaction
+        self,
+        session: TableSession,
+        seat: int,
+        interaction: discord.Interaction,
+        message_id: int,
+        shown: Message,
     ) -> None:
-        """A Hand view was just sent: the seat's previous one is superseded."""
+        """A Hand view was just sent (``shown`` as message ``message_id``): it replaces the
+        seat's previous one."""
         key = (session.table_id, seat)
         previous = self._open.pop(key, None)
-        if previous is not None:
-            await self._close(previous, "You opened a newer hand: this one is closed.")
-        sent = await interaction.original_response()
-        self._open[key] = _OpenHand(interaction, sent.id, _legal(session, seat), self.clock())
+        self._open[key] = self._shown(session, seat, interaction, message_id, shown, False)
+        if previous is not None and self._editable(previous):
+            try:
+                await previous.interaction.delete_original_response()
+            except discord.HTTPException:
+                log.info("could not delete a replaced hand (message %s)", previous.message_id)
 
-    def redrawn(self, session: TableSession, seat: int, message_id: int) -> None:
-        """The seat's Hand view was drawn again in answer to a click in it: it is current."""
-        shown = self._open.get((session.table_id, seat))
-        if shown is not None and shown.message_id == message_id:
-            shown.legal = _legal(session, seat)
+    def redrawn(
+        self,
+        session: TableSession,
+        seat: int,
+        interaction: discord.Interaction,
+        message_id: int,
+        shown: Message,
+        *,
+        mid_move: bool,
+    ) -> None:
+        """A click in a Hand view (message ``message_id``) draws it again as ``shown`` (in
+        the middle of a move when ``mid_move``): it is the seat's current view, and that
+        click's interaction edits it from now on."""
+        self._open[(session.table_id, seat)] = self._shown(
+            session, seat, interaction, message_id, shown, mid_move
+        )
 
-    async def moved(self, session: TableSession) -> None:
-        """The game moved: close the Hand views it moved past (every one, once it ended)."""
+    def _shown(
+        self,
+        session: TableSession,
+        seat: int,
+        interaction: discord.Interaction,
+        message_id: int,
+        shown: Message,
+        mid_move: bool,
+    ) -> _OpenHand:
+        return _OpenHand(
+            interaction,
+            message_id,
+            self.clock(),
+            session.revision,
+            _legal(session, seat),
+            mid_move,
+            shown.filenames(),
+        )
+
+    async def follow(self, session: TableSession, draw: Draw) -> None:
+        """The game moved: draw each of the table's Hand views at the new position (one in
+        the middle of a move stays there while that move is still possible), or close it
+        when the game ended, the AI took the seat or Discord is about to stop taking its
+        edits. A refused edit is logged and left: the next move tries again."""
         for key, shown in list(self._open.items()):
-            if key[0] != session.table_id:
+            if key[0] != session.table_id or shown.revision == session.revision:
                 continue
-            if session.ended:
-                text = "The game is over."
-            elif session.actions and session.actions[-1][0] == key[1]:
-                continue  # the seat's own move: the hand it moved in is drawn again (redrawn)
-            elif _legal(session, key[1]) != shown.legal:
-                text = "The game moved on: press **Hand** on the table for your current hand."
-            else:
+            seat = key[1]
+            legal = _legal(session, seat)
+            if shown.mid_move and legal == shown.legal and not session.ended:
+                continue  # the move being chosen is still possible: the player's steps stay
+            if session.ended or session.seats[seat].is_ai or not self._editable(shown):
+                del self._open[key]
+                text = (
+                    GAME_OVER
+                    if session.ended
+                    else AI_HAS_THE_SEAT
+                    if session.seats[seat].is_ai
+                    else STOPPED_FOLLOWING
+                )
+                await self._edit(key, shown, superseded_message(text))
                 continue
-            del self._open[key]
-            await self._close(shown, text)
+            shown.revision, shown.legal, shown.mid_move = session.revision, legal, False
+            await self._edit(key, shown, draw(session, seat, shown.until))
 
-    async def _close(self, shown: _OpenHand, text: str) -> None:
-        if self.clock() - shown.opened > self.LIFETIME:
-            return  # Discord no longer takes edits of that answer
+    def _editable(self, shown: _OpenHand) -> bool:
+        return self.clock() - shown.since < LIFETIME
+
+    async def _edit(self, key: tuple[str, int], shown: _OpenHand, message: Message) -> None:
         try:
-            await shown.interaction.edit_original_response(**superseded_message(text).kwargs())
-        except discord.HTTPException:
-            log.info("could not close a superseded hand (message %s)", shown.message_id)
+            await shown.interaction.edit_original_response(**message.kwargs(shown.attached))
+        except discord.NotFound:  # dismissed by its reader, or its token expired
+            if self._open.get(key) is shown:
+                del self._open[key]
+            return
+        except discord.HTTPException as error:  # rate limited, Discord's own trouble
+            log.info("could not redraw a hand (message %s): %s", shown.message_id, error)
+            shown.revision = -1  # not shown: the next move redraws it
+            return
+        shown.attached = message.filenames()
 
 
 def superseded_message(text: str) -> Message:

@@ -14,6 +14,7 @@ from datetime import datetime
 
 import discord
 
+from bot.pictures import DeckStyle
 from bot.preferences import DeckStyles
 from bot.settings import Settings
 from bot.storage import BrokenGame
@@ -79,8 +80,8 @@ async def reaching_the_channel() -> AsyncIterator[None]:
 class DiscordPresenter:
     """Shows lobbies and tables with discord.py, through ``client`` (the bot): its settings
     say when a table message is reposted and how long a pause lasts; ``clock`` is the
-    tables' time; the hand DMs are drawn in each person's deck style; Hand views the game
-    moved past are closed (``open_hands``)."""
+    tables' time; the hand DMs are drawn in each person's deck style; the open Hand views
+    follow the game (``open_hands``)."""
 
     def __init__(
         self,
@@ -147,13 +148,21 @@ class DiscordPresenter:
 
     async def table_changed(self, session: TableSession) -> int | None:
         """Edit the table message in place; post it anew when missing or nearly an hour old
-        (returning the new message's id)."""
+        (returning the new message's id). Then the open Hand views follow: as paced as the
+        table message, and a refused edit of one is only logged."""
         async with reaching_the_channel():
-            return await self._table_changed(session)
+            posted = await self._table_changed(session)
+        await self.open_hands.follow(session, self._hand_view)
+        return posted
+
+    def _hand_view(self, session: TableSession, seat: int, until: datetime) -> Message:
+        """The seat's Hand view at the session's position, in its person's deck style."""
+        user_id = session.seats[seat].user_id
+        style = self.deck_styles.of(user_id) if user_id is not None else DeckStyle.STANDARD
+        return hand_message(session, seat, self.clock(), style=style, live_until=until)
 
     async def _table_changed(self, session: TableSession) -> int | None:
         now = self.clock()
-        await self.open_hands.moved(session)
         message = table_message(session, now)
         channel = self._channel(session.channel_id)
         posted = session.table_posted_at
@@ -292,7 +301,7 @@ class DiscordPresenter:
                 await channel.send(ending.text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:  # once, not retried: the DMs below still say it ended
             log.warning("table %s: could not post its end in the channel", session.table_id)
-        await self.open_hands.moved(session)
+        await self.open_hands.follow(session, self._hand_view)
         over = GAME_OVER.format(channel=session.channel_id) if ending.finished else ending.text
         for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:

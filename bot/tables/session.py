@@ -122,7 +122,7 @@ class TableSession(TableData):
             if self.is_stale(seat, revision):
                 raise StaleMove()
             try:
-                target = resolve(self.state.legal_actions(seat), path)
+                target = resolve(self.state.legal_actions(seat), path, self.game.confirmation)
             except StaleChoice:
                 raise StaleMove() from None
             if isinstance(target, Step):

@@ -140,6 +140,10 @@ DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP = (
     Word(word) for word in ("draw", "cambio", "discard", "skip", "swap", "keep")
 )
 PLAIN_WORDS = {action.word: action for action in (DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP)}
+CALL_CAMBIO_CONFIRM = (
+    "Call Cambio? The others get one more turn each, then every hand is revealed and the round "
+    "is scored."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1253,6 +1257,10 @@ class CambioGame(Game):
         if chosen[0] == "look":
             return f"Your card {last} and which other?"
         return "With whose card?"
+
+    def confirmation(self, action: Action) -> str | None:
+        """Calling Cambio ends the round for everyone: asked once more, never by mistake."""
+        return CALL_CAMBIO_CONFIRM if action == CAMBIO else None
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         if isinstance(action, Word):

@@ -170,7 +170,7 @@ def table_message(channel: simcord.ChannelHandle, table: TableSession) -> discor
     raise AssertionError("the table message is missing")
 
 
-BACK, PREVIOUS, MORE = "◀ Back", "◀ Previous", "More ▶"
+BACK, PREVIOUS, MORE, NOT_YET = "◀ Back", "◀ Previous", "More ▶", "◀ Not yet"
 
 
 def move_buttons(message: Any) -> list[dict[str, Any]]:
@@ -182,7 +182,7 @@ def move_buttons(message: Any) -> list[dict[str, Any]]:
             continue
         label = str(item.get("label") or "")
         if custom_id.startswith("cr:step-menu:") or (
-            custom_id.startswith("cr:step:") and label not in (BACK, PREVIOUS, MORE)
+            custom_id.startswith("cr:step:") and label not in (BACK, PREVIOUS, MORE, NOT_YET)
         ):
             chosen.append(item)
     return chosen
@@ -422,9 +422,8 @@ async def play(player: Player, table: TableSession, *texts: str, shown: Any = No
         while isinstance(step, Step) and table.revision == revision:
             choice, label = option_towards(table, step, action)
             message = await _pick_one(actor, message, {label})
-            if choice.only is not None:
-                break
-            step = resolve(legal, (*step.prefix, choice.index))
+            # the action, or the step confirming it (``Game.confirmation``)
+            step = resolve(legal, (*step.prefix, choice.index), table.game.confirmation)
         made = table.actions[revision : revision + 1]
         assert made == [(seat, action.text)], f"{text!r}: {text_of(message)}"
 

@@ -42,6 +42,8 @@ def test_bench_bot_plays_its_moves_and_prints_every_figure() -> None:
     figures = json.loads(done.stdout)
     assert figures["moves"] >= 2 and figures["games_running_at_the_end"] == 2
     assert figures["pictures_drawn"] > 0 and figures["picture_median_bytes"] > 0
+    # the two times a click is measured by: its first response, its finished view
+    assert {"first_response_p99_ms", "finished_view_p99_ms"} <= set(figures)
     assert figures["metrics"] == "on" and figures["metrics_samples_served"] > 0
 
 

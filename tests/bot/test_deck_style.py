@@ -47,14 +47,9 @@ def labels(message: Any) -> list[str]:
     return [str(item.get("label")) for item in layout_of(message) if item.get("type") == 2]
 
 
-def own_picture(table: TableSession, seat: int, style: DeckStyle) -> str:
-    """The file name of the seat's Hand picture drawn in ``style``."""
-    layout = table.game.layout(table.state.view(seat)).own()
-    return render(layout, table.names, style).filename
-
-
-def dm_picture(table: TableSession, seat: int, style: DeckStyle) -> str:
-    """The file name of the seat's hand DM picture (all it sees) drawn in ``style``."""
+def seat_picture(table: TableSession, seat: int, style: DeckStyle) -> str:
+    """The file name of the seat's picture (all it sees: its Hand view's and its hand DM's)
+    drawn in ``style``."""
     return render(table.game.layout(table.state.view(seat)), table.names, style).filename
 
 
@@ -72,36 +67,36 @@ async def test_the_deck_button_switches_only_the_clickers_pictures_and_survives_
             public = render(table.game.layout(table.state.public_view()), table.names)
 
             hand = await open_hand(ann, channel, table)
-            assert picture_files(hand) == [own_picture(table, 0, DeckStyle.STANDARD)]
+            assert picture_files(hand) == [seat_picture(table, 0, DeckStyle.STANDARD)]
             assert FOUR in labels(hand)
             switched = await ann.member.click(hand, label=FOUR)
             assert switched.response is not None
             assert picture_files(switched.response) == [
-                own_picture(table, 0, DeckStyle.FOUR_COLOUR)
+                seat_picture(table, 0, DeckStyle.FOUR_COLOUR)
             ]
             assert RED_BLACK in labels(switched.response)  # it now offers the way back
             # her hand DM is redrawn in it at once, though the game has not moved
             assert picture_files(hand_dm(ann, table)) == [
-                dm_picture(table, 0, DeckStyle.FOUR_COLOUR)
+                seat_picture(table, 0, DeckStyle.FOUR_COLOUR)
             ]
             assert_within_discord_limits(switched.response)
             # bob's Hand and the public table stay red and black
             bobs = await open_hand(bob, channel, table)
-            assert picture_files(bobs) == [own_picture(table, 1, DeckStyle.STANDARD)]
+            assert picture_files(bobs) == [seat_picture(table, 1, DeckStyle.STANDARD)]
             assert picture_files(table_message(channel, table)) == [public.filename]
 
             new = await kill_and_restart(env, old)
             restored = new.tables.tables[table.table_id]
             again = await open_hand(ann, channel, restored)
-            assert picture_files(again) == [own_picture(restored, 0, DeckStyle.FOUR_COLOUR)]
+            assert picture_files(again) == [seat_picture(restored, 0, DeckStyle.FOUR_COLOUR)]
             # after a move, ann's hand DM (all she sees) is drawn in her deck too; bob's is not
             mover = [ann, bob][restored.state.waiting_for()[0]]
             assert await move_by_hand(mover, channel, restored, random.Random(1))
             assert picture_files(hand_dm(ann, restored)) == [
-                dm_picture(restored, 0, DeckStyle.FOUR_COLOUR)
+                seat_picture(restored, 0, DeckStyle.FOUR_COLOUR)
             ]
             assert picture_files(hand_dm(bob, restored)) == [
-                dm_picture(restored, 1, DeckStyle.STANDARD)
+                seat_picture(restored, 1, DeckStyle.STANDARD)
             ]
     finally:
         await release(new, old)
@@ -122,14 +117,14 @@ async def test_a_style_another_process_stored_shows_and_a_button_does_what_it_na
     # memory still says red/black, but her next Hand reads her row again
     await bot.storage.preferences.set_deck_style(ann.member.id, "four_colour")
     hand = await open_hand(ann, channel, table)
-    assert picture_files(hand) == [own_picture(table, 0, DeckStyle.FOUR_COLOUR)]
+    assert picture_files(hand) == [seat_picture(table, 0, DeckStyle.FOUR_COLOUR)]
     assert RED_BLACK in labels(hand)
 
     # her hand DM, drawn before, still offers the four-colour deck: a click there gives what
     # it named, not a switch away from the style now known
     clicked = await ann.user.click(dm, label=FOUR)
     assert picture_files(clicked.response or hand_dm(ann, table)) == [
-        dm_picture(table, 0, DeckStyle.FOUR_COLOUR)
+        seat_picture(table, 0, DeckStyle.FOUR_COLOUR)
     ]
     assert await bot.storage.preferences.deck_style(ann.member.id) == "four_colour"
 

@@ -9,11 +9,10 @@ import simcord
 from bot.app import CardroomBot
 from tests.bot.helpers import (
     add_player,
-    move_buttons,
     open_hand,
     open_table,
     play,
-    text_of,
+    table_message,
 )
 
 
@@ -23,10 +22,10 @@ async def test_people_and_the_ai_looking_at_once_all_land_and_a_newer_hand_close
     ann, bob, cara = (add_player(env, guild, name) for name in ("ann", "bob", "cara"))
     table = await open_table(bot, channel, [ann, bob, cara], "cambio", 0)
     assert table.revision == 0 and set(table.state.waiting_for()) == {0, 1, 2}
-    anns_old = await open_hand(ann, channel, table)
+    anns_old = await ann.member.click(table_message(channel, table), label="Hand")
     anns_view, bobs_view = [await open_hand(p, channel, table) for p in (ann, bob)]  # move 0
-    # ann's newer hand supersedes her older one: a short line, no cards, no controls
-    assert "newer hand" in text_of(anns_old) and not move_buttons(anns_old)
+    # ann's newer hand replaces her older one: that message is gone, no stub left
+    assert anns_old.response is None
     await cara.member.slash(channel, "game leave")  # the AI takes her seat and looks at once
     assert [seat for seat, _ in table.actions] == [2]
     await play(ann, table, "look C D", shown=anns_view)  # drawn before the AI's look

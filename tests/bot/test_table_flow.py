@@ -152,6 +152,9 @@ async def test_stale_and_double_clicks_apply_one_move_and_answer_privately(
     ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
     table = await open_table(bot, channel, [ann, bob], "fishing", 0)
     mover = [ann, bob][table.state.waiting_for()[0]]
+    # Hand views follow the game as often as the table message is edited: with that paced to
+    # once an hour, clicks in a Hand view arrive before it follows the moves below.
+    bot.tables.display.edit_seconds = 3600
     dm = hand_dm(mover, table)
     view = (await mover.member.slash(channel, "game hand")).response
     assert view is not None
