@@ -23,7 +23,7 @@ from bot import owner
 from bot.answers import NOT_OURS, reply_private, report_error
 from bot.boards import commands as board_commands
 from bot.boards.ratings import Ratings
-from bot.preferences import DeckStyles
+from bot.preferences import DeckStyles, TurnPings
 from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables import commands as table_commands
@@ -97,6 +97,7 @@ class CardroomBot(commands.AutoShardedBot):
             raise
         ratings = Ratings(self.storage.results)
         deck_styles = await DeckStyles.load(self.storage.preferences)
+        turn_pings = await TurnPings.load(self.storage.preferences)
         clock = discord.utils.utcnow
         open_hands = OpenHands(clock)
         presenter = DiscordPresenter(self, self.settings, clock, deck_styles, open_hands)
@@ -106,8 +107,11 @@ class CardroomBot(commands.AutoShardedBot):
             presenter,
             clock=clock,
             on_result=ratings.refresh,  # the scoreboard is ready before anyone asks
+            turn_pings=turn_pings,
         )
-        self.wiring = Wiring(self.tables, open_hands, deck_styles, self.storage.results, ratings)
+        self.wiring = Wiring(
+            self.tables, open_hands, deck_styles, turn_pings, self.storage.results, ratings
+        )
         await table_commands.setup(self, self.wiring)
         await board_commands.setup(self, self.wiring)
         await owner.setup(self)

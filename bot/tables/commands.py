@@ -1,6 +1,7 @@
 """``/game``: ``start <game>`` (one subcommand per registered game, with exactly that game's
-options), ``hand``, ``leave``, ``stop``, ``rules`` and ``history``; ``setup`` adds the cog
-and registers the tables' buttons, so clicks on old messages work after a restart.
+options), ``hand``, ``leave``, ``stop``, ``rules``, ``history`` and ``pings`` (how you are told
+it is your turn); ``/cardroom settings`` (Manage Server: the server's defaults); ``setup`` adds
+the cog and registers the tables' buttons, so clicks on old messages work after a restart.
 
 The start subcommands are built from the registry when the bot starts: a new game's options
 appear without code here.
@@ -20,6 +21,7 @@ from discord.ext import commands
 from bot.answers import answers_user_errors
 from bot.boards.pages import history_page
 from bot.errors import UserError
+from bot.preferences import PingKind, TurnPing
 from bot.tables.hand_view import (
     DeckButton,
     HandButton,
@@ -55,6 +57,22 @@ BUTTONS = (
     AiLevelButton,
     RematchButton,
 )
+
+# How a person may be told it is their turn (/game pings, and a server's default)
+PINGS = {
+    "now": TurnPing(PingKind.NOW),
+    "30s": TurnPing(PingKind.LATER, 30),
+    "2min": TurnPing(PingKind.LATER, 120),
+    "dm": TurnPing(PingKind.DM),
+    "never": TurnPing(PingKind.NEVER),
+}
+PING_CHOICES = [
+    app_commands.Choice(name="Mention me when my turn begins", value="now"),
+    app_commands.Choice(name="Mention me after 30 seconds if I have not moved", value="30s"),
+    app_commands.Choice(name="Mention me after 2 minutes if I have not moved", value="2min"),
+    app_commands.Choice(name="Send me a new direct message instead", value="dm"),
+    app_commands.Choice(name="Never ping me", value="never"),
+]
 
 
 async def setup(bot: commands.AutoShardedBot, wiring: Wiring) -> None:
@@ -168,12 +186,38 @@ class GameCog(commands.Cog):
         self.group = self._build_group()
 
     async def cog_load(self) -> None:
-        """Add the /game group (built from the registry) to the tree."""
+        """Add the /game group (built from the registry) and /cardroom to the tree."""
         self.bot.tree.add_command(self.group)
+        self.bot.tree.add_command(self._build_settings())
 
     async def cog_unload(self) -> None:
-        """Remove the /game group."""
+        """Remove the /game and /cardroom groups."""
         self.bot.tree.remove_command(self.group.name)
+        self.bot.tree.remove_command("cardroom")
+
+    def _build_settings(self) -> app_commands.Group:
+        group = app_commands.Group(
+            name="cardroom",
+            description="Cardroom's settings for this server",
+            guild_only=True,
+            default_permissions=discord.Permissions(manage_guild=True),
+        )
+        cog = self
+
+        @app_commands.describe(turn_pings="how people who never chose are told it is their turn")
+        @app_commands.choices(turn_pings=PING_CHOICES)
+        @answers_user_errors
+        async def settings(interaction: discord.Interaction, turn_pings: str | None = None) -> None:
+            await cog.server_settings(interaction, turn_pings)
+
+        group.add_command(
+            app_commands.Command(
+                name="settings",
+                description="See or change this server's defaults (Manage Server)",
+                callback=settings,
+            )
+        )
+        return group
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
@@ -271,12 +315,19 @@ class GameCog(commands.Cog):
                 allowed_mentions=discord.AllowedMentions.none(), **message.send_kwargs()
             )
 
+        @app_commands.describe(when="how you are told it is your turn (leave out to see it)")
+        @app_commands.choices(when=PING_CHOICES)
+        @answers_user_errors
+        async def pings(interaction: discord.Interaction, when: str | None = None) -> None:
+            await cog.pings(interaction, when)
+
         commands_: list[tuple[str, str, Callable[..., Coroutine[Any, Any, None]]]] = [
             ("hand", "See your hand and move (only you see it)", hand),
             ("leave", "Leave the game in this channel (the AI takes your seat)", leave),
             ("stop", "Stop the game in this channel (host or Manage Server)", stop),
             ("rules", "How to play a game", rules),
             ("history", "This server's last games and results", history),
+            ("pings", "How you are told it is your turn (only you see it)", pings),
         ]
         for name, description, callback in commands_:
             group.add_command(
@@ -317,6 +368,33 @@ class GameCog(commands.Cog):
         name = display_name(interaction.user)
         await service.stop(interaction.channel_id or 0, interaction.user.id, may_manage, name)
         await interaction.response.send_message("The game is stopped.", ephemeral=True)
+
+    async def pings(self, interaction: discord.Interaction, when: str | None) -> None:
+        """Show, or change, how the person is told it is their turn (privately)."""
+        pings = self.wiring.turn_pings
+        if when is not None:
+            await pings.choose(interaction.user.id, PINGS[when])
+        ping = pings.of(interaction.guild_id or 0, interaction.user.id)
+        verb = "From now on you get" if when is not None else "When it is your turn you get"
+        await interaction.response.send_message(
+            f"{verb} {ping.words}. Change it with `/game pings`.", ephemeral=True
+        )
+
+    async def server_settings(self, interaction: discord.Interaction, pings: str | None) -> None:
+        """Show, or change, the server's defaults (Manage Server: Discord checks it first;
+        checked again here, since a server may hand the command to anyone)."""
+        if not interaction.permissions.manage_guild:
+            raise UserError("Only someone with Manage Server can change Cardroom's settings.")
+        guild_id = interaction.guild_id or 0
+        turn_pings = self.wiring.turn_pings
+        if pings is not None:
+            await turn_pings.choose_default(guild_id, PINGS[pings])
+        ping = turn_pings.server_default(guild_id)
+        await interaction.response.send_message(
+            f"Turn pings on this server: {ping.words}, unless a person chose otherwise with "
+            "`/game pings`.",
+            ephemeral=True,
+        )
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """The player-facing rules, privately, flowing to the reader's width (a message per

@@ -43,6 +43,8 @@ UNKNOWN_MEMBER = 10007
 ATTACHED_KEPT = 10_000  # messages whose picture file names are remembered
 LAST_DEAL = "That deal is over: your hand for the next one is below."
 GAME_OVER = "The game is over: the results are in <#{channel}>."
+YOUR_TURN = "{mention}, it is your turn in **{game}**."
+YOUR_TURN_BY_DM = "⏰ It is your turn in **{game}** ({channel} on **{guild}**): {link}"
 AI_TOOK_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
 
 # A DM names the channel and the server in words: a channel mention there may not resolve.
@@ -268,6 +270,49 @@ class DiscordPresenter:
         except discord.HTTPException as error:
             return error.code != UNKNOWN_MEMBER
         return True
+
+    async def ping(self, session: TableSession, seat: int, direct: bool) -> int | None:
+        """Mention the seat's person, and only them, in the table's channel (returning the
+        message's id); or, when ``direct``, send them a new DM linking to the table (a
+        mention after all when their DMs are closed)."""
+        user_id = session.seats[seat].user_id
+        assert user_id is not None, "only people are pinged"
+        game = session.game.name
+        if direct and not session.seats[seat].dm_failed:
+            guild = self.client.get_guild(session.guild_id)
+            text = YOUR_TURN_BY_DM.format(
+                game=game,
+                channel=f"<#{session.channel_id}>",
+                guild=discord.utils.escape_markdown(guild.name) if guild else "its server",
+                link=self._table_link(session),
+            )
+            try:
+                dm = await self.client.create_dm(discord.Object(id=user_id))
+                await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
+                return None
+            except discord.HTTPException:
+                log.info("table %s: could not DM seat %s its turn", session.table_id, seat)
+        only_them = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[discord.Object(id=user_id)]
+        )
+        async with reaching_the_channel():
+            sent = await self._channel(session.channel_id).send(
+                YOUR_TURN.format(mention=f"<@{user_id}>", game=game), allowed_mentions=only_them
+            )
+        return sent.id
+
+    def _table_link(self, session: TableSession) -> str:
+        """A link to the table message (or its channel when it has none yet)."""
+        where = f"https://discord.com/channels/{session.guild_id}/{session.channel_id}"
+        message_id = session.table_message_id
+        return where if message_id is None else f"{where}/{message_id}"
+
+    async def unping(self, session: TableSession, message_id: int) -> None:
+        """Delete a ping whose turn is over, so pings do not pile up down the channel."""
+        try:
+            await self._channel(session.channel_id).get_partial_message(message_id).delete()
+        except discord.HTTPException:
+            log.info("table %s: could not delete the ping %s", session.table_id, message_id)
 
     async def restore_failed(self, broken: BrokenGame) -> None:
         """Tell the channel its game could not be restored (the reason goes to the log only:
