@@ -23,7 +23,7 @@ from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import lobby_closed_message, lobby_message
 from bot.tables.open_hands import OpenHands, superseded_message
 from bot.tables.session import TableSession
-from bot.tables.table_view import results_message, table_message
+from bot.tables.table_view import headline, results_message, table_message
 from bot.ui import CHANNEL_PERMISSIONS, Message
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ UNKNOWN_MEMBER = 10007
 
 ATTACHED_KEPT = 10_000  # messages whose picture file names are remembered
 LAST_DEAL = "That deal is over: your hand for the next one is below."
-GAME_OVER = "The game is over: the results are in <#{channel}>."
+GAME_OVER = "The game is over: **{headline}**. The results: {link}"
 YOUR_TURN = "{mention}, it is your turn in **{game}**."
 YOUR_TURN_BY_DM = "⏰ It is your turn in **{game}** ({channel} on **{guild}**): {link}"
 AI_TOOK_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
@@ -76,6 +76,13 @@ async def reaching_the_channel() -> AsyncIterator[None]:
         if error.code in CHANNEL_GONE_CODES | CHANNEL_CLOSED_CODES:
             raise ChannelLost(str(error), gone=error.code in CHANNEL_GONE_CODES) from error
         raise
+
+
+def message_link(session: TableSession, message_id: int | None) -> str:
+    """A link to a message of the table's channel (to the channel when ``message_id`` is
+    None): it opens from a DM, where a channel mention may not resolve."""
+    where = f"https://discord.com/channels/{session.guild_id}/{session.channel_id}"
+    return where if message_id is None else f"{where}/{message_id}"
 
 
 class DiscordPresenter:
@@ -284,7 +291,7 @@ class DiscordPresenter:
                 game=game,
                 channel=f"<#{session.channel_id}>",
                 guild=discord.utils.escape_markdown(guild.name) if guild else "its server",
-                link=self._table_link(session),
+                link=message_link(session, session.table_message_id),
             )
             try:
                 dm = await self.client.create_dm(discord.Object(id=user_id))
@@ -300,12 +307,6 @@ class DiscordPresenter:
                 YOUR_TURN.format(mention=f"<@{user_id}>", game=game), allowed_mentions=only_them
             )
         return sent.id
-
-    def _table_link(self, session: TableSession) -> str:
-        """A link to the table message (or its channel when it has none yet)."""
-        where = f"https://discord.com/channels/{session.guild_id}/{session.channel_id}"
-        message_id = session.table_message_id
-        return where if message_id is None else f"{where}/{message_id}"
 
     async def unping(self, session: TableSession, message_id: int) -> None:
         """Delete a ping whose turn is over, so pings do not pile up down the channel."""
@@ -330,15 +331,19 @@ class DiscordPresenter:
         ending = session.ending
         assert ending is not None, "shown once it ended"
         channel = self._channel(session.channel_id)
+        link = message_link(session, None)
         try:
             if ending.finished:
-                await self._send(channel, results_message(session))
+                posted = await self._send(channel, results_message(session))
+                link = message_link(session, posted.id)
             else:
                 await channel.send(ending.text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:  # once, not retried: the DMs below still say it ended
             log.warning("table %s: could not post its end in the channel", session.table_id)
         await self.open_hands.moved(session)
-        over = GAME_OVER.format(channel=session.channel_id) if ending.finished else ending.text
+        over = ending.text
+        if ending.finished:
+            over = GAME_OVER.format(headline=headline(session), link=link)
         for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:
                 continue
