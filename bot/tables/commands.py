@@ -66,6 +66,14 @@ PINGS = {
     "dm": TurnPing(PingKind.DM),
     "never": TurnPing(PingKind.NEVER),
 }
+# The turn times a host may choose when opening a table (else the server's TURN_SECONDS)
+TURN_TIMES = {"quick": 30, "normal": 120, "relaxed": 600, "post": 86_400}
+TURN_TIME_CHOICES = [
+    app_commands.Choice(name="Quick: 30 seconds a turn", value="quick"),
+    app_commands.Choice(name="Normal: 2 minutes a turn", value="normal"),
+    app_commands.Choice(name="Relaxed: 10 minutes a turn", value="relaxed"),
+    app_commands.Choice(name="Play by post: 24 hours a turn", value="post"),
+]
 PING_CHOICES = [
     app_commands.Choice(name="Mention me when my turn begins", value="now"),
     app_commands.Choice(name="Mention me after 30 seconds if I have not moved", value="30s"),
@@ -131,12 +139,16 @@ def start_command(game: Game, wiring: Wiring) -> app_commands.Command[Any, ..., 
     when left out)."""
 
     @answers_user_errors
-    async def start(interaction: discord.Interaction, **options: Any) -> None:
-        await open_lobby(interaction, wiring, game, options)
+    async def start(
+        interaction: discord.Interaction, turn_time: str | None = None, **options: Any
+    ) -> None:
+        turn_seconds = None if turn_time is None else TURN_TIMES[turn_time]
+        await open_lobby(interaction, wiring, game, options, turn_seconds)
 
     kind = inspect.Parameter.KEYWORD_ONLY
     parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    descriptions = {}
+    parameters.append(inspect.Parameter("turn_time", kind, annotation=str | None, default=None))
+    descriptions = {"turn_time": "How long each turn may take (default: the server's)"}
     for option in game.options:
         parameters.append(
             inspect.Parameter(option.name, kind, annotation=option_annotation(option), default=None)
@@ -146,15 +158,23 @@ def start_command(game: Game, wiring: Wiring) -> app_commands.Command[Any, ..., 
     # discord.py reads a callback's parameters from its signature: this one has the game's own
     start.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     start.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
+    start.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+        "turn_time": TURN_TIME_CHOICES
+    }
     return app_commands.Command(
         name=game.id, description=clip(f"Open a {game.name} table here", 100), callback=start
     )
 
 
 async def open_lobby(
-    interaction: discord.Interaction, wiring: Wiring, game: Game, options: dict[str, Any]
+    interaction: discord.Interaction,
+    wiring: Wiring,
+    game: Game,
+    options: dict[str, Any],
+    turn_seconds: int | None = None,
 ) -> None:
-    """Open a lobby with the given options (the rest at their defaults)."""
+    """Open a lobby with the given options (the rest at their defaults) and turn time
+    (None: the server's)."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise UserError("Start a game in a server channel.")
     missing = missing_permissions(interaction.app_permissions)
@@ -172,6 +192,7 @@ async def open_lobby(
         display_name(interaction.user),
         game.id,
         given,
+        turn_seconds,
     )
     await post_lobby(interaction, service, lobby)
 

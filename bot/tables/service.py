@@ -213,6 +213,7 @@ class TableService:
             state,
             self.clock(),
             context=self.context,
+            turn_seconds=lobby.turn_seconds,
         )
         session.log_opening()
         await session.begin(lobby.lobby_id)

@@ -1,4 +1,5 @@
--- Version 11 (13 once 011 and 012 of other branches land): how each person is told that it is their turn, and each server's default.
+-- Version 11 (13 once 011 and 012 of other branches land): how each person is told that it
+-- is their turn, each server's default, and each table's turn time.
 --
 -- turn_pings: a person's own choice, kept across restarts and servers. server_turn_pings: what
 -- a server admin chose for the people of that server who never chose. ping is 'now' (a
@@ -17,3 +18,9 @@ CREATE TABLE server_turn_pings (
     ping TEXT NOT NULL CHECK (ping IN ('now', 'later', 'dm', 'never')),
     delay_seconds INTEGER NOT NULL DEFAULT 0
 );
+
+-- The turn time a lobby's host chose (seconds; NULL: stored before this version, when every
+-- table used the server's TURN_SECONDS), kept with the lobby and the running game it became.
+ALTER TABLE open_lobbies ADD COLUMN turn_seconds INTEGER;
+ALTER TABLE running_games ADD COLUMN turn_seconds INTEGER;
+ALTER TABLE set_aside_games ADD COLUMN turn_seconds INTEGER;
