@@ -67,6 +67,9 @@ class Presenter(Protocol):
     async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
 
+    async def round_ended(self, session: TableSession, text: str) -> None:
+        """Post a hand's or round's scores (a ``hand_end`` event's text) in the channel."""
+
     async def table_paused(self, session: TableSession) -> None:
         """Tell the players and the server's owner by DM that the table is paused (the bot
         may no longer post in its channel), what brings it back and when it ends."""
@@ -129,11 +132,17 @@ class TableDisplay:
 
     def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel (in the background)."""
-        self.spawn(self._notice(session, text), f"notice-{session.table_id}")
+        posting = self.presenter.notice(session, text)
+        self.spawn(self._in_channel(session, posting), f"notice-{session.table_id}")
 
-    async def _notice(self, session: TableSession, text: str) -> None:
+    def round_ended(self, session: TableSession, text: str) -> None:
+        """Post a hand's or round's scores in the table's channel (in the background)."""
+        posting = self.presenter.round_ended(session, text)
+        self.spawn(self._in_channel(session, posting), f"round-{session.table_id}")
+
+    async def _in_channel(self, session: TableSession, posting: Coroutine[Any, Any, None]) -> None:
         try:
-            await self.presenter.notice(session, text)
+            await posting
         except ChannelLost as lost:
             self.lost(session, lost.gone)
 

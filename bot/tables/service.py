@@ -419,6 +419,10 @@ class TableService:
         and at the end a Rematch offer and forgetting the table."""
         for notice in change.notices:
             self.display.notice(session, notice)
+        if not change.ended:  # the last hand's scores are in the results
+            for event in change.events:
+                if event.kind == "hand_end":
+                    self.display.round_ended(session, event.text)
         self.display.changed(session)
         if not change.ended:
             if not session.paused:  # a paused table's timers wait for its channel

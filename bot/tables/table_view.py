@@ -85,6 +85,15 @@ def _turn_line(session: TableSession, now: datetime) -> str:
     return line
 
 
+def round_message(session: TableSession, text: str) -> Message:
+    """A hand's or round's scores (a ``hand_end`` event's ``text``), a player a line: posted
+    when the table moves on to the next deal, so the end of the last one stays readable."""
+    title, *rest = score_lines(show(text, session.names))
+    return Message(
+        layout("\n".join([f"### {title}", *(f"◦ {line}" for line in rest)]), colour=GOLD)
+    )
+
+
 def headline(session: TableSession) -> str:
     """Who won and with what ("ann wins with 8 points"), or who placed first."""
     names = session.names

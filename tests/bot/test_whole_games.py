@@ -116,6 +116,10 @@ async def test_whole_game(
     # short enough for a phone's screen; a picture only when the end shows cards (fishing's
     # table is empty then; cambio reveals every hand)
     assert len(text) < 1500, text
+    # each hand's or round's scores but the last (in the results) were posted when it ended
+    titles = re.findall(r"\*\*((?:Hand|Round) \d+ scores)\*\*", text)
+    posted = [m for m in channel.history() if re.match(r"### (Hand|Round) \d+ scores", text_of(m))]
+    assert [text_of(m).splitlines()[0][4:] for m in posted] == titles[:-1]
     if game_id in ("fishing", "cambio"):
         assert bool(results.attachments) is (game_id == "cambio")
     # nothing is left running or kept in memory
