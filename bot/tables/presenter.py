@@ -42,9 +42,9 @@ UNKNOWN_MEMBER = 10007
 
 ATTACHED_KEPT = 10_000  # messages whose picture file names are remembered
 LAST_DEAL = "That deal is over: your hand for the next one is below."
-GAME_OVER = "The game is over: **{headline}**. The results: {link}"
+GAME_OVER = "The game is over: **{headline}**. [See the results]({link})"
 YOUR_TURN = "{mention}, it is your turn in **{game}**."
-YOUR_TURN_BY_DM = "⏰ It is your turn in **{game}** ({channel} on **{guild}**): {link}"
+YOUR_TURN_BY_DM = "⏰ It is your turn in **{game}** on **{guild}**: [go to the table]({link})"
 AI_TOOK_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
 
 # A DM names the channel and the server in words: a channel mention there may not resolve.
@@ -294,7 +294,6 @@ class DiscordPresenter:
             guild = self.client.get_guild(session.guild_id)
             text = YOUR_TURN_BY_DM.format(
                 game=game,
-                channel=f"<#{session.channel_id}>",
                 guild=discord.utils.escape_markdown(guild.name) if guild else "its server",
                 link=message_link(session, session.table_message_id),
             )
