@@ -26,7 +26,7 @@ from bot.boards.ratings import Ratings
 from bot.help import commands as help_commands
 from bot.ops.metrics import RESTORE_SECONDS
 from bot.ops.observe import Observer, http_trace
-from bot.preferences import DeckStyles
+from bot.preferences import DeckStyles, TurnPings
 from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
 from bot.storage import Shards, Storage
@@ -105,6 +105,7 @@ class CardroomBot(commands.AutoShardedBot):
             raise
         ratings = Ratings(self.storage.results)
         deck_styles = await DeckStyles.load(self.storage.preferences)
+        turn_pings = await TurnPings.load(self.storage.preferences)
         clock = discord.utils.utcnow
         open_hands = OpenHands(clock)
         presenter = DiscordPresenter(self, self.settings, clock, deck_styles, open_hands)
@@ -114,10 +115,17 @@ class CardroomBot(commands.AutoShardedBot):
             presenter,
             clock=clock,
             on_result=ratings.refresh,  # the scoreboard is ready before anyone asks
+            turn_pings=turn_pings,
         )
         self.reviews = Reviewer(self.settings, self.storage, clock)
         self.wiring = Wiring(
-            self.tables, open_hands, deck_styles, self.storage.results, ratings, self.reviews
+            self.tables,
+            open_hands,
+            deck_styles,
+            turn_pings,
+            self.storage.results,
+            ratings,
+            self.reviews,
         )
         await table_commands.setup(self, self.wiring)
         await board_commands.setup(self, self.wiring)

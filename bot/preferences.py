@@ -1,4 +1,5 @@
-"""Each person's deck style, kept in memory for drawing and in the database across restarts.
+"""Each person's deck style and turn ping, kept in memory for drawing and in the database
+across restarts.
 
 A Hand view is drawn synchronously at every click, so the styles are read once at start (one
 small row per person who ever chose) and every change is stored before it is used. Another
@@ -10,6 +11,8 @@ back to a style only this process still remembered.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from enum import Enum
 
 from bot.pictures import DeckStyle
 from bot.storage import Preferences
@@ -54,3 +57,85 @@ class DeckStyles:
         """Store ``user_id``'s choice, then use it (a failed save changes nothing)."""
         await self._store.set_deck_style(user_id, style.value)
         self._chosen[user_id] = style
+
+
+class PingKind(Enum):
+    """How a person is told that it is their turn."""
+
+    NOW = "now"  # mentioned in the table's channel when the turn begins
+    LATER = "later"  # mentioned there after a delay, if the turn is still theirs
+    DM = "dm"  # a new direct message instead of a mention
+    NEVER = "never"
+
+
+@dataclass(frozen=True)
+class TurnPing:
+    """A way of being told it is your turn: its kind and, for ``LATER``, the delay."""
+
+    kind: PingKind
+    delay_seconds: int = 0
+
+    @property
+    def words(self) -> str:
+        """The choice in people's words ("a mention after 30 seconds")."""
+        if self.kind is PingKind.LATER:
+            return f"a mention after {self.delay_seconds} seconds if the turn is still yours"
+        return {
+            PingKind.NOW: "a mention as soon as the turn is yours",
+            PingKind.DM: "a direct message instead of a mention",
+            PingKind.NEVER: "no ping",
+        }[self.kind]
+
+    @property
+    def stored(self) -> tuple[str, int]:
+        """The stored form: the kind's name and the delay."""
+        return self.kind.value, self.delay_seconds
+
+    @classmethod
+    def from_stored(cls, stored: tuple[str, int]) -> TurnPing:
+        """A stored ping back (the inverse of ``stored``)."""
+        return cls(PingKind(stored[0]), stored[1])
+
+
+DEFAULT_PING = TurnPing(PingKind.NOW)  # a server whose admin never chose
+
+
+class TurnPings:
+    """Who chose which turn ping, and each server's default for the others."""
+
+    def __init__(
+        self, store: Preferences, chosen: dict[int, TurnPing], defaults: dict[int, TurnPing]
+    ) -> None:
+        self._store = store
+        self._chosen = chosen
+        self._defaults = defaults
+
+    @classmethod
+    async def load(cls, store: Preferences) -> TurnPings:
+        """The pings stored in ``store``."""
+        people = await store.turn_pings()
+        servers = await store.server_turn_pings()
+        return cls(
+            store,
+            {user: TurnPing.from_stored(ping) for user, ping in people.items()},
+            {guild: TurnPing.from_stored(ping) for guild, ping in servers.items()},
+        )
+
+    def of(self, guild_id: int, user_id: int) -> TurnPing:
+        """How ``user_id`` is told it is their turn at a table of ``guild_id``: their own
+        choice, else the server's default."""
+        return self._chosen.get(user_id) or self.server_default(guild_id)
+
+    def server_default(self, guild_id: int) -> TurnPing:
+        """The server's default turn ping."""
+        return self._defaults.get(guild_id, DEFAULT_PING)
+
+    async def choose(self, user_id: int, ping: TurnPing) -> None:
+        """Store ``user_id``'s choice, then use it (a failed save changes nothing)."""
+        await self._store.set_turn_ping(user_id, *ping.stored)
+        self._chosen[user_id] = ping
+
+    async def choose_default(self, guild_id: int, ping: TurnPing) -> None:
+        """Store the server's default, then use it (a failed save changes nothing)."""
+        await self._store.set_server_turn_ping(guild_id, *ping.stored)
+        self._defaults[guild_id] = ping

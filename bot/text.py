@@ -98,6 +98,18 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
+def duration(seconds: int) -> str:
+    """A length of time in people's words, in its largest whole unit.
+
+    >>> duration(30), duration(120), duration(86_400), duration(90)
+    ('30 seconds', '2 minutes', '24 hours', '90 seconds')
+    """
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            return plural(seconds // size, unit)
+    return plural(seconds, "second")
+
+
 def plural(count: int, word: str) -> str:
     """``count`` and ``word``, with an s unless the count is one."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"

@@ -13,7 +13,7 @@ import discord
 
 if TYPE_CHECKING:
     from bot.boards.ratings import Ratings
-    from bot.preferences import DeckStyles
+    from bot.preferences import DeckStyles, TurnPings
     from bot.replays.reviewing import Reviewer
     from bot.storage import Results
     from bot.tables.open_hands import OpenHands
@@ -23,12 +23,13 @@ if TYPE_CHECKING:
 @dataclass(eq=False)
 class Wiring:
     """The bot's parts a command or a click uses: the running tables (and their lobbies),
-    the private Hand views open now, each person's deck style, the finished games'
-    results and ratings, and the move reviews of their replays."""
+    the private Hand views open now, each person's deck style and turn ping, the finished
+    games' results and ratings, and the move reviews of their replays."""
 
     tables: TableService
     open_hands: OpenHands
     deck_styles: DeckStyles
+    turn_pings: TurnPings
     results: Results
     ratings: Ratings
     reviews: Reviewer

@@ -42,8 +42,9 @@ class SqlOpenLobbies:
         async with self._db.session() as sql:
             await sql.execute(
                 "INSERT INTO open_lobbies (lobby_id, guild_id, channel_id, host_id, game_id,"
-                " options, seats, message_id, saved_at) VALUES (:lobby_id, :guild_id,"
-                " :channel_id, :host_id, :game_id, :options, :seats, :message_id, :saved_at)"
+                " options, seats, message_id, saved_at, turn_seconds) VALUES (:lobby_id,"
+                " :guild_id, :channel_id, :host_id, :game_id, :options, :seats, :message_id,"
+                " :saved_at, :turn_seconds)"
                 " ON CONFLICT (lobby_id) DO UPDATE SET options = excluded.options,"
                 " seats = excluded.seats, message_id = excluded.message_id,"
                 " saved_at = excluded.saved_at",
@@ -78,6 +79,7 @@ class SqlOpenLobbies:
                         options=json.loads(row["options"]),
                         seats=[SeatRecord.model_validate(s) for s in json.loads(row["seats"])],
                         message_id=row["message_id"],
+                        turn_seconds=row["turn_seconds"],
                     )
                 )
             except Exception as error:  # one bad row must not stop the others

@@ -172,6 +172,7 @@ class SavedGame(BaseModel):
     table_log: TableLog | None = None  # None: saved before migration 008 (replayed at start)
     # when its channel closed to the bot (None: not paused); kept by ``set_paused``, not saves
     paused_since: UtcDatetime | None = None
+    turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
 
 
 class SavedLobby(BaseModel):
@@ -185,6 +186,7 @@ class SavedLobby(BaseModel):
     options: OptionValues
     seats: list[SeatRecord]
     message_id: int | None  # the lobby message, once posted
+    turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
 
 
 @dataclass(frozen=True, slots=True)

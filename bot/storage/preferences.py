@@ -1,8 +1,9 @@
-"""Each person's own choices (today: the deck style of their private pictures).
+"""Each person's own choices (the deck style of their private pictures, how they are told
+it is their turn) and each server's default for the latter.
 
 ``Preferences`` is what the bot needs from any backend; ``SqlPreferences`` keeps them in
-SQLite or PostgreSQL. Styles are stored by name ('standard', 'four_colour'), so storage needs
-no drawing code.
+SQLite or PostgreSQL. Styles are stored by name ('standard', 'four_colour') and turn pings as
+a name and a delay ('later', 30), so storage needs no drawing or Discord code.
 """
 
 from __future__ import annotations
@@ -23,6 +24,18 @@ class Preferences(Protocol):
 
     async def set_deck_style(self, user_id: int, style: str) -> None:
         """Store ``user_id``'s deck style (replacing the one stored)."""
+
+    async def turn_pings(self) -> dict[int, tuple[str, int]]:
+        """Every person's stored turn ping (its name and delay), by user id."""
+
+    async def server_turn_pings(self) -> dict[int, tuple[str, int]]:
+        """Every server's default turn ping, by server id."""
+
+    async def set_turn_ping(self, user_id: int, ping: str, delay_seconds: int) -> None:
+        """Store ``user_id``'s turn ping (replacing the one stored)."""
+
+    async def set_server_turn_ping(self, guild_id: int, ping: str, delay_seconds: int) -> None:
+        """Store ``guild_id``'s default turn ping (replacing the one stored)."""
 
 
 class SqlPreferences:
@@ -53,4 +66,39 @@ class SqlPreferences:
                 "INSERT INTO player_preferences (user_id, deck_style) VALUES (:user_id, :style)"
                 " ON CONFLICT (user_id) DO UPDATE SET deck_style = excluded.deck_style",
                 {"user_id": user_id, "style": style},
+            )
+
+    async def turn_pings(self) -> dict[int, tuple[str, int]]:
+        """Every person's stored turn ping (its name and delay), by user id."""
+        return await self._pings("SELECT user_id AS id, ping, delay_seconds FROM turn_pings")
+
+    async def server_turn_pings(self) -> dict[int, tuple[str, int]]:
+        """Every server's default turn ping, by server id."""
+        return await self._pings(
+            "SELECT guild_id AS id, ping, delay_seconds FROM server_turn_pings"
+        )
+
+    async def _pings(self, query: str) -> dict[int, tuple[str, int]]:
+        async with self._db.session() as sql:
+            rows = await sql.fetchall(query)
+        return {int(row["id"]): (str(row["ping"]), int(row["delay_seconds"])) for row in rows}
+
+    async def set_turn_ping(self, user_id: int, ping: str, delay_seconds: int) -> None:
+        """Store ``user_id``'s turn ping (one statement: its own transaction)."""
+        async with self._db.session() as sql:
+            await sql.execute(
+                "INSERT INTO turn_pings (user_id, ping, delay_seconds)"
+                " VALUES (:id, :ping, :delay) ON CONFLICT (user_id) DO UPDATE"
+                " SET ping = excluded.ping, delay_seconds = excluded.delay_seconds",
+                {"id": user_id, "ping": ping, "delay": delay_seconds},
+            )
+
+    async def set_server_turn_ping(self, guild_id: int, ping: str, delay_seconds: int) -> None:
+        """Store ``guild_id``'s default turn ping (one statement: its own transaction)."""
+        async with self._db.session() as sql:
+            await sql.execute(
+                "INSERT INTO server_turn_pings (guild_id, ping, delay_seconds)"
+                " VALUES (:id, :ping, :delay) ON CONFLICT (guild_id) DO UPDATE"
+                " SET ping = excluded.ping, delay_seconds = excluded.delay_seconds",
+                {"id": guild_id, "ping": ping, "delay": delay_seconds},
             )

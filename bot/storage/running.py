@@ -139,12 +139,16 @@ class SqlRunningGames:
         self._db = database
         self._saved_actions: dict[str, int] = {}  # table id: actions known to be stored
         length = ACTIONS_LENGTH[database.dialect]
+        # a game of the server's turn time leaves turn_seconds out (NULL), as every game was
+        # stored before migration 011
         self._insert = (
             f"INSERT INTO running_games ({RUNNING_COLUMNS}) VALUES (:table_id, :guild_id,"
             " :channel_id, :host_id, :game_id, :options, :seed, :seats, :state, :revision,"
             " :actions, :table_message_id, :deadline, :started_at, :saved_at, :table_log)"
             f" ON CONFLICT (table_id) DO NOTHING RETURNING {length}"
         )
+        self._insert_timed = self._insert.replace(") VALUES (", ", turn_seconds) VALUES (", 1)
+        self._insert_timed = self._insert_timed.replace(":table_log)", ":table_log, :turn)", 1)
         self._update = f"""
             UPDATE running_games SET
                 guild_id = :guild_id, channel_id = :channel_id, host_id = :host_id,
@@ -247,7 +251,10 @@ class SqlRunningGames:
             "table_log": None if game.table_log is None else dump(game.table_log),
         }
         if expected is None:
-            rows = await sql.fetchall(self._insert, values)
+            if game.turn_seconds is None:
+                rows = await sql.fetchall(self._insert, values)
+            else:
+                rows = await sql.fetchall(self._insert_timed, {**values, "turn": game.turn_seconds})
         else:
             rows = await sql.fetchall(
                 self._update, {**values, "expected": expected, "known": known}
@@ -296,6 +303,7 @@ class SqlRunningGames:
                 deadline=row["deadline"],
                 started_at=row["started_at"],
                 paused_since=row["paused_since"],
+                turn_seconds=row["turn_seconds"],
                 table_log=(
                     None
                     if row["table_log"] is None
@@ -321,9 +329,9 @@ class SqlRunningGames:
         async with self._db.transaction() as sql:
             self.forget(broken.table_id)
             await sql.execute(
-                f"INSERT INTO set_aside_games ({RUNNING_COLUMNS}, paused_since, error,"
-                " set_aside_at)"
-                f" SELECT {RUNNING_COLUMNS}, paused_since, CAST(:error AS TEXT),"
+                f"INSERT INTO set_aside_games ({RUNNING_COLUMNS}, paused_since, turn_seconds,"
+                " error, set_aside_at)"
+                f" SELECT {RUNNING_COLUMNS}, paused_since, turn_seconds, CAST(:error AS TEXT),"
                 " CAST(:now AS TEXT)"
                 " FROM running_games WHERE table_id = :table_id",
                 {

@@ -1,7 +1,8 @@
 """``/game``: ``start <game>`` (one subcommand per registered game, with exactly that game's
-options), ``hand``, ``leave``, ``stop``, ``rules``, ``history`` and ``replay``
-(``bot.replays``); ``setup`` adds the cog
-and registers the tables' buttons, so clicks on old messages work after a restart.
+options), ``hand``, ``leave``, ``stop``, ``rules``, ``history``, ``replay`` (``bot.replays``)
+and ``pings`` (how you are told it is your turn); ``/cardroom settings`` (Manage Server: the
+server's defaults); ``setup`` adds the cog and registers the tables' buttons, so clicks on old
+messages work after a restart.
 
 The start subcommands are built from the registry when the bot starts: a new game's options
 appear without code here.
@@ -22,6 +23,7 @@ from bot.boards.pages import history_page
 from bot.errors import UserError
 from bot.help.rules import send_rules
 from bot.replays import commands as replays
+from bot.preferences import PingKind, TurnPing
 from bot.tables.hand_view import (
     DeckButton,
     HandButton,
@@ -57,6 +59,30 @@ BUTTONS = (
     *replays.BUTTONS,
 )
 
+# How a person may be told it is their turn (/game pings, and a server's default)
+PINGS = {
+    "now": TurnPing(PingKind.NOW),
+    "30s": TurnPing(PingKind.LATER, 30),
+    "2min": TurnPing(PingKind.LATER, 120),
+    "dm": TurnPing(PingKind.DM),
+    "never": TurnPing(PingKind.NEVER),
+}
+# The turn times a host may choose when opening a table (else the server's TURN_SECONDS)
+TURN_TIMES = {"quick": 30, "normal": 120, "relaxed": 600, "post": 86_400}
+TURN_TIME_CHOICES = [
+    app_commands.Choice(name="Quick: 30 seconds a turn", value="quick"),
+    app_commands.Choice(name="Normal: 2 minutes a turn", value="normal"),
+    app_commands.Choice(name="Relaxed: 10 minutes a turn", value="relaxed"),
+    app_commands.Choice(name="Play by post: 24 hours a turn", value="post"),
+]
+PING_CHOICES = [
+    app_commands.Choice(name="Mention me when my turn begins", value="now"),
+    app_commands.Choice(name="Mention me after 30 seconds if I have not moved", value="30s"),
+    app_commands.Choice(name="Mention me after 2 minutes if I have not moved", value="2min"),
+    app_commands.Choice(name="Send me a new direct message instead", value="dm"),
+    app_commands.Choice(name="Never ping me", value="never"),
+]
+
 
 async def setup(bot: commands.AutoShardedBot, wiring: Wiring) -> None:
     """Add the /game commands and the tables' buttons (bound to ``wiring``) to the bot."""
@@ -78,12 +104,16 @@ def start_command(game: Game, wiring: Wiring) -> app_commands.Command[Any, ..., 
     when left out)."""
 
     @answers_user_errors
-    async def start(interaction: discord.Interaction, **options: Any) -> None:
-        await open_lobby(interaction, wiring, game, options)
+    async def start(
+        interaction: discord.Interaction, turn_time: str | None = None, **options: Any
+    ) -> None:
+        turn_seconds = None if turn_time is None else TURN_TIMES[turn_time]
+        await open_lobby(interaction, wiring, game, options, turn_seconds)
 
     kind = inspect.Parameter.KEYWORD_ONLY
     parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    descriptions = {}
+    parameters.append(inspect.Parameter("turn_time", kind, annotation=str | None, default=None))
+    descriptions = {"turn_time": "How long each turn may take (default: the server's)"}
     for option in game.options:
         parameters.append(
             inspect.Parameter(option.name, kind, annotation=option_annotation(option), default=None)
@@ -93,13 +123,21 @@ def start_command(game: Game, wiring: Wiring) -> app_commands.Command[Any, ..., 
     # discord.py reads a callback's parameters from its signature: this one has the game's own
     start.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     start.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
+    start.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+        "turn_time": TURN_TIME_CHOICES
+    }
     return app_commands.Command(name=game.id, description=game.pitch, callback=start)
 
 
 async def open_lobby(
-    interaction: discord.Interaction, wiring: Wiring, game: Game, options: dict[str, Any]
+    interaction: discord.Interaction,
+    wiring: Wiring,
+    game: Game,
+    options: dict[str, Any],
+    turn_seconds: int | None = None,
 ) -> None:
-    """Open a lobby with the given options (the rest at their defaults)."""
+    """Open a lobby with the given options (the rest at their defaults) and turn time
+    (None: the server's)."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise UserError("Start a game in a server channel.")
     missing = missing_permissions(interaction.app_permissions)
@@ -117,6 +155,7 @@ async def open_lobby(
         display_name(interaction.user),
         game.id,
         given,
+        turn_seconds,
     )
     await post_lobby(interaction, service, lobby)
 
@@ -131,12 +170,38 @@ class GameCog(commands.Cog):
         self.group = self._build_group()
 
     async def cog_load(self) -> None:
-        """Add the /game group (built from the registry) to the tree."""
+        """Add the /game group (built from the registry) and /cardroom to the tree."""
         self.bot.tree.add_command(self.group)
+        self.bot.tree.add_command(self._build_settings())
 
     async def cog_unload(self) -> None:
-        """Remove the /game group."""
+        """Remove the /game and /cardroom groups."""
         self.bot.tree.remove_command(self.group.name)
+        self.bot.tree.remove_command("cardroom")
+
+    def _build_settings(self) -> app_commands.Group:
+        group = app_commands.Group(
+            name="cardroom",
+            description="Cardroom's settings for this server",
+            guild_only=True,
+            default_permissions=discord.Permissions(manage_guild=True),
+        )
+        cog = self
+
+        @app_commands.describe(turn_pings="how people who never chose are told it is their turn")
+        @app_commands.choices(turn_pings=PING_CHOICES)
+        @answers_user_errors
+        async def settings(interaction: discord.Interaction, turn_pings: str | None = None) -> None:
+            await cog.server_settings(interaction, turn_pings)
+
+        group.add_command(
+            app_commands.Command(
+                name="settings",
+                description="See or change this server's defaults (Manage Server)",
+                callback=settings,
+            )
+        )
+        return group
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
@@ -239,6 +304,12 @@ class GameCog(commands.Cog):
         async def replay(interaction: discord.Interaction, table: str) -> None:
             await replays.replay(cog.wiring, interaction, table)
 
+        @app_commands.describe(when="how you are told it is your turn (leave out to see it)")
+        @app_commands.choices(when=PING_CHOICES)
+        @answers_user_errors
+        async def pings(interaction: discord.Interaction, when: str | None = None) -> None:
+            await cog.pings(interaction, when)
+
         commands_: list[tuple[str, str, Callable[..., Coroutine[Any, Any, None]]]] = [
             ("hand", "See your hand and move (only you see it)", hand),
             ("leave", "Leave the game in this channel (the AI takes your seat)", leave),
@@ -246,6 +317,7 @@ class GameCog(commands.Cog):
             ("rules", "How to play a game", rules),
             ("history", "This server's last games and results", history),
             ("replay", "Step through a finished game, every card face up", replay),
+            ("pings", "How you are told it is your turn (only you see it)", pings),
         ]
         for name, description, callback in commands_:
             group.add_command(
@@ -286,6 +358,33 @@ class GameCog(commands.Cog):
         name = display_name(interaction.user)
         await service.stop(interaction.channel_id or 0, interaction.user.id, may_manage, name)
         await interaction.response.send_message("The game is stopped.", ephemeral=True)
+
+    async def pings(self, interaction: discord.Interaction, when: str | None) -> None:
+        """Show, or change, how the person is told it is their turn (privately)."""
+        pings = self.wiring.turn_pings
+        if when is not None:
+            await pings.choose(interaction.user.id, PINGS[when])
+        ping = pings.of(interaction.guild_id or 0, interaction.user.id)
+        verb = "From now on you get" if when is not None else "When it is your turn you get"
+        await interaction.response.send_message(
+            f"{verb} {ping.words}. Change it with `/game pings`.", ephemeral=True
+        )
+
+    async def server_settings(self, interaction: discord.Interaction, pings: str | None) -> None:
+        """Show, or change, the server's defaults (Manage Server: Discord checks it first;
+        checked again here, since a server may hand the command to anyone)."""
+        if not interaction.permissions.manage_guild:
+            raise UserError("Only someone with Manage Server can change Cardroom's settings.")
+        guild_id = interaction.guild_id or 0
+        turn_pings = self.wiring.turn_pings
+        if pings is not None:
+            await turn_pings.choose_default(guild_id, PINGS[pings])
+        ping = turn_pings.server_default(guild_id)
+        await interaction.response.send_message(
+            f"Turn pings on this server: {ping.words}, unless a person chose otherwise with "
+            "`/game pings`.",
+            ephemeral=True,
+        )
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """The player-facing rules, privately."""

@@ -1,5 +1,6 @@
 """Showing running tables without flooding Discord: hand DMs promptly, each table message at
-most once per ``table_edit_seconds``, and the end once.
+most once per ``table_edit_seconds``, one ping per turn (each person's ``TurnPing``), and the
+end once.
 
 ``Presenter`` is what the Discord side implements (``bot.tables.presenter``); it returns what
 it posted anew, and this module reports that to the session (``TableSession.posted``).
@@ -12,6 +13,7 @@ from collections.abc import Callable, Coroutine
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.preferences import PingKind, TurnPing, TurnPings
 from bot.storage import BrokenGame
 from bot.tables.records import Clock, Spawn
 from bot.tables.session import TableSession
@@ -65,6 +67,9 @@ class Presenter(Protocol):
     async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
 
+    async def round_ended(self, session: TableSession, text: str) -> None:
+        """Post a hand's or round's scores (a ``hand_end`` event's text) in the channel."""
+
     async def table_paused(self, session: TableSession) -> None:
         """Tell the players and the server's owner by DM that the table is paused (the bot
         may no longer post in its channel), what brings it back and when it ends."""
@@ -79,6 +84,14 @@ class Presenter(Protocol):
         """Whether the person is still a member of the server (True when Discord cannot
         say)."""
 
+    async def ping(self, session: TableSession, seat: int, direct: bool) -> int | None:
+        """Tell the seat's person it is their turn: a mention of them alone in the table's
+        channel (returning its message id), or a new DM when ``direct`` (None; a mention
+        when their DMs are closed)."""
+
+    async def unping(self, session: TableSession, message_id: int) -> None:
+        """Take a turn's ping away once the turn is over (it did its work)."""
+
 
 class TableDisplay:
     """The pending updates of every table."""
@@ -91,6 +104,7 @@ class TableDisplay:
         edit_seconds: float,
         lost: Callable[[TableSession, bool], None],
         member_left: Callable[[int, int], None],
+        turn_pings: TurnPings,
     ) -> None:
         self.presenter = presenter
         self.clock = clock
@@ -100,6 +114,7 @@ class TableDisplay:
         # retried in a loop
         self.lost = lost
         self.member_left = member_left  # (server, user): a DM showed they left the server
+        self.turn_pings = turn_pings
         self._tables: dict[str, _TableUpdates] = {}
 
     def _updates(self, session: TableSession) -> _TableUpdates:
@@ -109,16 +124,25 @@ class TableDisplay:
         return updates
 
     def changed(self, session: TableSession) -> None:
-        """The table changed: refresh its message and the hand DMs."""
-        self._updates(session).changed()
+        """The table changed: refresh its message and the hand DMs; ping whoever's turn
+        began."""
+        updates = self._updates(session)
+        updates.changed()
+        updates.turns()
 
     def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel (in the background)."""
-        self.spawn(self._notice(session, text), f"notice-{session.table_id}")
+        posting = self.presenter.notice(session, text)
+        self.spawn(self._in_channel(session, posting), f"notice-{session.table_id}")
 
-    async def _notice(self, session: TableSession, text: str) -> None:
+    def round_ended(self, session: TableSession, text: str) -> None:
+        """Post a hand's or round's scores in the table's channel (in the background)."""
+        posting = self.presenter.round_ended(session, text)
+        self.spawn(self._in_channel(session, posting), f"round-{session.table_id}")
+
+    async def _in_channel(self, session: TableSession, posting: Coroutine[Any, Any, None]) -> None:
         try:
-            await self.presenter.notice(session, text)
+            await posting
         except ChannelLost as lost:
             self.lost(session, lost.gone)
 
@@ -160,6 +184,10 @@ class _TableUpdates:
         self.table_task: asyncio.Task[None] | None = None
         self.last_edit: datetime | None = None
         self.dm_fresh: dict[int, int] = {}
+        # seat -> the revision its turn began at (a person the game waits for), and the
+        # message pinging them for it: a seat is pinged once per turn, not once per change
+        self.turn_began: dict[int, int] = {}
+        self.pinged: dict[int, int] = {}
 
     async def idle(self) -> None:
         """Wait until the pending DM and table updates are done."""
@@ -177,6 +205,47 @@ class _TableUpdates:
         self.dm_dirty = True
         if self.dm_task is None or self.dm_task.done():
             self.dm_task = self.display.spawn(self._dms(), f"dms-{self.session.table_id}")
+
+    def turns(self) -> None:
+        """Ping each person whose turn just began (as they chose: now, later, by DM or not
+        at all); take away the ping of a turn that is over."""
+        session = self.session
+        waiting: set[int] = set()
+        if not session.ended and not session.paused:
+            waiting = {seat for seat in session.state.waiting_for() if session.seats[seat].is_human}
+        for seat in set(self.turn_began) - waiting:
+            del self.turn_began[seat]
+            self._unping(seat)
+        for seat in waiting - set(self.turn_began):
+            self.turn_began[seat] = session.revision
+            user_id = session.seats[seat].user_id
+            assert user_id is not None, "a person's seat"
+            ping = self.display.turn_pings.of(session.guild_id, user_id)
+            if ping.kind is not PingKind.NEVER:
+                name = f"ping-{session.table_id}-{seat}"
+                self.display.spawn(self._ping(seat, session.revision, ping), name)
+
+    async def _ping(self, seat: int, began: int, ping: TurnPing) -> None:
+        if ping.kind is PingKind.LATER:
+            await asyncio.sleep(ping.delay_seconds)
+        if self.turn_began.get(seat) != began:
+            return  # that turn is over: no ping
+        direct = ping.kind is PingKind.DM
+        try:
+            posted = await self.display.presenter.ping(self.session, seat, direct)
+        except ChannelLost as lost:
+            self.display.lost(self.session, lost.gone)
+            return
+        if posted is not None:
+            self.pinged[seat] = posted
+            if self.turn_began.get(seat) != began:  # the turn ended while it was posted
+                self._unping(seat)
+
+    def _unping(self, seat: int) -> None:
+        message_id = self.pinged.pop(seat, None)
+        if message_id is not None:
+            name = f"unping-{self.session.table_id}-{seat}"
+            self.display.spawn(self.display.presenter.unping(self.session, message_id), name)
 
     async def _dms(self) -> None:
         session = self.session

@@ -79,9 +79,11 @@ class Lobbies:
         host_name: str,
         game_id: str,
         options: dict[str, object],
+        turn_seconds: int | None = None,
     ) -> Lobby:
-        """Open a lobby in a channel (one game per channel) and save it; raises UserError if
-        it cannot (SaveFailed: nothing opened)."""
+        """Open a lobby in a channel (one game per channel) and save it, its turns
+        ``turn_seconds`` long (None: the server's TURN_SECONDS); raises UserError if it
+        cannot (SaveFailed: nothing opened)."""
         if channel_id in self.by_channel:
             raise UserError(
                 "This channel already has a game or a lobby; finish it or use another channel."
@@ -95,6 +97,7 @@ class Lobbies:
             raise UserError(f"{error}.") from None
         seats = [Seat(host_id, host_name)]
         lobby = Lobby(self.new_id(), guild_id, channel_id, host_id, game, resolved, seats)
+        lobby.turn_seconds = turn_seconds or self.settings.turn_seconds
         self._add(lobby)  # before the save: a second start in the channel is refused
         try:
             await self._save(lobby)

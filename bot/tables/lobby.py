@@ -47,6 +47,7 @@ class Lobby:
     message_id: int | None = None
     expiry: asyncio.Task[None] | None = None
     closed: bool = False
+    turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a user, or None."""
@@ -112,6 +113,7 @@ class Lobby:
             options=dict(self.options),
             seats=[seat.record() for seat in self.seats],
             message_id=self.message_id,
+            turn_seconds=self.turn_seconds,
         )
 
     @classmethod
@@ -129,6 +131,7 @@ class Lobby:
             game.resolve_options(saved.options),
             seats,
             saved.message_id,
+            turn_seconds=saved.turn_seconds,
         )
 
     def _check_room(self) -> None:

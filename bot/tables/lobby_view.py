@@ -22,7 +22,7 @@ from bot.help.rules import RulesButton
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat
 from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
-from bot.text import clip, show
+from bot.text import clip, duration, show
 from bot.ui import GREY, Message, button, controls, display_name, layout, small
 from bot.wiring import UsesWiring
 
@@ -223,6 +223,8 @@ def lobby_message(lobby: Lobby) -> Message:
     for option in game.options:
         shown = option.amount(lobby.options.get(option.name))
         options.append(f"**{option.label}:** {shown} — {option.description}")
+    if lobby.turn_seconds is not None:
+        options.append(f"**Turn time:** {duration(lobby.turn_seconds)} a turn")
     buttons = [LobbyButton(lobby.lobby_id, action) for action in LOBBY_ACTIONS]
     return Message(
         layout(

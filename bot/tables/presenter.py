@@ -24,7 +24,7 @@ from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import lobby_closed_message, lobby_message
 from bot.tables.open_hands import OpenHands, superseded_message
 from bot.tables.session import TableSession
-from bot.tables.table_view import results_message, table_message
+from bot.tables.table_view import headline, results_message, round_message, table_message
 from bot.ui import CHANNEL_PERMISSIONS, Message
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,9 @@ UNKNOWN_MEMBER = 10007
 
 ATTACHED_KEPT = 10_000  # messages whose picture file names are remembered
 LAST_DEAL = "That deal is over: your hand for the next one is below."
-GAME_OVER = "The game is over: the results are in <#{channel}>."
+GAME_OVER = "The game is over: **{headline}**. [See the results]({link})"
+YOUR_TURN = "{mention}, it is your turn in **{game}**."
+YOUR_TURN_BY_DM = "⏰ It is your turn in **{game}** on **{guild}**: [go to the table]({link})"
 AI_TOOK_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
 
 # A DM names the channel and the server in words: a channel mention there may not resolve.
@@ -75,6 +77,13 @@ async def reaching_the_channel() -> AsyncIterator[None]:
         if error.code in CHANNEL_GONE_CODES | CHANNEL_CLOSED_CODES:
             raise ChannelLost(str(error), gone=error.code in CHANNEL_GONE_CODES) from error
         raise
+
+
+def message_link(session: TableSession, message_id: int | None) -> str:
+    """A link to a message of the table's channel (to the channel when ``message_id`` is
+    None): it opens from a DM, where a channel mention may not resolve."""
+    where = f"https://discord.com/channels/{session.guild_id}/{session.channel_id}"
+    return where if message_id is None else f"{where}/{message_id}"
 
 
 class DiscordPresenter:
@@ -237,6 +246,11 @@ class DiscordPresenter:
                 text, allowed_mentions=discord.AllowedMentions.none()
             )
 
+    async def round_ended(self, session: TableSession, text: str) -> None:
+        """Post a hand's or round's scores in the table's channel (the table moves on)."""
+        async with reaching_the_channel():
+            await self._send(self._channel(session.channel_id), round_message(session, text))
+
     async def table_paused(self, session: TableSession) -> None:
         """DM each person seated and the server's owner that the table is paused, what
         brings it back and when it ends."""
@@ -278,6 +292,42 @@ class DiscordPresenter:
             return error.code != UNKNOWN_MEMBER
         return True
 
+    async def ping(self, session: TableSession, seat: int, direct: bool) -> int | None:
+        """Mention the seat's person, and only them, in the table's channel (returning the
+        message's id); or, when ``direct``, send them a new DM linking to the table (a
+        mention after all when their DMs are closed)."""
+        user_id = session.seats[seat].user_id
+        assert user_id is not None, "only people are pinged"
+        game = session.game.name
+        if direct and not session.seats[seat].dm_failed:
+            guild = self.client.get_guild(session.guild_id)
+            text = YOUR_TURN_BY_DM.format(
+                game=game,
+                guild=discord.utils.escape_markdown(guild.name) if guild else "its server",
+                link=message_link(session, session.table_message_id),
+            )
+            try:
+                dm = await self.client.create_dm(discord.Object(id=user_id))
+                await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
+                return None
+            except discord.HTTPException:
+                log.info("table %s: could not DM seat %s its turn", session.table_id, seat)
+        only_them = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[discord.Object(id=user_id)]
+        )
+        async with reaching_the_channel():
+            sent = await self._channel(session.channel_id).send(
+                YOUR_TURN.format(mention=f"<@{user_id}>", game=game), allowed_mentions=only_them
+            )
+        return sent.id
+
+    async def unping(self, session: TableSession, message_id: int) -> None:
+        """Delete a ping whose turn is over, so pings do not pile up down the channel."""
+        try:
+            await self._channel(session.channel_id).get_partial_message(message_id).delete()
+        except discord.HTTPException:
+            log.info("table %s: could not delete the ping %s", session.table_id, message_id)
+
     async def restore_failed(self, broken: BrokenGame) -> None:
         """Tell the channel its game could not be restored (the reason goes to the log only:
         it may quote the saved state, hidden cards included)."""
@@ -294,15 +344,19 @@ class DiscordPresenter:
         ending = session.ending
         assert ending is not None, "shown once it ended"
         channel = self._channel(session.channel_id)
+        link = message_link(session, None)
         try:
             if ending.finished:
-                await self._send(channel, results_message(session))
+                posted = await self._send(channel, results_message(session))
+                link = message_link(session, posted.id)
             else:
                 await channel.send(ending.text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:  # once, not retried: the DMs below still say it ended
             log.warning("table %s: could not post its end in the channel", session.table_id)
         await self.open_hands.follow(session, self._hand_view)
-        over = GAME_OVER.format(channel=session.channel_id) if ending.finished else ending.text
+        over = ending.text
+        if ending.finished:
+            over = GAME_OVER.format(headline=headline(session), link=link)
         for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:
                 continue

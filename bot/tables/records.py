@@ -204,6 +204,7 @@ class TableData:
     # The revision of the stored row as this session last saved or loaded it (None: not saved
     # yet). Every save expects it: a game another writer saved since is never overwritten.
     stored_revision: int | None = None
+    turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
 
     @property
     def ended(self) -> bool:

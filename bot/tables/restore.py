@@ -81,6 +81,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
         stored_revision=saved.revision,
         actions=saved.actions,
         table_message_id=saved.table_message_id,
+        turn_seconds=saved.turn_seconds,
         table_posted_at=context.clock() if saved.table_message_id is not None else None,
     )
     if saved.table_log is None:

@@ -92,6 +92,7 @@ def saved_game(table: TableData) -> SavedGame:
         table_message_id=table.table_message_id,
         deadline=min(table.deadlines.values()) if table.deadlines else None,
         started_at=table.started_at,
+        turn_seconds=table.turn_seconds,
         table_log=TableLog(
             events=[entry.record() for entry in table.log],
             summaries=list(table.summaries),

@@ -21,6 +21,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from bot.errors import GameMovedElsewhere, SaveFailed, UserError
+from bot.preferences import TurnPings
 from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables.display import Presenter, TableDisplay
@@ -109,6 +110,7 @@ class TableService:
         clock: Clock = utcnow,
         draws: Draws | None = None,
         on_result: Callable[[int, str], Coroutine[Any, Any, None]] | None = None,
+        turn_pings: TurnPings,
     ) -> None:
         self.settings = settings
         self.storage = storage
@@ -131,6 +133,7 @@ class TableService:
             settings.table_edit_seconds,
             self.channel_lost,
             self.member_left,
+            turn_pings,
         )
         self.timers = TableTimers(
             settings, clock, self.spawn, self.display.changed, self.committed, presenter.is_member
@@ -210,6 +213,7 @@ class TableService:
             state,
             self.clock(),
             context=self.context,
+            turn_seconds=lobby.turn_seconds,
         )
         working_on(session)
         session.log_opening()
@@ -417,6 +421,10 @@ class TableService:
         and at the end a Rematch offer and forgetting the table."""
         for notice in change.notices:
             self.display.notice(session, notice)
+        if not change.ended:  # the last hand's scores are in the results
+            for event in change.events:
+                if event.kind == "hand_end":
+                    self.display.round_ended(session, event.text)
         self.display.changed(session)
         if not change.ended:
             if not session.paused:  # a paused table's timers wait for its channel

@@ -392,7 +392,7 @@ class TableSession(TableData):
         for seat in list(self.deadlines):
             if seat not in waiting or seat in acted:
                 del self.deadlines[seat]
-        turn = timedelta(seconds=self.context.settings.turn_seconds)
+        turn = timedelta(seconds=self.turn_seconds or self.context.settings.turn_seconds)
         for seat in waiting:
             if self.seats[seat].is_human and seat not in self.deadlines:
                 self.deadlines[seat] = start + turn

@@ -30,9 +30,12 @@ from bot.ui import (
     timestamp,
 )
 from engine.core import score_lines
+from engine.layout import Layout
 
 TABLE_EVENTS = 6
-SUMMARY_BUDGET = 2800  # characters of hand-by-hand summaries in the results (4000 in all)
+# characters of hand-by-hand summaries in the results: the latest hands only, so that the
+# results fit a phone's screen (/game history keeps the whole game)
+SUMMARY_BUDGET = 700
 
 
 def table_message(session: TableSession, now: datetime) -> Message:
@@ -84,22 +87,52 @@ def _turn_line(session: TableSession, now: datetime) -> str:
     return line
 
 
+def round_message(session: TableSession, text: str) -> Message:
+    """A hand's or round's scores (a ``hand_end`` event's ``text``), a player a line: posted
+    when the table moves on to the next deal, so the end of the last one stays readable."""
+    title, *rest = score_lines(show(text, session.names))
+    return Message(
+        layout("\n".join([f"### {title}", *(f"◦ {line}" for line in rest)]), colour=GOLD)
+    )
+
+
+def headline(session: TableSession) -> str:
+    """Who won and with what ("ann wins with 8 points"), or who placed first."""
+    names = session.names
+    ending = [e.event for e in session.log if e.event.kind == "game_end"]
+    if ending:
+        return show(ending[-1].text, names)
+    winners = session.state.winners()
+    return " and ".join(session.seats[seat].shown for seat in winners) + " won"
+
+
+def shows_cards(layout: Layout) -> bool:
+    """Whether a picture of ``layout`` would show any card face up beyond a pile's top: the
+    end of a game that leaves an empty table is told in words only."""
+    return any(
+        shown.card is not None
+        for row in layout.rows
+        for group in row.groups
+        if group.size is None
+        for shown in group.cards
+    )
+
+
 def results_message(session: TableSession) -> Message:
-    """Final places and scores, the last picture of the table (the final reveal), each hand's
-    summary small underneath, and the Rematch and Replay buttons."""
+    """Final places and scores, the last picture of the table when it shows cards (the final
+    reveal), the latest hands' summaries small underneath, and the Rematch and Replay buttons:
+    short enough for a phone's screen."""
     names = session.names
     scores = session.state.scores()
     places = places_of(scores, session.state.winners())
     order = sorted(range(len(session.seats)), key=lambda s: (places[s], s))
-    lines = [f"## {session.game.name} — results"]
-    ending = [e.event for e in session.log if e.event.kind == "game_end"]
-    if ending:  # who won and with what ("ann wins with 8 points")
-        lines.append(f"**{show(ending[-1].text, names)}**")
+    lines = [f"## {session.game.name} — results", f"**{headline(session)}**"]
     for seat in order:
         medal = MEDALS.get(places[seat], "▫️")
         shown = session.seats[seat].shown
         lines.append(f"{medal} {places[seat]}. **{shown}** — {plural(scores[seat], 'point')}")
-    picture = PICTURES.picture(session.game.layout(session.state.public_view()), names)
+    final = session.game.layout(session.state.public_view())
+    pictures = (PICTURES.picture(final, names),) if shows_cards(final) else ()
     hands = []
     if session.summaries:
         # each hand's scores: its title, then a player a line (who scored what, and why)
@@ -118,10 +151,10 @@ def results_message(session: TableSession) -> Message:
     return Message(
         layout(
             clip("\n".join(lines), 1000),
-            gallery(picture),
+            *(gallery(picture) for picture in pictures),
             small(hands) if hands else None,
             controls(RematchButton(session.table_id), ReplayButton.opener(session.table_id)),
             colour=GOLD,
         ),
-        (picture,),
+        pictures,
     )

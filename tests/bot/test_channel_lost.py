@@ -33,6 +33,7 @@ from tests.bot.helpers import (
     move_by_hand,
     open_table,
     release,
+    table_message,
     text_of,
 )
 
@@ -150,7 +151,7 @@ async def test_permissions_taken_away_pause_the_table_until_they_come_back(
     # nothing moves while paused: no move, no timeout (no strike), nothing asked of the channel
     revision, asked = table.revision, requests_to(env, channel)
     waiting = mover(table, players)
-    hand = await waiting.member.click(channel.history()[-1], label="Hand")  # still answered
+    hand = await waiting.member.click(table_message(channel, table), label="Hand")  # answered
     assert hand.response is not None
     # paused, not "your turn": no deadline, and no move controls that would only be refused
     assert "— paused" in text_of(hand.response) and "Your turn" not in text_of(hand.response)
@@ -165,7 +166,7 @@ async def test_permissions_taken_away_pause_the_table_until_they_come_back(
     assert bot.user is not None
     env.backend.delete_overwrite(channel.id, bot.user.id)  # the admin gives access back
     await env.advance_time(1)
-    assert not table.paused and "goes on" in text_of(channel.history()[-1])
+    assert not table.paused and "goes on" in last_notice(channel)
     assert await move_by_hand(mover(table, players), channel, table, random.Random(3))
     assert table.revision == revision + 1
     # a whole new turn from the resume, then the timer runs again
@@ -242,7 +243,7 @@ async def test_a_table_paused_before_a_restart_goes_on_once_its_channel_is_open(
         assert new.user is not None
         env.backend.delete_overwrite(channel.id, new.user.id)  # the admin gives access back
         await env.advance_time(1)
-        assert not restored.paused and "goes on" in text_of(channel.history()[-1])
+        assert not restored.paused and "goes on" in last_notice(channel)
         assert await move_by_hand(mover(restored, players), channel, restored, random.Random(3))
         # stored as going on: the next restart finds it playing, its turn timers running
         newer = await kill_and_restart(env, new)
@@ -263,7 +264,7 @@ async def test_a_table_whose_channel_opened_while_the_bot_was_down_goes_on_at_th
     try:
         await env.advance_time(1)
         restored = new.tables.tables[table.table_id]
-        assert not restored.paused and "goes on" in text_of(channel.history()[-1])
+        assert not restored.paused and "goes on" in last_notice(channel)
     finally:
         await release(new)
 
@@ -290,3 +291,8 @@ async def test_the_bot_removed_from_a_server_ends_its_tables_and_lobbies_once(
     assert await bot.storage.lobbies.load() == ([], [])
     for player in (ann, bob):
         assert dms_saying(player, GUILD_LEFT) == 1, "told once"
+
+
+def last_notice(channel: simcord.ChannelHandle) -> str:
+    """The text of the channel's last message but turn pings."""
+    return [text_of(m) for m in channel.history() if "it is your turn" not in m.content][-1]

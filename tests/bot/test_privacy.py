@@ -70,5 +70,9 @@ async def test_a_name_written_as_a_mention_pings_nobody(
     sent = list(env.backend.messages[channel.id].values())
     assert any(m.content.startswith(f"<@{ann.id}> left") for m in sent)
     assert any("@everyone left" in m.content for m in sent)
-    pinged = [m for m in sent if m.mention_everyone or m.ping_user_ids or m.ping_role_ids]
-    assert pinged == [], "the bot may ping everyone, but never does"
+    assert not [m for m in sent if m.mention_everyone or m.ping_role_ids], "the bot may, never does"
+    pinged = [m for m in sent if m.ping_user_ids]
+    for message in pinged:  # only a turn's ping, naming its one person, pings anyone
+        (user_id,) = message.ping_user_ids
+        assert message.content == f"<@{user_id}>, it is your turn in **Fishing**."
+    assert not [m for m in sent if " left" in m.content and m.ping_user_ids], "names ping nobody"

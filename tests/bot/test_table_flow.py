@@ -63,8 +63,10 @@ async def test_each_game_has_its_own_start_command_with_exactly_its_options(
         assert isinstance(command, app_commands.Command), game.id
         # the slash menu tells a newcomer what the game is, within Discord's limit
         assert command.description == game.pitch and len(game.pitch) <= PITCH_LIMIT
-        assert [p.name for p in command.parameters] == [o.name for o in game.options]
-        for parameter, option in zip(command.parameters, game.options, strict=True):
+        turn_time, *options = command.parameters  # the table's, then exactly the game's
+        assert turn_time.name == "turn_time" and not turn_time.required
+        assert [p.name for p in options] == [o.name for o in game.options]
+        for parameter, option in zip(options, game.options, strict=True):
             assert not parameter.required
             kind = discord.AppCommandOptionType.boolean if option.kind is bool else None
             assert parameter.type == (kind or discord.AppCommandOptionType.integer)

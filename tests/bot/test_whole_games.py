@@ -105,11 +105,24 @@ async def test_whole_game(
     # who won and with what, each total in points; each hand's scores a player a line
     assert " win" in text.split("\n")[1] and re.search(r"\*\* — \d+ points?\n", text)
     assert "Hand by hand" in text and "◦ Totals: " in text
-    # every hand DM is superseded: a short line, no cards, no controls
+    # every hand DM is superseded: a short line, no cards, no controls; the last one names
+    # the winner and links to the results message
+    winner = text.split("\n")[1]
     for player in players:
         for dm in player.user.dm_channel.history():
             assert components(dm) == [] and cards_in(text_of(dm)) == set()
             assert "is over" in text_of(dm)
+        last = text_of(player.user.dm_channel.history()[-1])
+        assert winner in last and f"/{guild.id}/{channel.id}/{results.id}" in last
+    # short enough for a phone's screen; a picture only when the end shows cards (fishing's
+    # table is empty then; cambio reveals every hand)
+    assert len(text) < 1500, text
+    # each hand's or round's scores but the last (in the results) were posted when it ended
+    titles = re.findall(r"\*\*((?:Hand|Round) \d+ scores)\*\*", text)
+    posted = [m for m in channel.history() if re.match(r"### (Hand|Round) \d+ scores", text_of(m))]
+    assert [text_of(m).splitlines()[0][4:] for m in posted] == titles[:-1]
+    if game_id in ("fishing", "cambio"):
+        assert bool(results.attachments) is (game_id == "cambio")
     # nothing is left running or kept in memory
     assert channel.id not in bot.tables.by_channel
     assert not bot.tables.tables and not bot.tables.display._tables
