@@ -22,8 +22,8 @@ from bot.answers import answers_user_errors
 from bot.boards.pages import history_page
 from bot.errors import UserError
 from bot.help.rules import send_rules
-from bot.replays import commands as replays
 from bot.preferences import PingKind, TurnPing
+from bot.replays import commands as replays
 from bot.tables.hand_view import (
     DeckButton,
     HandButton,
