@@ -189,32 +189,40 @@ class TableService:
         return session
 
     # -- from lobby to table ---------------------------------------------------------------------
-    async def start(self, lobby_id: str, user_id: int) -> TableSession:
+    async def start(
+        self,
+        lobby_id: str,
+        user_id: int,
+        acknowledge: Callable[[], Awaitable[object]] | None = None,
+    ) -> TableSession:
         """Deal the game and save it (host only); the lobby becomes a table, not yet shown.
-        A refused start or a failed save keeps the lobby open."""
+        ``acknowledge`` runs once the start is accepted, before dealing. The lobby is held
+        in ``starting`` throughout (``Lobbies.starting``): one Start deals one game, and a
+        refused start, a failed acknowledgement or a failed save keeps the lobby open."""
         lobby = self.lobbies.get(lobby_id)
-        lobby.check_start(user_id)
-        seed = self.draws.seed()
-        try:
-            state = lobby.game.new_state(len(lobby.seats), seed, lobby.options)
-        except SetupError as error:
-            raise UserError(f"Cannot start: {error}.") from None
-        session = TableSession(
-            await self._new_table_id(),
-            lobby.guild_id,
-            lobby.channel_id,
-            lobby.host_id,
-            lobby.game,
-            dict(state.options),
-            seed,
-            lobby.seats,
-            state,
-            self.clock(),
-            self.context,
-        )
-        session.log_opening()
-        await session.begin(lobby.lobby_id)
-        self.lobbies.drop(lobby)  # its stored row went with the game's first save
+        async with self.lobbies.starting(lobby, user_id):
+            if acknowledge is not None:
+                await acknowledge()
+            seed = self.draws.seed()
+            try:
+                state = lobby.game.new_state(len(lobby.seats), seed, lobby.options)
+            except SetupError as error:
+                raise UserError(f"Cannot start: {error}.") from None
+            session = TableSession(
+                await self._new_table_id(),
+                lobby.guild_id,
+                lobby.channel_id,
+                lobby.host_id,
+                lobby.game,
+                dict(state.options),
+                seed,
+                list(lobby.seats),
+                state,
+                self.clock(),
+                self.context,
+            )
+            session.log_opening()
+            await session.begin(lobby.lobby_id)  # its stored row goes with the first save
         self.tables[session.table_id] = session
         self.by_channel[session.channel_id] = session.table_id
         return session
