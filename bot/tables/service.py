@@ -29,6 +29,7 @@ from bot.tables.lobby import Lobby
 from bot.tables.records import Change, Clock, SessionContext
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession
+from bot.tables.supervisor import Supervisor
 from bot.tables.thinking import AiPlayers
 from bot.tables.timers import LEFT_THE_SERVER, TableTimers, retry_delay
 from engine.choices import Step
@@ -139,6 +140,7 @@ class TableService:
         self.lobbies = Lobbies(
             settings, storage, presenter, self.spawn, self.by_channel, self._new_id
         )
+        self.supervisor = Supervisor(self)  # started with the restored tables
 
     # -- finding -------------------------------------------------------------------------------
     def _new_id(self) -> str:
@@ -477,6 +479,7 @@ class TableService:
             if game.channel_id is not None:
                 self.spawn(self.presenter.restore_failed(game), f"broken-{game.table_id}")
         problems = await self.lobbies.restore(shards)
+        self.supervisor.start()
         return [f"table {game.table_id}: {game.error}" for game in broken] + problems
 
     async def close(self) -> None:
