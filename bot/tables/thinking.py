@@ -69,7 +69,8 @@ class AiPlayers:
         pool = self.pool()
         try:
             job = pool.submit(decide, game.id, saved, seat, level, seed, self.budget)
-            found = await asyncio.wait_for(asyncio.wrap_future(job), SEARCH_TIMEOUT_SECONDS)
+            async with asyncio.timeout(SEARCH_TIMEOUT_SECONDS):
+                found = await asyncio.wrap_future(job)
         except Exception as error:  # failed, broke or hung past its time
             log.exception("the %s AI's search failed for seat %d; normal moves", level, seat)
             if isinstance(error, BrokenProcessPool):  # a worker was killed: a fresh pool next

@@ -179,7 +179,8 @@ class TableTimers:
     async def _still_member(self, guild_id: int, user_id: int) -> bool:
         """Whether the person is still a member; True when Discord cannot say in time."""
         try:
-            return await asyncio.wait_for(self.is_member(guild_id, user_id), MEMBER_CHECK_SECONDS)
+            async with asyncio.timeout(MEMBER_CHECK_SECONDS):
+                return await self.is_member(guild_id, user_id)
         except Exception:
             log.warning("could not check whether user %d is still a member", user_id, exc_info=True)
             return True

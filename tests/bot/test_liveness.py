@@ -17,7 +17,7 @@ from unittest import mock
 import simcord
 
 from bot.app import CardroomBot
-from bot.tables import supervisor
+from bot.tables import supervisor, thinking, timers
 from bot.tables.session import TableSession
 from bot.tables.thinking import AiPlayers
 from engine.ai import decide
@@ -143,3 +143,30 @@ def normal_move(ai: AiPlayers, state: State, seat: int, seed: str) -> Action | N
     """The normal level's move for ``seat``."""
     found = decide(state.game.id, state.to_json(), seat, "normal", seed, ai.budget)
     return None if found is None else state.game.parse_action(found)
+
+
+async def test_a_member_check_that_never_answers_still_times_the_seat_out(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """Discord's reply to the member check is lost: after MEMBER_CHECK_SECONDS the person
+    counts as a member and their timeout is played."""
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    if 0 not in table.state.waiting_for():
+        await env.advance_time(3)
+
+    async def lost_reply(guild_id: int, user_id: int) -> bool:
+        await asyncio.sleep(3600)
+        return False
+
+    with mock.patch.object(bot.tables.timers, "is_member", side_effect=lost_reply):
+        await env.advance_time(bot.settings.turn_seconds + timers.MEMBER_CHECK_SECONDS + 3)
+    assert table.seats[0].timeouts_in_a_row == 1 and table.seats[0].is_human
+
+
+async def test_a_search_that_hangs_plays_the_normal_levels_move(tmp_path: Path) -> None:
+    ai, state, seat = hard_seat(tmp_path)
+    never: Future[Any] = Future()  # a worker that hung, or whose reply was lost
+    ai._pool = mock.Mock(submit=mock.Mock(return_value=never))
+    with mock.patch.object(thinking, "SEARCH_TIMEOUT_SECONDS", 0.01):
+        assert await ai.move(state, seat, "hard", "seed") == normal_move(ai, state, seat, "seed")
