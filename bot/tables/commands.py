@@ -47,6 +47,10 @@ if TYPE_CHECKING:
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules"
 RULES_PART = 3900  # characters of rules text per message (Discord's limit: 4000 in all)
+HOST_LEFT = (
+    "You left the game; the AI plays your seat, and it counts as a loss for you. Only "
+    "someone with Manage Server can stop a game without a result."
+)
 BUTTONS = (
     HandButton,
     RefreshButton,
@@ -317,8 +321,11 @@ class GameCog(commands.Cog):
             await interaction.response.send_message("The lobby is closed.", ephemeral=True)
             return
         name = display_name(interaction.user)
-        await service.stop(interaction.channel_id or 0, interaction.user.id, may_manage, name)
-        await interaction.response.send_message("The game is stopped.", ephemeral=True)
+        stopped = await service.stop(
+            interaction.channel_id or 0, interaction.user.id, may_manage, name
+        )
+        answer = "The game is stopped." if stopped else HOST_LEFT
+        await interaction.response.send_message(answer, ephemeral=True)
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """The player-facing rules, privately, flowing to the reader's width (a message per

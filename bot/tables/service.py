@@ -55,6 +55,7 @@ SHARD_LOST = (
 OVER_OR_ELSEWHERE = (
     "This game is over, or it cannot be played from here: use the Hand button in its channel."
 )
+HOST_STOPPED = "(the host) stopped playing"
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
@@ -267,10 +268,19 @@ class TableService:
         session = self.table_in(channel_id)
         self.committed(session, await session.leave(user_id))
 
-    async def stop(self, channel_id: int, user_id: int, may_manage: bool, name: str) -> None:
-        """Stop the channel's game (host or Manage Server)."""
+    async def stop(self, channel_id: int, user_id: int, may_manage: bool, name: str) -> bool:
+        """Stop the channel's game (Manage Server, or the host when it cannot count against
+        them); True if it stopped. A host who plays the game and lacks Manage Server leaves it
+        instead (False): the AI takes their seat and it counts as a loss, as /game leave
+        does, so stopping a game they are losing is no way out of the result."""
         session = self.table_in(channel_id)
+        seat = session.seat_of(user_id)
+        playing = seat is not None and session.seats[seat].is_human
+        if playing and not may_manage and user_id == session.host_id:
+            self.committed(session, await session.leave(user_id, HOST_STOPPED))
+            return False
         self.committed(session, await session.stop(user_id, may_manage, name))
+        return True
 
     def channel_lost(self, session: TableSession, gone: bool) -> None:
         """Discord refused the table's channel itself: gone for good (deleted, the bot out of
