@@ -44,6 +44,7 @@ class Lobbies:
         spawn: Spawn,
         by_channel: dict[int, str],
         new_id: Callable[[], str],
+        running_hosts: Callable[[int], list[int]],
     ) -> None:
         self.settings = settings
         self.storage = storage
@@ -51,6 +52,7 @@ class Lobbies:
         self.spawn = spawn
         self.by_channel = by_channel
         self.new_id = new_id
+        self.running_hosts = running_hosts  # server → the host of each of its running games
         self.by_id: dict[str, Lobby] = {}
         self.lost_shards: Shards | None = None  # shards this process held and lost
 
@@ -89,6 +91,7 @@ class Lobbies:
             )
         if self.lost_shards is not None and self.lost_shards.owns(guild_id):
             raise UserError(SHARD_NOT_HERE)
+        self._check_caps(guild_id, host_id)
         try:
             game = get_game(game_id)
             resolved = game.resolve_options(options)
@@ -103,6 +106,23 @@ class Lobbies:
             self.drop(lobby)
             raise
         return lobby
+
+    def _check_caps(self, guild_id: int, host_id: int) -> None:
+        """Refuse a new table beyond the server's or the member's share (settings named)."""
+        hosts = [lobby.host_id for lobby in self.in_guild(guild_id)]
+        hosts += self.running_hosts(guild_id)
+        most = self.settings.max_tables_per_server
+        if len(hosts) >= most:
+            raise UserError(
+                f"This server already has {most} open or running tables, the most it may "
+                "(the bot's MAX_TABLES_PER_SERVER setting); finish one first."
+            )
+        most = self.settings.max_tables_per_member
+        if hosts.count(host_id) >= most:
+            raise UserError(
+                f"You already host {most} open or running tables, the most one member may "
+                "(the bot's MAX_TABLES_PER_MEMBER setting); finish one first."
+            )
 
     def _add(self, lobby: Lobby) -> None:
         self.by_id[lobby.lobby_id] = lobby

@@ -139,11 +139,15 @@ class TableService:
             settings, clock, self.spawn, self.display.changed, self.committed, presenter.is_member
         )
         self.lobbies = Lobbies(
-            settings, storage, presenter, self.spawn, self.by_channel, self._new_id
+            settings, storage, presenter, self.spawn, self.by_channel, self._new_id, self._hosts
         )
         self.supervisor = Supervisor(self)  # started with the restored tables
 
     # -- finding -------------------------------------------------------------------------------
+    def _hosts(self, guild_id: int) -> list[int]:
+        """The host of each running game of a server."""
+        return [s.host_id for s in self.tables.values() if s.guild_id == guild_id and not s.ended]
+
     def _new_id(self) -> str:
         while True:
             candidate = self.draws.table_id()
