@@ -141,7 +141,9 @@ class TableService:
         self.lobbies = Lobbies(
             settings, storage, presenter, self.spawn, self.by_channel, self._new_id, self._hosts
         )
-        self.supervisor = Supervisor(self)  # started with the restored tables
+        self.supervisor = Supervisor(
+            self, settings.supervisor_seconds
+        )  # started with the restored tables
 
     # -- finding -------------------------------------------------------------------------------
     def _hosts(self, guild_id: int) -> list[int]:

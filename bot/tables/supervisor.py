@@ -5,10 +5,10 @@ clock runs, waiting for an AI seat with a deadline (both: a live driver task in
 ``TableTimers`` that acts when the first thing is due), paused with a reason its players were
 told (a pause-end task in the service), or ended and recorded. The drivers keep a table in
 those states themselves (``bot.tables.timers`` retries whatever fails); the supervisor is the
-second line: every ``CHECK_SECONDS`` it looks at each table and repairs one that broke the
-invariant for two checks in a row (a table being started or shown is briefly without a
-driver): it logs once, restarts the table's clock (a fresh turn for each waiting person) and
-its driver. ``REPAIRS`` counts every repair, by kind, for the metrics.
+second line: every ``SUPERVISOR_SECONDS`` (a setting) it looks at each table and repairs one
+that broke the invariant for two checks in a row (a table being started or shown is briefly
+without a driver): it logs once, restarts the table's clock (a fresh turn for each waiting
+person) and its driver. ``REPAIRS`` counts every repair, by kind, for the metrics.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CHECK_SECONDS = 30.0
 # A driver that has not acted this long after its time holds an await that never ends
 # (every await it makes is bounded well below this: the AI's search, the member check)
 STUCK_SECONDS = 120.0
@@ -49,15 +48,15 @@ def repairs_total() -> int:
 class Supervisor:
     """Checks the liveness of every table of a service, and repairs what broke."""
 
-    def __init__(self, service: TableService, seconds: float = CHECK_SECONDS) -> None:
+    def __init__(self, service: TableService, seconds: float) -> None:
         self.service = service
         self.seconds = seconds
         self.suspects: set[str] = set()  # tables found broken at the last check
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        """Check every ``seconds`` from now on (once per process)."""
-        if self.task is None:
+        """Check every ``seconds`` from now on (once per process; never if 0)."""
+        if self.task is None and self.seconds > 0:
             self.task = self.service.spawn(self._watch(), "supervisor")
 
     async def _watch(self) -> None:

@@ -100,7 +100,7 @@ async def test_the_supervisor_restarts_a_table_whose_driver_died(
     revision = table.revision
     bot.tables.timers.drivers[table.table_id].cancel()  # dies, as no code path should let it
     repairs = supervisor.REPAIRS["no-driver"]
-    await env.advance_time(bot.settings.turn_seconds + 3 * supervisor.CHECK_SECONDS)
+    await env.advance_time(bot.settings.turn_seconds + 3 * bot.settings.supervisor_seconds)
     assert supervisor.REPAIRS["no-driver"] == repairs + 1
     assert table.revision > revision, "ann's time ran out and the game went on"
     assert table.seats[0].timeouts_in_a_row == 1
