@@ -125,6 +125,15 @@ class Settings(BaseSettings):
         default=1.0, ge=0, le=10, description="least time between two edits of a table message"
     )
     lobby_idle_seconds: int = Field(default=600, ge=10, description="an idle lobby expires")
+    supervisor_seconds: float = Field(
+        default=30, ge=0, description="how often every table's liveness is checked (0: never)"
+    )
+    max_tables_per_server: int = Field(
+        default=100, ge=1, description="open lobbies and running games a server may have at once"
+    )
+    max_tables_per_member: int = Field(
+        default=3, ge=1, description="open lobbies and running games one member may host at once"
+    )
     table_repost_seconds: int = Field(
         default=3300, ge=60, description="post the table message anew when it is this old"
     )

@@ -89,6 +89,18 @@ SUPERVISOR_REPAIRS = Counter(
 )
 
 
+def repaired(kind: str) -> None:
+    """The supervisor (or a table's driver) repaired a table that was not live, for ``kind``
+    ("driver-error", "no-driver", "stuck-driver", "no-clock", "pause")."""
+    SUPERVISOR_REPAIRS.labels(kind).inc()
+
+
+def repairs(kind: str) -> float:
+    """Repairs of ``kind`` made in this process so far."""
+    value = REGISTRY.get_sample_value("cardroom_supervisor_repairs_total", {"repair": kind})
+    return value or 0.0
+
+
 def game_saved(game: str, moves: int, finished: bool) -> None:
     """A table's change was saved: ``moves`` moves of ``game`` (0 for a leave or a stop),
     and the game ``finished`` with a result."""

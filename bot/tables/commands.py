@@ -47,6 +47,10 @@ from bot.wiring import Wiring, wired
 from engine.core import Game, Option
 from engine.registry import games
 
+HOST_LEFT = (
+    "You left the game; the AI plays your seat, and it counts as a loss for you. Only "
+    "someone with Manage Server can stop a game without a result."
+)
 BUTTONS = (
     HandButton,
     RefreshButton,
@@ -356,8 +360,11 @@ class GameCog(commands.Cog):
             await interaction.response.send_message("The lobby is closed.", ephemeral=True)
             return
         name = display_name(interaction.user)
-        await service.stop(interaction.channel_id or 0, interaction.user.id, may_manage, name)
-        await interaction.response.send_message("The game is stopped.", ephemeral=True)
+        stopped = await service.stop(
+            interaction.channel_id or 0, interaction.user.id, may_manage, name
+        )
+        answer = "The game is stopped." if stopped else HOST_LEFT
+        await interaction.response.send_message(answer, ephemeral=True)
 
     async def pings(self, interaction: discord.Interaction, when: str | None) -> None:
         """Show, or change, how the person is told it is their turn (privately)."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import TypeVar
 
@@ -17,7 +18,7 @@ from bot.errors import SaveFailed, UserError
 from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables.display import Presenter
-from bot.tables.lobby import Lobby
+from bot.tables.lobby import Lobby, LobbyStatus
 from bot.tables.records import Seat, Spawn
 from bot.tables.restore import restore_lobbies
 from bot.tables.timers import retry_delay
@@ -43,6 +44,7 @@ class Lobbies:
         spawn: Spawn,
         by_channel: dict[int, str],
         new_id: Callable[[], str],
+        running_hosts: Callable[[int], list[int]],
     ) -> None:
         self.settings = settings
         self.storage = storage
@@ -50,6 +52,7 @@ class Lobbies:
         self.spawn = spawn
         self.by_channel = by_channel
         self.new_id = new_id
+        self.running_hosts = running_hosts  # server → the host of each of its running games
         self.by_id: dict[str, Lobby] = {}
         self.lost_shards: Shards | None = None  # shards this process held and lost
 
@@ -90,6 +93,7 @@ class Lobbies:
             )
         if self.lost_shards is not None and self.lost_shards.owns(guild_id):
             raise UserError(SHARD_NOT_HERE)
+        self._check_caps(guild_id, host_id)
         try:
             game = get_game(game_id)
             resolved = game.resolve_options(options)
@@ -106,6 +110,23 @@ class Lobbies:
             raise
         return lobby
 
+    def _check_caps(self, guild_id: int, host_id: int) -> None:
+        """Refuse a new table beyond the server's or the member's share (settings named)."""
+        hosts = [lobby.host_id for lobby in self.in_guild(guild_id)]
+        hosts += self.running_hosts(guild_id)
+        most = self.settings.max_tables_per_server
+        if len(hosts) >= most:
+            raise UserError(
+                f"This server already has {most} open or running tables, the most it may "
+                "(the bot's MAX_TABLES_PER_SERVER setting); finish one first."
+            )
+        most = self.settings.max_tables_per_member
+        if hosts.count(host_id) >= most:
+            raise UserError(
+                f"You already host {most} open or running tables, the most one member may "
+                "(the bot's MAX_TABLES_PER_MEMBER setting); finish one first."
+            )
+
     def _add(self, lobby: Lobby) -> None:
         self.by_id[lobby.lobby_id] = lobby
         self.by_channel[lobby.channel_id] = lobby.lobby_id
@@ -120,25 +141,49 @@ class Lobbies:
 
     async def change(self, lobby: Lobby, change: Callable[[], T]) -> T:
         """Make ``change`` (join, leave, add an AI, set its level) and save the lobby; if
-        the save fails, the seats are put back as they were and SaveFailed is raised."""
-        seats = [replace(seat) for seat in lobby.seats]
-        made = change()
-        try:
-            await self._save(lobby)
-        except SaveFailed:
-            lobby.seats[:] = seats
-            raise
+        the save fails, the seats are put back as they were and SaveFailed is raised. Only an
+        open lobby changes (UserError otherwise, changing nothing)."""
+        lobby.check_open()
+        async with lobby.lock:
+            seats = [replace(seat) for seat in lobby.seats]
+            made = change()  # refuses, changing nothing, if a start began meanwhile
+            try:
+                await self._save(lobby)
+            except SaveFailed:
+                lobby.seats[:] = seats
+                raise
         self.touch(lobby)
         return made
+
+    @asynccontextmanager
+    async def starting(self, lobby: Lobby, user_id: int) -> AsyncIterator[None]:
+        """Hold the lobby in ``starting`` while the body deals and saves its game: from the
+        first moment every other click is refused, changes already in flight finish first
+        (and the start is checked again after them); if the body fails, the lobby is open
+        again, else it is gone (its row went with the game's first save)."""
+        lobby.begin_start(user_id)
+        try:
+            async with lobby.lock:
+                lobby.check_start(user_id)
+                yield
+        except BaseException:
+            lobby.start_failed()
+            if not lobby.closed:
+                self.touch(lobby)
+            raise
+        self.drop(lobby, LobbyStatus.STARTED)
 
     async def posted(self, lobby: Lobby, message_id: int) -> None:
         """The lobby's message was posted: note its id (saved, so that a restarted bot shows
         the lobby there again; if that save fails, the lobby works until a restart)."""
         lobby.message_id = message_id
-        try:
-            await self.storage.lobbies.save(lobby.saved())
-        except Exception:
-            log.exception("lobby %s: could not save its message id", lobby.lobby_id)
+        async with lobby.lock:
+            if lobby.status is not LobbyStatus.OPEN:  # dealt or closed meanwhile: no row
+                return
+            try:
+                await self.storage.lobbies.save(lobby.saved())
+            except Exception:
+                log.exception("lobby %s: could not save its message id", lobby.lobby_id)
 
     def touch(self, lobby: Lobby) -> None:
         """The lobby was used: its idle expiry starts again."""
@@ -148,21 +193,33 @@ class Lobbies:
 
     async def _expire(self, lobby: Lobby) -> None:
         await asyncio.sleep(self.settings.lobby_idle_seconds)
-        if not lobby.closed:
+        if lobby.status is LobbyStatus.OPEN:  # a lobby being dealt is a start's to end
             self.close(lobby, cancel_expiry=False)
             minutes = round(self.settings.lobby_idle_seconds / 60)
             await self.presenter.lobby_closed(lobby, f"expired after {minutes} idle minutes")
 
     # -- closing -------------------------------------------------------------------------------
+    def cancel(self, lobby: Lobby, user_id: int) -> None:
+        """The host cancels the lobby (refused while it is being dealt)."""
+        lobby.check_host(user_id, "cancel this lobby")
+        lobby.check_open()
+        self.close(lobby)
+
     def close(self, lobby: Lobby, *, cancel_expiry: bool = True) -> None:
         """Close the lobby, free its channel and forget its stored row (in the background,
         retried until done: a closed lobby must not come back at a restart)."""
         self.drop(lobby, cancel_expiry=cancel_expiry)
         self.spawn(self._forget(lobby.lobby_id), f"lobby-forget-{lobby.lobby_id}")
 
-    def drop(self, lobby: Lobby, *, cancel_expiry: bool = True) -> None:
+    def drop(
+        self,
+        lobby: Lobby,
+        status: LobbyStatus = LobbyStatus.CANCELLED,
+        *,
+        cancel_expiry: bool = True,
+    ) -> None:
         """Close the lobby in memory only (its stored row is gone already, or never was)."""
-        lobby.closed = True
+        lobby.status = status
         self.by_id.pop(lobby.lobby_id, None)
         if self.by_channel.get(lobby.channel_id) == lobby.lobby_id:
             del self.by_channel[lobby.channel_id]
@@ -183,6 +240,8 @@ class Lobbies:
     def member_left(self, guild_id: int, user_id: int) -> None:
         """A person left the server: they leave its lobbies; a lobby they host closes."""
         for lobby in self.in_guild(guild_id):
+            if lobby.status is not LobbyStatus.OPEN:  # being dealt: the table handles it
+                continue
             if lobby.host_id == user_id:
                 self.close(lobby)
                 self.spawn(self.presenter.lobby_closed(lobby, HOST_LEFT), "lobby-host-left")

@@ -2,13 +2,19 @@
 
 The rules of gathering live here (who may join, leave, add an AI, start or cancel); the
 service keeps the open lobbies, their idle expiry and the step from lobby to session.
+
+A lobby is a small state machine: open → starting → started, or open → cancelled, and
+starting → open again when the start fails. Only an open lobby changes: a click that lands
+while it is being dealt is refused (``DEALING``) and changes nothing, so the seats dealt are
+the seats that Start saw.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 from bot.errors import UserError
 from bot.storage import SavedLobby
@@ -18,6 +24,8 @@ from engine.errors import SetupError
 from engine.registry import get_game
 
 # AI seats are named like people, never "AI 1", which runs into the scores beside it.
+DEALING = "The table is being dealt: wait a moment, then use the table's buttons."
+
 AI_NAMES = ("Ada", "Alan", "Grace", "Kurt", "Emmy", "Hedy", "Edsger", "Ida", "Niels", "Rosa")
 
 
@@ -33,6 +41,15 @@ def ai_seat_name(taken: Iterable[str]) -> str:
     return next(name for name in AI_NAMES if name.casefold() not in used)
 
 
+class LobbyStatus(StrEnum):
+    """Where a lobby is in its life."""
+
+    OPEN = "open"
+    STARTING = "starting"  # Start was clicked: the game is being dealt and saved
+    STARTED = "started"
+    CANCELLED = "cancelled"  # cancelled, expired, or its channel or host gone
+
+
 @dataclass
 class Lobby:
     """A table being gathered in a channel."""
@@ -46,8 +63,35 @@ class Lobby:
     seats: list[Seat]
     message_id: int | None = None
     expiry: asyncio.Task[None] | None = None
-    closed: bool = False
+    status: LobbyStatus = LobbyStatus.OPEN
     turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
+    # held by every saved change and by a start: a start waits for changes in flight, so
+    # none lands after the game took the seats (nor saves the lobby's row again)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the lobby ended (started or cancelled)."""
+        return self.status in (LobbyStatus.STARTED, LobbyStatus.CANCELLED)
+
+    def check_open(self) -> None:
+        """Raise UserError unless the lobby may change now (open, not being dealt)."""
+        if self.status is LobbyStatus.STARTING:
+            raise UserError(DEALING)
+        if self.closed:
+            raise UserError("This lobby is closed.")
+
+    def begin_start(self, user_id: int) -> None:
+        """open → starting, for the host with a player count the game allows; a second Start
+        (or any change) is refused from now on."""
+        self.check_open()
+        self.check_start(user_id)
+        self.status = LobbyStatus.STARTING
+
+    def start_failed(self) -> None:
+        """starting → open: nothing was dealt, the lobby goes on."""
+        if self.status is LobbyStatus.STARTING:
+            self.status = LobbyStatus.OPEN
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a user, or None."""
@@ -55,6 +99,7 @@ class Lobby:
 
     def join(self, user_id: int, name: str) -> None:
         """Take a seat."""
+        self.check_open()
         if self.seat_of(user_id) is not None:
             raise UserError("You are already seated at this table.")
         self._check_room()
@@ -62,6 +107,7 @@ class Lobby:
 
     def leave(self, user_id: int) -> None:
         """Leave (the host cancels instead)."""
+        self.check_open()
         seat = self.seat_of(user_id)
         if seat is None:
             raise UserError("You are not seated at this table.")
@@ -71,6 +117,7 @@ class Lobby:
 
     def add_ai(self, user_id: int, level: str) -> Seat:
         """Add an AI seat playing at ``level`` (anyone seated may)."""
+        self.check_open()
         if self.seat_of(user_id) is None:
             raise UserError("Only players seated at this table can add an AI.")
         self._check_room()
@@ -80,6 +127,7 @@ class Lobby:
 
     def set_ai_level(self, user_id: int, name: str, level: str) -> Seat:
         """Make the AI seat called ``name`` play at ``level`` (anyone seated may)."""
+        self.check_open()
         if self.seat_of(user_id) is None:
             raise UserError("Only players seated at this table can choose an AI's level.")
         seat = next((s for s in self.seats if s.is_ai and s.name == name), None)

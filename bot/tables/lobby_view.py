@@ -70,8 +70,7 @@ class LobbyButton(
             await start_table(interaction, service, lobby)
             return
         if self.action == "cancel":
-            lobby.check_host(user.id, "cancel this lobby")
-            service.lobbies.close(lobby)
+            service.lobbies.cancel(lobby, user.id)
             closed = lobby_closed_message(lobby, "was cancelled by the host")
             await interaction.response.edit_message(**closed.kwargs())
             return
@@ -151,9 +150,8 @@ async def start_table(
     Never half-started: the click is acknowledged first (dealing and saving may outlast
     Discord's 3 s); if Discord refuses that, nothing is dealt and the lobby stays open; once
     dealt, the table begins even if the answer cannot be shown."""
-    lobby.check_start(interaction.user.id)  # refusals are answered before deferring
-    await interaction.response.defer()
-    session = await service.start(lobby.lobby_id, interaction.user.id)
+    # refusals (and a second Start) are answered before deferring
+    session = await service.start(lobby.lobby_id, interaction.user.id, interaction.response.defer)
     humans = sum(seat.is_human for seat in session.seats)
     where = (
         "each player's hand comes by DM and with the **Hand** button."

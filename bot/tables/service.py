@@ -30,6 +30,7 @@ from bot.tables.lobby import Lobby
 from bot.tables.records import FINISHED, Change, Chosen, Clock, Ending, EndKind, SessionContext
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession, working_on
+from bot.tables.supervisor import Supervisor
 from bot.tables.thinking import AiPlayers
 from bot.tables.timers import LEFT_THE_SERVER, TableTimers, retry_delay
 from engine.core import Game, OptionValue
@@ -54,6 +55,7 @@ SHARD_LOST = (
 OVER_OR_ELSEWHERE = (
     "This game is over, or it cannot be played from here: use the Hand button in its channel."
 )
+HOST_STOPPED = "(the host) stopped playing"
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
@@ -139,10 +141,16 @@ class TableService:
             settings, clock, self.spawn, self.display.changed, self.committed, presenter.is_member
         )
         self.lobbies = Lobbies(
-            settings, storage, presenter, self.spawn, self.by_channel, self._new_id
+            settings, storage, presenter, self.spawn, self.by_channel, self._new_id, self._hosts
         )
+        # started with the restored tables
+        self.supervisor = Supervisor(self, settings.supervisor_seconds)
 
     # -- finding -------------------------------------------------------------------------------
+    def _hosts(self, guild_id: int) -> list[int]:
+        """The host of each running game of a server."""
+        return [s.host_id for s in self.tables.values() if s.guild_id == guild_id and not s.ended]
+
     def _new_id(self) -> str:
         while True:
             candidate = self.draws.table_id()
@@ -191,34 +199,42 @@ class TableService:
         return working_on(session)
 
     # -- from lobby to table ---------------------------------------------------------------------
-    async def start(self, lobby_id: str, user_id: int) -> TableSession:
+    async def start(
+        self,
+        lobby_id: str,
+        user_id: int,
+        acknowledge: Callable[[], Awaitable[object]] | None = None,
+    ) -> TableSession:
         """Deal the game and save it (host only); the lobby becomes a table, not yet shown.
-        A refused start or a failed save keeps the lobby open."""
+        ``acknowledge`` runs once the start is accepted, before dealing. The lobby is held
+        in ``starting`` throughout (``Lobbies.starting``): one Start deals one game, and a
+        refused start, a failed acknowledgement or a failed save keeps the lobby open."""
         lobby = self.lobbies.get(lobby_id)
-        lobby.check_start(user_id)
-        seed = self.draws.seed()
-        try:
-            state = lobby.game.new_state(len(lobby.seats), seed, lobby.options)
-        except SetupError as error:
-            raise UserError(f"Cannot start: {error}.") from None
-        session = TableSession(
-            await self._new_table_id(),
-            lobby.guild_id,
-            lobby.channel_id,
-            lobby.host_id,
-            lobby.game,
-            dict(state.options),
-            seed,
-            lobby.seats,
-            state,
-            self.clock(),
-            context=self.context,
-            turn_seconds=lobby.turn_seconds,
-        )
-        working_on(session)
-        session.log_opening()
-        await session.begin(lobby.lobby_id)
-        self.lobbies.drop(lobby)  # its stored row went with the game's first save
+        async with self.lobbies.starting(lobby, user_id):
+            if acknowledge is not None:
+                await acknowledge()
+            seed = self.draws.seed()
+            try:
+                state = lobby.game.new_state(len(lobby.seats), seed, lobby.options)
+            except SetupError as error:
+                raise UserError(f"Cannot start: {error}.") from None
+            session = TableSession(
+                await self._new_table_id(),
+                lobby.guild_id,
+                lobby.channel_id,
+                lobby.host_id,
+                lobby.game,
+                dict(state.options),
+                seed,
+                list(lobby.seats),
+                state,
+                self.clock(),
+                context=self.context,
+                turn_seconds=lobby.turn_seconds,
+            )
+            working_on(session)
+            session.log_opening()
+            await session.begin(lobby.lobby_id)  # its stored row goes with the first save
         self.tables[session.table_id] = session
         self.by_channel[session.channel_id] = session.table_id
         return session
@@ -262,12 +278,21 @@ class TableService:
         session = self.table_in(channel_id)
         self.committed(session, await session.leave(user_id))
 
-    async def stop(self, channel_id: int, user_id: int, may_manage: bool, name: str) -> None:
-        """Stop the channel's game (host or Manage Server)."""
+    async def stop(self, channel_id: int, user_id: int, may_manage: bool, name: str) -> bool:
+        """Stop the channel's game (Manage Server, or the host when it cannot count against
+        them); True if it stopped. A host who plays the game and lacks Manage Server leaves it
+        instead (False): the AI takes their seat and it counts as a loss, as /game leave
+        does, so stopping a game they are losing is no way out of the result."""
         session = self.table_in(channel_id)
+        seat = session.seat_of(user_id)
+        playing = seat is not None and session.seats[seat].is_human
+        if playing and not may_manage and user_id == session.host_id:
+            self.committed(session, await session.leave(user_id, HOST_STOPPED))
+            return False
         session.check_may_stop(user_id, may_manage)
         stopped = Ending(EndKind.STOPPED, f"{name} stopped the game.")
         self.committed(session, await session.end(stopped))
+        return True
 
     def channel_lost(self, session: TableSession, gone: bool) -> None:
         """Discord refused the table's channel itself: gone for good (deleted, the bot out of
@@ -317,10 +342,15 @@ class TableService:
         session.pause(self.clock())
         log.warning("table %s: its channel is closed to the bot; paused", session.table_id)
         self.spawn(self.presenter.table_paused(session), f"paused-{session.table_id}")
-        self._keep_paused(session)
+        self.keep_paused(session)
         self.spawn(self._store_pause(session), f"pause-saved-{session.table_id}")
 
-    def _keep_paused(self, session: TableSession) -> None:
+    def pause_held(self, table_id: str) -> bool:
+        """Whether a paused table's pause is held (its end is scheduled)."""
+        ending = self._pauses.get(table_id)
+        return ending is not None and not ending.done()
+
+    def keep_paused(self, session: TableSession) -> None:
         """Hold a paused table still until its channel opens or the pause runs out."""
         self.timers.cancel(session)
         ending = self.spawn(self._pause_runs_out(session), f"pause-end-{session.table_id}")
@@ -467,13 +497,14 @@ class TableService:
             self.tables[session.table_id] = session
             self.by_channel[session.channel_id] = session.table_id
             if session.paused:  # nothing asked of its channel: resumed once it is open
-                self._keep_paused(session)
+                self.keep_paused(session)
             else:
                 self.show(session)
         for game in broken:
             if game.channel_id is not None:
                 self.spawn(self.presenter.restore_failed(game), f"broken-{game.table_id}")
         problems = await self.lobbies.restore(shards)
+        self.supervisor.start()
         return [f"table {game.table_id}: {game.error}" for game in broken] + problems
 
     async def close(self) -> None:

@@ -142,15 +142,16 @@ class TableSession(TableData):
 
             return Chosen(seat, await self._commit(move))
 
-    async def ai_move(self, seat: int, revision: int) -> Change | None:
-        """The AI's move for ``seat`` if the game is still at ``revision`` and it wants one.
+    async def ai_move(self, seat: int, revision: int, level: str | None = None) -> Change | None:
+        """The AI's move for ``seat`` if the game is still at ``revision`` and it wants one
+        (at ``level``: the seat's own unless given, as when its own failed).
         A searching level thinks outside the table's lock (in the context's worker processes);
         its move counts only if nothing moved meanwhile."""
         async with self.lock:
             if self.ended or self.paused or self.revision != revision:
                 return None
             thinking = self.context.ai.move(
-                self.state, seat, self.seats[seat].level, self.ai_seed(seat)
+                self.state, seat, level or self.seats[seat].level, self.ai_seed(seat)
             )
         action = await thinking
         async with self.lock:

@@ -30,6 +30,9 @@ LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 
 WORKER_NICENESS = 10  # how much lower the searching workers' priority is than the bot's
+# A search answers within its budget (a fraction of a second); one that has not after this
+# long is lost (a worker hung, or its reply went missing) and the normal level moves instead
+SEARCH_TIMEOUT_SECONDS = 30.0
 
 
 class AiPlayers:
@@ -49,27 +52,44 @@ class AiPlayers:
         if isinstance(player, StateAgent) and self.processes:
             return self._searched(state.game, state.to_json(), seat, level, seed)
         done = asyncio.get_running_loop().create_future()
-        with metrics.AI_DECISION_SECONDS.labels(level).time():
-            done.set_result(agent_move(state, seat, player, random.Random(seed)))
+        try:
+            with metrics.AI_DECISION_SECONDS.labels(level).time():
+                done.set_result(agent_move(state, seat, player, random.Random(seed)))
+        except Exception:
+            if level == DEFAULT_LEVEL:
+                raise  # nothing to fall back to: the table's driver handles it
+            log.exception("the %s AI failed for seat %d; the normal level moves", level, seat)
+            return self.move(state, seat, DEFAULT_LEVEL, seed)
         return done
 
     async def _searched(
         self, game: Game, saved: dict[str, Any], seat: int, level: str, seed: str
     ) -> Action | None:
-        """A worker's move; if the workers broke (one was killed), the normal level's move
-        at once, and a fresh pool for the next search: a table never stops for want of one."""
+        """A worker's move; if the search failed, hung or the workers broke (one was
+        killed), the normal level's move at once, and a fresh pool for the next search if
+        this one broke: a table never stops for want of one."""
+        pool = self.pool()
         try:
             with (
                 metrics.AI_DECISION_SECONDS.labels(level).time(),
                 metrics.AI_QUEUE_DEPTH.labels(level).track_inprogress(),
             ):
-                job = self.pool().submit(decide, game.id, saved, seat, level, seed, self.budget)
-                found = await asyncio.wrap_future(job)
-        except BrokenProcessPool:
-            log.exception("the AI's worker processes broke; starting new ones")
-            self.close()
+                job = pool.submit(decide, game.id, saved, seat, level, seed, self.budget)
+                async with asyncio.timeout(SEARCH_TIMEOUT_SECONDS):
+                    found = await asyncio.wrap_future(job)
+        except Exception as error:  # failed, broke or hung past its time
+            log.exception("the %s AI's search failed for seat %d; normal moves", level, seat)
+            if isinstance(error, BrokenProcessPool):  # a worker was killed: a fresh pool next
+                self._replace(pool)
             found = decide(game.id, saved, seat, DEFAULT_LEVEL, seed, self.budget)
         return None if found is None else game.parse_action(found)
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """Let go of a broken pool (the next search starts a fresh one). Every search in it
+        has failed already; searches other tables queued in a newer pool are untouched."""
+        if self._pool is broken:
+            self._pool = None
+        broken.shutdown(wait=False)
 
     def pool(self) -> ProcessPoolExecutor:
         """The worker processes (started by spawning: the bot's own threads and loop are not

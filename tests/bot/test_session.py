@@ -22,6 +22,7 @@ from bot.tables.results import saved_game
 from bot.tables.session import TableSession
 from bot.tables.timers import retry_delay
 from engine.registry import games
+from tests.bot.conftest import admin
 from tests.bot.helpers import (
     Playthrough,
     add_player,
@@ -124,12 +125,13 @@ async def test_a_stop_that_cannot_be_saved_keeps_the_game(
 ) -> None:
     ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
     table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+    boss = admin(env, guild, "boss")  # Manage Server: stops without a result
     before = everything(table)
     with mock.patch.object(bot.storage.running, "end_unfinished", side_effect=LOCKED):
-        result = await ann.member.slash(channel, "game stop")
+        result = await boss.slash(channel, "game stop")
     assert result.ephemeral and "nothing changed" in text_of(result.response)
     assert everything(table) == before and bot.tables.table_in(channel.id) is table
-    result = await ann.member.slash(channel, "game stop")
+    result = await boss.slash(channel, "game stop")
     assert table.ended and "stopped" in text_of(result.response)
 
 

@@ -139,12 +139,16 @@ async def test_stop_needs_host_or_manage_server(
     assert await bot.storage.running.load() == []
 
 
-async def test_host_stops(
+async def test_a_host_who_stops_a_game_they_play_leaves_it_and_takes_the_loss(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
     ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
     table = await open_table(bot, channel, [ann, bob], "fishing", 0)
-    await ann.member.slash(channel, "game stop")
+    result = await ann.member.slash(channel, "game stop")
+    assert result.ephemeral and "counts as a loss" in text_of(result.response)
+    assert not table.ended and table.seats[0].is_ai, "the AI plays ann's seat"
+    assert "ann (the host) stopped playing" in channel.history()[-1].content
+    await bob.member.slash(channel, "game leave")  # nobody left: it ends without a result
     assert table.ended
 
 
