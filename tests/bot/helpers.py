@@ -162,6 +162,11 @@ async def open_table(
     return bot.tables.tables[table_id]
 
 
+def last_notice(channel: simcord.ChannelHandle) -> str:
+    """The text of the channel's last message but turn pings."""
+    return [text_of(m) for m in channel.history() if "it is your turn" not in m.content][-1]
+
+
 def table_message(channel: simcord.ChannelHandle, table: TableSession) -> discord.Message:
     """The table's current message in the channel."""
     for message in reversed(channel.history()):

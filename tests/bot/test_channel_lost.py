@@ -29,6 +29,7 @@ from tests.bot.helpers import (
     Player,
     add_player,
     kill_and_restart,
+    last_notice,
     move_buttons,
     move_by_hand,
     open_table,
@@ -291,8 +292,3 @@ async def test_the_bot_removed_from_a_server_ends_its_tables_and_lobbies_once(
     assert await bot.storage.lobbies.load() == ([], [])
     for player in (ann, bob):
         assert dms_saying(player, GUILD_LEFT) == 1, "told once"
-
-
-def last_notice(channel: simcord.ChannelHandle) -> str:
-    """The text of the channel's last message but turn pings."""
-    return [text_of(m) for m in channel.history() if "it is your turn" not in m.content][-1]

@@ -21,6 +21,7 @@ from tests.bot.helpers import (
     add_player,
     components,
     hand_dm,
+    last_notice,
     move_buttons,
     open_table,
     release,
@@ -147,7 +148,7 @@ async def test_a_host_who_stops_a_game_they_play_leaves_it_and_takes_the_loss(
     result = await ann.member.slash(channel, "game stop")
     assert result.ephemeral and "counts as a loss" in text_of(result.response)
     assert not table.ended and table.seats[0].is_ai, "the AI plays ann's seat"
-    assert "ann (the host) stopped playing" in channel.history()[-1].content
+    assert "ann (the host) stopped playing" in last_notice(channel)
     await bob.member.slash(channel, "game leave")  # nobody left: it ends without a result
     assert table.ended
 
