@@ -11,6 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from tests.postgres import (
     FOLDER_PREFIX,
     OWNER_FILE,
@@ -33,6 +35,7 @@ def postmaster(folder: Path) -> int:
     return int((folder / "data" / "postmaster.pid").read_text().split()[0])
 
 
+@pytest.mark.slow
 def test_a_server_whose_test_run_was_killed_is_stopped_by_the_next() -> None:
     # A folder of its own (short: the server's socket path has a length limit), so that no
     # other test process's sweep takes this orphan first.

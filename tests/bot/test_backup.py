@@ -21,6 +21,7 @@ from tests.bot.test_restart import start
 from tests.postgres import server_binaries
 
 
+@pytest.mark.slow
 async def test_a_backup_made_during_a_game_restores_into_a_fresh_folder_and_resumes(
     tmp_path: Path,
 ) -> None:
@@ -81,6 +82,7 @@ def test_the_commands_say_what_they_did_and_what_is_wrong(
     assert "there is no backup at missing.db" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 async def test_postgresql_is_backed_up_with_pg_dump_and_restored_with_pg_restore(
     tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

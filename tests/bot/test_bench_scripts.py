@@ -47,6 +47,7 @@ def test_bench_bot_plays_its_moves_and_prints_every_figure() -> None:
     assert figures["metrics"] == "on" and figures["metrics_samples_served"] > 0
 
 
+@pytest.mark.slow
 def test_bench_bot_runs_with_its_metrics_off() -> None:
     done = run_script("bench_bot.py --games 1 --rounds 1 --metrics off")
     assert done.returncode == 0, done.stderr

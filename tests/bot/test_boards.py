@@ -239,6 +239,7 @@ async def test_history_lists_the_newest_games_with_results_a_page_at_a_time(
     assert buttons(older.response) == {"◀ Previous": True, "Next ▶": False, "▶ Replay": True}
 
 
+@pytest.mark.slow
 async def test_a_game_left_early_is_a_loss_for_the_leaver_whoever_won_the_seat(
     bot: CardroomBot, env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:

@@ -3,6 +3,7 @@ a step of its own from the engine's choice path (``Game.confirmation``), no code
 
 from __future__ import annotations
 
+import pytest
 import simcord
 
 from bot.app import CardroomBot
@@ -24,6 +25,7 @@ from tests.bot.helpers import (
 CALL = "Call Cambio"
 
 
+@pytest.mark.slow
 async def test_calling_cambio_asks_first_and_not_yet_goes_back(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:

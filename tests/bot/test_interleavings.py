@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
@@ -345,4 +346,4 @@ Interleavings.TestCase.settings = settings(
     # shrinking a failing run of overlapping tasks takes minutes: the steps are printed as found
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
 )
-test_lobby_and_table_intents_interleaved = Interleavings.TestCase
+test_lobby_and_table_intents_interleaved = pytest.mark.slow(Interleavings.TestCase)

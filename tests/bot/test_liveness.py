@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import pytest
 import simcord
 
 from bot.app import CardroomBot
@@ -53,6 +54,7 @@ def ai_moves(table: TableSession) -> int:
     return sum(seat == 1 for seat, _ in table.actions)
 
 
+@pytest.mark.slow
 async def test_an_ai_move_that_raises_is_replaced_by_the_normal_levels_move(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:

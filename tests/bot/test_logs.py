@@ -51,6 +51,7 @@ class RecordedDraws(SeededDraws):
         return self.seeds[-1]
 
 
+@pytest.mark.slow
 async def test_whole_games_log_their_tables_ids_and_no_card_seed_or_token(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, json_logs: io.StringIO
 ) -> None:

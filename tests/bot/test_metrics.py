@@ -59,6 +59,7 @@ def value(samples: Samples, name: str, **labels: str) -> float:
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
+@pytest.mark.slow
 async def test_metrics_move_as_games_are_played(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
@@ -128,6 +129,7 @@ async def postgres_settings(
         yield fast_settings(tmp_path, database_url=url, metrics_port=0), server
 
 
+@pytest.mark.slow
 async def test_readyz_follows_the_database(
     postgres_settings: tuple[Settings, ThrowawayPostgres],
 ) -> None:

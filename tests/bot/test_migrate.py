@@ -23,6 +23,7 @@ async def test_check_lists_what_an_older_database_lacks_and_changes_nothing(
     assert await Storage.pending_migrations(database_url) == []
 
 
+@pytest.mark.slow
 async def test_check_refuses_a_database_migrated_by_other_code(
     tmp_path: Path, database_url: str
 ) -> None:

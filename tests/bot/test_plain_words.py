@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import simcord
 
 from bot.app import CardroomBot
@@ -18,6 +19,7 @@ from tests.bot.helpers import (
 )
 
 
+@pytest.mark.slow
 async def test_the_table_and_its_results_show_no_table_id_and_history_keeps_it(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:

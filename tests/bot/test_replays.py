@@ -49,6 +49,7 @@ def picture_alt(message: object) -> str:
 
 
 @pytest.mark.parametrize("game_id", sorted(games()))
+@pytest.mark.slow
 async def test_a_finished_game_replays_step_by_step_and_is_reviewed(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, game_id: str
 ) -> None:
@@ -179,6 +180,7 @@ async def test_reviews_are_limited_per_person_and_a_kept_one_does_not_count(
     assert await reviewer.review(second, 0, 1, progress)
 
 
+@pytest.mark.slow
 async def test_a_review_goes_on_when_its_progress_cannot_be_shown(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, monkeypatch: Any
 ) -> None:
@@ -207,6 +209,7 @@ async def test_a_review_goes_on_when_its_progress_cannot_be_shown(
     assert "Only the people who played this game" in text_of(answer(denied))
 
 
+@pytest.mark.slow
 async def test_a_replay_steps_on_after_a_restart_and_is_shown_to_the_channel(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle
 ) -> None:

@@ -154,6 +154,7 @@ async def test_a_killed_game_ends_as_if_never_interrupted(tmp_path: Path, game_i
     assert killed == whole
 
 
+@pytest.mark.slow
 async def test_a_start_plays_no_saved_move_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

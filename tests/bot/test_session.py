@@ -151,6 +151,7 @@ async def test_the_turn_timer_runs_on_after_a_failed_save(
     assert table.seats[0].timeouts_in_a_row == 1
 
 
+@pytest.mark.slow
 async def test_the_end_is_recorded_before_it_is_announced_and_retried_until_it_is(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:

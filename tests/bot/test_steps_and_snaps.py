@@ -246,6 +246,7 @@ def nav(message: simcord.ResponseMessage) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 async def test_every_option_is_reachable_through_the_pages_and_back_returns(
     channel: simcord.ChannelHandle, many_options: tuple[TableSession, Player]
 ) -> None:
@@ -278,6 +279,7 @@ async def test_every_option_is_reachable_through_the_pages_and_back_returns(
     assert table.actions[-1] == (1, "play KC"), "paging and Back make no move"
 
 
+@pytest.mark.slow
 async def test_a_step_click_resolves_its_path_once_and_the_hand_shows_that_step(
     channel: simcord.ChannelHandle,
     many_options: tuple[TableSession, Player],
@@ -302,6 +304,7 @@ async def test_a_step_click_resolves_its_path_once_and_the_hand_shows_that_step(
     assert select_of(page)["placeholder"] == "Choose one (page 1 of 3)", "drawn at that step"
 
 
+@pytest.mark.slow
 async def test_a_select_choice_applies_its_move_and_stale_clicks_apply_nothing(
     bot: CardroomBot, channel: simcord.ChannelHandle, many_options: tuple[TableSession, Player]
 ) -> None:

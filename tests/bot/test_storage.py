@@ -871,6 +871,7 @@ async def test_scoreboard_on_known_games(storage: Storage) -> None:
     assert await Ratings(storage.results).scoreboard(GUILD, "twentytwo") == []
 
 
+@pytest.mark.slow
 async def test_boards_of_seasons_and_games_without_results_keep_nothing(
     storage: Storage,
 ) -> None:

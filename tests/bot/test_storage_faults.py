@@ -228,6 +228,7 @@ def test_the_time_limits_are_settings_with_defaults(tmp_path: Path) -> None:
         fast_settings(tmp_path, database_lock_timeout_seconds=0)
 
 
+@pytest.mark.slow
 async def test_a_server_that_stops_answering_fails_the_save_after_the_reply_timeout(
     postgres_url: str,
 ) -> None:

@@ -347,6 +347,7 @@ class RealClock:
             assert self.ticked.wait_for(lambda: self.ticks >= wanted, timeout=WAIT_MS / 1000)
 
 
+@pytest.mark.slow
 def test_the_clock_holds_while_it_is_ahead_of_real_time(
     demo_here: DemoHere, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -56,6 +56,7 @@ def check_world(state: State, world: State, seat: int) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
+@pytest.mark.slow
 def test_determinized_worlds_agree_with_the_seat_and_move_hidden_cards(
     game_id: str, players: int
 ) -> None:

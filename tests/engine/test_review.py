@@ -54,6 +54,7 @@ def test_a_decision_is_only_where_the_game_waited_for_the_seat_with_a_choice() -
         assert 0 in before.waiting_for() and len(before.legal_actions(0)) > 1
 
 
+@pytest.mark.slow
 def test_a_worse_move_costs_against_the_best_found() -> None:
     replay = Replay.of(played_record("swazi", 2, 1, level="random"))
     judged = review(replay, 0, worlds=6)
