@@ -30,6 +30,10 @@ def fast_settings(tmp_path: Path, **overrides: Any) -> Settings:
         # simulated time would run the heartbeat's real database questions, and their time
         # limits, as fast as the test advances it (the heartbeat is tested in real time)
         "shard_heartbeat_seconds": 3600,
+        # simcord backs each simulated timer with a real one: a supervisor's check due in 30 s
+        # would fire 30 real seconds into a long test and advance its clock mid-interaction
+        # (the supervisor is tested with its own interval, test_liveness.py)
+        "supervisor_seconds": 3600,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -19,6 +19,7 @@ import simcord
 
 from bot.app import CardroomBot
 from bot.ops import metrics
+from bot.settings import Settings
 from bot.tables import thinking, timers
 from bot.tables.session import TableSession
 from bot.tables.thinking import AiPlayers
@@ -52,6 +53,12 @@ async def until(
 def ai_moves(table: TableSession) -> int:
     """How many moves the AI seat (seat 1) made."""
     return sum(seat == 1 for seat, _ in table.actions)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """The supervisor checks every 30 s of simulated time, as it does by default."""
+    return fast_settings(tmp_path, supervisor_seconds=30)
 
 
 @pytest.mark.slow

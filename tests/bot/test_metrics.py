@@ -40,7 +40,10 @@ async def get(bot: CardroomBot, path: str) -> tuple[int, str]:
     """GET a path of the bot's health server: (status, body)."""
     assert bot.observer.server is not None
     url = f"http://127.0.0.1:{bot.observer.server.port}{path}"
-    async with aiohttp.ClientSession() as session, session.get(url) as response:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(url, headers={"Connection": "close"}) as response,
+    ):
         return response.status, await response.text()
 
 
