@@ -283,6 +283,10 @@ class AiClock:
         ai._searched = timed_search  # type: ignore[method-assign,assignment]
 
 
+class ReviewStopped(Exception):
+    """Raised between two judged decisions to end ``ReviewLoad``'s reviewing."""
+
+
 class ReviewLoad:
     """Move reviews of one finished game, run one after another by the bot's ``Reviewer`` (in
     its own worker process) from a thread of their own, so one is under way from ``start``
@@ -304,9 +308,9 @@ class ReviewLoad:
             self.judged += 1
             self.busy.set()
             if self.stopping.is_set():
-                raise asyncio.CancelledError
+                raise ReviewStopped
 
-        with contextlib.suppress(asyncio.CancelledError):
+        with contextlib.suppress(ReviewStopped):
             while True:
                 await self.reviewer._judge_all(self.game, 0, judged)
 
@@ -436,6 +440,7 @@ async def bench(
                 # aiosqlite's worker thread is not a daemon: left open, it keeps the process
                 # alive after an error.
                 await bot.tables.close()
+                bot.reviews.close()
                 await bot.storage.close()
     save = [m.save - simulator.within(m.save_started, m.save_ended) for m in measured]
     total = [m.total - simulator.within(m.arrived, m.answered) for m in measured]
