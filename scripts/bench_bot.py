@@ -3,7 +3,7 @@ acknowledged) and to the finished view (the answer with the new private view), w
 running at once under simcord (offline). Prints one JSON line; not a timed test.
 
     python scripts/bench_bot.py [--games 200] [--rounds 2] [--game fishing] [--ai-level hard]
-                                [--clock wall|cpu] [--metrics on|off]
+                                [--clock wall|cpu] [--metrics on|off] [--review-load]
 
 Every game has one simulated person and one AI seat (``--ai-level``: normal by default; hard
 thinks in the bot's worker processes for its default 0.3 s a move, while people move). All
@@ -24,6 +24,13 @@ bot's metric recording (bot/ops/metrics.py) with no-ops and serves no /metrics, 
 what the metrics cost a move; on (the default) serves them on a free port, as METRICS_PORT
 does, and scrapes them once at the end.
 
+``--review-load`` plays hard AI seats (in the bot's real worker processes, with the bot's
+settings for hard) for ``--rounds`` rounds, then as many again while move reviews of a finished
+game of the same kind run one after another in the bot's review worker (``Reviewer``, at
+niceness 19), so one is always under way; ``ai_decision_*`` is each AI move's time from the
+search being asked for to its answer (the wait for a free worker included), without and
+``*_with_review`` with the review running. The other figures cover both halves' moves.
+
 simcord settles after every simulated click, in this script's task, and each pass checks
 every pending task against every timer: with 200 games that is 200 sleeping turn timers, tens
 of milliseconds a pass. It runs whenever the bot awaits (mostly while SQLite works in its
@@ -43,6 +50,7 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -60,8 +68,12 @@ from prometheus_client.metrics import MetricWrapperBase
 from bot.app import CardroomBot, create_bot
 from bot.ops import metrics
 from bot.pictures import Picture, draw
+from bot.replays.book import ReplayedGame
+from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
 from bot.tables.hand_view import StepButton, StepSelect
+from bot.tables.thinking import AiPlayers
+from engine.replay import Replay, played_record
 from tests.bot.helpers import add_player, move_by_hand, open_table
 
 # simcord waits, in real time, for every bot timer due before a settlement's deadline (and for
@@ -251,6 +263,68 @@ class SimulatorTime:
         return total
 
 
+class AiClock:
+    """Times every AI search the bot asks its workers for, from the request to the move."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+
+    def install(self, ai: AiPlayers) -> None:
+        """Wrap ``ai``'s searched move (what a search-level seat's move awaits)."""
+        searched = ai._searched
+
+        async def timed_search(*args: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return await searched(*args)
+            finally:
+                self.seconds.append(time.perf_counter() - started)
+
+        ai._searched = timed_search  # type: ignore[method-assign,assignment]
+
+
+class ReviewStopped(Exception):
+    """Raised between two judged decisions to end ``ReviewLoad``'s reviewing."""
+
+
+class ReviewLoad:
+    """Move reviews of one finished game, run one after another by the bot's ``Reviewer`` (in
+    its own worker process) from a thread of their own, so one is under way from ``start``
+    until ``stop`` (simcord's settling never waits for them)."""
+
+    def __init__(self, reviewer: Reviewer, game_id: str) -> None:
+        self.reviewer = reviewer
+        record = played_record(game_id, 2, 1)
+        self.game = ReplayedGame("bench-review", record, Replay.of(record), [])
+        self.judged = 0  # decisions judged so far
+        self.busy = threading.Event()  # set once the first decision is judged
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=asyncio.run, args=(self.reviewing(),))
+
+    async def reviewing(self) -> None:
+        """Review seat 0 again and again (no cache, no per-person limit) until stopped."""
+
+        async def judged(_done: int, _total: int) -> None:
+            self.judged += 1
+            self.busy.set()
+            if self.stopping.is_set():
+                raise ReviewStopped
+
+        with contextlib.suppress(ReviewStopped):
+            while True:
+                await self.reviewer._judge_all(self.game, 0, judged)
+
+    async def start(self) -> None:
+        """Start reviewing; return once the worker has judged a decision (it is up)."""
+        self.thread.start()
+        await asyncio.to_thread(self.busy.wait)
+
+    async def stop(self) -> None:
+        """Stop after the decision being judged."""
+        self.stopping.set()
+        await asyncio.to_thread(self.thread.join)
+
+
 class NoMetric:
     """A metric that records nothing: what ``--metrics off`` puts in place of each."""
 
@@ -284,7 +358,7 @@ async def scraped_samples(bot: CardroomBot) -> int:
 
 
 async def bench(
-    games: int, rounds: int, game_id: str, ai_level: str, with_metrics: bool
+    games: int, rounds: int, game_id: str, ai_level: str, with_metrics: bool, review_load: bool
 ) -> dict[str, object]:
     """Run the benchmark and return its figures."""
     if not with_metrics:
@@ -324,14 +398,38 @@ async def bench(
                 started = time.perf_counter()
                 progress(f"opened in {started - opening:.1f} s")
                 rng = random.Random(1)
-                with simulator.recording():
-                    for number in range(rounds):
-                        progress(f"round {number + 1} of {rounds}: one move per game")
-                        for player, channel, table in tables:
-                            if table.ended or 0 not in table.state.waiting_for():
-                                continue
-                            await move_by_hand(player, channel, table, rng)
-                        await env.advance_time(1.1)
+                searches = AiClock()
+                searches.install(bot.tables.ai)
+
+                async def play(label: str) -> None:
+                    with simulator.recording():
+                        for number in range(rounds):
+                            progress(f"round {number + 1} of {rounds}{label}: one move per game")
+                            for player, channel, table in tables:
+                                if table.ended or 0 not in table.state.waiting_for():
+                                    continue
+                                await move_by_hand(player, channel, table, rng)
+                            await env.advance_time(1.1)
+
+                await play("")
+                quiet = searches.seconds[:]  # every search has answered once simcord settled
+                review_figures: dict[str, object] = {}
+                if review_load:
+                    load = ReviewLoad(bot.reviews, game_id)
+                    progress("starting the move reviews")
+                    await load.start()
+                    try:
+                        await play(" with a review running")
+                    finally:
+                        await load.stop()
+                    loaded = searches.seconds[len(quiet) :]
+                    review_figures = {
+                        "review_decisions_judged": load.judged,
+                        "ai_decisions": len(quiet),
+                        "ai_decisions_with_review": len(loaded),
+                        **percentiles("ai_decision", "", quiet),
+                        **percentiles("ai_decision", "_with_review", loaded),
+                    }
                 finished = time.perf_counter()
                 progress(f"moves made in {finished - started:.1f} s")
                 running = sum(not table.ended for _, _, table in tables)
@@ -342,6 +440,7 @@ async def bench(
                 # aiosqlite's worker thread is not a daemon: left open, it keeps the process
                 # alive after an error.
                 await bot.tables.close()
+                bot.reviews.close()
                 await bot.storage.close()
     save = [m.save - simulator.within(m.save_started, m.save_ended) for m in measured]
     total = [m.total - simulator.within(m.arrived, m.answered) for m in measured]
@@ -377,6 +476,17 @@ async def bench(
         "picture_largest_bytes": max(pictures.sizes),
         "opening_seconds": round(started - opening, 1),
         "moving_seconds": round(finished - started, 1),
+        **review_figures,
+    }
+
+
+def percentiles(name: str, suffix: str, seconds: list[float]) -> dict[str, float]:
+    """``seconds``' median and p99 in milliseconds, as ``{name}_median_ms{suffix}`` and
+    ``{name}_p99_ms{suffix}``."""
+    ordered = sorted(seconds)
+    return {
+        f"{name}_median_ms{suffix}": ms(statistics.median(ordered)),
+        f"{name}_p99_ms{suffix}": ms(p99(ordered)),
     }
 
 
@@ -404,10 +514,18 @@ def main() -> None:
     parser.add_argument("--ai-level", default="normal", choices=("easy", "normal", "hard"))
     parser.add_argument("--clock", default="wall", choices=sorted(CLOCKS))
     parser.add_argument("--metrics", default="on", choices=("on", "off"))
+    parser.add_argument(
+        "--review-load",
+        action="store_true",
+        help="hard AI seats; their moves timed without, then with, a move review running",
+    )
     args = parser.parse_args()
     global stamp
     stamp = CLOCKS[args.clock]
-    figures = bench(args.games, args.rounds, args.game, args.ai_level, args.metrics == "on")
+    ai_level = "hard" if args.review_load else args.ai_level
+    figures = bench(
+        args.games, args.rounds, args.game, ai_level, args.metrics == "on", args.review_load
+    )
     print(json.dumps(asyncio.run(figures)))
 
 

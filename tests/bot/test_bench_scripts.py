@@ -55,6 +55,20 @@ def test_bench_bot_runs_with_its_metrics_off() -> None:
     assert figures["metrics"] == "off" and figures["moves"] >= 1
 
 
+@pytest.mark.slow
+def test_bench_bot_times_hard_moves_without_and_with_a_review_running() -> None:
+    # Run small: what is checked is that the hard seats search in the workers in both halves
+    # and that the review worker judged decisions meanwhile, not any figure it prints.
+    done = run_script("bench_bot.py --games 1 --rounds 2 --review-load")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["ai_level"] == "hard" and figures["review_decisions_judged"] >= 1
+    assert figures["ai_decisions"] >= 1 and figures["ai_decisions_with_review"] >= 1
+    for key in ("ai_decision_median_ms", "ai_decision_p99_ms"):
+        assert figures[key] > 0 and figures[f"{key}_with_review"] > 0
+    assert "finished_view_p99_ms" in figures  # the usual figures stay
+
+
 def load_bench_engine() -> ModuleType:
     """scripts/bench_engine.py as a module (scripts/ is not a package)."""
     spec = importlib.util.spec_from_file_location("bench_engine", SCRIPTS / "bench_engine.py")
