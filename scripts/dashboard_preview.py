@@ -24,7 +24,9 @@ evaluated over the scrapes by a small evaluator of the shapes the dashboard uses
 
 Anything else in a query stops the script with its text. Time on the charts is simulated
 time, so the rates are per simulated second: they show the shape of the figures, not a
-production server's load.
+production server's load. simcord answers the bot in process, not through discord.py's HTTP
+client, so the interaction and Discord-error panels stay flat (those counters are tested in
+tests/bot/test_metrics.py against a local HTTP server instead).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DASHBOARDS = ROOT / "deploy" / "grafana"
 AI_LEVELS = ("normal", "easy", "normal", "easy")  # one table each, opened in this order
 ROUNDS_BETWEEN_OPENINGS = 6
+STEPS_PER_ROUND = 4  # a person's move each, or time passing for the AI seat
 MOST_ROUNDS = 80  # the tables still running then are left unfinished
 SETTLE_SECONDS = 30.0
 # simcord backs each simulated timer with a real one, which a settlement waits for once the
@@ -134,19 +137,22 @@ async def play(scrapes: list[Scrape]) -> None:
 
 
 async def disturbed(bot: CardroomBot, playthrough: Playthrough, round_number: int) -> None:
-    """One step of a table; the first table's save fails once, the second loses its driver."""
+    """A round's steps of a table; the first table's save fails once, the second loses its
+    driver."""
     first, second = ROUNDS_BETWEEN_OPENINGS + 2, 2 * ROUNDS_BETWEEN_OPENINGS + 2
     channel = playthrough.channel.name
-    if round_number == first and channel == "table-0":
-        with mock.patch.object(bot.storage.running, "save", side_effect=sqlite3.Error):
-            await playthrough.step()
-        return
     if second <= round_number < second + 3 and channel == "table-1":
         # its person waits while the supervisor finds the table without a driver twice
         if round_number == second:
             bot.tables.timers.drivers[playthrough.table.table_id].cancel()
         return
-    await playthrough.step()
+    if round_number == first and channel == "table-0":
+        with mock.patch.object(bot.storage.running, "save", side_effect=sqlite3.Error):
+            await playthrough.step()
+    for _ in range(STEPS_PER_ROUND):
+        if playthrough.table.ended:
+            return
+        await playthrough.step()
 
 
 # --- the query evaluator ---------------------------------------------------------------------
