@@ -32,8 +32,15 @@ Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return fast_settings(tmp_path, metrics_port=0)  # any free port
+def supervisor_seconds() -> float:
+    """The conftest's interval (no check during a test); a test that needs checks sets its own."""
+    return 3600
+
+
+@pytest.fixture
+def settings(tmp_path: Path, supervisor_seconds: float) -> Settings:
+    # port 0: any free port
+    return fast_settings(tmp_path, metrics_port=0, supervisor_seconds=supervisor_seconds)
 
 
 async def get(bot: CardroomBot, path: str) -> tuple[int, str]:
@@ -108,6 +115,23 @@ async def test_metrics_move_as_games_are_played(
     finally:
         await restored.observer.close()
         await release(restored)
+    await bot.observer.close()
+
+
+@pytest.mark.parametrize("supervisor_seconds", [30])
+async def test_a_supervisor_repair_is_counted_by_kind(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    before = await scrape(bot)
+    bot.tables.timers.drivers[table.table_id].cancel()  # dies, as no code path should let it
+    await env.advance_time(3 * bot.settings.supervisor_seconds)  # two checks find it broken
+    after = await scrape(bot)
+    counted = [
+        value(s, "cardroom_supervisor_repairs_total", repair="no-driver") for s in (before, after)
+    ]
+    assert counted[1] == counted[0] + 1
     await bot.observer.close()
 
 
