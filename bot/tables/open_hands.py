@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import aiohttp
 import discord
 
 from bot.tables.session import TableSession
@@ -138,7 +139,13 @@ class OpenHands:
                 await self._edit(key, shown, superseded_message(text))
                 continue
             shown.revision, shown.legal, shown.mid_move = session.revision, legal, False
-            await self._edit(key, shown, draw(session, seat, shown.until))
+            try:
+                message = draw(session, seat, shown.until)
+            except Exception:  # one view that cannot be drawn is dropped, never the table's edit
+                log.exception("table %s: could not draw seat %d's hand", session.table_id, seat)
+                del self._open[key]
+                continue
+            await self._edit(key, shown, message)
 
     def _editable(self, shown: _OpenHand) -> bool:
         return self.clock() - shown.since < LIFETIME
@@ -150,7 +157,8 @@ class OpenHands:
             if self._open.get(key) is shown:
                 del self._open[key]
             return
-        except discord.HTTPException as error:  # rate limited, Discord's own trouble
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            # rate limited, Discord's own trouble, or the connection dropped on the way
             log.info("could not redraw a hand (message %s): %s", shown.message_id, error)
             shown.revision = -1  # not shown: the next move redraws it
             return

@@ -8,6 +8,7 @@ import logging
 import random
 from datetime import timedelta
 from pathlib import Path
+from unittest import mock
 
 import pytest
 import simcord
@@ -126,3 +127,25 @@ async def test_a_view_near_the_end_of_its_life_says_to_press_hand_again(
     assert await move_by_dm(other, table, random.Random(1))
     assert STOPPED_FOLLOWING.replace("**", "") in text_of(others_view).replace("**", "")
     assert components(others_view) == []
+
+
+async def test_a_hand_that_cannot_be_drawn_leaves_the_table_and_the_others_going(
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    table, _, other = await two_players(env, bot, guild, channel)
+    others_view = await open_hand(other, channel, table)
+    before = text_of(others_view)
+    table_before = text_of(table_message(channel, table))
+    revision = table.revision
+    broken = mock.patch.object(bot.tables.presenter, "_hand_view", side_effect=RuntimeError)
+    with broken:
+        await env.advance_time(TURN_SECONDS + 1)  # the mover's time runs out: a move to follow
+    assert table.revision == revision + 1, "the move stands"
+    assert text_of(others_view) == before, "that view could not be drawn: left as it was"
+    assert "could not draw" in caplog.text
+    assert text_of(table_message(channel, table)) != table_before, "the table was edited"
+    assert await move_by_dm(other, table, random.Random(3)), "the game goes on"
