@@ -1,13 +1,14 @@
 """The AI's workers are shared fairly: servers take turns (one server's many searches delay
 another server's search by one search at most), a server's waiting searches are bounded, a
-search that waits too long gives way to the normal level's move. Order and queue positions
-are counted, never time."""
+search that waits too long gives way to the normal level's move, and move reviews run only
+while no live search waits or runs. Order and queue positions are counted, never time."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import Future
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -15,9 +16,13 @@ from unittest import mock
 import pytest
 
 from bot.ops.metrics import REGISTRY
+from bot.replays.book import ReplayedGame
+from bot.replays.reviewing import Reviewer
+from bot.storage import Storage
 from bot.tables import thinking
 from bot.tables.thinking import AiPlayers
 from engine.core import Action, State
+from engine.replay import Replay, played_record
 from tests.bot.conftest import fast_settings
 from tests.bot.test_liveness import hard_seat, normal_move
 
@@ -171,3 +176,48 @@ async def test_a_search_whose_table_moved_on_leaves_the_queue(
     assert await first in state.legal_actions(seat) and await last in state.legal_actions(seat)
     quiet = asyncio.ensure_future(ai.quiet())
     await until(quiet.done)  # nothing waits or runs
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> Any:
+    opened = await Storage.open(tmp_path / "cardroom.db")
+    yield opened
+    await opened.close()
+
+
+async def test_live_searches_start_before_a_running_reviews_next_decision(
+    tmp_path: Path, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live search asked for while a review's decision is judged starts before the review's
+    next decision, even one still waiting for the busy worker."""
+    ai, state, seat = hard_seat(tmp_path)
+    settings = fast_settings(tmp_path, ai_processes=1)
+    reviewer = Reviewer(settings, storage, lambda: datetime.now(UTC), ai.quiet)
+    reviewer.worlds = 1
+    started: list[str] = []
+    searches = search_pool(ai, started, monkeypatch)
+    judging = HeldPool(started, lambda args: f"review {args[2]}")  # judge_saved(…, ordinal, …)
+    monkeypatch.setattr(reviewer, "pool", lambda: judging)
+    record = played_record("stuck", 2, 1)
+    game = ReplayedGame("t1", record, Replay.of(record), [])
+
+    async def progress(_done: int, _total: int) -> None:
+        pass
+
+    review = asyncio.ensure_future(reviewer.judge_all(game, 0, progress))
+    await until(lambda: started == ["review 0"])
+    live = [searching(ai, state, seat, f"live {n}", BUSY) for n in range(2)]
+    await until(lambda: ai.turns.waiting() == 1)  # live 0 runs, live 1 waits for the worker
+    judging.finish()  # review 0 judged while live searches wait or run
+    await passes()
+    searches.finish()
+    await until(lambda: len(started) == 3)
+    await passes()
+    assert started == ["review 0", "live 0", "live 1"], "no review decision meanwhile"
+    searches.finish()
+    await until(lambda: len(started) == 4)
+    assert started[3] == "review 1", "the review goes on once the live searches are done"
+    await finish_each(judging, started, review.done)
+    assert len(await review) == len(started) - 2
+    for move in live:
+        assert await move in state.legal_actions(seat)
