@@ -69,11 +69,13 @@ async def test_an_ai_move_that_raises_is_replaced_by_the_normal_levels_move(
     ann = add_player(env, guild, "ann")
     move = bot.tables.ai.move
     levels: list[str] = []
+    servers: set[int] = set()
 
     def failing_once(
         state: State, seat: int, level: str, seed: str, server: int
     ) -> Awaitable[Action | None]:
         levels.append(level)
+        servers.add(server)
         if len(levels) == 1:
             raise RuntimeError("the AI broke")
         return move(state, seat, level, seed, server)
@@ -84,6 +86,7 @@ async def test_an_ai_move_that_raises_is_replaced_by_the_normal_levels_move(
         await until(env, table, ann, channel, lambda: ai_moves(table) >= 2)
     assert levels[:2] == ["easy", "normal"], "its failed move was the normal level's"
     assert levels[2] == "easy", "then it plays at its own level again"
+    assert servers == {guild.id}, "its searches wait in line as the table's server's"
     assert metrics.repairs("driver-error") == repairs + 1
 
 
