@@ -117,7 +117,7 @@ class CardroomBot(commands.AutoShardedBot):
             on_result=ratings.refresh,  # the scoreboard is ready before anyone asks
             turn_pings=turn_pings,
         )
-        self.reviews = Reviewer(self.settings, self.storage, clock)
+        self.reviews = Reviewer(self.settings, self.storage, clock, self.tables.ai.quiet)
         self.wiring = Wiring(
             self.tables,
             open_hands,

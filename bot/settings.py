@@ -108,6 +108,13 @@ class Settings(BaseSettings):
         description="processes for searching AI seats (default: one per core; 0: in the bot's "
         "own process, blocking it, for tests)",
     )
+    ai_searches_per_server: int = Field(
+        default=8,
+        ge=1,
+        le=1000,
+        description="AI searches one server may have waiting for a worker; a seat whose search "
+        "would wait beyond them plays the normal level's move at once",
+    )
     reviews_per_hour: int = Field(
         default=3,
         ge=0,

@@ -151,7 +151,7 @@ class TableSession(TableData):
             if self.ended or self.paused or self.revision != revision:
                 return None
             thinking = self.context.ai.move(
-                self.state, seat, level or self.seats[seat].level, self.ai_seed(seat)
+                self.state, seat, level or self.seats[seat].level, self.ai_seed(seat), self.guild_id
             )
         action = await thinking
         async with self.lock:
