@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 import discord
 import pytest
@@ -17,6 +19,7 @@ from simcord.enums import OverwriteType
 
 from bot.app import CardroomBot
 from bot.settings import Settings
+from bot.storage import LoadedGame, SavedGame
 from bot.tables.records import Ending, EndKind
 from bot.tables.service import THREAD_DELETED
 from bot.tables.session import TableSession
@@ -57,10 +60,11 @@ def allow_the_bot(
     )
 
 
-def may_archive(env: simcord.Env, bot: CardroomBot, channel: simcord.ChannelHandle) -> None:
-    """simcord asks Manage Channels for any channel edit, a thread's included; Discord lets
-    a thread's creator (the bot) archive it without."""
-    allow_the_bot(env, bot, channel, manage_channels=True)
+def refuse_archiving(env: simcord.Env, bot: CardroomBot, channel: simcord.ChannelHandle) -> None:
+    """Discord refuses the bot's archiving of its threads there (simcord asks Manage Channels
+    for any channel edit, a thread's included; simcord's bot has every permission but
+    Administrator, Discord's the invite's)."""
+    allow_the_bot(env, bot, channel, manage_channels=False)
 
 
 def thread_of(channel: simcord.ChannelHandle, table: TableSession) -> simcord.ChannelHandle:
@@ -82,7 +86,6 @@ def said(channel: simcord.ChannelHandle, text: str) -> list[str]:
 async def test_two_tables_play_in_two_threads_of_one_channel_and_both_end_there(
     env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
 ) -> None:
-    may_archive(env, bot, channel)
     ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
     first = await open_table(bot, channel, [ann], "fishing", 1, FISHING)
     # the first table plays in its thread: the channel takes the next lobby at once
@@ -135,6 +138,8 @@ async def test_without_the_thread_permissions_the_table_plays_in_the_channel(
     await ann.member.slash(channel, "game stop")
     table = await open_table(bot, channel, [ann], "fishing", 1, FISHING)
     assert table.channel_id == channel.id and table.parent_channel_id is None
+    # no thread asked of Discord, which would refuse it (refusals count against the bot)
+    assert not [r for r in env.http_requests if r.path.endswith("/threads")]
     assert channel.threads == [] and "## Fishing" in text_of(table_message(channel, table))
     refused = await bob.member.slash(channel, "game start fishing")
     assert refused.ephemeral and "already" in text_of(refused.response), "one table a channel"
@@ -216,3 +221,65 @@ async def test_commands_in_the_channel_act_on_the_callers_own_table(
     assert second.seats[0].is_ai and not first.seats[0].is_ai
     await cid.member.slash(channel, "game stop")
     assert not first.ended, "someone seated nowhere stops nothing"
+
+
+async def test_a_thread_discord_refuses_leaves_the_table_in_the_channel(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    env.inject_error("POST", f"/channels/{channel.id}/messages/*/threads")
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1, FISHING)
+    assert table.channel_id == channel.id and table.parent_channel_id is None
+    assert "The table follows below" in text_of(channel.history()[0])
+    assert await move_by_hand(ann, channel, table, random.Random(2))
+
+
+@pytest.mark.parametrize("archive", [True, False])
+async def test_a_stopped_table_ends_in_its_thread_and_in_the_channel(
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    archive: bool,
+) -> None:
+    """Stopped, the thread says so and the channel too; an archive Discord refuses (False)
+    changes nothing else."""
+    if not archive:
+        refuse_archiving(env, bot, channel)
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1, FISHING)
+    thread = thread_of(channel, table)
+    stopped = await admin(env, guild, "boss").slash(thread, "game stop")
+    assert "The game is stopped" in text_of(stopped.response)
+    await env.advance_time(1)
+    assert said(thread, "boss stopped the game")
+    (over,) = said(channel, f"https://discord.com/channels/{guild.id}/{thread.id}")
+    assert "boss stopped the game" in over and "Rematch" not in over
+    assert archived(env, thread) is archive
+    assert said(ann.user.dm_channel, "boss stopped the game"), "the hand DM is closed"
+
+
+async def test_a_thread_whose_save_failed_is_stored_with_the_next_move(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """The thread's id could not be saved: the table plays in its thread all the same, and
+    the next save (the table message's id) stores it."""
+    ann = add_player(env, guild, "ann")
+    save = bot.storage.running.save
+    failures = iter([OSError("disk full")])
+
+    async def first_update_fails(game: SavedGame, expected: int | None = None, *args: Any) -> None:
+        if expected is not None and game.parent_channel_id is not None:
+            failure = next(failures, None)
+            if failure is not None:
+                raise failure
+        await save(game, expected, *args)
+
+    with mock.patch.object(bot.storage.running, "save", first_update_fails):
+        table = await open_table(bot, channel, [ann], "fishing", 1, FISHING)
+    assert next(failures, None) is None, "the thread's save failed"
+    thread = thread_of(channel, table)
+    assert "## Fishing" in text_of(table_message(thread, table))
+    (loaded,) = await bot.storage.running.load()
+    assert isinstance(loaded, LoadedGame)
+    assert (loaded.saved.channel_id, loaded.saved.parent_channel_id) == (thread.id, channel.id)
