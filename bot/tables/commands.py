@@ -361,9 +361,10 @@ class GameCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the running game (the AI takes over) or the lobby."""
         service = self.tables
+        user_id = interaction.user.id
         lobby = service.lobbies.in_channel(interaction.channel_id or 0)
-        if lobby is not None:
-            user_id = interaction.user.id
+        # the lobby they sit in; else their table (here, or in a thread of this channel)
+        if lobby is not None and lobby.seat_of(user_id) is not None:
             await service.lobbies.change(lobby, lambda: lobby.leave(user_id))
             await edit_lobby(interaction.client, lobby, lobby_message(lobby))
             await interaction.response.send_message("You left the lobby.", ephemeral=True)

@@ -221,6 +221,10 @@ async def test_commands_in_the_channel_act_on_the_callers_own_table(
     assert second.seats[0].is_ai and not first.seats[0].is_ai
     await cid.member.slash(channel, "game stop")
     assert not first.ended, "someone seated nowhere stops nothing"
+    await cid.member.slash(channel, "game start fishing")  # a lobby ann does not sit in
+    left = await ann.member.slash(channel, "game leave")
+    assert "AI plays your seat" in text_of(left.response) and first.seats[0].is_ai
+    assert bot.tables.lobbies.in_channel(channel.id) is not None, "the lobby stays"
 
 
 async def test_a_thread_discord_refuses_leaves_the_table_in_the_channel(
