@@ -44,6 +44,11 @@ THREAD_PERMISSIONS = {
     "create_public_threads": "Create Public Threads",
     "send_messages_in_threads": "Send Messages in Threads",
 }
+# What the bot needs in a thread a table plays in: Send Messages there is the parent channel's,
+# and counts for nothing in its threads
+TABLE_THREAD_PERMISSIONS = {
+    flag: name for flag, name in CHANNEL_PERMISSIONS.items() if flag != "send_messages"
+} | {"send_messages_in_threads": "Send Messages in Threads"}
 THREAD_TYPES = (
     discord.ChannelType.public_thread,
     discord.ChannelType.private_thread,

@@ -43,6 +43,8 @@ from bot.tables.lobby_view import (
 )
 from bot.text import clip
 from bot.ui import (
+    CHANNEL_PERMISSIONS,
+    TABLE_THREAD_PERMISSIONS,
     THREAD_PERMISSIONS,
     display_name,
     game_choices,
@@ -290,7 +292,9 @@ class GameCog(commands.Cog):
             channel = guild.get_channel_or_thread(session.channel_id)
             if channel is None or guild.me is None:
                 continue
-            if not missing_permissions(channel.permissions_for(guild.me)):
+            thread = isinstance(channel, discord.Thread)
+            needed = TABLE_THREAD_PERMISSIONS if thread else CHANNEL_PERMISSIONS
+            if not missing_permissions(channel.permissions_for(guild.me), needed):
                 self.tables.resume(session)
 
     def _build_group(self) -> app_commands.Group:

@@ -31,7 +31,7 @@ from bot.tables.table_view import (
     table_message,
     thread_end_message,
 )
-from bot.ui import CHANNEL_PERMISSIONS, Message
+from bot.ui import CHANNEL_PERMISSIONS, TABLE_THREAD_PERMISSIONS, Message
 
 log = logging.getLogger(__name__)
 
@@ -262,7 +262,9 @@ class DiscordPresenter:
         brings it back and when it ends."""
         guild = self.client.get_guild(session.guild_id)
         channel = self.client.get_channel(session.channel_id)  # cached even when closed to the bot
-        needed = [f"**{name}**" for name in CHANNEL_PERMISSIONS.values()]
+        in_thread = session.parent_channel_id is not None
+        wanted = TABLE_THREAD_PERMISSIONS if in_thread else CHANNEL_PERMISSIONS
+        needed = [f"**{name}**" for name in wanted.values()]
         values = {
             "game": session.game.name,
             "channel": f"#{discord.utils.escape_markdown(channel.name)}"

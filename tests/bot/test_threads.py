@@ -287,3 +287,23 @@ async def test_a_thread_whose_save_failed_is_stored_with_the_next_move(
     (loaded,) = await bot.storage.running.load()
     assert isinstance(loaded, LoadedGame)
     assert (loaded.saved.channel_id, loaded.saved.parent_channel_id) == (thread.id, channel.id)
+
+
+async def test_a_paused_table_in_a_thread_goes_on_once_it_may_post_in_threads(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """In a thread the bot needs Send Messages in Threads, not the channel's Send Messages."""
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    table = await open_table(bot, channel, [ann, bob], "fishing", 0, FISHING)
+    thread = thread_of(channel, table)
+    allow_the_bot(env, bot, channel, view_channel=False)
+    mover = next(p for p in (ann, bob) if table.seat_of(p.id) == table.state.waiting_for()[0])
+    assert await move_by_hand(mover, thread, table, random.Random(1))
+    await env.advance_time(1)
+    assert table.paused
+    told = text_of(ann.user.dm_channel.history()[-1])
+    assert "is paused" in told and "**Send Messages in Threads**" in told
+    allow_the_bot(env, bot, channel, send_messages=False)  # it may see the channel again
+    env.backend.announce_channel_update(channel.id)
+    await env.advance_time(1)
+    assert not table.paused and not table.ended
