@@ -261,7 +261,9 @@ class DiscordPresenter:
         """DM each person seated and the server's owner that the table is paused, what
         brings it back and when it ends."""
         guild = self.client.get_guild(session.guild_id)
-        channel = self.client.get_channel(session.channel_id)  # cached even when closed to the bot
+        # a table's thread is named by its channel, which stays cached when closed to the bot
+        channel_id = session.parent_channel_id or session.channel_id
+        channel = self.client.get_channel(channel_id)
         in_thread = session.parent_channel_id is not None
         wanted = TABLE_THREAD_PERMISSIONS if in_thread else CHANNEL_PERMISSIONS
         needed = [f"**{name}**" for name in wanted.values()]
@@ -269,7 +271,7 @@ class DiscordPresenter:
             "game": session.game.name,
             "channel": f"#{discord.utils.escape_markdown(channel.name)}"
             if isinstance(channel, discord.abc.GuildChannel)
-            else f"<#{session.channel_id}>",
+            else f"<#{channel_id}>",
             "guild": discord.utils.escape_markdown(guild.name)
             if guild is not None
             else "its server",

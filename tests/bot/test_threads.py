@@ -302,7 +302,7 @@ async def test_a_paused_table_in_a_thread_goes_on_once_it_may_post_in_threads(
     await env.advance_time(1)
     assert table.paused
     told = text_of(ann.user.dm_channel.history()[-1])
-    assert "is paused" in told and "**Send Messages in Threads**" in told
+    assert "game in **#games** on" in told and "**Send Messages in Threads**" in told
     allow_the_bot(env, bot, channel, send_messages=False)  # it may see the channel again
     env.backend.announce_channel_update(channel.id)
     await env.advance_time(1)
