@@ -26,7 +26,7 @@ from bot.boards.ratings import Ratings
 from bot.help import commands as help_commands
 from bot.ops.metrics import RESTORE_SECONDS
 from bot.ops.observe import Observer, http_trace
-from bot.preferences import DeckStyles, TurnPings
+from bot.preferences import DeckStyles, TableThreads, TurnPings
 from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
 from bot.storage import Shards, Storage
@@ -106,6 +106,9 @@ class CardroomBot(commands.AutoShardedBot):
         ratings = Ratings(self.storage.results)
         deck_styles = await DeckStyles.load(self.storage.preferences)
         turn_pings = await TurnPings.load(self.storage.preferences)
+        table_threads = await TableThreads.load(
+            self.storage.preferences, self.settings.table_threads
+        )
         clock = discord.utils.utcnow
         open_hands = OpenHands(clock)
         presenter = DiscordPresenter(self, self.settings, clock, deck_styles, open_hands)
@@ -126,6 +129,7 @@ class CardroomBot(commands.AutoShardedBot):
             self.storage.results,
             ratings,
             self.reviews,
+            table_threads,
         )
         await table_commands.setup(self, self.wiring)
         await board_commands.setup(self, self.wiring)

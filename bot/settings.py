@@ -94,6 +94,11 @@ class Settings(BaseSettings):
     )
     dev_guild_id: int | None = Field(default=None, description="sync slash commands here at start")
     turn_seconds: int = Field(default=120, ge=10, le=3600)
+    table_threads: bool = Field(
+        default=True,
+        description="each table plays in a thread of its own where the bot may create threads"
+        " (a server admin changes it for their server in /cardroom settings)",
+    )
     ai_delay_seconds: float = Field(default=1.5, ge=0, le=30)
     ai_think_seconds: float = Field(
         default=0.3, gt=0, le=10, description="how long a hard AI seat thinks about a move"

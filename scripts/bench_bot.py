@@ -396,6 +396,8 @@ async def bench(
             # the supervisor's timer, due every 30 s of simulated time, would keep simcord
             # from settling in real time; it plays no part in a move's time
             supervisor_seconds=0,
+            # each table in a channel of its own: a thread would add a request at Start only
+            table_threads=False,
         )
         bot = create_bot(settings)
         async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:

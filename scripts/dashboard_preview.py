@@ -102,6 +102,7 @@ async def play(scrapes: list[Scrape]) -> None:
             turn_seconds=TURN_SECONDS,
             metrics_port=0,  # any free port
             supervisor_seconds=0,  # checked at each scrape instead (see the docstring)
+            table_threads=False,  # each table in a channel of its own, where it is played
         )
         bot = create_bot(settings)
         async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:

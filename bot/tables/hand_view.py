@@ -263,7 +263,7 @@ async def send_hand(
     clicker's previous Hand view and follows the game (``OpenHands``)."""
     service = wiring.tables
     if table_id is None:
-        session = service.table_in(interaction.channel_id or 0)
+        session = service.table_in(interaction.channel_id or 0, interaction.user.id)
     else:
         session = service.table(table_id)
     seat = session.seat_for(interaction.user.id)

@@ -176,7 +176,7 @@ class TableData:
 
     table_id: str
     guild_id: int
-    channel_id: int
+    channel_id: int  # where the table plays: its thread, when it has one
     host_id: int
     game: Game
     options: dict[str, OptionValue]
@@ -205,6 +205,9 @@ class TableData:
     # yet). Every save expects it: a game another writer saved since is never overwritten.
     stored_revision: int | None = None
     turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
+    # the channel whose thread ``channel_id`` is: its lobby was there, its result goes there
+    # (None: the table plays in its lobby's channel)
+    parent_channel_id: int | None = None
 
     @property
     def ended(self) -> bool:

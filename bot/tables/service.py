@@ -40,6 +40,12 @@ log = logging.getLogger(__name__)
 
 CHANNEL_LOST = "The bot can no longer reach this table's channel, so the game ended."
 CHANNEL_DELETED = "This table's channel was deleted, so the game ended without a result."
+THREAD_DELETED = "This table's thread was deleted, so the game ended without a result."
+IN_THREADS = (
+    "This channel's tables play in threads of their own ({threads}): use the command inside "
+    "your table's thread."
+)
+THREADS_NAMED = 10  # threads a "which table?" answer names
 GUILD_LEFT = "The bot was removed from this server, so the game ended without a result."
 PAUSE_RAN_OUT = (
     "The bot could not see or post in this table's channel for {minutes} minutes, so the "
@@ -122,7 +128,9 @@ class TableService:
         # run in the background with (server, game id) when a game ends with a recorded result
         self.on_result = on_result
         self.tables: dict[str, TableSession] = {}
-        self.by_channel: dict[int, str] = {}  # channel id → lobby or table id
+        # channel or thread id → the lobby or table there (a table in a thread leaves its
+        # lobby's channel free for the next lobby)
+        self.by_channel: dict[int, str] = {}
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._pauses: dict[str, asyncio.Task[None]] = {}  # table id → the end of its pause
@@ -190,13 +198,26 @@ class TableService:
             raise UserError("This game is over.")
         return working_on(session)
 
-    def table_in(self, channel_id: int) -> TableSession:
-        """The running table of a channel; raises UserError when there is none."""
+    def table_in(self, channel_id: int, user_id: int) -> TableSession:
+        """The running table of a channel or thread; in a channel whose tables play in
+        threads, the one ``user_id`` is seated at. Raises UserError when there is none, or
+        when it cannot tell which (naming the threads)."""
         key = self.by_channel.get(channel_id)
         session = self.tables.get(key) if key else None
-        if session is None or session.ended:
-            raise UserError("There is no game running in this channel.")
-        return working_on(session)
+        if session is not None and not session.ended:
+            return working_on(session)
+        in_threads = [
+            each
+            for each in self.tables.values()
+            if each.parent_channel_id == channel_id and not each.ended
+        ]
+        theirs = [each for each in in_threads if each.seat_of(user_id) is not None]
+        if len(theirs) == 1:
+            return working_on(theirs[0])
+        if in_threads:
+            threads = ", ".join(f"<#{each.channel_id}>" for each in in_threads[:THREADS_NAMED])
+            raise UserError(IN_THREADS.format(threads=threads))
+        raise UserError("There is no game running in this channel.")
 
     # -- from lobby to table ---------------------------------------------------------------------
     async def start(
@@ -239,6 +260,14 @@ class TableService:
         self.by_channel[session.channel_id] = session.table_id
         return session
 
+    async def in_thread(self, session: TableSession, thread_id: int) -> None:
+        """The table just dealt plays in ``thread_id`` from now on (a thread of its lobby's
+        channel): that channel is free for the next lobby."""
+        if self.by_channel.get(session.channel_id) == session.table_id:
+            del self.by_channel[session.channel_id]
+        self.by_channel[thread_id] = session.table_id
+        await session.posted(thread=thread_id)
+
     def show(self, session: TableSession) -> None:
         """Start showing the table and driving its timers (after the caller answered)."""
         working_on(session)  # the display's and timers' tasks inherit the table's log ids
@@ -275,7 +304,7 @@ class TableService:
 
     async def leave(self, channel_id: int, user_id: int) -> None:
         """The person leaves the channel's game; the AI takes the seat."""
-        session = self.table_in(channel_id)
+        session = self.table_in(channel_id, user_id)
         self.committed(session, await session.leave(user_id))
 
     async def stop(self, channel_id: int, user_id: int, may_manage: bool, name: str) -> bool:
@@ -283,7 +312,7 @@ class TableService:
         them); True if it stopped. A host who plays the game and lacks Manage Server leaves it
         instead (False): the AI takes their seat and it counts as a loss, as /game leave
         does, so stopping a game they are losing is no way out of the result."""
-        session = self.table_in(channel_id)
+        session = self.table_in(channel_id, user_id)
         seat = session.seat_of(user_id)
         playing = seat is not None and session.seats[seat].is_human
         if playing and not may_manage and user_id == session.host_id:
@@ -402,14 +431,17 @@ class TableService:
             ending.cancel()
 
     def channel_gone(self, channel_id: int) -> None:
-        """A channel was deleted: its lobby closes and its table ends."""
+        """A channel or thread was deleted: its lobby closes and its table ends, and so do
+        the tables in the threads of a deleted channel (they went with it)."""
         lobby = self.lobbies.in_channel(channel_id)
         if lobby is not None:
             self.lobbies.close(lobby)
-        key = self.by_channel.get(channel_id)
-        session = self.tables.get(key) if key else None
-        if session is not None:
-            self.end(session, Ending(EndKind.CHANNEL_LOST, CHANNEL_DELETED))
+        for session in list(self.tables.values()):
+            if session.ended or channel_id not in (session.channel_id, session.parent_channel_id):
+                continue
+            thread = session.channel_id == channel_id and session.parent_channel_id is not None
+            text = THREAD_DELETED if thread else CHANNEL_DELETED
+            self.end(session, Ending(EndKind.CHANNEL_LOST, text))
 
     def guild_gone(self, guild_id: int) -> None:
         """The bot left (or was removed from) a server: its lobbies close, its tables end."""
@@ -472,7 +504,7 @@ class TableService:
                 )
             self.rematches[session.table_id] = Rematch(
                 session.guild_id,
-                session.channel_id,
+                session.parent_channel_id or session.channel_id,  # where its lobby was
                 session.game,
                 dict(session.options),
                 frozenset(seat.user_id for seat in session.seats if seat.user_id is not None),

@@ -223,12 +223,17 @@ class TableSession(TableData):
         table_message: int | None = None,
         dm: tuple[int, int | None] | None = None,
         dm_closed: int | None = None,
+        thread: int | None = None,
     ) -> None:
         """What the Discord side posted: a new table message, a seat's new hand DM (its
-        message id, or None when that person's DMs are closed), or the last edit of the hand
-        DM of a seat handed to the AI (never edited again). Saved, so that after a restart
-        the bot edits the messages people see last; a failed save only loses that."""
+        message id, or None when that person's DMs are closed), the last edit of the hand
+        DM of a seat handed to the AI (never edited again), or the thread the table plays in
+        from now on (it was dealt in its lobby's channel). Saved, so that after a restart
+        the bot edits the messages people see last, in the thread; a failed save only loses
+        that until the next move's save."""
         async with self.lock:
+            if thread is not None:
+                self.parent_channel_id, self.channel_id = self.channel_id, thread
             if table_message is not None:
                 self.table_message_id = table_message
                 self.table_posted_at = self.context.clock()
