@@ -16,10 +16,12 @@ import sys
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import discord
 import pytest
 import simcord
+from discord import InteractionResponse
 
 from bot.app import CardroomBot, create_bot
 from bot.storage import ForwardedClick, Shards, Storage
@@ -73,16 +75,30 @@ async def test_a_dm_click_on_another_processs_game_is_played_by_that_process(
         async with simcord.run(bot) as env:
             _, _, ann = same_world(env)
             assert ann.id == dealt["ann"], "ann is the same person in both processes"
-            forward = bot.storage.clicks.forward
+            clicks, order = bot.storage.clicks, []
+            forward, look_up, defer = clicks.forward, clicks.game_guild, InteractionResponse.defer
 
             async def noted(click: ForwardedClick) -> None:
                 forwarded.append(click)
                 await forward(click)
 
-            bot.storage.clicks.forward = noted  # type: ignore[method-assign]
+            async def looked_up(table_id: str) -> int | None:
+                order.append("looked up")
+                return await look_up(table_id)
+
+            async def deferred(response: InteractionResponse[Any], **kwargs: Any) -> Any:
+                order.append("acknowledged")
+                return await defer(response, **kwargs)
+
             hand = await dm_with_button(bot, ann.id, dealt["click"])
-            clicked = await ann.user.click(hand, custom_id=dealt["click"])
-            assert clicked.deferred and not clicked.followups, "acknowledged here, no answer"
+            with (
+                mock.patch.object(clicks, "forward", noted),
+                mock.patch.object(clicks, "game_guild", looked_up),
+                mock.patch.object(InteractionResponse, "defer", deferred),
+            ):
+                clicked = await ann.user.click(hand, custom_id=dealt["click"])
+            assert order == ["acknowledged", "looked up"], "acknowledged before anything else"
+            assert clicked.deferred and not clicked.followups, "no answer from here"
             (click,) = forwarded
             assert (click.table_id, click.shard_id) == (dealt["table"], 1)
 
@@ -95,6 +111,7 @@ async def test_a_dm_click_on_another_processs_game_is_played_by_that_process(
             ), "the owner answered through the click's token"
 
             # a click on a game stored nowhere: answered here, privately
+            clicks.forward = noted  # type: ignore[method-assign]
             gone = "cr:refresh:00000000deadbeef"
             over = await ann.user.click(await dm_with_button(bot, ann.id, gone), custom_id=gone)
             assert [text_of(m) for m in over.followups] == [OVER_OR_ELSEWHERE]
