@@ -4,9 +4,10 @@ It offers one call per intent (``choose`` a step, which plays the move it comple
 ``leave``, ``end``, and for the timers ``ai_move`` and ``time_out``). Each call is a
 transaction under the table's lock: the change is made in memory, then saved
 (``storage.running.save``; ``storage.results.finish`` at the end,
-``storage.running.end_unfinished`` when it ends without a result); if the save fails, the
-session is put back exactly as it was (state, revision, log, deadlines, seats) and the caller
-gets ``SaveFailed``.
+``storage.running.end_unfinished`` when it ends without a result). The session holds the
+change only once the save committed: while it is pending, and after it failed, the session
+holds the position last saved, exactly as it was (state, revision, log, deadlines, seats),
+and a failed save raises ``SaveFailed``.
 A committed call returns a ``Change`` (events, whose views changed, what to post); its caller
 (``TableService``, or the timers) has it shown and rescheduled. The Discord side reports the
 ids of what it posted through ``posted``, the service a closed channel through ``pause``;

@@ -17,7 +17,7 @@ from engine.core import State
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A table's data as it was before a call."""
+    """A table's data at one moment of a call: before it, or the position it made."""
 
     state: State  # a deep copy, or the state itself when nothing changes it meanwhile
     revision: int
