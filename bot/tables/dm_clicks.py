@@ -68,7 +68,7 @@ async def forward_elsewhere(
     guild_id = await clicks.game_guild(table_id)
     if guild_id is None or shards.owns(guild_id):
         return False  # over (or never was): answered as such here
-    shard = (guild_id >> 22) % shards.count
+    shard = shards.of(guild_id)
     if not await clicks.shard_held(shard):
         raise UserError(OWNER_GONE)
     expires = interaction.created_at + TOKEN_LIFETIME
