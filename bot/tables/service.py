@@ -57,8 +57,9 @@ SHARD_LOST = (
     "This game is interrupted: the bot lost the link to its saved games. It comes back from the"
     " last move shown when the bot has restarted, usually within a minute; nothing is lost."
 )
-# Discord sends every DM click to shard 0: a hand DM's click on a game another process runs
-# lands in the process of shard 0, which cannot play it
+# with several shard processes, a table unknown here is over, or another process's: a hand
+# DM's click on one lands in the process of shard 0 (Discord sends it every DM click), which
+# hands it on (bot.tables.dm_clicks) unless the game is stored nowhere
 OVER_OR_ELSEWHERE = (
     "This game is over, or it cannot be played from here: use the Hand button in its channel."
 )
