@@ -34,11 +34,12 @@ from tests.bot.shard_owner import same_world
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def line_from(process: asyncio.subprocess.Process) -> dict[str, Any]:
-    """The next JSON line the process reports."""
+async def line_from(process: asyncio.subprocess.Process, log: Path) -> dict[str, Any]:
+    """The next JSON line the process reports (its log, where it writes the rest, is shown
+    if it ended without one)."""
     assert process.stdout is not None
     line = await asyncio.wait_for(process.stdout.readline(), 120)
-    assert line, "the owner process ended early"
+    assert line, f"the owner process ended early:\n{log.read_text()[-3000:]}"
     found: dict[str, Any] = json.loads(line)
     return found
 
@@ -56,21 +57,25 @@ async def test_a_dm_click_on_another_processs_game_is_played_by_that_process(
     tmp_path: Path, postgres_url: str
 ) -> None:
     (tmp_path / "owner").mkdir()
-    owner = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "tests.bot.shard_owner",
-        postgres_url,
-        str(tmp_path / "owner"),
-        cwd=ROOT,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-    )
+    log = tmp_path / "owner" / "owner.log"  # its answer through a token unknown to its own
+    # simulated Discord is logged there as an error, as a refused answer is
+    with log.open("w") as errors:  # the child keeps its own copy
+        owner = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tests.bot.shard_owner",
+            postgres_url,
+            str(tmp_path / "owner"),
+            cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=errors,
+        )
     bot = create_bot(
         fast_settings(tmp_path, database_url=postgres_url, shard_count=2, shard_ids="0")
     )
     try:
-        dealt = await line_from(owner)
+        dealt = await line_from(owner, log)
         forwarded: list[ForwardedClick] = []
         async with simcord.run(bot) as env:
             _, _, ann = same_world(env)
@@ -102,7 +107,7 @@ async def test_a_dm_click_on_another_processs_game_is_played_by_that_process(
             (click,) = forwarded
             assert (click.table_id, click.shard_id) == (dealt["table"], 1)
 
-            played = await line_from(owner)
+            played = await line_from(owner, log)
             assert played["revision"] > dealt["revision"], "the owner played the move"
             assert played["moved"] and played["moved"][0].startswith("{s0} "), "ann's move (seat 0)"
             token = json.loads(click.interaction)["token"]
