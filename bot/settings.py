@@ -140,6 +140,12 @@ class Settings(BaseSettings):
     supervisor_seconds: float = Field(
         default=30, ge=0, description="how often every table's liveness is checked (0: never)"
     )
+    forwarded_click_poll_seconds: float = Field(
+        default=2.0,
+        gt=0,
+        description="how often a process looks for hand DM clicks handed to it, should a "
+        "PostgreSQL notification be lost",
+    )
     max_tables_per_server: int = Field(
         default=100, ge=1, description="open lobbies and running games a server may have at once"
     )

@@ -11,7 +11,7 @@ appear without code here.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import discord
@@ -41,6 +41,7 @@ from bot.tables.lobby_view import (
     lobby_message,
     post_lobby,
 )
+from bot.tables.session import TableSession
 from bot.text import clip
 from bot.ui import (
     CHANNEL_PERMISSIONS,
@@ -272,8 +273,12 @@ class GameCog(commands.Cog):
     async def on_guild_channel_update(
         self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
     ) -> None:
-        """A channel's overwrites may have changed."""
-        self.resume_reachable(after.guild)
+        """A channel's overwrites may have changed (a category's: those of the channels
+        synced with it too); only their tables (and those in their threads) are looked at."""
+        channels = (
+            [after, *after.channels] if isinstance(after, discord.CategoryChannel) else [after]
+        )
+        self.resume_reachable(after.guild, self.tables.paused_in_channels(c.id for c in channels))
 
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
@@ -286,9 +291,12 @@ class GameCog(commands.Cog):
         if self.bot.user is not None and after.id == self.bot.user.id:
             self.resume_reachable(after.guild)
 
-    def resume_reachable(self, guild: discord.Guild) -> None:
-        """Resume the server's paused tables whose channel the bot may use again."""
-        for session in self.tables.paused_in(guild.id):
+    def resume_reachable(
+        self, guild: discord.Guild, paused: Sequence[TableSession] | None = None
+    ) -> None:
+        """Resume the server's paused tables (or those of ``paused``) whose channel the bot
+        may use again."""
+        for session in self.tables.paused_in(guild.id) if paused is None else paused:
             channel = guild.get_channel_or_thread(session.channel_id)
             if channel is None or guild.me is None:
                 continue

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -31,6 +31,7 @@ from bot.tables.records import FINISHED, Change, Chosen, Clock, Ending, EndKind,
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession, working_on
 from bot.tables.supervisor import Supervisor
+from bot.tables.table_index import TableIndex
 from bot.tables.thinking import AiPlayers
 from bot.tables.timers import LEFT_THE_SERVER, TableTimers, retry_delay
 from engine.core import Game, OptionValue
@@ -56,8 +57,9 @@ SHARD_LOST = (
     "This game is interrupted: the bot lost the link to its saved games. It comes back from the"
     " last move shown when the bot has restarted, usually within a minute; nothing is lost."
 )
-# Discord sends every DM click to shard 0: a hand DM's click on a game another process runs
-# lands in the process of shard 0, which cannot play it
+# with several shard processes, a table unknown here is over, or another process's: a hand
+# DM's click on one lands in the process of shard 0 (Discord sends it every DM click), which
+# hands it on (bot.tables.dm_clicks) unless the game is stored nowhere
 OVER_OR_ELSEWHERE = (
     "This game is over, or it cannot be played from here: use the Hand button in its channel."
 )
@@ -131,6 +133,7 @@ class TableService:
         # channel or thread id → the lobby or table there (a table in a thread leaves its
         # lobby's channel free for the next lobby)
         self.by_channel: dict[int, str] = {}
+        self.index = TableIndex()  # the tables by server, by person seated, by thread's channel
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._pauses: dict[str, asyncio.Task[None]] = {}  # table id → the end of its pause
@@ -157,7 +160,14 @@ class TableService:
     # -- finding -------------------------------------------------------------------------------
     def _hosts(self, guild_id: int) -> list[int]:
         """The host of each running game of a server."""
-        return [s.host_id for s in self.tables.values() if s.guild_id == guild_id and not s.ended]
+        return [s.host_id for s in self.in_guild(guild_id) if not s.ended]
+
+    def in_guild(self, guild_id: int) -> list[TableSession]:
+        """A server's tables (only those: ``index``)."""
+        return self._found(self.index.in_guild(guild_id))
+
+    def _found(self, table_ids: list[str]) -> list[TableSession]:
+        return [self.tables[table_id] for table_id in table_ids if table_id in self.tables]
 
     def _new_id(self) -> str:
         while True:
@@ -256,9 +266,13 @@ class TableService:
             working_on(session)
             session.log_opening()
             await session.begin(lobby.lobby_id)  # its stored row goes with the first save
+        self._add(session)
+        return session
+
+    def _add(self, session: TableSession) -> None:
         self.tables[session.table_id] = session
         self.by_channel[session.channel_id] = session.table_id
-        return session
+        self.index.add(session)
 
     async def in_thread(self, session: TableSession, thread_id: int) -> None:
         """The table just dealt plays in ``thread_id`` from now on (a thread of its lobby's
@@ -267,6 +281,7 @@ class TableService:
             del self.by_channel[session.channel_id]
         self.by_channel[thread_id] = session.table_id
         await session.posted(thread=thread_id)
+        self.index.add(session)  # now under its thread's channel too
 
     def show(self, session: TableSession) -> None:
         """Start showing the table and driving its timers (after the caller answered)."""
@@ -412,7 +427,16 @@ class TableService:
 
     def paused_in(self, guild_id: int) -> list[TableSession]:
         """The paused tables of a server."""
-        return [s for s in self.tables.values() if s.guild_id == guild_id and s.paused]
+        return [session for session in self.in_guild(guild_id) if session.paused]
+
+    def paused_in_channels(self, channel_ids: Iterable[int]) -> list[TableSession]:
+        """The paused tables of these channels and of their threads."""
+        table_ids: list[str] = []
+        for channel_id in channel_ids:
+            table_ids += self.index.in_threads_of(channel_id)
+            if channel_id in self.by_channel:
+                table_ids.append(self.by_channel[channel_id])
+        return [session for session in self._found(table_ids) if session.paused]
 
     def resume(self, session: TableSession) -> None:
         """The bot may post in a paused table's channel again: the game goes on, every
@@ -447,7 +471,7 @@ class TableService:
         """The bot left (or was removed from) a server: its lobbies close, its tables end."""
         for lobby in self.lobbies.in_guild(guild_id):
             self.lobbies.close(lobby)
-        for session in [s for s in self.tables.values() if s.guild_id == guild_id]:
+        for session in self.in_guild(guild_id):
             self.end(session, Ending(EndKind.CHANNEL_LOST, GUILD_LEFT))
 
     def member_left(self, guild_id: int, user_id: int) -> None:
@@ -455,8 +479,8 @@ class TableService:
         their turn running out shows it): the AI takes their seats; they leave its lobbies
         (a lobby they host closes)."""
         self.lobbies.member_left(guild_id, user_id)
-        for session in list(self.tables.values()):
-            if session.guild_id != guild_id or session.ended:
+        for session in self._found(self.index.of_member(guild_id, user_id)):
+            if session.ended:
                 continue
             seat = session.seat_of(user_id)
             if seat is not None and session.seats[seat].is_human:
@@ -517,6 +541,7 @@ class TableService:
             # on an old table's buttons still gets "This game is over")
             if self.tables.get(session.table_id) is session:
                 del self.tables[session.table_id]
+                self.index.drop(session)
 
         self.display.ended(session, forget())
 
@@ -526,8 +551,7 @@ class TableService:
         on ``shards``; None: all); returns the problems found."""
         sessions, broken = await restore_sessions(self.storage, self.context, shards)
         for session in sessions:
-            self.tables[session.table_id] = session
-            self.by_channel[session.channel_id] = session.table_id
+            self._add(session)
             if session.paused:  # nothing asked of its channel: resumed once it is open
                 self.keep_paused(session)
             else:
