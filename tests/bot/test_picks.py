@@ -9,6 +9,7 @@ import simcord
 
 from bot.app import CardroomBot
 from bot.tables.session import NOT_A_MOVE, TableSession
+from bot.text import suit_symbols
 from tests.bot.helpers import (
     Player,
     add_player,
@@ -21,6 +22,7 @@ from tests.bot.helpers import (
     table_message,
     text_of,
 )
+from tests.engine.test_swazi import stacked
 from tests.engine.test_twentytwo import deal_deck
 
 STALE = "no longer possible"
@@ -139,3 +141,49 @@ async def test_cards_that_make_no_play_together_get_a_private_answer_and_the_cho
     menu = menu_of(refused)  # the same choice, at once
     await bob.member.select(refused, values_of(menu, "9", "9 (2nd)"), custom_id=menu["custom_id"])
     assert table.actions[-1] == (1, "play 9C 9D")
+
+
+async def test_a_choice_in_a_view_drawn_before_the_seats_own_move_is_stale(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    deck = deal_deck(2, 0, {1: "9C 9D 10C 10D JC QC KC", 0: "2D 3D 4D 5D 6D 7D 8D"})
+    table = await open_table(bot, channel, [ann, bob], "twentytwo", 0, deck=deck)
+    bot.tables.display.edit_seconds = 3600  # the Hand view is not redrawn before the click
+    await play(bob, table, "keep")
+    await play(ann, table, "keep")
+    hand = answer(await bob.member.click(table_message(channel, table), label="Hand"))
+    await play(bob, table, "play 9C 9D")
+    await play(ann, table, "play 2D 3D")
+    assert table.state.waiting_for() == (1,), "bob leads again, from another hand"
+    moves = list(table.actions)
+    # the first item of the old menu (a 9) is the first of the new one too (a 10): only the
+    # revision tells the old choice from a new one
+    menu = menu_of(hand)
+    assert menu["options"][0] == {**menu["options"][0], "label": "9", "value": "0"}
+    stale = answer(await bob.member.select(hand, ["0"], custom_id=menu["custom_id"]))
+    assert STALE in text_of(stale)
+    assert table.actions == moves
+
+
+async def test_a_swazi_capture_that_is_no_move_shows_the_same_capture_again(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    deck = stacked("4S 5H 2C 7D", hand1="9D")  # bob (seat 1) plays first
+    table = await open_table(bot, channel, [ann, bob], "swazi", 0, deck=deck)
+    hand = answer(await bob.member.click(table_message(channel, table), label="Hand"))
+    step = await pick(bob.member, hand, suit_symbols("9♦: capture, build or lay it down …"))
+    step = await pick(bob.member, step, suit_symbols("Capture with 9♦ …"))
+    question = suit_symbols("**Capture what with 9♦?**")
+    assert question in text_of(step)
+    menu = menu_of(step)
+    assert (menu["min_values"], menu["max_values"]) == (2, 4)
+    moves = list(table.actions)
+    four, two = suit_symbols("4♠"), suit_symbols("2♣")
+    refused = answer(await bob.member.select(step, values_of(menu, four, two), **_id(menu)))
+    assert NOT_A_MOVE in text_of(refused) and question in text_of(refused)
+    assert table.actions == moves
+    menu = menu_of(refused)
+    await bob.member.select(refused, values_of(menu, four, suit_symbols("5♥")), **_id(menu))
+    assert table.actions[-1] == (1, "capture 9D take 4S 5H")
