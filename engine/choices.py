@@ -321,18 +321,16 @@ def pick_at(game: Game, legal: Sequence[Action], prefix: Sequence[int]) -> Pick 
     candidates, _, here = _candidates(legal, prefix)
     if here is not None or len(candidates) < 2:
         return None
+    first = game.card_set(candidates[0])
+    if first is None or first.depth < len(prefix):
+        return None
+    depth, shared = first.depth, candidates[0].path[: first.depth]
     found: list[tuple[Action, CardSet]] = []
-    for action in candidates:
+    for action in candidates:  # stops at the first action that is no such set
         card_set = game.card_set(action)
-        if card_set is None:
+        if card_set is None or card_set.depth != depth or action.path[:depth] != shared:
             return None
         found.append((action, card_set))
-    depth = found[0][1].depth
-    shared = found[0][0].path[:depth]
-    if depth < len(prefix) or any(
-        card_set.depth != depth or action.path[:depth] != shared for action, card_set in found
-    ):
-        return None
     # items by key, the keys in their first appearance (ranks low to high, positions A B C)
     by_key: dict[str, dict[str, None]] = {}
     sets: dict[tuple[str, ...], Action] = {}
