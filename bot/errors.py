@@ -22,6 +22,10 @@ class StaleMove(UserError):
         super().__init__("That move is no longer possible.")
 
 
+class NoSuchMove(UserError):
+    """Cards (or other members) chosen together in one step that make no legal move."""
+
+
 class GameMovedElsewhere(UserError):
     """Another writer saved, finished or removed the game first (another bot process now
     drives it, or it was changed outside this one): this process stops driving it."""

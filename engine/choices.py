@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, is_card_text
-from engine.core import Action, Game, View
+from engine.core import Action, CardSet, Game, View
 
 HERE = -1
 """Index meaning "the action whose path ends at this step" (when other paths go on from it, or
@@ -41,6 +41,11 @@ class StaleChoice(Exception):
     """The indices do not name a step of this legal list (an old or forged choice)."""
 
 
+class NotAMove(Exception):
+    """Members chosen together at a ``Pick`` that make no legal action (say, two cards of
+    different ranks where a play takes one rank)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StepChoice:
     """One choice of a step: its path element, and the single action it leads to, if only one."""
@@ -49,6 +54,7 @@ class StepChoice:
     step: str
     only: Action | None
     rest: tuple[str, ...]  # the remaining steps of ``only`` after this one
+    leads: tuple[Action, ...] = ()  # every action it leads to
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +161,7 @@ def _step(candidates: list[Action], chosen: list[str], prefix: Sequence[int]) ->
     for index, (step, actions) in enumerate(groups.items()):
         only = actions[0] if len(actions) == 1 else None
         rest = tuple(only.path[depth + 1 :]) if only is not None else ()
-        choices.append(StepChoice(index, step, only, rest))
+        choices.append(StepChoice(index, step, only, rest, tuple(actions)))
     return Step(tuple(prefix), tuple(chosen), tuple(choices))
 
 
@@ -257,8 +263,180 @@ def only_move_reason(game: Game, view: View, legal: Sequence[Action]) -> str | N
 
 
 def choice_label(game: Game, step: Step, choice: StepChoice, names: Sequence[str]) -> str:
-    """A choice of ``step`` as offered: the whole action when it leads to one, else its step
-    (with ``…`` to say more steps follow)."""
+    """A choice of ``step`` as offered: the whole action when it leads to one, else what it
+    does next (the game's ``leads_label``, else its step), with ``…`` to say more steps
+    follow."""
     if choice.only is not None:
         return action_label(game, choice.only, names)
-    return step_label(game, step.chosen, choice.step, names) + " …"
+    leads = game.leads_label(step.chosen, choice.step, choice.leads, names)
+    return (leads or step_label(game, step.chosen, choice.step, names)) + " …"
+
+
+# -- several members in one step ----------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A step that may be answered by choosing several of ``items`` at once (the bot's
+    multi-select, the terminal's numbers on one line), derived from the legal actions and the
+    game's ``card_set``: ``sizes`` are the legal counts, ``chosen`` the path words before the
+    set (what it is for), ``keys`` each item's key (equal keys are interchangeable) and
+    ``sets`` each legal set's sorted keys with its action."""
+
+    prefix: tuple[int, ...]
+    chosen: tuple[str, ...]
+    items: tuple[str, ...]
+    keys: tuple[str, ...]
+    sizes: tuple[int, ...]
+    sets: tuple[tuple[tuple[str, ...], Action], ...]
+
+    def action(self, picked: Sequence[int]) -> Action:
+        """The legal action the item indices ``picked`` name together.
+
+        Raises StaleChoice for an index that names no item (or one named twice), NotAMove
+        when the items make no legal action together."""
+        if len(set(picked)) != len(picked) or not all(0 <= i < len(self.items) for i in picked):
+            raise StaleChoice("no such item")
+        keys = tuple(sorted(self.keys[i] for i in picked))
+        for legal_keys, action in self.sets:
+            if legal_keys == keys:
+                return action
+        raise NotAMove(f"{len(picked)} chosen make no move")
+
+
+def pick_at(game: Game, legal: Sequence[Action], prefix: Sequence[int]) -> Pick | None:
+    """The step at ``prefix`` as one choice of several members, when the game allows it:
+    every action left is a set of the game's (``Game.card_set``) starting at the same depth
+    after the same path, the sets tell their actions apart, some set has two members or more
+    and the items fit one menu (``MAX_CHOICES``). None otherwise (the step is offered one
+    choice at a time).
+
+    Raises StaleChoice when the indices name nothing in ``legal``.
+
+    >>> from engine.registry import get_game
+    >>> cambio = get_game("cambio")
+    >>> legal = [cambio.parse_action(t) for t in ("look A B", "look A C", "look B C")]
+    >>> pick = pick_at(cambio, legal, ())
+    >>> pick.items, pick.sizes, pick.action([2, 1]).text
+    (('A', 'B', 'C'), (2,), 'look B C')
+    """
+    candidates, _, here = _candidates(legal, prefix)
+    if here is not None or len(candidates) < 2:
+        return None
+    first = game.card_set(candidates[0])
+    if first is None or first.depth < len(prefix):
+        return None
+    depth, shared = first.depth, candidates[0].path[: first.depth]
+    found: list[tuple[Action, CardSet]] = []
+    for action in candidates:  # stops at the first action that is no such set
+        card_set = game.card_set(action)
+        if card_set is None or card_set.depth != depth or action.path[:depth] != shared:
+            return None
+        found.append((action, card_set))
+    # items by key, the keys in their first appearance (ranks low to high, positions A B C)
+    by_key: dict[str, dict[str, None]] = {}
+    sets: dict[tuple[str, ...], Action] = {}
+    for action, card_set in found:
+        for member, key in zip(card_set.members, card_set.keys, strict=True):
+            by_key.setdefault(key, {})[member] = None
+        sets.setdefault(tuple(sorted(card_set.keys)), action)
+    items = tuple((member, key) for key, members in by_key.items() for member in members)
+    sizes = tuple(sorted({len(card_set.members) for _, card_set in found}))
+    if len(sets) < len(found) or sizes[-1] < 2 or len(items) > MAX_CHOICES:
+        return None
+    return Pick(
+        tuple(prefix),
+        shared,
+        tuple(member for member, _ in items),
+        tuple(key for _, key in items),
+        sizes,
+        tuple(sets.items()),
+    )
+
+
+def picked_path(
+    game: Game, legal: Sequence[Action], prefix: Sequence[int], picked: Sequence[int]
+) -> tuple[int, ...]:
+    """The indices (as ``resolve`` reads them) of the action that the items ``picked`` of
+    the pick at ``prefix`` name together.
+
+    Raises StaleChoice when there is no such pick or item, NotAMove when the items make no
+    legal action together.
+
+    >>> from engine.registry import get_game
+    >>> cambio = get_game("cambio")
+    >>> legal = [cambio.parse_action(t) for t in ("look A B", "look A C", "look B C")]
+    >>> resolve(legal, picked_path(cambio, legal, (), [0, 2])).text
+    'look A C'
+    """
+    pick = pick_at(game, legal, prefix)
+    if pick is None:
+        raise StaleChoice("no choice of several here")
+    return path_of(legal, pick.action(picked))
+
+
+def path_of(legal: Sequence[Action], action: Action) -> tuple[int, ...]:
+    """The indices that lead to ``action`` among ``legal`` (``HERE`` last when other actions
+    go on from its path).
+
+    >>> from engine.core import Word
+    >>> legal = [Word("draw"), Word("done")]
+    >>> path_of(legal, Word("done"))
+    (1,)
+    """
+    candidates = list(legal)
+    indices: list[int] = []
+    for depth, element in enumerate(action.path):
+        steps = list(dict.fromkeys(a.path[depth] for a in candidates if len(a.path) > depth))
+        indices.append(steps.index(element))
+        candidates = [a for a in candidates if len(a.path) > depth and a.path[depth] == element]
+    return (*indices, HERE) if len(candidates) > 1 else tuple(indices)
+
+
+def pick_labels(game: Game, pick: Pick, names: Sequence[str]) -> tuple[str, ...]:
+    """How each item of ``pick`` reads in a menu; copies that read alike (twentytwo's cards
+    of one rank) are counted: ``7``, ``7 (2nd)``.
+
+    >>> from engine.registry import get_game
+    >>> cambio = get_game("cambio")
+    >>> legal = [cambio.parse_action(t) for t in ("look A B", "look A C", "look B C")]
+    >>> pick_labels(cambio, pick_at(cambio, legal, ()), [])
+    ('Your card A', 'Your card B', 'Your card C')
+    """
+    labels: list[str] = []
+    seen: dict[str, int] = {}
+    for item in pick.items:
+        words = step_label(game, pick.chosen, item, names)
+        words = words[:1].upper() + words[1:]
+        seen[words] = copies = seen.get(words, 0) + 1
+        labels.append(words if copies == 1 else f"{words} ({_ordinal(copies)})")
+    return tuple(labels)
+
+
+def _ordinal(number: int) -> str:
+    return {2: "2nd", 3: "3rd"}.get(number, f"{number}th")
+
+
+def pick_prompt(game: Game, pick: Pick, names: Sequence[str]) -> str:
+    """What choosing a set at ``pick`` does, with how many to choose (the game's words, else
+    "Choose 2", "Choose 1 to 4").
+
+    >>> from engine.registry import get_game
+    >>> cambio = get_game("cambio")
+    >>> legal = [cambio.parse_action(t) for t in ("look A B", "look A C", "look B C")]
+    >>> pick_prompt(get_game("stuck"), pick_at(cambio, legal, ()), [])
+    'Choose 2'
+    """
+    own = game.pick_prompt(pick.chosen, pick.sizes, names)
+    return own if own is not None else f"Choose {count_words(pick.sizes)}"
+
+
+def count_words(sizes: Sequence[int]) -> str:
+    """Legal counts in words: ``2``, ``1 to 4`` (a run), ``2 or 4``.
+
+    >>> count_words([2]), count_words([1, 2, 3, 4]), count_words([2, 4]), count_words([1, 3, 4])
+    ('2', '1 to 4', '2 or 4', '1, 3 or 4')
+    """
+    if len(sizes) == 1:
+        return str(sizes[0])
+    if list(sizes) == list(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]} to {sizes[-1]}"
+    return ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}"

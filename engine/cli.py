@@ -17,11 +17,18 @@ from typing import Any, TextIO
 from engine.ai import agent, level_name
 from engine.ai.search import DEFAULT_BUDGET, Budget
 from engine.choices import (
+    NotAMove,
+    Pick,
     Step,
     action_label,
     choice_label,
+    count_words,
     descend,
     only_move_reason,
+    path_of,
+    pick_at,
+    pick_labels,
+    pick_prompt,
     resolve,
     step_prompt,
 )
@@ -41,6 +48,7 @@ HELP_KEYS = ("?", "h", "help")
 KEYS = "Type the number of your choice and press Enter; b goes back, ? shows help, q quits."
 COMMANDS = """Commands, at any question:
   a number  takes that choice
+  1 3       several numbers on one line choose those cards together (when asked to)
   b         goes back a step
   0         lets an optional move pass (when offered)
   ?         shows this help and the rules
@@ -526,9 +534,18 @@ class TerminalGame:
                         + (f" {reason}" if reason else "")
                     )
                 return target
-            self.say(step_prompt(self.game, target, self.names))
-            for number, choice in enumerate(target.choices, start=1):
-                self.say(f"  {number:>2}. {choice_label(self.game, target, choice, self.names)}")
+            # several cards chosen at once, where the game allows: numbers on one line
+            pick = pick_at(self.game, legal, prefix) if target.confirms is None else None
+            if pick is None:
+                self.say(step_prompt(self.game, target, self.names))
+                labels = [choice_label(self.game, target, c, self.names) for c in target.choices]
+            else:
+                self.say(pick_prompt(self.game, pick, self.names))
+                labels = list(pick_labels(self.game, pick, self.names))
+            for number, label in enumerate(labels, start=1):
+                self.say(f"  {number:>2}. {label}")
+            if pick is not None:
+                self.say(f"   Type {count_words(pick.sizes)} of these numbers on one line (1 3).")
             if shown:
                 self.say("   b. back")
             if optional and not shown:
@@ -542,18 +559,40 @@ class TerminalGame:
                 continue
             if optional and not shown and answer == "0":
                 return None
-            # isdigit() alone accepts ² and other digits int() refuses.
-            number = int(answer) if answer.isascii() and answer.isdigit() else 0
-            if not 1 <= number <= len(target.choices):
-                keys = f"a number from 1 to {len(target.choices)}"
+            numbers = _numbers(answer, len(labels))
+            sizes = pick.sizes if pick is not None else (1,)
+            if numbers is None or len(numbers) not in sizes:
+                keys = (
+                    f"{count_words(sizes)} numbers from 1 to {len(labels)}"
+                    if pick is not None
+                    else f"a number from 1 to {len(labels)}"
+                )
                 if shown:
                     keys += ", b to go back"
                 elif optional:
                     keys += ", 0 to let it pass"
                 self.say(f"{answer!r} is not one of the choices: type {keys} (? help, q quits).")
                 continue
+            if pick is not None:
+                picked = self._picked(legal, pick, numbers, labels)
+                if picked is None:
+                    continue
+                shown.append(prefix)
+                prefix = picked
+                continue
             shown.append(prefix)
-            prefix = (*prefix, target.choices[number - 1].index)
+            prefix = (*prefix, target.choices[numbers[0] - 1].index)
+
+    def _picked(
+        self, legal: Sequence[Action], pick: Pick, numbers: Sequence[int], labels: Sequence[str]
+    ) -> tuple[int, ...] | None:
+        """The indices of the action the numbered items make together, or None (said why)."""
+        try:
+            return path_of(legal, pick.action([number - 1 for number in numbers]))
+        except NotAMove:
+            chosen = " + ".join(labels[number - 1] for number in numbers)
+            self.say(f"{chosen} is not a move together; choose again.")
+            return None
 
     def read(self) -> str:
         print("> ", end="", file=self.stdout, flush=True)
@@ -564,6 +603,19 @@ class TerminalGame:
         if line.strip().lower() in ("q", "quit", "exit"):
             raise QuitGame
         return line.strip()
+
+
+def _numbers(answer: str, count: int) -> list[int] | None:
+    """The distinct numbers from 1 to ``count`` typed in ``answer`` (spaces or commas
+    between), or None when anything else was typed."""
+    words = answer.replace(",", " ").split()
+    # isdigit() alone accepts ² and other digits int() refuses.
+    if not words or not all(word.isascii() and word.isdigit() for word in words):
+        return None
+    numbers = [int(word) for word in words]
+    if len(set(numbers)) != len(numbers) or not all(1 <= n <= count for n in numbers):
+        return None
+    return numbers
 
 
 class QuitGame(Exception):

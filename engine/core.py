@@ -74,6 +74,18 @@ class Word:
         return (self.word,)
 
 
+@dataclass(frozen=True, slots=True)
+class CardSet:
+    """How an action may be chosen as a set in one step (``Game.card_set``): from path depth
+    ``depth`` on, its path names the ``members`` (then perhaps a closing word such as
+    ``done``). Members of equal ``keys`` are interchangeable: twentytwo's cards of one rank
+    (where suits never matter), keyed by rank."""
+
+    depth: int
+    members: tuple[str, ...]
+    keys: tuple[str, ...]
+
+
 class Agent(Protocol):
     """A player program. It sees what a human in the seat sees: the view and the legal actions."""
 
@@ -462,6 +474,25 @@ class Game(ABC):
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         """This game's words for a whole action (``Play 7♣ to the table``)."""
+        return None
+
+    def leads_label(
+        self, chosen: tuple[str, ...], step: str, actions: Sequence[Action], names: Sequence[str]
+    ) -> str | None:
+        """This game's words for the choice ``step`` (after ``chosen``) that leads on to several
+        ``actions``: what choosing it does next (``Capture with K♠``)."""
+        return None
+
+    def card_set(self, action: Action) -> CardSet | None:
+        """When ``action`` may be chosen as a set of cards (or positions) in one step, which:
+        ``engine.choices.pick_at`` offers the step as one choice of several members."""
+        return None
+
+    def pick_prompt(
+        self, chosen: tuple[str, ...], sizes: tuple[int, ...], names: Sequence[str]
+    ) -> str | None:
+        """What choosing a set after ``chosen`` does, in this game's words (``sizes``: the
+        legal counts): ``Look at two of your cards``."""
         return None
 
     def confirmation(self, action: Action) -> str | None:

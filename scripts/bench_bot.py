@@ -73,7 +73,7 @@ from bot.pictures import Picture, draw
 from bot.replays.book import ReplayedGame
 from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
-from bot.tables.hand_view import StepButton, StepSelect
+from bot.tables.hand_view import PickSelect, StepButton, StepSelect
 from bot.tables.thinking import AiPlayers
 from engine.core import Action, State
 from engine.replay import Replay, played_record
@@ -146,7 +146,7 @@ class MoveClock:
                 name,
                 self.responding(getattr(discord.InteractionResponse, name)),
             )
-        for step in (StepButton, StepSelect):
+        for step in (StepButton, StepSelect, PickSelect):
             step.callback = self.timed(step.callback)  # type: ignore[method-assign,assignment]
         running = bot.storage.running
         save = running.save

@@ -11,7 +11,9 @@ history``), the rules (``/game rules``), a replay and the review of ann's moves,
 dark and the light theme at a desktop and a phone width. ``--game notices`` shoots a table in
 trouble, ``--game welcome`` what a newcomer finds (``/help``, a lobby and its How to play,
 ``/stats`` of a lowest-wins game), ``--game threads`` a table in a thread of its own (the
-games' screens show their table in the channel, as a server without threads has it).
+games' screens show their table in the channel, as a server without threads has it),
+``--game picks`` Hands that choose several cards at once (cambio's opening look, twentytwo's
+exchange) and a fishing turn whose cards say they capture.
 
 simcord's preview draws Discord's dark theme only: the light theme is Discord's light palette
 laid over the preview's colour variables, close to Discord's but not its pixels.
@@ -50,6 +52,7 @@ from bot.app import CardroomBot, create_bot
 from bot.settings import Settings
 from bot.storage import Shards
 from bot.tables.results import saved_game
+from bot.text import suit_symbols
 from engine.registry import games
 from tests.bot.helpers import (
     Player,
@@ -60,6 +63,8 @@ from tests.bot.helpers import (
     move_buttons,
     move_by_hand,
     open_table,
+    pick,
+    play,
     release,
     results_message,
     short_options,
@@ -67,6 +72,8 @@ from tests.bot.helpers import (
 )
 from tests.bot.records import finished
 from tests.browser.chromium import BROWSER_ARGS, CHROMIUM
+from tests.engine.decks import round_robin_deck
+from tests.engine.test_twentytwo import deal_deck
 
 WIDTH_NAMES = ("desktop", "phone")
 # Tall enough that no message is cut; a channel is shot as the window a person sees.
@@ -422,6 +429,8 @@ def next_step(message: Any) -> tuple[str, Choose] | None:
     """A choice of ``message`` that goes on to another step (not one that makes the move)."""
     for item in move_buttons(message):
         custom_id = item["custom_id"]
+        if custom_id.startswith("cr:pick:"):  # several cards at once: that makes the move
+            continue
         if "options" in item:  # a select: its first option
 
             async def select(actor: simcord.MemberActor, on: Any, item: Any = item) -> Any:
@@ -519,6 +528,8 @@ async def shoot_threads(here: World, camera: Camera) -> None:
     await shoot_channel(
         here, camera, "03-channel-end", "the channel at the end: the result, the thread archived"
     )
+PICKS = "picks"
+"""Not a game: Hands that choose several cards at once (``--game picks``)."""
 
 
 async def shoot_welcome(here: World, camera: Camera) -> None:
@@ -546,6 +557,34 @@ async def shoot_welcome(here: World, camera: Camera) -> None:
     await camera.shoot(
         "04-stats", "ann's /stats after two games of Twenty-Two", channel, ann.member, stats
     )
+
+
+async def shoot_picks(here: World, camera: Camera) -> None:
+    """Hands whose step chooses several cards at once or says what a card does next: cambio's
+    opening look (a multi-select of two positions), twentytwo's exchange (ranks only) and a
+    fishing turn whose cards say they capture, then one card's captures; each game in a
+    channel of its own."""
+    bot, guild, ann, bob = here.bot, here.guild, here.ann, here.bob
+    channel = here.channel
+    await open_table(bot, channel, here.players, "cambio", 0, {"rounds": 1})
+    hand = answer(await ann.member.click(latest_table(here), label="Hand"))
+    await camera.shoot(
+        "01-cambio-look", "ann's Hand at the opening look", channel, ann.member, hand
+    )
+    channel = guild.create_text_channel("twentytwo")
+    deck = deal_deck(2, 0, {1: "9C 10C JC QC KC AC 9D", 0: "2D 2H 5C 7D 9S QD QH"})
+    table = await open_table(bot, channel, here.players, "twentytwo", 0, deck=deck)
+    await play(bob, table, "keep")
+    hand = answer(await ann.member.click(table_message(channel, table), label="Hand"))
+    step = await pick(ann.member, hand, "Exchange cards …")
+    await camera.shoot("02-twentytwo-exchange", "ann's exchange", channel, ann.member, step)
+    channel = guild.create_text_channel("fishing")
+    deck = round_robin_deck(["3C 5C 7C 8C", "KS 6D 9H 2C"], after=["KH KD 2H 4S"])
+    table = await open_table(bot, channel, here.players, "fishing", 0, deck=deck)
+    hand = answer(await bob.member.click(table_message(channel, table), label="Hand"))
+    await camera.shoot("03-fishing-turn", "bob's Hand at his turn", channel, bob.member, hand)
+    step = await pick(bob.member, hand, suit_symbols("Capture with K♠ …"))
+    await camera.shoot("04-fishing-capture", "bob's K♠ captures", channel, bob.member, step)
 
 
 async def shoot_notices(here: World, camera: Camera) -> None:
@@ -664,6 +703,7 @@ async def shoot(
                     NOTICES: "A table in trouble",
                     WELCOME: "A newcomer",
                     THREADS: "A table in its thread",
+                    PICKS: "Several cards at once",
                 }
                 title = games()[game_id].name if game_id in games() else titles[game_id]
                 index += ["", f"## {title}", ""]
@@ -674,6 +714,8 @@ async def shoot(
                         await shoot_welcome(here, camera)
                     elif game_id == THREADS:
                         await shoot_threads(here, camera)
+                    elif game_id == PICKS:
+                        await shoot_picks(here, camera)
                     else:
                         await shoot_game(here, camera, game_id, seed)
                 finally:
@@ -693,13 +735,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ids = [*sorted(games()), NOTICES, WELCOME, THREADS]
+    ids = [*sorted(games()), NOTICES, WELCOME, THREADS, PICKS]
     parser.add_argument(
         "--game",
         action="append",
         choices=ids,
         help="a game to shoot, notices: a table in trouble, welcome: what a newcomer finds, "
         "or threads: a table in its thread (repeat; default all)",
+        help="a game to shoot, notices: a table in trouble, welcome: what a newcomer "
+        "finds, or picks: several cards chosen at once (repeat; default all)",
     )
     parser.add_argument("--out", type=Path, default=Path("screens"), help="default screens/")
     parser.add_argument("--themes", default="dark,light", help="dark, light or both (default)")

@@ -27,6 +27,7 @@ from bot.replays import commands as replays
 from bot.tables.hand_view import (
     DeckButton,
     HandButton,
+    PickSelect,
     RefreshButton,
     StepButton,
     StepSelect,
@@ -71,6 +72,7 @@ BUTTONS = (
     DeckButton,
     StepButton,
     StepSelect,
+    PickSelect,
     LobbyButton,
     AiLevelButton,
     RematchButton,

@@ -10,6 +10,9 @@ button class builds and parses its own custom_id:
   red/black, or ``four_colour``)
 - ``cr:step:<table>:<revision>:<path>:<page>`` a step of a move (``path``: the indices chosen
   so far, see ``engine.choices``); ``cr:step-menu:…`` the same step as a select
+- ``cr:pick:<table>:<revision>:<path>:0`` the step at ``path`` answered by choosing several
+  cards at once (``engine.choices.Pick``): a multi-select whose values are the indices of the
+  chosen items, which name one legal action together (or none: a private "not a move")
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any
 import discord
 
 from bot.answers import NOT_OURS, answer_click
-from bot.errors import GameMovedElsewhere, StaleMove, UserError
+from bot.errors import GameMovedElsewhere, NoSuchMove, StaleMove, UserError
 from bot.pictures import DeckStyle
 from bot.tables.dm_clicks import forward_elsewhere
 from bot.tables.session import PAUSED, TableSession
@@ -45,11 +48,17 @@ from bot.ui import (
 )
 from bot.wiring import UsesWiring, Wiring
 from engine.choices import (
+    Pick,
+    StaleChoice,
     Step,
     StepChoice,
     choice_label,
+    count_words,
     first_step,
     only_move_reason,
+    pick_at,
+    pick_labels,
+    pick_prompt,
     step_prompt,
 )
 from engine.core import Action
@@ -247,6 +256,55 @@ class StepSelect(
         await answer_in_place(interaction, self.wiring, self.step.table_id, chosen)
 
 
+class PickSelect(
+    UsesWiring,
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=rf"cr:pick:{STEP}",
+):
+    """A step answered by choosing several cards at once (``engine.choices.Pick``): a
+    multi-select of the legal counts whose values are the chosen items' indices; one choice
+    makes the move."""
+
+    def __init__(
+        self,
+        step: StepTarget,
+        *,
+        placeholder: str = "Choose",
+        options: list[discord.SelectOption] | None = None,
+        sizes: tuple[int, ...] = (1,),
+    ) -> None:
+        self.step = step
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=f"cr:pick:{step.id_part()}",
+            placeholder=clip(placeholder, 150),
+            options=options or [discord.SelectOption(label="·")],
+            min_values=sizes[0],
+            max_values=sizes[-1],
+        )
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PickSelect:
+        return cls(StepTarget.parse(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """The chosen items make the move together."""
+
+        async def chosen() -> None:
+            values = self.item.values
+            if not values:
+                raise UserError("Choose the cards to play.")
+            try:
+                picked = tuple(int(value) for value in values)
+            except ValueError:
+                raise UserError(NOT_OURS) from None
+            await choose_step(interaction, self.wiring, self.step, picked)
+
+        await answer_in_place(interaction, chosen)
+
+
 # -- what the buttons do ------------------------------------------------------------------------
 async def answer_in_place(
     interaction: discord.Interaction,
@@ -291,21 +349,34 @@ async def send_hand(
     await open_hands.opened(session, seat, interaction, sent.id, message)
 
 
-async def choose_step(interaction: discord.Interaction, wiring: Wiring, step: StepTarget) -> None:
-    """A step chosen in a hand: the next step, or the move it completes; a stale one shows
-    the current position."""
+async def choose_step(
+    interaction: discord.Interaction,
+    wiring: Wiring,
+    step: StepTarget,
+    picked: tuple[int, ...] | None = None,
+    note: str | None = None,
+) -> None:
+    """A step chosen in a hand (or the items ``picked`` together at it): the next step, or
+    the move it completes; a stale one shows the current position, a set that is no move the
+    same step again (both saying why, as ``note`` says)."""
     service, user_id = wiring.tables, interaction.user.id
     try:
-        session, chosen = await service.choose(step.table_id, user_id, step.revision, step.path)
+        session, chosen = await service.choose(
+            step.table_id, user_id, step.revision, step.path, picked
+        )
     except GameMovedElsewhere:  # the table stopped: no hand left to show, only why
         raise
+    except NoSuchMove as error:
+        await choose_step(interaction, wiring, step, note=error.message)
+        return
     except UserError as error:  # stale, or not now: the hand as it is, with why
         session = service.table(step.table_id)
         note = STALE if isinstance(error, StaleMove) else error.message
         await edit_hand(interaction, wiring, session, session.seat_for(user_id), note=note)
         return
     if isinstance(chosen.outcome, Step):
-        await edit_hand(interaction, wiring, session, chosen.seat, chosen.outcome, step.page)
+        outcome = chosen.outcome
+        await edit_hand(interaction, wiring, session, chosen.seat, outcome, step.page, note=note)
     else:
         await edit_hand(interaction, wiring, session, chosen.seat)
 
@@ -395,7 +466,7 @@ def hand_message(
     deck = DeckButton(session.table_id, style)
     if node is not None:
         reason = only_move_reason(session.game, view, legal) if not urgent else None
-        decision = _controls(session, node, page, deck, reason)
+        decision = _controls(session, node, page, deck, reason, _pick(session, legal, node))
     elif not session.ended:
         decision = [controls(RefreshButton(session.table_id), deck)]
     shown = gallery(picture) if picture is not None else None
@@ -446,16 +517,35 @@ def _status(
     return f"### {title} — waiting for {who}", GREY
 
 
+def _pick(session: TableSession, legal: tuple[Action, ...], node: Step) -> Pick | None:
+    """The step ``node`` as one choice of several cards, where the game allows it (never
+    a confirmation; None too for a step that a move made since drawing took away)."""
+    if node.confirms is not None:
+        return None
+    try:
+        return pick_at(session.game, legal, node.prefix)
+    except StaleChoice:
+        return None
+
+
 def _controls(
-    session: TableSession, node: Step, page: int, deck: DeckButton, forced: str | None = None
+    session: TableSession,
+    node: Step,
+    page: int,
+    deck: DeckButton,
+    forced: str | None = None,
+    pick: Pick | None = None,
 ) -> list[discord.ui.Item[Any] | str]:
     """The question the step asks (or, for the only legal move, why it is the only one: the
-    ``forced`` reason), its options (buttons, or a select when there are many), then Back,
-    the pages of a long select, Refresh and the deck colours."""
+    ``forced`` reason), its options (buttons, a select when there are many, or one
+    multi-select for a ``pick`` of several cards), then Back, the pages of a long select,
+    Refresh and the deck colours."""
     names = session.names
     here = StepTarget(session.table_id, session.revision, node.prefix)
     options = node.choices
     question = f"Your only move. {forced}" if forced else step_prompt(session.game, node, names)
+    if pick is not None:
+        question = pick_prompt(session.game, pick, names)
     prompt = f"**{suit_symbols(question)}**"
 
     def label(option: StepChoice) -> str:
@@ -466,7 +556,16 @@ def _controls(
     if node.prefix:
         back = StepTarget(session.table_id, session.revision, node.prefix[:-1])
         navigation.append(StepButton(back, label=NOT_YET if node.confirms else BACK))
-    if len(options) <= MAX_BUTTON_OPTIONS:
+    if pick is not None:
+        labels = pick_labels(session.game, pick, names)
+        choices = [
+            discord.SelectOption(label=clip(suit_symbols(label), 100), value=str(index))
+            for index, label in enumerate(labels)
+        ]
+        placeholder = f"Choose {count_words(pick.sizes)}"
+        menu = PickSelect(here, placeholder=placeholder, options=choices, sizes=pick.sizes)
+        items.append(controls(menu))
+    elif len(options) <= MAX_BUTTON_OPTIONS:
         buttons = [
             StepButton(
                 replace(here, path=(*node.prefix, option.index)),

@@ -308,11 +308,17 @@ class TableService:
 
     # -- a session's intents, and what follows a committed change --------------------------------
     async def choose(
-        self, table_id: str, user_id: int, revision: int, path: Sequence[int]
+        self,
+        table_id: str,
+        user_id: int,
+        revision: int,
+        path: Sequence[int],
+        picked: Sequence[int] | None = None,
     ) -> tuple[TableSession, Chosen]:
-        """A step of a move at a table: the next step to offer, or the committed move."""
+        """A step of a move at a table (or the members ``picked`` together there): the next
+        step to offer, or the committed move."""
         session = self.table(table_id)
-        chosen = await session.choose(user_id, revision, path)
+        chosen = await session.choose(user_id, revision, path, picked)
         if isinstance(chosen.outcome, Change):
             self.committed(session, chosen.outcome)
         return session, chosen

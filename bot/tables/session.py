@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import partial
 
-from bot.errors import GameMovedElsewhere, SaveFailed, StaleMove, UserError
+from bot.errors import GameMovedElsewhere, NoSuchMove, SaveFailed, StaleMove, UserError
 from bot.ops import metrics
 from bot.ops.logs import bind_table
 from bot.storage import RevisionConflictError
@@ -43,7 +43,7 @@ from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
 from bot.text import fill_names
 from engine.ai import heuristic
-from engine.choices import StaleChoice, Step, resolve
+from engine.choices import NotAMove, StaleChoice, Step, picked_path, resolve
 from engine.core import Action, Event
 from engine.errors import EngineError
 from engine.runner import agent_move
@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
 RESTARTED = "The game resumes after a restart."
+NOT_A_MOVE = "Those choices together are not a move; choose again."
 PAUSED = (
     "This game is paused: the bot may no longer post in its channel. It goes on where it "
     "stopped as soon as a server admin gives the bot its permissions there back."
@@ -114,19 +115,28 @@ class TableSession(TableData):
         return not self.options_changed.get(seat, 0) <= revision <= self.revision
 
     # -- the intents -------------------------------------------------------------------------
-    async def choose(self, user_id: int, revision: int, path: Sequence[int]) -> Chosen:
+    async def choose(
+        self, user_id: int, revision: int, path: Sequence[int], picked: Sequence[int] | None = None
+    ) -> Chosen:
         """A step of a move chosen in a view drawn at ``revision``: the next step to offer,
         or the move it completes, committed. Under the table's lock, once each: the seat is
         checked, the view's staleness (StaleMove when the seat's legal actions changed since)
-        and the indices resolved against the seat's legal actions."""
+        and the indices resolved against the seat's legal actions. ``picked``: the members
+        chosen together at the step ``path`` leads to (``engine.choices.Pick``); a set that
+        is no move is refused (``NOT_A_MOVE``)."""
         async with self.lock:
             seat = self.seat_for(user_id)
             if self.is_stale(seat, revision):
                 raise StaleMove()
+            legal = self.state.legal_actions(seat)
             try:
-                target = resolve(self.state.legal_actions(seat), path, self.game.confirmation)
+                if picked is not None:
+                    path = picked_path(self.game, legal, path, picked)
+                target = resolve(legal, path, self.game.confirmation)
             except StaleChoice:
                 raise StaleMove() from None
+            except NotAMove:
+                raise NoSuchMove(NOT_A_MOVE) from None
             if isinstance(target, Step):
                 return Chosen(seat, target)
             if self.paused:

@@ -51,6 +51,7 @@ from engine.cards import (
 )
 from engine.core import (
     Action,
+    CardSet,
     DeckPlan,
     Event,
     Game,
@@ -1257,6 +1258,18 @@ class CambioGame(Game):
         if chosen[0] == "look":
             return f"Your card {last} and which other?"
         return "With whose card?"
+
+    def card_set(self, action: Action) -> CardSet | None:
+        """The opening look is two of one's positions, chosen together."""
+        if isinstance(action, Look):
+            positions = (action.first, action.second)
+            return CardSet(1, positions, positions)
+        return None
+
+    def pick_prompt(
+        self, chosen: tuple[str, ...], sizes: tuple[int, ...], names: Sequence[str]
+    ) -> str | None:
+        return "Look at which two of your cards?" if chosen == ("look",) else None
 
     def confirmation(self, action: Action) -> str | None:
         """Calling Cambio ends the round for everyone: asked once more, never by mistake."""

@@ -642,6 +642,12 @@ class FishingGame(Game):
             return capture_words(parse_cards(step.split()[1:]), Card.parse(chosen[0]))
         return None
 
+    def leads_label(
+        self, chosen: tuple[str, ...], step: str, actions: Sequence[Action], names: Sequence[str]
+    ) -> str | None:
+        # a card leads on only when it may capture (leaving it is always possible too)
+        return f"Capture with {Card.parse(step).pretty}" if not chosen else None
+
     def step_prompt(
         self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
     ) -> str | None:

@@ -42,7 +42,7 @@ from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from operator import attrgetter, itemgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from engine.cards import (
     DIAMONDS,
@@ -53,9 +53,11 @@ from engine.cards import (
     cards_pretty,
     cards_text,
     describe_cards,
+    is_card_text,
 )
 from engine.core import (
     Action,
+    CardSet,
     DeckPlan,
     Event,
     Game,
@@ -1240,6 +1242,21 @@ class SwaziState(TotalsState):
         }
 
 
+# what a hand card may do, for a choice of the card that leads on to several moves
+_KIND_WORDS = {
+    CAPTURE: "capture",
+    BUILD: "build",
+    CHANGE: "change a build",
+    AUGMENT: "add to a build",
+    DISCARD: "lay it down",
+}
+
+
+def _or_list(words: Sequence[str]) -> str:
+    """``capture``, ``capture or build``, ``capture, build or lay it down``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" or {words[-1]}"
+
+
 _STEP_WORDS = {
     "build": "Build with table cards only",
     "capture": "Capture",
@@ -1427,37 +1444,55 @@ class SwaziGame(Game):
         if not chosen:
             return "Your move: which hand card (or a build with table cards only)?"
         first = chosen[0]
+        targets = 1 if first == "build" or first.startswith("augment") else 2
+        if len(chosen) < targets:
+            return f"What to do with {_item_words(first)}?"
         # Targets are picked one at a time: say which are picked so far.
+        picked = " + ".join(_item_words(word) for word in chosen[targets:])
+        if not picked:
+            return f"{self.pick_prompt(chosen[:targets], (), names)} (one at a time)"
         if first == "build":
-            picked = " + ".join(_item_words(word) for word in chosen[1:])
-            return (
-                f"Building with {picked}: what else?"
-                if picked
-                else ("Build with which table cards? (one at a time)")
-            )
-        if first.startswith("augment"):
-            build = _item_words(first.split()[1])
-            picked = " + ".join(_item_words(word) for word in chosen[1:])
-            return (
-                f"Adding {picked} to {build}: what else?"
-                if picked
-                else (f"Add what to {build}? (one at a time)")
-            )
+            return f"Building with {picked}: what else?"
+        if targets == 1:
+            return f"Adding {picked} to {_item_words(first.split()[1])}: what else?"
         card = _item_words(first)
-        if len(chosen) == 1:
-            return f"What to do with {card}?"
-        picked = " + ".join(_item_words(word) for word in chosen[2:])
         if chosen[1] == "build on":
-            return (
-                f"Building {card} on {picked}: what else?"
-                if picked
-                else (f"Build {card} on which table cards? (one at a time)")
-            )
-        return (
-            f"Capturing {picked} with {card}: what else?"
-            if picked
-            else (f"Capture what with {card}? (one at a time)")
-        )
+            return f"Building {card} on {picked}: what else?"
+        return f"Capturing {picked} with {card}: what else?"
+
+    def leads_label(
+        self, chosen: tuple[str, ...], step: str, actions: Sequence[Action], names: Sequence[str]
+    ) -> str | None:
+        if chosen:  # a kind of move with a hand card: what it does with the card
+            if step == "build on":
+                return f"Build {_item_words(chosen[0])} on table cards"
+            return _item_words(f"capture {chosen[0]}") if step == "capture" else None
+        if not is_card_text(step):
+            return None
+        kinds = dict.fromkeys(cast(Move, action).kind for action in actions)
+        return f"{Card.parse(step).pretty}: " + _or_list([_KIND_WORDS[kind] for kind in kinds])
+
+    def card_set(self, action: Action) -> CardSet | None:
+        """A build, an augment or a capture is a set of targets after its first steps."""
+        assert isinstance(action, Move)
+        if action.kind in (CHANGE, DISCARD):
+            return None
+        depth = 1 if action.kind in (CARDLESS_BUILD, AUGMENT) else 2
+        targets = action.path[depth:]
+        return CardSet(depth, targets, targets)
+
+    def pick_prompt(
+        self, chosen: tuple[str, ...], sizes: tuple[int, ...], names: Sequence[str]
+    ) -> str | None:
+        first = chosen[0]
+        if first == "build":
+            return "Build with which table cards?"
+        if first.startswith("augment"):
+            return f"Add what to {_item_words(first.split()[1])}?"
+        card = _item_words(first)
+        if chosen[1] == "build on":
+            return f"Build {card} on which table cards?"
+        return f"Capture what with {card}?"
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         assert isinstance(action, Move)

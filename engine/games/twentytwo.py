@@ -40,9 +40,11 @@ from itertools import accumulate, chain, combinations, compress, repeat, starmap
 from operator import ge, gt, is_, itemgetter, ne
 from typing import Any, Self, TypeGuard, TypeVar, cast
 
-from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards, shuffle
+from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards, is_card_text, shuffle
+from engine.choices import count_words
 from engine.core import (
     Action,
+    CardSet,
     DeckPlan,
     Event,
     Game,
@@ -1067,7 +1069,27 @@ class TwentyTwoGame(Game):
         return state
 
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
+        if is_card_text(step):  # suits never matter: a card is its rank
+            return RANK_LABEL[STRENGTH[Card.parse(step)]]
         return {"keep": "Keep your hand", "exchange": "Exchange cards"}.get(step)
+
+    def card_set(self, action: Action) -> CardSet | None:
+        """An exchange or a play is a set of cards, told apart by ranks only."""
+        if not isinstance(action, Exchange | Play):
+            return None
+        members = tuple(card.text for card in action.cards)
+        ranks = tuple(str(STRENGTH[card]) for card in action.cards)
+        return CardSet(1 if isinstance(action, Exchange) else 0, members, ranks)
+
+    def pick_prompt(
+        self, chosen: tuple[str, ...], sizes: tuple[int, ...], names: Sequence[str]
+    ) -> str | None:
+        count = count_words(sizes)
+        if chosen == ("exchange",):
+            return f"Exchange which cards for new ones from the stock? ({count}; only ranks matter)"
+        if len(sizes) == 1:  # a follow plays as many cards as the lead
+            return f"Play which {count} cards? (a beat, or your {count} lowest)"
+        return f"Lead which cards? ({count} of one rank)"
 
     def step_prompt(
         self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]

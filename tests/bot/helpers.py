@@ -18,7 +18,7 @@ from simcord.components import walk_components
 from bot.app import CardroomBot, create_bot
 from bot.tables.session import TableSession
 from bot.text import suit_symbols
-from engine.choices import HERE, Step, StepChoice, choice_label, resolve
+from engine.choices import HERE, Pick, Step, StepChoice, choice_label, pick_at, resolve
 from engine.core import Action, Game
 
 PRETTY = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
@@ -187,11 +187,32 @@ def move_buttons(message: Any) -> list[dict[str, Any]]:
         if item.get("disabled"):
             continue
         label = str(item.get("label") or "")
-        if custom_id.startswith("cr:step-menu:") or (
+        if custom_id.startswith(("cr:step-menu:", "cr:pick:")) or (
             custom_id.startswith("cr:step:") and label not in (BACK, PREVIOUS, MORE, NOT_YET)
         ):
             chosen.append(item)
     return chosen
+
+
+def shown_pick(table: TableSession, seat: int, item: dict[str, Any]) -> Pick:
+    """The engine's pick that a hand's multi-select (``cr:pick:``) offers ``seat`` now."""
+    path = str(item["custom_id"]).split(":")[4]
+    prefix = tuple(HERE if part == "x" else int(part) for part in path.split(".") if part)
+    pick = pick_at(table.game, table.state.legal_actions(seat), prefix)
+    assert pick is not None, f"no pick at {prefix}"
+    return pick
+
+
+def members_of(pick: Pick, action: Action) -> list[str]:
+    """The select values (item indices) that choose ``action`` at ``pick``."""
+    keys = next(keys for keys, listed in pick.sets if listed == action)
+    free = list(range(len(pick.items)))
+    values = []
+    for key in keys:
+        index = next(i for i in free if pick.keys[i] == key)
+        free.remove(index)
+        values.append(str(index))
+    return values
 
 
 async def click_through(
@@ -208,7 +229,13 @@ async def click_through(
         if not options:
             return False
         item = rng.choice(options)
-        if str(item["custom_id"]).startswith("cr:step-menu:"):
+        if str(item["custom_id"]).startswith("cr:pick:"):  # a legal set of cards, at random
+            seat = table.seat_of(actor.id)
+            assert seat is not None
+            pick = shown_pick(table, seat, item)
+            values = members_of(pick, rng.choice(pick.sets)[1])
+            result = await actor.select(message, values, custom_id=item["custom_id"])
+        elif str(item["custom_id"]).startswith("cr:step-menu:"):
             value = rng.choice(item["options"])["value"]
             result = await actor.select(message, [value], custom_id=item["custom_id"])
         else:
@@ -426,6 +453,14 @@ async def play(player: Player, table: TableSession, *texts: str, shown: Any = No
         shown = None
         step = resolve(legal, ())
         while isinstance(step, Step) and table.revision == revision:
+            pick = pick_at(table.game, legal, step.prefix)
+            if pick is not None:  # the cards chosen together, in one multi-select
+                menu = next(
+                    i for i in move_buttons(message) if i["custom_id"].startswith("cr:pick:")
+                )
+                values = members_of(pick, action)
+                message = answer(await actor.select(message, values, custom_id=menu["custom_id"]))
+                break
             choice, label = option_towards(table, step, action)
             message = await _pick_one(actor, message, {label})
             # the action, or the step confirming it (``Game.confirmation``)

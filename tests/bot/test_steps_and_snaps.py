@@ -187,7 +187,7 @@ FISHING_TABLE = "AC AD 2C 2D"
 SECOND_DEAL = ("9S JH QH KH", "KC KD QC QD")
 FISHING_LEAVES = ["5C", "3C", "5D", "3D", "6C", "4C", "6D", "4D", "KC"]
 NINE_OPTIONS = 55
-NINE = suit_symbols("9♠ …")  # the 9♠'s option, as the hand words it
+NINE = suit_symbols("Capture with 9♠ …")  # the 9♠'s option, as the hand words it
 
 
 @pytest.fixture
@@ -253,7 +253,7 @@ async def test_every_option_is_reachable_through_the_pages_and_back_returns(
     table, ann = many_options
     root = answer(await ann.member.click(table_message(channel, table), label="Hand"))
     cards = [item["label"] for item in move_buttons(root)]
-    assert cards == [NINE, "Play J♥️ to the table", "Play Q♥️ to the table", "K♥️ …"]
+    assert cards == [NINE, "Play J♥️ to the table", "Play Q♥️ to the table", "Capture with K♥️ …"]
     assert "cr:step-menu:" not in str(components(root)), "four options are buttons"
     page = await pick(ann.member, root, NINE)
     assert suit_symbols("**Capture with 9♠, or leave it on the table?**") in text_of(page)

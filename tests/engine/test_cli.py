@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from engine.cards import FULL_DECK
-from engine.choices import Step, descend, resolve, step_prompt
+from engine.choices import Step, descend, pick_at, pick_labels, resolve, step_prompt
 from engine.cli import (
     COMMANDS,
     EXIT_INTERRUPTED,
@@ -32,6 +32,7 @@ from engine.core import Action, State, View
 from engine.registry import games, get_game
 from tests.engine.decks import round_robin_deck
 from tests.engine.helpers import sampled_steps
+from tests.engine.test_twentytwo import deal_deck
 
 
 def terminal(state: State, answers: str) -> tuple[TerminalGame, io.StringIO]:
@@ -63,7 +64,7 @@ def deep_step(state: State) -> bool:
         return False
     legal = state.legal_actions(0)
     prefix, first = descend(legal, ())
-    if not isinstance(first, Step):
+    if not isinstance(first, Step) or pick_at(state.game, legal, prefix) is not None:
         return False
     for choice in first.choices:
         if choice.only is None:
@@ -95,6 +96,8 @@ def test_back_returns_to_the_first_step_from_every_later_step(game_id: str, play
         prefix, target = descend(legal, prefix)
         if not isinstance(target, Step) or all(c.only is not None for c in target.choices):
             break
+        if pick_at(state.game, legal, prefix) is not None:  # the cards at once: the last step
+            break
         pick = group_number(target)
         answers.append(str(pick))
         prefix, depth = (*prefix, target.choices[pick - 1].index), depth + 1
@@ -120,6 +123,35 @@ def test_twentytwo_exchange_can_be_taken_back_to_keeping_the_hand() -> None:
     assert action is not None and action.text == "keep"
     shown = out.getvalue()
     assert "b. back" in shown
+
+
+def test_several_cards_are_chosen_on_one_line() -> None:
+    state = get_game("cambio").new_state(2, 3)
+    session, out = terminal(state, "1\n1 1\n1 3\n")
+    action = session.ask(optional=False)
+    assert action is not None and action.text == "look A C"
+    shown = out.getvalue()
+    assert "Look at which two of your cards?\n   1. Your card A\n   2. Your card B" in shown
+    assert "Type 2 of these numbers on one line (1 3)." in shown
+    assert shown.count("'1' is not one of the choices: type 2 numbers from 1 to 4") == 1
+    assert "'1 1' is not one of the choices" in shown
+
+
+def test_cards_that_make_no_move_together_are_refused_and_asked_again() -> None:
+    twentytwo = get_game("twentytwo")
+    hands = {1: "2D 3D 4D 5D 6D 7D 8D", 0: "9C 9D 10C 10D JC QC KC"}
+    state = twentytwo.new_state(2, 1, deck=deal_deck(2, 0, hands))
+    for seat, text in ((1, "keep"), (0, "keep"), (1, "play 2D"), (0, "play KC")):
+        state.apply_text(seat, text)
+    pick = pick_at(twentytwo, state.legal_actions(0), ())
+    assert pick is not None
+    number = {label: str(place) for place, label in enumerate(pick_labels(twentytwo, pick, []), 1)}
+    answers = [f"{number['9']} {number['10']}", f"{number['9 (2nd)']}, {number['9']}"]
+    session, out = terminal(state, "\n".join(answers) + "\n")
+    action = session.ask(optional=False)
+    assert action is not None and action.text == "play 9C 9D"
+    assert "Lead which cards? (1 to 2 of one rank)" in out.getvalue()
+    assert "9 + 10 is not a move together; choose again." in out.getvalue()
 
 
 # -- odd input, Ctrl-C, Ctrl-D ---------------------------------------------------------------
@@ -458,8 +490,8 @@ def test_the_help_key_shows_the_keys_and_the_rules_then_asks_again() -> None:
     assert "Keep your total low: you play" in rules
     assert "**low**" in (RULES_DIR / "cambio.md").read_text(encoding="utf-8")
     after_help = shown[shown.index(rules) :]
-    assert "Look at which two of your cards? The first:" in after_help  # the question again
-    assert shown.count("Look at which two of your cards? The first:") == 2
+    assert "Look at which two of your cards?\n" in after_help  # the question again
+    assert shown.count("Look at which two of your cards?\n") == 2
 
 
 def test_red_cards_are_red_only_when_colours_are_on() -> None:
@@ -526,7 +558,9 @@ THIRD_PERSON |= {"shows", "sticks", "starts", "looks", "draws", "puts", "snaps"}
 def test_the_person_is_you_and_your_in_every_line(game_id: str, seed: int) -> None:
     game = get_game(game_id)
     state = game.new_state(2, seed)
-    session = TerminalGame(game, state, seed, io.StringIO("1\n" * 5000), out := io.StringIO())
+    # the first choice, or the first two where two cards are chosen at once
+    answers = io.StringIO("1 2\n1\n" * 5000)
+    session = TerminalGame(game, state, seed, answers, out := io.StringIO())
     session.run()
     said = out.getvalue()
     assert "Player (you)" not in said and "{s0}" not in said
