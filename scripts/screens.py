@@ -528,6 +528,8 @@ async def shoot_threads(here: World, camera: Camera) -> None:
     await shoot_channel(
         here, camera, "03-channel-end", "the channel at the end: the result, the thread archived"
     )
+
+
 PICKS = "picks"
 """Not a game: Hands that choose several cards at once (``--game picks``)."""
 
@@ -741,9 +743,8 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         choices=ids,
         help="a game to shoot, notices: a table in trouble, welcome: what a newcomer finds, "
-        "or threads: a table in its thread (repeat; default all)",
-        help="a game to shoot, notices: a table in trouble, welcome: what a newcomer "
-        "finds, or picks: several cards chosen at once (repeat; default all)",
+        "threads: a table in its thread, or picks: several cards chosen at once (repeat; "
+        "default all)",
     )
     parser.add_argument("--out", type=Path, default=Path("screens"), help="default screens/")
     parser.add_argument("--themes", default="dark,light", help="dark, light or both (default)")
