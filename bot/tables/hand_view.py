@@ -302,7 +302,7 @@ class PickSelect(
                 raise UserError(NOT_OURS) from None
             await choose_step(interaction, self.wiring, self.step, picked)
 
-        await answer_in_place(interaction, chosen)
+        await answer_in_place(interaction, self.wiring, self.step.table_id, chosen)
 
 
 # -- what the buttons do ------------------------------------------------------------------------
