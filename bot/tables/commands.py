@@ -41,6 +41,7 @@ from bot.tables.lobby_view import (
     lobby_message,
     post_lobby,
 )
+from bot.tables.table_view import NextRoundButton
 from bot.text import clip
 from bot.ui import display_name, game_choices, missing_permissions
 from bot.wiring import Wiring, wired
@@ -53,6 +54,7 @@ HOST_LEFT = (
 )
 BUTTONS = (
     HandButton,
+    NextRoundButton,
     RefreshButton,
     DeckButton,
     StepButton,

@@ -1,6 +1,7 @@
 """What a session's call may change, taken before the change and put back when its save
 fails, so that a failed save leaves nothing of the call: state, revision, replay record, log,
-deal count, summaries, deadlines, the out-of-turn window, seats and stale marks."""
+deal count, summaries, deadlines, the out-of-turn window, the round end held, seats and
+stale marks."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.storage import ActionRecord
-from bot.tables.records import LoggedEvent, Seat, TableData
+from bot.tables.records import LoggedEvent, RoundEnd, Seat, TableData
 from engine.core import State
 
 
@@ -25,6 +26,7 @@ class Snapshot:
     deals: int
     deadlines: dict[int, datetime]
     window_end: datetime | None
+    round_end: RoundEnd | None
     seats: tuple[Seat, ...]
     declined: frozenset[tuple[int, int]]
     options_changed: dict[int, int]
@@ -41,6 +43,7 @@ class Snapshot:
             deals=table.deals,
             deadlines=dict(table.deadlines),
             window_end=table.window_end,
+            round_end=table.round_end,
             seats=tuple(replace(seat) for seat in table.seats),
             declined=frozenset(table.declined),
             options_changed=dict(table.options_changed),
@@ -57,6 +60,7 @@ class Snapshot:
         table.deals = self.deals
         table.deadlines = dict(self.deadlines)
         table.window_end = self.window_end
+        table.round_end = self.round_end
         table.seats[:] = [replace(seat) for seat in self.seats]
         table.declined = set(self.declined)
         table.options_changed = dict(self.options_changed)

@@ -719,6 +719,21 @@ def test_round_score_red_kings_and_a_player_with_no_cards() -> None:
     assert "{s0} 8 ([A K♥: -1] [B K♦: -1] [C A♠: 0] [D 10♣: 10])" in scores
 
 
+def test_a_round_end_keeps_the_table_as_revealed_before_the_next_deal() -> None:
+    state = new([["KH", "KD", "AS", "10C"], ["JC", "QD", "KS", "KC"]], ["2S", "3S"])
+    assert state.last_reveal is None
+    hands = [{label: slot.card.text for label, slot in hand.items()} for hand in state.hands]
+    play_to_round_end(state)
+    assert state.round_index == 1  # the next round is dealt already
+    reveal = state.last_reveal
+    assert reveal is not None and reveal["revealed"] == hands and reveal["round"] == 1
+    shown = GAME.layout(reveal).face_up()
+    assert sorted(card.text for card in shown) == sorted(
+        [card for hand in hands for card in hand.values()] + [reveal["discard_top"]]
+    )
+    assert GAME.layout(state.public_view()).face_up() != shown  # the new deal is face down
+
+
 def test_game_lasts_one_round_per_player_by_default_and_lowest_wins() -> None:
     state = GAME.new_state(3, 5)
     assert isinstance(state, CambioState)
