@@ -136,17 +136,22 @@ def _round_end_table(session: TableSession, ended: RoundEnd) -> Message:
             *(gallery(picture) for picture in pictures),
             discord.ui.Section(wait, accessory=NextRoundButton(session.table_id, ended.revision)),
             discord.ui.Separator(),
-            *_moves_and_seats(session),
+            *_moves_and_seats(session, round_ended=True),
             colour=GOLD,
         ),
         pictures,
     )
 
 
-def _moves_and_seats(session: TableSession) -> list[str]:
-    """The last public moves and who sits at the table, small."""
+def _moves_and_seats(session: TableSession, *, round_ended: bool = False) -> list[str]:
+    """The last public moves (``round_ended``: those that ended the round, not its scores,
+    shown above, nor the next deal's) and who sits at the table, small."""
     names = session.names
-    events = [e for e in session.log if e.event.visible(None)][-TABLE_EVENTS:]
+    events = [e for e in session.log if e.event.visible(None)]
+    ends = [index for index, e in enumerate(events) if e.event.kind == "hand_end"]
+    if round_ended and ends:
+        events = events[: ends[-1]]
+    events = events[-TABLE_EVENTS:]
     moves = small(["Last moves", *(line for e in events for line in event_lines(e.event, names))])
     seats = " · ".join(seat.shown for seat in session.seats)
     # no table id: players never need it; an admin finds the game in /game history
@@ -166,8 +171,8 @@ def _turn_line(session: TableSession, now: datetime) -> str:
     if session.window_left(now) > 0 and session.window_end is not None:
         line += (
             # a relative timestamp reads "in 10 seconds": "until in 10 seconds" would not read
-            f"\n⚡ **Out-of-turn moves are open**, closing {timestamp(session.window_end)}: "
-            "press **Hand** to act."
+            f"\n⚡ **Anyone may play out of turn now**; this closes "
+            f"{timestamp(session.window_end)}. Press **Hand** to join in."
         )
     return line
 

@@ -904,15 +904,11 @@ class CambioState(TotalsState):
         self.window = False
         self.phase = "turn"
         self.last_reveal = {**self.public_view(), "revealed": self.faces()}
+        # each card with its points, so the sum can be checked: "5♠ 5, K♥ -1"
         shown = "; ".join(
             f"{{s{seat}}} {scored[seat]} ("
             + (
-                " ".join(
-                    [
-                        f"[{label} {slot.card.pretty}: {POINTS[slot.card]}]"
-                        for label, slot in hand.items()
-                    ]
-                )
+                ", ".join([f"{slot.card.pretty} {POINTS[slot.card]}" for slot in hand.values()])
                 or "no cards"
             )
             + ")"
