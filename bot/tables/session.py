@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -41,7 +42,7 @@ from bot.tables.records import (
 )
 from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
-from bot.text import fill_names
+from bot.text import fill_names, plural
 from engine.ai import heuristic
 from engine.choices import StaleChoice, Step, resolve
 from engine.core import Action, Event
@@ -134,8 +135,8 @@ class TableSession(TableData):
             left = self.window_left(self.context.clock())
             if left > 0 and seat in self.state.waiting_for():
                 raise UserError(
-                    f"Others may still act out of turn (snap) for {left:.0f} more seconds; "
-                    "try again then."
+                    f"Others may still play out of turn for {plural(math.ceil(left), 'second')}:"
+                    " make your move after that."
                 )
 
             def move() -> Change:
