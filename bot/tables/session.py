@@ -2,9 +2,8 @@
 
 It offers one call per intent (``choose`` a step, which plays the move it completes,
 ``next_round``, ``leave``, ``end``, and for the timers ``ai_move``, ``time_out`` and
-``break_over``). Each call is a
-transaction under the table's lock: the change is made in memory, then saved
-(``storage.running.save``; ``storage.results.finish`` at the end,
+``break_over``). Each call is a transaction under the table's lock: the change is made in
+memory, then saved (``storage.running.save``; ``storage.results.finish`` at the end,
 ``storage.running.end_unfinished`` when it ends without a result); if the save fails, the
 session is put back exactly as it was (state, revision, log, deadlines, seats) and the caller
 gets ``SaveFailed``.
@@ -367,13 +366,18 @@ class TableSession(TableData):
         scores = [event.text for event in events if event.kind == "hand_end"]
         if not scores or self.state.is_over:
             return ()
-        seconds = self.context.settings.round_break_seconds
-        until = self.context.clock() + timedelta(seconds=seconds)
-        ended = RoundEnd(scores[-1], self.state.last_reveal, self.revision, until)
-        if not seconds or not any(seat.is_human for seat in self.seats):
+        ended = RoundEnd(scores[-1], self.state.last_reveal, self.revision, self._break_end())
+        if not self.context.settings.round_break_seconds or not any(
+            seat.is_human for seat in self.seats
+        ):
             return (ended,)
         self.round_end = ended
         return ()
+
+    def _break_end(self) -> datetime:
+        """When a round end's break that begins now is over."""
+        seconds = self.context.settings.round_break_seconds
+        return self.context.clock() + timedelta(seconds=seconds)
 
     def _end_break(self) -> tuple[RoundEnd, ...]:
         """End the round end's break, if one is held (returned, to be kept in the channel):
@@ -472,9 +476,7 @@ class TableSession(TableData):
         self.paused_since = None
         self.log.append(LoggedEvent(Event(note, "info"), self.revision))
         if self.round_end is not None:  # its whole break again, as each turn gets
-            seconds = self.context.settings.round_break_seconds
-            until = self.context.clock() + timedelta(seconds=seconds)
-            self.round_end = replace(self.round_end, until=until)
+            self.round_end = replace(self.round_end, until=self._break_end())
         self.deadlines.clear()
         self._after_change(acted=())
         self.options_changed = dict.fromkeys(range(len(self.seats)), self.revision)

@@ -245,3 +245,29 @@ async def test_every_game_of_several_deals_holds_its_round_end(
     assert "scores" in text_of(shown)
     await ann.member.click(shown, label=NEXT_ROUND)
     assert table.round_end is None and game.name in text_of(table_message(channel, table))
+
+
+async def test_a_next_round_that_cannot_be_saved_keeps_the_break_and_the_driver_retries(
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, players = await cambio_table(env, bot, guild, channel)
+    await play_round(table, players)
+    shown = table_message(channel, table)
+    working = bot.storage.running.save
+
+    async def failing(*_: object, **__: object) -> None:
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(bot.storage.running, "save", failing)
+    refused = await players[0].member.click(shown, label=NEXT_ROUND)
+    assert "could not be saved" in text_of(refused.followups[0])
+    assert table.round_end is not None and NEXT_ROUND in labels(table_message(channel, table))
+    await env.advance_time(BREAK + 1)  # the break's end cannot be saved either: kept
+    assert table.round_end is not None and round_posts(channel, table) == []
+    monkeypatch.setattr(bot.storage.running, "save", working)
+    await env.advance_time(30)  # the driver tries again, and the table moves on
+    assert_moved_on(channel, table)
