@@ -424,6 +424,11 @@ def _status(
             line += f"\nDecide {timestamp(deadline)} or the AI plays for you."
         if session.window_left(now) > 0 and window_end is not None:
             line += f"\nOthers may still play out of turn: you can move {timestamp(window_end)}."
+        if session.round_end is not None:
+            line += (
+                "\nThe table shows the last round's end until someone presses **Next round** "
+                f"or {timestamp(session.round_end.until)}; a move here starts the new round now."
+            )
         return line, GREEN
     who = " and ".join(session.names[s] for s in waiting) or "nobody"
     return f"### {title} — waiting for {who}", GREY

@@ -23,6 +23,7 @@ from tests.bot.helpers import (
     add_player,
     cards_in,
     components,
+    hand_dm,
     kill_and_restart,
     layout_of,
     open_table,
@@ -124,6 +125,10 @@ async def test_a_round_end_shows_the_revealed_hands_until_next_round_is_pressed(
     assert deadlines and set(deadlines.values()) == {table.round_end.until + turn}
     assert bot.tables.supervisor.problem(table) is None
     assert not [m for m in channel.history() if "your turn" in m.content]
+
+    # the hand DMs show the new deal, and say what the table shows
+    for player in players.values():
+        assert "until someone presses **Next round**" in text_of(hand_dm(player, table))
 
     stranger = add_player(env, guild, "cara")
     refused = await stranger.member.click(shown, label=NEXT_ROUND)
