@@ -297,8 +297,7 @@ async def shoot_game(here: World, camera: Camera, game_id: str, seed: int) -> No
         if table.round_end is not None:  # a round's end held before the next deal
             if not shot_round:
                 await shoot_round_end(here, camera, table, "shot")
-            if table.round_end is not None:  # (shooting takes real time, as the break does)
-                await bob.member.click(table_message(channel, table), label="Next round")
+            await bob.member.click(table_message(channel, table), label="Next round")
             if not shot_round:
                 await shoot_round_end(here, camera, table, "kept")
             shot_round = True
@@ -358,6 +357,9 @@ async def shoot_round_end(here: World, camera: Camera, table: Any, moment: str) 
     bob pressed it and the table moved on ("kept")."""
     channel = here.channel
     if moment == "shot":
+        # simcord backs the break's timer with a real one, and shooting takes longer: the
+        # driver is stopped so the break stays on screen until bob presses Next round
+        here.bot.tables.timers.cancel(table)
         held = table_message(channel, table)
         what = "the table at a round's end: scores, cards turned up, Next round"
         await camera.shoot("17-round-end", what, channel, here.cara.member, held)
