@@ -138,6 +138,7 @@ async def test_a_round_end_shows_the_revealed_hands_until_next_round_is_pressed(
     await players[1].member.click(shown, label=NEXT_ROUND)
     assert table.revision == revision  # no move was made: nobody's view went stale
     assert_moved_on(channel, table)
+    assert [m for m in channel.history() if "your turn" in m.content]  # the turns begin now
     (kept,) = round_posts(channel, table)
     assert [cards_in(a) for a in alt_texts(kept)] == [cards_in(alt)]
     # each turn's clock runs from the click, not from the break's planned end
