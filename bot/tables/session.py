@@ -362,14 +362,16 @@ class TableSession(TableData):
     def _hold_round_end(self, events: Sequence[Event]) -> tuple[RoundEnd, ...]:
         """The hand or round that ``events`` ended while the game goes on: held on the
         table for the break (nobody's clock runs meanwhile), or with no break (none is set,
-        or no person is seated to read it) returned to be shown in the channel at once."""
+        or only AI seats are still in the game: nobody would press Next round) returned to
+        be shown in the channel at once."""
         scores = [event.text for event in events if event.kind == "hand_end"]
         if not scores or self.state.is_over:
             return ()
         ended = RoundEnd(scores[-1], self.state.last_reveal, self.revision, self._break_end())
-        if not self.context.settings.round_break_seconds or not any(
-            seat.is_human for seat in self.seats
-        ):
+        people_in = any(
+            info.is_human and self.state.is_in(seat) for seat, info in enumerate(self.seats)
+        )
+        if not self.context.settings.round_break_seconds or not people_in:
             return (ended,)
         self.round_end = ended
         return ()

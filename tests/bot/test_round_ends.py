@@ -16,6 +16,7 @@ import simcord
 from bot.app import CardroomBot, create_bot
 from bot.settings import Settings
 from bot.tables.session import TableSession
+from engine.games.twentytwo import TwentyTwoState
 from engine.registry import get_game
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
@@ -277,3 +278,25 @@ async def test_a_next_round_that_cannot_be_saved_keeps_the_break_and_the_driver_
     monkeypatch.setattr(bot.storage.running, "save", working)
     await env.advance_time(30)  # the driver tries again, and the table moves on
     assert_moved_on(channel, table)
+
+
+async def test_with_only_ai_seats_left_in_the_game_the_next_deal_follows_at_once(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """ann is out of twentytwo (22 points) once her first hand ends: the AI seats play on,
+    and no break holds a round's end that nobody still playing would read."""
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "twentytwo", 2, {})
+    seat = table.seat_of(ann.id)
+    assert seat is not None and isinstance(table.state, TwentyTwoState)
+    table.state.totals[seat] = 22
+    for _ in range(200):
+        if table.ended or table.round_end is not None:
+            break
+        if seat in table.state.waiting_for():
+            await play(ann, table, table.state.legal_actions(seat)[0].text)
+        else:
+            await env.advance_time(1)
+    assert table.round_end is None and table.ended and not table.state.is_in(seat)
+    posted = [m for m in channel.history() if "### Hand 1" in text_of(m)]
+    assert posted and table.deals > 1  # hands ended, each posted at once
