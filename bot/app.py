@@ -3,7 +3,9 @@
 setup_hook opens storage (SQLite or PostgreSQL, migrated), claims the process's shards, builds
 the table service and the ``Wiring`` the Discord-facing code uses, sets up the features with it
 (each adds its commands and registers its buttons, so clicks on old messages still work after a
-restart), restores the running games of its shards' servers and,
+restart), restores the running games of its shards' servers, takes the hand DM clicks that
+the process of shard 0 hands on for its games (``ClickInbox``, when other processes run some
+shards) and,
 in the process that runs shard 0 only, syncs the slash commands to the dev guild when one is
 set. Without a dev guild, commands are published only by the owner's ``@Cardroom sync``.
 """
@@ -26,11 +28,12 @@ from bot.boards.ratings import Ratings
 from bot.help import commands as help_commands
 from bot.ops.metrics import RESTORE_SECONDS
 from bot.ops.observe import Observer, http_trace
-from bot.preferences import DeckStyles, TurnPings
+from bot.preferences import DeckStyles, TableThreads, TurnPings
 from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables import commands as table_commands
+from bot.tables.dm_clicks import ClickInbox, forwards_clicks
 from bot.tables.open_hands import OpenHands
 from bot.tables.presenter import DiscordPresenter
 from bot.tables.service import TableService
@@ -87,6 +90,8 @@ class CardroomBot(commands.AutoShardedBot):
         self.lost_shards = False  # the hold on our shards was lost: the bot stops
         self._stopping: asyncio.Task[None] | None = None
         self.button_ids: list[re.Pattern[str]] = []  # the custom_id templates of our buttons
+        self.buttons: list[type[discord.ui.DynamicItem[Any]]] = []  # and their classes
+        self.click_inbox: ClickInbox | None = None  # hand DM clicks other processes hand on
 
     async def setup_hook(self) -> None:
         """Open storage, claim the shards, load the features, restore their games, sync to
@@ -106,6 +111,9 @@ class CardroomBot(commands.AutoShardedBot):
         ratings = Ratings(self.storage.results)
         deck_styles = await DeckStyles.load(self.storage.preferences)
         turn_pings = await TurnPings.load(self.storage.preferences)
+        table_threads = await TableThreads.load(
+            self.storage.preferences, self.settings.table_threads
+        )
         clock = discord.utils.utcnow
         open_hands = OpenHands(clock)
         presenter = DiscordPresenter(self, self.settings, clock, deck_styles, open_hands)
@@ -117,7 +125,7 @@ class CardroomBot(commands.AutoShardedBot):
             on_result=ratings.refresh,  # the scoreboard is ready before anyone asks
             turn_pings=turn_pings,
         )
-        self.reviews = Reviewer(self.settings, self.storage, clock)
+        self.reviews = Reviewer(self.settings, self.storage, clock, self.tables.ai.quiet)
         self.wiring = Wiring(
             self.tables,
             open_hands,
@@ -126,6 +134,7 @@ class CardroomBot(commands.AutoShardedBot):
             self.storage.results,
             ratings,
             self.reviews,
+            table_threads,
         )
         await table_commands.setup(self, self.wiring)
         await board_commands.setup(self, self.wiring)
@@ -136,6 +145,16 @@ class CardroomBot(commands.AutoShardedBot):
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)
         self.tables.spawn(ratings.warm(), "ratings-warm")  # cancelled by tables.close()
+        if forwards_clicks(shards):
+            self.click_inbox = ClickInbox(
+                self,
+                self.storage,
+                shards,
+                self.settings.forwarded_click_poll_seconds,
+                lambda: self.buttons,
+                self.tables.spawn,
+            )
+            self.click_inbox.start()
         if self.settings.dev_guild_id is not None and 0 in shards.ids:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -160,6 +179,7 @@ class CardroomBot(commands.AutoShardedBot):
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register the features' buttons, noting their custom_id templates."""
         super().add_dynamic_items(*items)
+        self.buttons += items
         self.button_ids += [item.__discord_ui_compiled_template__ for item in items]
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -176,6 +196,8 @@ class CardroomBot(commands.AutoShardedBot):
         """Stop timers, the metrics server and storage."""
         if hasattr(self, "observer"):
             await self.observer.close()
+        if self.click_inbox is not None:
+            await self.click_inbox.close()
         if hasattr(self, "tables"):
             await self.tables.close()
         if hasattr(self, "reviews"):

@@ -54,9 +54,15 @@ def demo_database(scratch: Path) -> Path | str:
 
 
 def demo_settings(database: Path | str) -> Settings:
-    """The bot's own defaults (turn time, AI delay…), a demo database and no token."""
+    """The bot's own defaults (turn time, AI delay…), a demo database and no token; tables
+    play in the channel (simcord's page draws a thread only as a line under its message, with
+    no page of its own to play in)."""
     return Settings(
-        _env_file=None, discord_token=None, database_url=str(database), dev_guild_id=None
+        _env_file=None,
+        discord_token=None,
+        database_url=str(database),
+        dev_guild_id=None,
+        table_threads=False,
     )  # type: ignore[call-arg]
 
 

@@ -1,5 +1,5 @@
-"""Each person's deck style and turn ping, kept in memory for drawing and in the database
-across restarts.
+"""Each person's deck style and turn ping, and whether a server's tables play in threads,
+kept in memory for drawing and in the database across restarts.
 
 A Hand view is drawn synchronously at every click, so the styles are read once at start (one
 small row per person who ever chose) and every change is stored before it is used. Another
@@ -139,3 +139,27 @@ class TurnPings:
         """Store the server's default, then use it (a failed save changes nothing)."""
         await self._store.set_server_turn_ping(guild_id, *ping.stored)
         self._defaults[guild_id] = ping
+
+
+class TableThreads:
+    """Whether each server's tables play in a thread of their own (where the bot may create
+    threads): the server admin's choice, else the bot's default (``TABLE_THREADS``)."""
+
+    def __init__(self, store: Preferences, chosen: dict[int, bool], default: bool) -> None:
+        self._store = store
+        self._chosen = chosen
+        self._default = default
+
+    @classmethod
+    async def load(cls, store: Preferences, default: bool) -> TableThreads:
+        """The choices stored in ``store``; ``default`` for the servers that never chose."""
+        return cls(store, await store.server_table_threads(), default)
+
+    def enabled(self, guild_id: int) -> bool:
+        """Whether the server's tables play in threads."""
+        return self._chosen.get(guild_id, self._default)
+
+    async def choose(self, guild_id: int, threads: bool) -> None:
+        """Store the server's choice, then use it (a failed save changes nothing)."""
+        await self._store.set_server_table_threads(guild_id, threads)
+        self._chosen[guild_id] = threads

@@ -94,6 +94,11 @@ class Settings(BaseSettings):
     )
     dev_guild_id: int | None = Field(default=None, description="sync slash commands here at start")
     turn_seconds: int = Field(default=120, ge=10, le=3600)
+    table_threads: bool = Field(
+        default=True,
+        description="each table plays in a thread of its own where the bot may create threads"
+        " (a server admin changes it for their server in /cardroom settings)",
+    )
     ai_delay_seconds: float = Field(default=1.5, ge=0, le=30)
     round_break_seconds: int = Field(
         default=20,
@@ -115,6 +120,13 @@ class Settings(BaseSettings):
         description="processes for searching AI seats (default: one per core; 0: in the bot's "
         "own process, blocking it, for tests)",
     )
+    ai_searches_per_server: int = Field(
+        default=8,
+        ge=1,
+        le=1000,
+        description="AI searches one server may have waiting for a worker; a seat whose search "
+        "would wait beyond them plays the normal level's move at once",
+    )
     reviews_per_hour: int = Field(
         default=3,
         ge=0,
@@ -134,6 +146,12 @@ class Settings(BaseSettings):
     lobby_idle_seconds: int = Field(default=600, ge=10, description="an idle lobby expires")
     supervisor_seconds: float = Field(
         default=30, ge=0, description="how often every table's liveness is checked (0: never)"
+    )
+    forwarded_click_poll_seconds: float = Field(
+        default=2.0,
+        gt=0,
+        description="how often a process looks for hand DM clicks handed to it, should a "
+        "PostgreSQL notification be lost",
     )
     max_tables_per_server: int = Field(
         default=100, ge=1, description="open lobbies and running games a server may have at once"

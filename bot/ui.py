@@ -39,9 +39,35 @@ CHANNEL_PERMISSIONS = {
 }
 
 
-def missing_permissions(permissions: discord.Permissions) -> list[str]:
-    """The names of the permissions the bot needs in a table's channel and lacks."""
-    return [name for flag, name in CHANNEL_PERMISSIONS.items() if not getattr(permissions, flag)]
+# What the bot needs in a channel, besides those, to give each table a thread of its own
+THREAD_PERMISSIONS = {
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+}
+# What the bot needs in a thread a table plays in: Send Messages there is the parent channel's,
+# and counts for nothing in its threads
+TABLE_THREAD_PERMISSIONS = {
+    flag: name for flag, name in CHANNEL_PERMISSIONS.items() if flag != "send_messages"
+} | {"send_messages_in_threads": "Send Messages in Threads"}
+THREAD_TYPES = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
+
+
+def missing_permissions(
+    permissions: discord.Permissions, needed: dict[str, str] = CHANNEL_PERMISSIONS
+) -> list[str]:
+    """The names of the permissions the bot needs in a table's channel (or, given
+    ``THREAD_PERMISSIONS``, to open a thread for each table there) and lacks."""
+    return [name for flag, name in needed.items() if not getattr(permissions, flag)]
+
+
+def in_a_thread(interaction: discord.Interaction) -> bool:
+    """Whether the interaction came from a thread (a table started there plays in it)."""
+    channel = interaction.channel
+    return channel is not None and channel.type in THREAD_TYPES
 
 
 @dataclass

@@ -26,10 +26,11 @@ does, and scrapes them once at the end.
 
 ``--review-load`` plays hard AI seats (in the bot's real worker processes, with the bot's
 settings for hard) for ``--rounds`` rounds, then as many again while move reviews of a finished
-game of the same kind run one after another in the bot's review worker (``Reviewer``, at
-niceness 19), so one is always under way; ``ai_decision_*`` is each AI move's time from the
-search being asked for to its answer (the wait for a free worker included), without and
-``*_with_review`` with the review running. The other figures cover both halves' moves.
+game of the same kind run one after another in a review worker (``Reviewer`` with the bot's
+settings: niceness 19, each decision only once no live search waits or runs), so one is always
+under way; ``ai_decision_*`` is each AI move's time from the move being asked for to its answer
+(the wait for a free worker included), without and ``*_with_review`` with the review running.
+The other figures cover both halves' moves.
 
 simcord settles after every simulated click, in this script's task, and each pass checks
 every pending task against every timer: with 200 games that is 200 sleeping turn timers, tens
@@ -55,6 +56,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -73,6 +75,7 @@ from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
 from bot.tables.hand_view import StepButton, StepSelect
 from bot.tables.thinking import AiPlayers
+from engine.core import Action, State
 from engine.replay import Replay, played_record
 from tests.bot.helpers import add_player, move_by_hand, open_table
 
@@ -264,23 +267,31 @@ class SimulatorTime:
 
 
 class AiClock:
-    """Times every AI search the bot asks its workers for, from the request to the move."""
+    """Times every AI move the bot asks for, from the request to the move (a search's wait
+    for a worker included)."""
 
     def __init__(self) -> None:
         self.seconds: list[float] = []
 
     def install(self, ai: AiPlayers) -> None:
-        """Wrap ``ai``'s searched move (what a search-level seat's move awaits)."""
-        searched = ai._searched
+        """Wrap ``ai``'s move (what an AI seat's move awaits)."""
+        move = ai.move
 
-        async def timed_search(*args: Any) -> Any:
+        def timed_move(
+            state: State, seat: int, level: str, seed: str, server: int
+        ) -> Awaitable[Action | None]:
             started = time.perf_counter()
-            try:
-                return await searched(*args)
-            finally:
-                self.seconds.append(time.perf_counter() - started)
+            thinking = move(state, seat, level, seed, server)
 
-        ai._searched = timed_search  # type: ignore[method-assign,assignment]
+            async def answered() -> Action | None:
+                try:
+                    return await thinking
+                finally:
+                    self.seconds.append(time.perf_counter() - started)
+
+            return answered()
+
+        ai.move = timed_move  # type: ignore[method-assign]
 
 
 class ReviewStopped(Exception):
@@ -288,12 +299,19 @@ class ReviewStopped(Exception):
 
 
 class ReviewLoad:
-    """Move reviews of one finished game, run one after another by the bot's ``Reviewer`` (in
-    its own worker process) from a thread of their own, so one is under way from ``start``
-    until ``stop`` (simcord's settling never waits for them)."""
+    """Move reviews of one finished game, run one after another by a ``Reviewer`` with the
+    bot's settings (its own review worker) from a thread of their own, so one is under way from
+    ``start`` until ``stop`` (simcord's settling never waits for them). As in the bot, each
+    decision waits until the bot's AI workers are quiet (asked in the bot's event loop)."""
 
-    def __init__(self, reviewer: Reviewer, game_id: str) -> None:
-        self.reviewer = reviewer
+    def __init__(self, bot: CardroomBot, game_id: str) -> None:
+        loop = asyncio.get_running_loop()
+        ai = bot.tables.ai
+
+        def live_quiet() -> Awaitable[None]:
+            return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(ai.quiet(), loop))
+
+        self.reviewer = Reviewer(bot.settings, bot.storage, datetime.now, live_quiet)
         record = played_record(game_id, 2, 1)
         self.game = ReplayedGame("bench-review", record, Replay.of(record), [])
         self.judged = 0  # decisions judged so far
@@ -312,7 +330,7 @@ class ReviewLoad:
 
         with contextlib.suppress(ReviewStopped):
             while True:
-                await self.reviewer._judge_all(self.game, 0, judged)
+                await self.reviewer.judge_all(self.game, 0, judged)
 
     async def start(self) -> None:
         """Start reviewing; return once the worker has judged a decision (it is up)."""
@@ -320,9 +338,10 @@ class ReviewLoad:
         await asyncio.to_thread(self.busy.wait)
 
     async def stop(self) -> None:
-        """Stop after the decision being judged."""
+        """Stop after the decision being judged, and the review's worker."""
         self.stopping.set()
         await asyncio.to_thread(self.thread.join)
+        self.reviewer.close()
 
 
 class NoMetric:
@@ -378,6 +397,8 @@ async def bench(
             # the supervisor's timer, due every 30 s of simulated time, would keep simcord
             # from settling in real time; it plays no part in a move's time
             supervisor_seconds=0,
+            # each table in a channel of its own: a thread would add a request at Start only
+            table_threads=False,
         )
         bot = create_bot(settings)
         async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:
@@ -416,7 +437,7 @@ async def bench(
                 quiet = searches.seconds[:]  # every search has answered once simcord settled
                 review_figures: dict[str, object] = {}
                 if review_load:
-                    load = ReviewLoad(bot.reviews, game_id)
+                    load = ReviewLoad(bot, game_id)
                     progress("starting the move reviews")
                     await load.start()
                     try:

@@ -103,6 +103,7 @@ async def play(scrapes: list[Scrape]) -> None:
             metrics_port=0,  # any free port
             round_break_seconds=0,  # the next deal at once: a break for reading is no move
             supervisor_seconds=0,  # checked at each scrape instead (see the docstring)
+            table_threads=False,  # each table in a channel of its own, where it is played
         )
         bot = create_bot(settings)
         async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:

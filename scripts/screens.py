@@ -10,7 +10,8 @@ out-of-turn moves), the results, the boards (``/scoreboard``, ``/stats``, ``/gam
 history``), the rules (``/game rules``), a replay and the review of ann's moves, each in the
 dark and the light theme at a desktop and a phone width. ``--game notices`` shoots a table in
 trouble, ``--game welcome`` what a newcomer finds (``/help``, a lobby and its How to play,
-``/stats`` of a lowest-wins game).
+``/stats`` of a lowest-wins game), ``--game threads`` a table in a thread of its own (the
+games' screens show their table in the channel, as a server without threads has it).
 
 simcord's preview draws Discord's dark theme only: the light theme is Discord's light palette
 laid over the preview's colour variables, close to Discord's but not its pixels.
@@ -101,6 +102,7 @@ def screen_settings(database: Path) -> Settings:
         dev_guild_id=None,
         ai_delay_seconds=0.0,
         table_edit_seconds=0.0,
+        table_threads=False,  # --game threads turns them on for its server
     )
 
 
@@ -529,6 +531,38 @@ NOTICES = "notices"
 """Not a game: the messages of a table in trouble (``--game notices``)."""
 WELCOME = "welcome"
 """Not a game: what a newcomer finds (``--game welcome``)."""
+THREADS = "threads"
+"""Not a game: a table in a thread of its own (``--game threads``)."""
+
+
+async def shoot_threads(here: World, camera: Camera) -> None:
+    """A fishing table in its own thread, as cara (watching) sees it: the channel once it
+    started (the lobby message opens the thread), the table in the thread, and the channel
+    at the end (the short result linking to the thread, archived)."""
+    env, bot, channel = here.env, here.bot, here.channel
+    await bot.wiring.table_threads.choose(here.guild.id, True)
+    options = start_options(games()["fishing"])
+    table = await open_table(bot, channel, here.players, "fishing", 1, options)
+    thread = next(each for each in channel.threads if each.id == table.channel_id)
+    await shoot_channel(
+        here, camera, "01-channel-started", "the channel once Start opened the table's thread"
+    )
+    run = Playthrough(env, thread, here.players, table, random.Random(0))
+    while run.human_moves < 3:
+        await run.step()
+    await camera.shoot(
+        "02-thread-table",
+        "the table in its thread",
+        thread,
+        here.cara.member,
+        table_message(thread, table),
+        layout="channel",
+    )
+    await run.to_the_end()
+    await env.advance_time(1)
+    await shoot_channel(
+        here, camera, "03-channel-end", "the channel at the end: the result, the thread archived"
+    )
 
 
 async def shoot_welcome(here: World, camera: Camera) -> None:
@@ -670,7 +704,11 @@ async def shoot(
                 here = await world(Path(scratch), game_id)
                 people = [here.ann.member, here.bob.member, here.cara.member]
                 camera = Camera(here.env, browser, folder, themes, named, index, people)
-                titles = {NOTICES: "A table in trouble", WELCOME: "A newcomer"}
+                titles = {
+                    NOTICES: "A table in trouble",
+                    WELCOME: "A newcomer",
+                    THREADS: "A table in its thread",
+                }
                 title = games()[game_id].name if game_id in games() else titles[game_id]
                 index += ["", f"## {title}", ""]
                 try:
@@ -678,6 +716,8 @@ async def shoot(
                         await shoot_notices(here, camera)
                     elif game_id == WELCOME:
                         await shoot_welcome(here, camera)
+                    elif game_id == THREADS:
+                        await shoot_threads(here, camera)
                     else:
                         await shoot_game(here, camera, game_id, seed)
                 finally:
@@ -697,13 +737,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ids = [*sorted(games()), NOTICES, WELCOME]
+    ids = [*sorted(games()), NOTICES, WELCOME, THREADS]
     parser.add_argument(
         "--game",
         action="append",
         choices=ids,
-        help="a game to shoot, notices: a table in trouble, or welcome: what a newcomer "
-        "finds (repeat; default all)",
+        help="a game to shoot, notices: a table in trouble, welcome: what a newcomer finds, "
+        "or threads: a table in its thread (repeat; default all)",
     )
     parser.add_argument("--out", type=Path, default=Path("screens"), help="default screens/")
     parser.add_argument("--themes", default="dark,light", help="dark, light or both (default)")

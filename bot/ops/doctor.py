@@ -23,7 +23,7 @@ import discord
 from bot.ops.logs import TOKEN
 from bot.settings import ENV_FILE, Settings, SettingsError, load_settings
 from bot.storage import DatabaseInUseError, Storage, StorageError
-from bot.ui import CHANNEL_PERMISSIONS
+from bot.ui import CHANNEL_PERMISSIONS, THREAD_PERMISSIONS
 
 DISCORD_API = "https://discord.com/api/v10"
 # the application's flags that say the Server Members intent is switched on
@@ -44,8 +44,10 @@ class Finding:
 
 
 def invite_permissions() -> int:
-    """The permissions the bot needs in a table's channel, as Discord's integer."""
-    return discord.Permissions(**dict.fromkeys(CHANNEL_PERMISSIONS, True)).value
+    """The permissions the bot needs in a table's channel, and to give each table a thread
+    of its own there, as Discord's integer."""
+    needed = {**CHANNEL_PERMISSIONS, **THREAD_PERMISSIONS}
+    return discord.Permissions(**dict.fromkeys(needed, True)).value
 
 
 def application_id(token: str) -> int | None:
@@ -178,7 +180,7 @@ async def examine(env_file: Path, online: bool, api: str = DISCORD_API) -> list[
             f"https://discord.com/oauth2/authorize?client_id={bot_id}&scope={SCOPES}"
             f"&permissions={invite_permissions()}"
         )
-        names = ", ".join(CHANNEL_PERMISSIONS.values())
+        names = ", ".join([*CHANNEL_PERMISSIONS.values(), *THREAD_PERMISSIONS.values()])
         found.append(Finding(True, f"invite URL ({names}): {url}"))
     return found
 

@@ -55,6 +55,13 @@ AI_QUEUE_DEPTH = Gauge(
     ["level"],
     registry=REGISTRY,
 )
+AI_SEARCHES_SKIPPED = Counter(
+    "cardroom_ai_searches_skipped",
+    "AI searches that got no worker and were replaced by the normal level's move, by reason: "
+    "server-queue-full (the server had its most searches waiting), waited-too-long",
+    ["reason"],
+    registry=REGISTRY,
+)
 INTERACTIONS = Counter(
     "cardroom_interactions_answered",
     "Interactions (commands, clicks) answered",

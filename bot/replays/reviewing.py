@@ -1,6 +1,11 @@
 """Move reviews for the bot (no Discord): the engine's review of one seat of a finished game,
 run one decision at a time in a worker process below the live tables' AI, kept in storage per
 game and seat, and limited per person so that reviews cannot starve live games.
+
+Live tables go first, strictly: a review's next decision goes to its worker only when no live
+search waits or runs (``live_quiet``), one decision of one review at a time, so a live search
+shares the machine with at most the one decision (a fraction of a second) already under way, at
+the lowest priority. On a bot whose AI workers never rest, a review waits for them.
 """
 
 from __future__ import annotations
@@ -32,13 +37,24 @@ WINDOW = timedelta(hours=1)
 Progress = Callable[[int, int], Awaitable[None]]
 """Told ``(done, total)`` after each decision judged."""
 
+Quiet = Callable[[], Awaitable[None]]
+"""Returns once no live table's search waits or runs (``AiPlayers.quiet``)."""
+
 
 class Reviewer:
     """Reviews a seat's moves (``review``), in one worker process of its own at the lowest
-    priority (none with ``ai_processes`` 0: in the bot's process, for tests)."""
+    priority, each decision once ``live_quiet`` says the live tables' searches are done (none
+    with ``ai_processes`` 0: in the bot's process, for tests)."""
 
-    def __init__(self, settings: Settings, storage: Storage, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage,
+        clock: Callable[[], datetime],
+        live_quiet: Quiet,
+    ) -> None:
         self.storage = storage
+        self.live_quiet = live_quiet
         self.per_hour = settings.reviews_per_hour
         self.in_process = settings.ai_processes == 0
         self.clock = clock
@@ -46,6 +62,7 @@ class Reviewer:
         self._started: dict[int, deque[datetime]] = defaultdict(deque)
         self._running: set[int] = set()
         self._pool: ProcessPoolExecutor | None = None
+        self._one_decision = asyncio.Lock()  # one decision of one review in the worker at a time
 
     async def kept(self, game: ReplayedGame, seat: int) -> list[Judgement] | None:
         """The stored review of ``seat`` (None: not made yet)."""
@@ -64,7 +81,7 @@ class Reviewer:
         self._admit(user_id)
         self._running.add(user_id)
         try:
-            judged = await self._judge_all(game, seat, progress)
+            judged = await self.judge_all(game, seat, progress)
         finally:
             self._running.discard(user_id)
         await self.storage.reviews.keep(
@@ -89,9 +106,9 @@ class Reviewer:
             )
         started.append(now)
 
-    async def _judge_all(
-        self, game: ReplayedGame, seat: int, progress: Progress
-    ) -> list[Judgement]:
+    async def judge_all(self, game: ReplayedGame, seat: int, progress: Progress) -> list[Judgement]:
+        """``seat``'s review made now, decision by decision (no stored review is read or kept,
+        no limit counted: ``review`` does that)."""
         record = json.dumps(game.record, sort_keys=True)
         total = len(decisions(game.replay, seat))
         judged = []
@@ -101,13 +118,17 @@ class Reviewer:
         return judged
 
     async def _judge(self, record: str, seat: int, ordinal: int) -> dict[str, Any]:
-        """One decision judged by the worker; a broken worker is replaced and the review
-        ends with a plain answer (the person may ask again)."""
+        """One decision judged by the worker, once no live search waits or runs; a broken
+        worker is replaced and the review ends with a plain answer (the person may ask again)."""
         if self.in_process:
             return judge_saved(record, seat, ordinal, REVIEW_SEED, self.worlds)
         try:
-            job = self.pool().submit(judge_saved, record, seat, ordinal, REVIEW_SEED, self.worlds)
-            return await asyncio.wrap_future(job)
+            async with self._one_decision:
+                await self.live_quiet()
+                job = self.pool().submit(
+                    judge_saved, record, seat, ordinal, REVIEW_SEED, self.worlds
+                )
+                return await asyncio.wrap_future(job)
         except BrokenProcessPool:
             log.exception("the review's worker process broke; starting a new one")
             self.close()

@@ -5,6 +5,7 @@ preferences (SQLite via aiosqlite, or PostgreSQL via asyncpg).
 ``preferences``, ``reviews``); the only SQL of the project is in this package.
 """
 
+from bot.storage.clicks import ClickWakeUps, ForwardedClick, ForwardedClicks
 from bot.storage.database import Storage
 from bot.storage.errors import RevisionConflictError, StorageError
 from bot.storage.lobbies import OpenLobbies
@@ -38,10 +39,13 @@ __all__ = [
     "READ_IN_TURNS",
     "ActionRecord",
     "BrokenGame",
+    "ClickWakeUps",
     "DatabaseInUseError",
     "DatabaseLock",
     "FinishedGame",
     "FinishedSeat",
+    "ForwardedClick",
+    "ForwardedClicks",
     "Heartbeat",
     "HistoryRow",
     "LoadedGame",

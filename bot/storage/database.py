@@ -2,7 +2,8 @@
 
 ``storage.running`` keeps running games (and those that ended without a result),
 ``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons,
-``storage.preferences`` each person's own choices; the schema is migrated when the database
+``storage.preferences`` each person's own choices, ``storage.clicks`` hand DM clicks handed
+to the process that runs their game; the schema is migrated when the database
 is opened. The database is a SQLite file (the default: one process per file) or a PostgreSQL
 database (several processes, one per range of shards), chosen by its URL; the stores' callers
 never know which. SQL lives only in ``bot/storage``.
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot.storage.clicks import ForwardedClicks
 from bot.storage.connection import Database, DatabaseUrl, Synchronous, parse_database_url
 from bot.storage.errors import StorageError
 from bot.storage.lobbies import OpenLobbies, SqlOpenLobbies
@@ -55,6 +57,7 @@ class Storage:
         self.lobbies: OpenLobbies = SqlOpenLobbies(database)
         self.preferences: Preferences = SqlPreferences(database)
         self.reviews: Reviews = SqlReviews(database)
+        self.clicks = ForwardedClicks(database)
 
     @classmethod
     async def open(

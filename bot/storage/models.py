@@ -169,7 +169,7 @@ class SavedGame(BaseModel):
 
     table_id: str  # short unique id (also in button custom_ids)
     guild_id: int
-    channel_id: int
+    channel_id: int  # where the table plays: its thread, when it has one
     host_id: int
     game_id: str  # engine game id, e.g. "fishing"
     options: OptionValues
@@ -186,6 +186,8 @@ class SavedGame(BaseModel):
     # when its channel closed to the bot (None: not paused); kept by ``set_paused``, not saves
     paused_since: UtcDatetime | None = None
     turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
+    # the channel whose thread ``channel_id`` is (None: the table plays in that channel)
+    parent_channel_id: int | None = None
 
 
 class SavedLobby(BaseModel):

@@ -1,5 +1,6 @@
 """Each person's own choices (the deck style of their private pictures, how they are told
-it is their turn) and each server's default for the latter.
+it is their turn), each server's default for the latter, and whether a server's tables play
+in threads.
 
 ``Preferences`` is what the bot needs from any backend; ``SqlPreferences`` keeps them in
 SQLite or PostgreSQL. Styles are stored by name ('standard', 'four_colour') and turn pings as
@@ -36,6 +37,12 @@ class Preferences(Protocol):
 
     async def set_server_turn_ping(self, guild_id: int, ping: str, delay_seconds: int) -> None:
         """Store ``guild_id``'s default turn ping (replacing the one stored)."""
+
+    async def server_table_threads(self) -> dict[int, bool]:
+        """Whether each server that chose plays its tables in threads, by server id."""
+
+    async def set_server_table_threads(self, guild_id: int, threads: bool) -> None:
+        """Store whether ``guild_id``'s tables play in threads (replacing the choice stored)."""
 
 
 class SqlPreferences:
@@ -101,4 +108,19 @@ class SqlPreferences:
                 " VALUES (:id, :ping, :delay) ON CONFLICT (guild_id) DO UPDATE"
                 " SET ping = excluded.ping, delay_seconds = excluded.delay_seconds",
                 {"id": guild_id, "ping": ping, "delay": delay_seconds},
+            )
+
+    async def server_table_threads(self) -> dict[int, bool]:
+        """Whether each server that chose plays its tables in threads, by server id."""
+        async with self._db.session() as sql:
+            rows = await sql.fetchall("SELECT guild_id, threads FROM server_table_threads")
+        return {int(row["guild_id"]): bool(row["threads"]) for row in rows}
+
+    async def set_server_table_threads(self, guild_id: int, threads: bool) -> None:
+        """Store whether ``guild_id``'s tables play in threads (one statement)."""
+        async with self._db.session() as sql:
+            await sql.execute(
+                "INSERT INTO server_table_threads (guild_id, threads) VALUES (:id, :threads)"
+                " ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+                {"id": guild_id, "threads": int(threads)},
             )

@@ -31,6 +31,10 @@ RUNNING_COLUMNS = (
     "table_id, guild_id, channel_id, host_id, game_id, options, seed, seats, state, revision,"
     " actions, table_message_id, deadline, started_at, saved_at, table_log"
 )
+# Columns a new game's row leaves out when it has none (NULL), as every game was stored before
+# the migration that added them: a game of the server's turn time (013), one that plays in its
+# lobby's channel (014).
+OPTIONAL_COLUMNS = ("turn_seconds", "parent_channel_id")
 # What a game ended without a result keeps of its running row (with when and why it ended).
 UNFINISHED_COLUMNS = (
     "table_id, guild_id, channel_id, game_id, options, seed, seats, actions, started_at"
@@ -138,20 +142,11 @@ class SqlRunningGames:
     def __init__(self, database: Database) -> None:
         self._db = database
         self._saved_actions: dict[str, int] = {}  # table id: actions known to be stored
-        length = ACTIONS_LENGTH[database.dialect]
-        # a game of the server's turn time leaves turn_seconds out (NULL), as every game was
-        # stored before migration 011
-        self._insert = (
-            f"INSERT INTO running_games ({RUNNING_COLUMNS}) VALUES (:table_id, :guild_id,"
-            " :channel_id, :host_id, :game_id, :options, :seed, :seats, :state, :revision,"
-            " :actions, :table_message_id, :deadline, :started_at, :saved_at, :table_log)"
-            f" ON CONFLICT (table_id) DO NOTHING RETURNING {length}"
-        )
-        self._insert_timed = self._insert.replace(") VALUES (", ", turn_seconds) VALUES (", 1)
-        self._insert_timed = self._insert_timed.replace(":table_log)", ":table_log, :turn)", 1)
+        self._length = length = ACTIONS_LENGTH[database.dialect]
         self._update = f"""
             UPDATE running_games SET
-                guild_id = :guild_id, channel_id = :channel_id, host_id = :host_id,
+                guild_id = :guild_id, channel_id = :channel_id,
+                parent_channel_id = :parent_channel_id, host_id = :host_id,
                 game_id = :game_id, options = :options, seed = :seed, seats = :seats,
                 state = :state, revision = :revision,
                 actions = CASE
@@ -236,6 +231,7 @@ class SqlRunningGames:
             "table_id": game.table_id,
             "guild_id": game.guild_id,
             "channel_id": game.channel_id,
+            "parent_channel_id": game.parent_channel_id,
             "host_id": game.host_id,
             "game_id": game.game_id,
             "options": dump(game.options),
@@ -251,15 +247,26 @@ class SqlRunningGames:
             "table_log": None if game.table_log is None else dump(game.table_log),
         }
         if expected is None:
-            if game.turn_seconds is None:
-                rows = await sql.fetchall(self._insert, values)
-            else:
-                rows = await sql.fetchall(self._insert_timed, {**values, "turn": game.turn_seconds})
+            given = {
+                column: getattr(game, column)
+                for column in OPTIONAL_COLUMNS
+                if getattr(game, column) is not None
+            }
+            rows = await sql.fetchall(self._insert(tuple(given)), {**values, **given})
         else:
             rows = await sql.fetchall(
                 self._update, {**values, "expected": expected, "known": known}
             )
         return next((int(row[0]) for row in rows), None)
+
+    def _insert(self, optional: tuple[str, ...]) -> str:
+        """The INSERT of a new game's row with ``optional`` columns (of OPTIONAL_COLUMNS)."""
+        columns = [*RUNNING_COLUMNS.split(", "), *optional]
+        return (
+            f"INSERT INTO running_games ({', '.join(columns)})"
+            f" VALUES ({', '.join(f':{column}' for column in columns)})"
+            f" ON CONFLICT (table_id) DO NOTHING RETURNING {self._length}"
+        )
 
     async def load(self, shards: Shards | None = None) -> list[LoadedGame | BrokenGame]:
         """Every running game (of the servers on ``shards``; None: all), oldest first; one
@@ -291,6 +298,7 @@ class SqlRunningGames:
                 table_id=table_id,
                 guild_id=row["guild_id"],
                 channel_id=row["channel_id"],
+                parent_channel_id=row["parent_channel_id"],
                 host_id=row["host_id"],
                 game_id=row["game_id"],
                 options=json.loads(row["options"]),
@@ -330,9 +338,9 @@ class SqlRunningGames:
             self.forget(broken.table_id)
             await sql.execute(
                 f"INSERT INTO set_aside_games ({RUNNING_COLUMNS}, paused_since, turn_seconds,"
-                " error, set_aside_at)"
-                f" SELECT {RUNNING_COLUMNS}, paused_since, turn_seconds, CAST(:error AS TEXT),"
-                " CAST(:now AS TEXT)"
+                " parent_channel_id, error, set_aside_at)"
+                f" SELECT {RUNNING_COLUMNS}, paused_since, turn_seconds, parent_channel_id,"
+                " CAST(:error AS TEXT), CAST(:now AS TEXT)"
                 " FROM running_games WHERE table_id = :table_id",
                 {
                     "error": broken.error,

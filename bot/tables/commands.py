@@ -11,7 +11,7 @@ appear without code here.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import discord
@@ -41,9 +41,18 @@ from bot.tables.lobby_view import (
     lobby_message,
     post_lobby,
 )
+from bot.tables.session import TableSession
 from bot.tables.table_view import NextRoundButton
 from bot.text import clip
-from bot.ui import display_name, game_choices, missing_permissions
+from bot.ui import (
+    CHANNEL_PERMISSIONS,
+    TABLE_THREAD_PERMISSIONS,
+    THREAD_PERMISSIONS,
+    display_name,
+    game_choices,
+    in_a_thread,
+    missing_permissions,
+)
 from bot.wiring import Wiring, wired
 from engine.core import Game, Option
 from engine.registry import games
@@ -51,6 +60,11 @@ from engine.registry import games
 HOST_LEFT = (
     "You left the game; the AI plays your seat, and it counts as a loss for you. Only "
     "someone with Manage Server can stop a game without a result."
+)
+NO_THREADS = (
+    "This table will play in this channel, one table at a time: I may not open threads here. "
+    "Give me {permissions} in this channel and each table gets a thread of its own, so that "
+    "several can play here at once."
 )
 BUTTONS = (
     HandButton,
@@ -164,6 +178,11 @@ async def open_lobby(
         turn_seconds,
     )
     await post_lobby(interaction, service, lobby)
+    if wiring.table_threads.enabled(interaction.guild_id) and not in_a_thread(interaction):
+        missing = missing_permissions(interaction.app_permissions, THREAD_PERMISSIONS)
+        if missing:  # only the host is told: the others need not read about permissions
+            names = " and ".join(f"**{name}**" for name in missing)
+            await interaction.followup.send(NO_THREADS.format(permissions=names), ephemeral=True)
 
 
 class GameCog(commands.Cog):
@@ -194,11 +213,18 @@ class GameCog(commands.Cog):
         )
         cog = self
 
-        @app_commands.describe(turn_pings="how people who never chose are told it is their turn")
+        @app_commands.describe(
+            turn_pings="how people who never chose are told it is their turn",
+            threads="whether each table plays in a thread of its own (where I may open one)",
+        )
         @app_commands.choices(turn_pings=PING_CHOICES)
         @answers_user_errors
-        async def settings(interaction: discord.Interaction, turn_pings: str | None = None) -> None:
-            await cog.server_settings(interaction, turn_pings)
+        async def settings(
+            interaction: discord.Interaction,
+            turn_pings: str | None = None,
+            threads: bool | None = None,
+        ) -> None:
+            await cog.server_settings(interaction, turn_pings, threads)
 
         group.add_command(
             app_commands.Command(
@@ -213,6 +239,11 @@ class GameCog(commands.Cog):
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A deleted channel's lobby closes and its table ends."""
         self.tables.channel_gone(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A deleted thread's table ends, as a deleted channel's does."""
+        self.tables.channel_gone(payload.thread_id)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -244,8 +275,12 @@ class GameCog(commands.Cog):
     async def on_guild_channel_update(
         self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
     ) -> None:
-        """A channel's overwrites may have changed."""
-        self.resume_reachable(after.guild)
+        """A channel's overwrites may have changed (a category's: those of the channels
+        synced with it too); only their tables (and those in their threads) are looked at."""
+        channels = (
+            [after, *after.channels] if isinstance(after, discord.CategoryChannel) else [after]
+        )
+        self.resume_reachable(after.guild, self.tables.paused_in_channels(c.id for c in channels))
 
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
@@ -258,13 +293,18 @@ class GameCog(commands.Cog):
         if self.bot.user is not None and after.id == self.bot.user.id:
             self.resume_reachable(after.guild)
 
-    def resume_reachable(self, guild: discord.Guild) -> None:
-        """Resume the server's paused tables whose channel the bot may use again."""
-        for session in self.tables.paused_in(guild.id):
-            channel = guild.get_channel(session.channel_id)
+    def resume_reachable(
+        self, guild: discord.Guild, paused: Sequence[TableSession] | None = None
+    ) -> None:
+        """Resume the server's paused tables (or those of ``paused``) whose channel the bot
+        may use again."""
+        for session in self.tables.paused_in(guild.id) if paused is None else paused:
+            channel = guild.get_channel_or_thread(session.channel_id)
             if channel is None or guild.me is None:
                 continue
-            if not missing_permissions(channel.permissions_for(guild.me)):
+            thread = isinstance(channel, discord.Thread)
+            needed = TABLE_THREAD_PERMISSIONS if thread else CHANNEL_PERMISSIONS
+            if not missing_permissions(channel.permissions_for(guild.me), needed):
                 self.tables.resume(session)
 
     def _build_group(self) -> app_commands.Group:
@@ -335,14 +375,16 @@ class GameCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the running game (the AI takes over) or the lobby."""
         service = self.tables
+        user_id = interaction.user.id
         lobby = service.lobbies.in_channel(interaction.channel_id or 0)
-        if lobby is not None:
-            user_id = interaction.user.id
+        # the lobby they sit in; else their table (here, or in a thread of this channel)
+        if lobby is not None and lobby.seat_of(user_id) is not None:
             await service.lobbies.change(lobby, lambda: lobby.leave(user_id))
             await edit_lobby(interaction.client, lobby, lobby_message(lobby))
             await interaction.response.send_message("You left the lobby.", ephemeral=True)
             return
-        service.table_in(interaction.channel_id or 0)  # no game: answered before deferring
+        # no game: answered before deferring
+        service.table_in(interaction.channel_id or 0, interaction.user.id)
         await interaction.response.defer(ephemeral=True)
         await service.leave(interaction.channel_id or 0, interaction.user.id)
         await interaction.followup.send(
@@ -379,19 +421,29 @@ class GameCog(commands.Cog):
             f"{verb} {ping.words}. Change it with `/game pings`.", ephemeral=True
         )
 
-    async def server_settings(self, interaction: discord.Interaction, pings: str | None) -> None:
+    async def server_settings(
+        self, interaction: discord.Interaction, pings: str | None, threads: bool | None
+    ) -> None:
         """Show, or change, the server's defaults (Manage Server: Discord checks it first;
         checked again here, since a server may hand the command to anyone)."""
         if not interaction.permissions.manage_guild:
             raise UserError("Only someone with Manage Server can change Cardroom's settings.")
         guild_id = interaction.guild_id or 0
         turn_pings = self.wiring.turn_pings
+        table_threads = self.wiring.table_threads
         if pings is not None:
             await turn_pings.choose_default(guild_id, PINGS[pings])
+        if threads is not None:
+            await table_threads.choose(guild_id, threads)
         ping = turn_pings.server_default(guild_id)
+        where = (
+            "each in a thread of its own, where I may open threads (else in the channel)"
+            if table_threads.enabled(guild_id)
+            else "in the channel where their lobby was, one table a channel"
+        )
         await interaction.response.send_message(
             f"Turn pings on this server: {ping.words}, unless a person chose otherwise with "
-            "`/game pings`.",
+            f"`/game pings`.\nTables play {where}.",
             ephemeral=True,
         )
 

@@ -26,6 +26,7 @@ import discord
 from bot.answers import NOT_OURS, answer_click
 from bot.errors import GameMovedElsewhere, StaleMove, UserError
 from bot.pictures import DeckStyle
+from bot.tables.dm_clicks import forward_elsewhere
 from bot.tables.session import PAUSED, TableSession
 from bot.tables.step_target import STEP, StepTarget, parse_path, path_text
 from bot.text import clip, event_lines, show, suit_symbols
@@ -114,7 +115,7 @@ class RefreshButton(
                 interaction, self.wiring, session, session.seat_for(interaction.user.id)
             )
 
-        await answer_in_place(interaction, refresh)
+        await answer_in_place(interaction, self.wiring, self.table_id, refresh)
 
 
 class DeckButton(
@@ -155,7 +156,7 @@ class DeckButton(
             ):
                 tables.display.hand_restyled(session, seat)  # the DM too
 
-        await answer_in_place(interaction, switch)
+        await answer_in_place(interaction, self.wiring, self.table_id, switch)
 
 
 # what the button offers: the style a click switches to
@@ -194,7 +195,12 @@ class StepButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the next step, or play the move it completes."""
-        await answer_in_place(interaction, lambda: choose_step(interaction, self.wiring, self.step))
+        await answer_in_place(
+            interaction,
+            self.wiring,
+            self.step.table_id,
+            lambda: choose_step(interaction, self.wiring, self.step),
+        )
 
 
 class StepSelect(
@@ -238,19 +244,27 @@ class StepSelect(
                 raise UserError(NOT_OURS) from None
             await choose_step(interaction, self.wiring, replace(self.step, path=path, page=0))
 
-        await answer_in_place(interaction, chosen)
+        await answer_in_place(interaction, self.wiring, self.step.table_id, chosen)
 
 
 # -- what the buttons do ------------------------------------------------------------------------
 async def answer_in_place(
-    interaction: discord.Interaction, handle: Callable[[], Awaitable[None]]
+    interaction: discord.Interaction,
+    wiring: Wiring,
+    table_id: str,
+    handle: Callable[[], Awaitable[None]],
 ) -> None:
     """A click in a hand: acknowledged at once, before any storage or picture work (Discord
-    shows the click took), then ``handle`` edits the hand in place (``edit_hand``)."""
+    shows the click took), then ``handle`` edits the hand in place (``edit_hand``), unless
+    the click is on a hand DM of a game another process runs: then it is handed to that
+    process (``forward_elsewhere``), which answers it. A click handed here was acknowledged
+    by the process that received it."""
 
     async def acknowledged() -> None:
-        await interaction.response.defer()
-        await handle()
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        if not await forward_elsewhere(interaction, wiring, table_id):
+            await handle()
 
     await answer_click(interaction, acknowledged)
 
@@ -263,7 +277,7 @@ async def send_hand(
     clicker's previous Hand view and follows the game (``OpenHands``)."""
     service = wiring.tables
     if table_id is None:
-        session = service.table_in(interaction.channel_id or 0)
+        session = service.table_in(interaction.channel_id or 0, interaction.user.id)
     else:
         session = service.table(table_id)
     seat = session.seat_for(interaction.user.id)

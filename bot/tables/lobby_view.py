@@ -23,11 +23,23 @@ from bot.tables.lobby import Lobby
 from bot.tables.records import Seat
 from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
 from bot.text import clip, duration, show
-from bot.ui import GREY, Message, button, controls, display_name, layout, small
+from bot.ui import (
+    GREY,
+    THREAD_PERMISSIONS,
+    Message,
+    button,
+    controls,
+    display_name,
+    in_a_thread,
+    layout,
+    missing_permissions,
+    small,
+)
 from bot.wiring import UsesWiring
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
+    from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +79,8 @@ class LobbyButton(
         lobby = service.lobbies.get(self.lobby_id)
         user = interaction.user
         if self.action == "start":
-            await start_table(interaction, service, lobby)
+            threads = self.wiring.table_threads.enabled(lobby.guild_id)
+            await start_table(interaction, service, lobby, threads)
             return
         if self.action == "cancel":
             service.lobbies.cancel(lobby, user.id)
@@ -143,23 +156,30 @@ async def edit_lobby(client: discord.Client, lobby: Lobby, message: Message) -> 
 
 
 async def start_table(
-    interaction: discord.Interaction, service: TableService, lobby: Lobby
+    interaction: discord.Interaction, service: TableService, lobby: Lobby, threads: bool
 ) -> None:
-    """Deal the lobby's game, say so in place of the lobby, then show the table.
+    """Deal the lobby's game, say so in place of the lobby, then show the table: in a
+    thread started from the lobby message when ``threads`` (the server's choice) and the
+    bot may open one there, else in the channel.
 
     Never half-started: the click is acknowledged first (dealing and saving may outlast
     Discord's 3 s); if Discord refuses that, nothing is dealt and the lobby stays open; once
-    dealt, the table begins even if the answer cannot be shown."""
+    dealt, the table begins even if the answer cannot be shown, in the channel if its thread
+    could not be opened."""
     # refusals (and a second Start) are answered before deferring
     session = await service.start(lobby.lobby_id, interaction.user.id, interaction.response.defer)
+    thread = await open_thread(interaction, session) if threads else None
+    if thread is not None:
+        await service.in_thread(session, thread.id)
     humans = sum(seat.is_human for seat in session.seats)
-    where = (
+    how = (
         "each player's hand comes by DM and with the **Hand** button."
         if humans
         else "the AI plays every seat."
     )
+    where = "The table follows below" if thread is None else f"The table plays in {thread.mention}"
     seats = ", ".join(seat.shown for seat in session.seats)
-    started = f"### {session.game.name} — started\n{seats}. The table follows below; {where}"
+    started = f"### {session.game.name} — started\n{seats}. {where}; {how}"
     try:
         await interaction.edit_original_response(
             **Message(layout(started, colour=GREY)).kwargs(attached=[])
@@ -167,6 +187,27 @@ async def start_table(
     except discord.HTTPException:
         log.warning("table %s: the Start answer failed; the table begins", session.table_id)
     service.show(session)
+
+
+async def open_thread(
+    interaction: discord.Interaction, session: TableSession
+) -> discord.Thread | None:
+    """A public thread for the table, started from its lobby message and named for the game
+    and its players; None where the bot may not open one (or Discord refuses it)."""
+    message = interaction.message
+    if message is None or in_a_thread(interaction):
+        return None
+    if missing_permissions(interaction.app_permissions, THREAD_PERMISSIONS):
+        return None
+    players = ", ".join(seat.name for seat in session.seats)
+    try:
+        # the longest auto-archive: the table's end archives the thread itself
+        return await message.create_thread(
+            name=clip(f"{session.game.name} · {players}", 100), auto_archive_duration=10080
+        )
+    except discord.HTTPException:
+        log.warning("table %s: its thread could not be opened; it plays here", session.table_id)
+        return None
 
 
 class RematchButton(

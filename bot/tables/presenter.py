@@ -25,8 +25,14 @@ from bot.tables.lobby_view import lobby_closed_message, lobby_message
 from bot.tables.open_hands import OpenHands, superseded_message
 from bot.tables.records import RoundEnd
 from bot.tables.session import TableSession
-from bot.tables.table_view import headline, results_message, round_message, table_message
-from bot.ui import CHANNEL_PERMISSIONS, Message
+from bot.tables.table_view import (
+    headline,
+    results_message,
+    round_message,
+    table_message,
+    thread_end_message,
+)
+from bot.ui import CHANNEL_PERMISSIONS, TABLE_THREAD_PERMISSIONS, Message
 
 log = logging.getLogger(__name__)
 
@@ -256,13 +262,17 @@ class DiscordPresenter:
         """DM each person seated and the server's owner that the table is paused, what
         brings it back and when it ends."""
         guild = self.client.get_guild(session.guild_id)
-        channel = self.client.get_channel(session.channel_id)  # cached even when closed to the bot
-        needed = [f"**{name}**" for name in CHANNEL_PERMISSIONS.values()]
+        # a table's thread is named by its channel, which stays cached when closed to the bot
+        channel_id = session.parent_channel_id or session.channel_id
+        channel = self.client.get_channel(channel_id)
+        in_thread = session.parent_channel_id is not None
+        wanted = TABLE_THREAD_PERMISSIONS if in_thread else CHANNEL_PERMISSIONS
+        needed = [f"**{name}**" for name in wanted.values()]
         values = {
             "game": session.game.name,
             "channel": f"#{discord.utils.escape_markdown(channel.name)}"
             if isinstance(channel, discord.abc.GuildChannel)
-            else f"<#{session.channel_id}>",
+            else f"<#{channel_id}>",
             "guild": discord.utils.escape_markdown(guild.name)
             if guild is not None
             else "its server",
@@ -279,6 +289,26 @@ class DiscordPresenter:
                 await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException:
                 log.info("table %s: could not tell %s it is paused", session.table_id, user_id)
+
+    async def _close_thread(self, session: TableSession, parent_id: int, link: str) -> None:
+        """A table's thread once its game is over: its result (or why it stopped) posted in
+        the channel, linking to the thread's end, and the thread archived, out of the
+        channel's list of active threads (its creator, the bot, may archive it without
+        Manage Threads). Not locked: a word after the game reopens it, as any thread.
+        Each step once, only logged when Discord refuses it."""
+        try:
+            await self._send(self._channel(parent_id), thread_end_message(session, link))
+        except discord.HTTPException:
+            log.warning("table %s: could not post its end in the channel", session.table_id)
+        try:
+            thread = self.client.get_channel(session.channel_id)
+            if not isinstance(thread, discord.Thread):
+                fetched = await self.client.fetch_channel(session.channel_id)
+                thread = fetched if isinstance(fetched, discord.Thread) else None
+            if thread is not None:
+                await thread.edit(archived=True)
+        except discord.HTTPException:
+            log.info("table %s: could not archive its thread", session.table_id)
 
     async def is_member(self, guild_id: int, user_id: int) -> bool:
         """Whether the person is still a member of the server: one request, which needs no
@@ -354,6 +384,8 @@ class DiscordPresenter:
                 await channel.send(ending.text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:  # once, not retried: the DMs below still say it ended
             log.warning("table %s: could not post its end in the channel", session.table_id)
+        if session.parent_channel_id is not None and ending.stored_here:
+            await self._close_thread(session, session.parent_channel_id, link)
         await self.open_hands.follow(session, self._hand_view)
         over = ending.text
         if ending.finished:

@@ -201,7 +201,7 @@ class TableData:
 
     table_id: str
     guild_id: int
-    channel_id: int
+    channel_id: int  # where the table plays: its thread, when it has one
     host_id: int
     game: Game
     options: dict[str, OptionValue]
@@ -233,6 +233,9 @@ class TableData:
     # the round end the table shows before the next deal (None: it shows the game): nobody's
     # clock runs and no AI moves until it is over
     round_end: RoundEnd | None = None
+    # the channel whose thread ``channel_id`` is: its lobby was there, its result goes there
+    # (None: the table plays in its lobby's channel)
+    parent_channel_id: int | None = None
 
     @property
     def ended(self) -> bool:

@@ -82,6 +82,7 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
         actions=saved.actions,
         table_message_id=saved.table_message_id,
         turn_seconds=saved.turn_seconds,
+        parent_channel_id=saved.parent_channel_id,
         table_posted_at=context.clock() if saved.table_message_id is not None else None,
     )
     if saved.table_log is None:

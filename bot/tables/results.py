@@ -93,6 +93,7 @@ def saved_game(table: TableData) -> SavedGame:
         deadline=min(table.deadlines.values()) if table.deadlines else None,
         started_at=table.started_at,
         turn_seconds=table.turn_seconds,
+        parent_channel_id=table.parent_channel_id,
         table_log=TableLog(
             events=[entry.record() for entry in table.log],
             summaries=list(table.summaries),

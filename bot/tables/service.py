@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -31,6 +31,7 @@ from bot.tables.records import FINISHED, Change, Chosen, Clock, Ending, EndKind,
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession, working_on
 from bot.tables.supervisor import Supervisor
+from bot.tables.table_index import TableIndex
 from bot.tables.thinking import AiPlayers
 from bot.tables.timers import LEFT_THE_SERVER, TableTimers, retry_delay
 from engine.core import Game, OptionValue
@@ -40,6 +41,12 @@ log = logging.getLogger(__name__)
 
 CHANNEL_LOST = "The bot can no longer reach this table's channel, so the game ended."
 CHANNEL_DELETED = "This table's channel was deleted, so the game ended without a result."
+THREAD_DELETED = "This table's thread was deleted, so the game ended without a result."
+IN_THREADS = (
+    "This channel's tables play in threads of their own ({threads}): use the command inside "
+    "your table's thread."
+)
+THREADS_NAMED = 10  # threads a "which table?" answer names
 GUILD_LEFT = "The bot was removed from this server, so the game ended without a result."
 PAUSE_RAN_OUT = (
     "The bot could not see or post in this table's channel for {minutes} minutes, so the "
@@ -50,8 +57,9 @@ SHARD_LOST = (
     "This game is interrupted: the bot lost the link to its saved games. It comes back from the"
     " last move shown when the bot has restarted, usually within a minute; nothing is lost."
 )
-# Discord sends every DM click to shard 0: a hand DM's click on a game another process runs
-# lands in the process of shard 0, which cannot play it
+# with several shard processes, a table unknown here is over, or another process's: a hand
+# DM's click on one lands in the process of shard 0 (Discord sends it every DM click), which
+# hands it on (bot.tables.dm_clicks) unless the game is stored nowhere
 OVER_OR_ELSEWHERE = (
     "This game is over, or it cannot be played from here: use the Hand button in its channel."
 )
@@ -122,7 +130,10 @@ class TableService:
         # run in the background with (server, game id) when a game ends with a recorded result
         self.on_result = on_result
         self.tables: dict[str, TableSession] = {}
-        self.by_channel: dict[int, str] = {}  # channel id → lobby or table id
+        # channel or thread id → the lobby or table there (a table in a thread leaves its
+        # lobby's channel free for the next lobby)
+        self.by_channel: dict[int, str] = {}
+        self.index = TableIndex()  # the tables by server, by person seated, by thread's channel
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._pauses: dict[str, asyncio.Task[None]] = {}  # table id → the end of its pause
@@ -149,7 +160,14 @@ class TableService:
     # -- finding -------------------------------------------------------------------------------
     def _hosts(self, guild_id: int) -> list[int]:
         """The host of each running game of a server."""
-        return [s.host_id for s in self.tables.values() if s.guild_id == guild_id and not s.ended]
+        return [s.host_id for s in self.in_guild(guild_id) if not s.ended]
+
+    def in_guild(self, guild_id: int) -> list[TableSession]:
+        """A server's tables (only those: ``index``)."""
+        return self._found(self.index.in_guild(guild_id))
+
+    def _found(self, table_ids: list[str]) -> list[TableSession]:
+        return [self.tables[table_id] for table_id in table_ids if table_id in self.tables]
 
     def _new_id(self) -> str:
         while True:
@@ -190,13 +208,26 @@ class TableService:
             raise UserError("This game is over.")
         return working_on(session)
 
-    def table_in(self, channel_id: int) -> TableSession:
-        """The running table of a channel; raises UserError when there is none."""
+    def table_in(self, channel_id: int, user_id: int) -> TableSession:
+        """The running table of a channel or thread; in a channel whose tables play in
+        threads, the one ``user_id`` is seated at. Raises UserError when there is none, or
+        when it cannot tell which (naming the threads)."""
         key = self.by_channel.get(channel_id)
         session = self.tables.get(key) if key else None
-        if session is None or session.ended:
-            raise UserError("There is no game running in this channel.")
-        return working_on(session)
+        if session is not None and not session.ended:
+            return working_on(session)
+        in_threads = [
+            each
+            for each in self.tables.values()
+            if each.parent_channel_id == channel_id and not each.ended
+        ]
+        theirs = [each for each in in_threads if each.seat_of(user_id) is not None]
+        if len(theirs) == 1:
+            return working_on(theirs[0])
+        if in_threads:
+            threads = ", ".join(f"<#{each.channel_id}>" for each in in_threads[:THREADS_NAMED])
+            raise UserError(IN_THREADS.format(threads=threads))
+        raise UserError("There is no game running in this channel.")
 
     # -- from lobby to table ---------------------------------------------------------------------
     async def start(
@@ -235,9 +266,22 @@ class TableService:
             working_on(session)
             session.log_opening()
             await session.begin(lobby.lobby_id)  # its stored row goes with the first save
+        self._add(session)
+        return session
+
+    def _add(self, session: TableSession) -> None:
         self.tables[session.table_id] = session
         self.by_channel[session.channel_id] = session.table_id
-        return session
+        self.index.add(session)
+
+    async def in_thread(self, session: TableSession, thread_id: int) -> None:
+        """The table just dealt plays in ``thread_id`` from now on (a thread of its lobby's
+        channel): that channel is free for the next lobby."""
+        if self.by_channel.get(session.channel_id) == session.table_id:
+            del self.by_channel[session.channel_id]
+        self.by_channel[thread_id] = session.table_id
+        await session.posted(thread=thread_id)
+        self.index.add(session)  # now under its thread's channel too
 
     def show(self, session: TableSession) -> None:
         """Start showing the table and driving its timers (after the caller answered)."""
@@ -282,7 +326,7 @@ class TableService:
 
     async def leave(self, channel_id: int, user_id: int) -> None:
         """The person leaves the channel's game; the AI takes the seat."""
-        session = self.table_in(channel_id)
+        session = self.table_in(channel_id, user_id)
         self.committed(session, await session.leave(user_id))
 
     async def stop(self, channel_id: int, user_id: int, may_manage: bool, name: str) -> bool:
@@ -290,7 +334,7 @@ class TableService:
         them); True if it stopped. A host who plays the game and lacks Manage Server leaves it
         instead (False): the AI takes their seat and it counts as a loss, as /game leave
         does, so stopping a game they are losing is no way out of the result."""
-        session = self.table_in(channel_id)
+        session = self.table_in(channel_id, user_id)
         seat = session.seat_of(user_id)
         playing = seat is not None and session.seats[seat].is_human
         if playing and not may_manage and user_id == session.host_id:
@@ -390,7 +434,16 @@ class TableService:
 
     def paused_in(self, guild_id: int) -> list[TableSession]:
         """The paused tables of a server."""
-        return [s for s in self.tables.values() if s.guild_id == guild_id and s.paused]
+        return [session for session in self.in_guild(guild_id) if session.paused]
+
+    def paused_in_channels(self, channel_ids: Iterable[int]) -> list[TableSession]:
+        """The paused tables of these channels and of their threads."""
+        table_ids: list[str] = []
+        for channel_id in channel_ids:
+            table_ids += self.index.in_threads_of(channel_id)
+            if channel_id in self.by_channel:
+                table_ids.append(self.by_channel[channel_id])
+        return [session for session in self._found(table_ids) if session.paused]
 
     def resume(self, session: TableSession) -> None:
         """The bot may post in a paused table's channel again: the game goes on, every
@@ -409,20 +462,23 @@ class TableService:
             ending.cancel()
 
     def channel_gone(self, channel_id: int) -> None:
-        """A channel was deleted: its lobby closes and its table ends."""
+        """A channel or thread was deleted: its lobby closes and its table ends, and so do
+        the tables in the threads of a deleted channel (they went with it)."""
         lobby = self.lobbies.in_channel(channel_id)
         if lobby is not None:
             self.lobbies.close(lobby)
-        key = self.by_channel.get(channel_id)
-        session = self.tables.get(key) if key else None
-        if session is not None:
-            self.end(session, Ending(EndKind.CHANNEL_LOST, CHANNEL_DELETED))
+        for session in list(self.tables.values()):
+            if session.ended or channel_id not in (session.channel_id, session.parent_channel_id):
+                continue
+            thread = session.channel_id == channel_id and session.parent_channel_id is not None
+            text = THREAD_DELETED if thread else CHANNEL_DELETED
+            self.end(session, Ending(EndKind.CHANNEL_LOST, text))
 
     def guild_gone(self, guild_id: int) -> None:
         """The bot left (or was removed from) a server: its lobbies close, its tables end."""
         for lobby in self.lobbies.in_guild(guild_id):
             self.lobbies.close(lobby)
-        for session in [s for s in self.tables.values() if s.guild_id == guild_id]:
+        for session in self.in_guild(guild_id):
             self.end(session, Ending(EndKind.CHANNEL_LOST, GUILD_LEFT))
 
     def member_left(self, guild_id: int, user_id: int) -> None:
@@ -430,8 +486,8 @@ class TableService:
         their turn running out shows it): the AI takes their seats; they leave its lobbies
         (a lobby they host closes)."""
         self.lobbies.member_left(guild_id, user_id)
-        for session in list(self.tables.values()):
-            if session.guild_id != guild_id or session.ended:
+        for session in self._found(self.index.of_member(guild_id, user_id)):
+            if session.ended:
                 continue
             seat = session.seat_of(user_id)
             if seat is not None and session.seats[seat].is_human:
@@ -478,7 +534,7 @@ class TableService:
                 )
             self.rematches[session.table_id] = Rematch(
                 session.guild_id,
-                session.channel_id,
+                session.parent_channel_id or session.channel_id,  # where its lobby was
                 session.game,
                 dict(session.options),
                 frozenset(seat.user_id for seat in session.seats if seat.user_id is not None),
@@ -491,6 +547,7 @@ class TableService:
             # on an old table's buttons still gets "This game is over")
             if self.tables.get(session.table_id) is session:
                 del self.tables[session.table_id]
+                self.index.drop(session)
 
         self.display.ended(session, forget())
 
@@ -500,8 +557,7 @@ class TableService:
         on ``shards``; None: all); returns the problems found."""
         sessions, broken = await restore_sessions(self.storage, self.context, shards)
         for session in sessions:
-            self.tables[session.table_id] = session
-            self.by_channel[session.channel_id] = session.table_id
+            self._add(session)
             if session.paused:  # nothing asked of its channel: resumed once it is open
                 self.keep_paused(session)
             else:

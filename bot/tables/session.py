@@ -4,9 +4,10 @@ It offers one call per intent (``choose`` a step, which plays the move it comple
 ``next_round``, ``leave``, ``end``, and for the timers ``ai_move``, ``time_out`` and
 ``break_over``). Each call is a transaction under the table's lock: the change is made in
 memory, then saved (``storage.running.save``; ``storage.results.finish`` at the end,
-``storage.running.end_unfinished`` when it ends without a result); if the save fails, the
-session is put back exactly as it was (state, revision, log, deadlines, seats) and the caller
-gets ``SaveFailed``.
+``storage.running.end_unfinished`` when it ends without a result). The session holds the
+change only once the save committed: while it is pending, and after it failed, the session
+holds the position last saved, exactly as it was (state, revision, log, deadlines, seats),
+and a failed save raises ``SaveFailed``.
 A committed call returns a ``Change`` (events, whose views changed, what to post); its caller
 (``TableService``, or the timers) has it shown and rescheduled. The Discord side reports the
 ids of what it posted through ``posted``, the service a closed channel through ``pause``;
@@ -19,9 +20,10 @@ import asyncio
 import logging
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import partial
 
 from bot.errors import GameMovedElsewhere, SaveFailed, StaleMove, UserError
 from bot.ops import metrics
@@ -182,7 +184,7 @@ class TableSession(TableData):
             if self.ended or self.paused or self.revision != revision:
                 return None
             thinking = self.context.ai.move(
-                self.state, seat, level or self.seats[seat].level, self.ai_seed(seat)
+                self.state, seat, level or self.seats[seat].level, self.ai_seed(seat), self.guild_id
             )
         action = await thinking
         async with self.lock:
@@ -254,12 +256,17 @@ class TableSession(TableData):
         table_message: int | None = None,
         dm: tuple[int, int | None] | None = None,
         dm_closed: int | None = None,
+        thread: int | None = None,
     ) -> None:
         """What the Discord side posted: a new table message, a seat's new hand DM (its
-        message id, or None when that person's DMs are closed), or the last edit of the hand
-        DM of a seat handed to the AI (never edited again). Saved, so that after a restart
-        the bot edits the messages people see last; a failed save only loses that."""
+        message id, or None when that person's DMs are closed), the last edit of the hand
+        DM of a seat handed to the AI (never edited again), or the thread the table plays in
+        from now on (it was dealt in its lobby's channel). Saved, so that after a restart
+        the bot edits the messages people see last, in the thread; a failed save only loses
+        that until the next move's save."""
         async with self.lock:
+            if thread is not None:
+                self.parent_channel_id, self.channel_id = self.channel_id, thread
             if table_message is not None:
                 self.table_message_id = table_message
                 self.table_posted_at = self.context.clock()
@@ -289,8 +296,10 @@ class TableSession(TableData):
 
     # -- the transaction ---------------------------------------------------------------------
     async def _commit(self, make: Callable[[], Change]) -> Change:
-        """Make the change in memory, save it, and on failure put everything back."""
-        snapshot = Snapshot.of(self)
+        """Make the change, save it, and only then show it: while the save is pending the
+        session shows the position last saved (a Hand click meanwhile never shows a move
+        that a failed save undoes); on failure that position stays."""
+        before = Snapshot.of(self)
         options_before = self._options()
         moves_before = len(self.actions)
         try:
@@ -299,18 +308,29 @@ class TableSession(TableData):
             if self.state.is_over and not self.ended:
                 self._end(FINISHED)
                 change = replace(change, ended=True)
-            with metrics.SAVE_SECONDS.time():
-                await self._save()
+            made = Snapshot.of(self, copy_state=False)
+            save = self._save()  # reads the new position now
+        except (UserError, EngineError):
+            before.restore(self)
+            raise
         except Exception as error:
-            snapshot.restore(self)
-            if isinstance(error, (UserError, EngineError)):
-                raise
+            before.restore(self)
+            log.exception("table %s: a change could not be made; undone", self.table_id)
+            raise SaveFailed() from error
+        before.restore(self)
+        try:
+            with metrics.SAVE_SECONDS.time():
+                await save()
+        except Exception as error:
             metrics.save_failed(error, conflict=isinstance(error, RevisionConflictError))
             if isinstance(error, RevisionConflictError):  # retrying could never succeed
                 self._moved()
                 raise GameMovedElsewhere() from error
             log.exception("table %s: a change could not be saved; undone", self.table_id)
             raise SaveFailed() from error
+        made.restore(self)
+        if self.ending is None:
+            self.stored_revision = self.revision
         finished = change.ended and self.ending is not None and self.ending.finished
         metrics.game_saved(self.game.id, len(self.actions) - moves_before, finished)
         log.debug("table %s: revision %d saved", self.table_id, self.revision)
@@ -322,16 +342,21 @@ class TableSession(TableData):
         log.warning("table %s: saved elsewhere first; this process stops driving it", self.table_id)
         self.context.on_ended(self.table_id, self._end(MOVED_ELSEWHERE))
 
-    async def _save(self) -> None:
+    def _save(self) -> Callable[[], Awaitable[None]]:
+        """The save of the session as it is now (read at once, written when awaited): the
+        running game, or at its end the result or the unfinished game."""
         storage = self.context.storage
-        ending = self.ending
+        ending, expected = self.ending, self.stored_revision
         if ending is None:
-            await self._store()
-        elif ending.finished:
-            game = finished_game(self, self.context.clock())
-            await storage.results.finish(game, self.stored_revision)
-        elif ending.stored_here:
-            await storage.running.end_unfinished(self.table_id, ending.text, self.stored_revision)
+            game = saved_game(self)
+            return partial(storage.running.save, game, expected)
+        if ending.finished:
+            return partial(
+                storage.results.finish, finished_game(self, self.context.clock()), expected
+            )
+        if ending.stored_here:
+            return partial(storage.running.end_unfinished, self.table_id, ending.text, expected)
+        return _nothing
 
     async def _store(self) -> None:
         """Save the running game over the row this session last saved or loaded."""
@@ -482,6 +507,10 @@ class TableSession(TableData):
         self.deadlines.clear()
         self._after_change(acted=())
         self.options_changed = dict.fromkeys(range(len(self.seats)), self.revision)
+
+
+async def _nothing() -> None:
+    """No save: the game may be another process's now."""
 
 
 def working_on(session: TableSession) -> TableSession:

@@ -216,7 +216,8 @@ def shows_cards(layout: Layout) -> bool:
 def results_message(session: TableSession) -> Message:
     """Final places and scores, the last picture of the table when it shows cards (the final
     reveal), the latest hands' summaries small underneath, and the Rematch and Replay buttons:
-    short enough for a phone's screen."""
+    short enough for a phone's screen. A table in a thread has its Rematch in its channel's
+    short result (``thread_end_message``): the new lobby opens there."""
     names = session.names
     scores = session.state.scores()
     places = places_of(scores, session.state.winners())
@@ -248,8 +249,28 @@ def results_message(session: TableSession) -> Message:
             clip("\n".join(lines), 1000),
             *(gallery(picture) for picture in pictures),
             small(hands) if hands else None,
-            controls(RematchButton(session.table_id), ReplayButton.opener(session.table_id)),
+            controls(
+                *([] if session.parent_channel_id else [RematchButton(session.table_id)]),
+                ReplayButton.opener(session.table_id),
+            ),
             colour=GOLD,
         ),
         pictures,
     )
+
+
+def thread_end_message(session: TableSession, link: str) -> Message:
+    """The end of a table that played in a thread, as its lobby's channel shows it: the
+    result (or why the game stopped) in a line, who played, a link to the thread's end and,
+    for a finished game, Rematch and Replay."""
+    ending = session.ending
+    assert ending is not None, "shown once it ended"
+    seats = ", ".join(seat.shown for seat in session.seats)
+    over = f"**{headline(session)}**" if ending.finished else ending.text
+    text = f"### {session.game.name} — over\n{over}\n{seats} · [See the table]({link})"
+    buttons = (
+        controls(RematchButton(session.table_id), ReplayButton.opener(session.table_id))
+        if ending.finished
+        else None
+    )
+    return Message(layout(clip(text, 1500), buttons, colour=GOLD if ending.finished else RED))

@@ -35,6 +35,10 @@ def fast_settings(tmp_path: Path, **overrides: Any) -> Settings:
         # would fire 30 real seconds into a long test and advance its clock mid-interaction
         # (the supervisor is tested with its own interval, test_liveness.py)
         "supervisor_seconds": 3600,
+        "forwarded_click_poll_seconds": 3600,  # the same: found by notification in tests
+        # tables play in their lobby's channel, where these tests look for them; simcord's
+        # servers let the bot open threads, so test_threads.py turns them on
+        "table_threads": False,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -158,8 +158,9 @@ async def open_table(
     stacked = partial(game.new_state, deck=deck) if deck is not None else game.new_state
     with mock.patch.object(game, "new_state", stacked):
         await host.member.click(lobby, label="Start")
-    table_id = bot.tables.by_channel[channel.id]
-    return bot.tables.tables[table_id]
+    table = list(bot.tables.tables.values())[-1]  # the latest dealt (in the channel or a thread)
+    assert channel.id in (table.channel_id, table.parent_channel_id), "no table was dealt"
+    return table
 
 
 def last_notice(channel: simcord.ChannelHandle) -> str:

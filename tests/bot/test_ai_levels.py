@@ -24,6 +24,7 @@ from tests.bot.helpers import (
     table_message,
     text_of,
 )
+from tests.bot.records import GUILD
 
 
 async def test_add_ai_adds_normal_and_offers_the_levels_privately(
@@ -94,10 +95,10 @@ async def test_a_search_in_a_worker_process_makes_the_same_move(tmp_path: Path) 
         state.apply(seat, action)
     seat = state.waiting_for()[0]
     try:
-        moved = await workers.move(state, seat, "hard", "seed/1")
+        moved = await workers.move(state, seat, "hard", "seed/1", GUILD)
         assert workers._pool is not None, "the search ran in a worker process"
         assert here._pool is None
-        assert moved == await here.move(state, seat, "hard", "seed/1")
+        assert moved == await here.move(state, seat, "hard", "seed/1", GUILD)
         assert moved in state.legal_actions(seat)
     finally:
         workers.close()
@@ -108,15 +109,17 @@ async def test_a_killed_worker_costs_one_search_not_the_table(tmp_path: Path) ->
     state = games()["fishing"].new_state(2, 9)
     seat = state.waiting_for()[0]
     try:
-        assert await workers.move(state, seat, "hard", "seed/1") in state.legal_actions(seat)
+        assert await workers.move(state, seat, "hard", "seed/1", GUILD) in state.legal_actions(seat)
         pool = workers.pool()
         for process in list(pool._processes.values()):  # as the machine's OOM killer would
             process.kill()
             process.join()
-        normal = await AiPlayers(fast_settings(tmp_path)).move(state, seat, "normal", "seed/2")
-        assert await workers.move(state, seat, "hard", "seed/2") == normal
+        normal = await AiPlayers(fast_settings(tmp_path)).move(
+            state, seat, "normal", "seed/2", GUILD
+        )
+        assert await workers.move(state, seat, "hard", "seed/2", GUILD) == normal
         assert workers._pool is None or workers._pool is not pool, "the broken pool was dropped"
-        assert await workers.move(state, seat, "hard", "seed/3") in state.legal_actions(seat)
+        assert await workers.move(state, seat, "hard", "seed/3", GUILD) in state.legal_actions(seat)
         assert workers._pool is not None and workers._pool is not pool
     finally:
         workers.close()

@@ -47,8 +47,9 @@ def test_a_good_set_up_needs_no_fix_and_gets_its_invite_url(
     assert main([]) == 0
     printed = capsys.readouterr().out
     assert "FIX" not in printed
-    # View Channel, Send Messages, Embed Links, Attach Files: 1024 + 2048 + 16384 + 32768
-    url = f"client_id={BOT_ID}&scope=bot+applications.commands&permissions=52224"
+    # View Channel, Send Messages, Embed Links, Attach Files: 1024 + 2048 + 16384 + 32768;
+    # Create Public Threads, Send Messages in Threads: 2**35 + 2**38
+    url = f"client_id={BOT_ID}&scope=bot+applications.commands&permissions=309237697536"
     assert url in printed
 
 

@@ -28,6 +28,7 @@ from engine.core import Action, State
 from engine.registry import get_game
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import Player, add_player, move_by_hand, open_table
+from tests.bot.records import GUILD
 
 
 async def until(
@@ -68,12 +69,16 @@ async def test_an_ai_move_that_raises_is_replaced_by_the_normal_levels_move(
     ann = add_player(env, guild, "ann")
     move = bot.tables.ai.move
     levels: list[str] = []
+    servers: set[int] = set()
 
-    def failing_once(state: State, seat: int, level: str, seed: str) -> Awaitable[Action | None]:
+    def failing_once(
+        state: State, seat: int, level: str, seed: str, server: int
+    ) -> Awaitable[Action | None]:
         levels.append(level)
+        servers.add(server)
         if len(levels) == 1:
             raise RuntimeError("the AI broke")
-        return move(state, seat, level, seed)
+        return move(state, seat, level, seed, server)
 
     repairs = metrics.repairs("driver-error")
     with mock.patch.object(bot.tables.ai, "move", side_effect=failing_once):
@@ -81,6 +86,7 @@ async def test_an_ai_move_that_raises_is_replaced_by_the_normal_levels_move(
         await until(env, table, ann, channel, lambda: ai_moves(table) >= 2)
     assert levels[:2] == ["easy", "normal"], "its failed move was the normal level's"
     assert levels[2] == "easy", "then it plays at its own level again"
+    assert servers == {guild.id}, "its searches wait in line as the table's server's"
     assert metrics.repairs("driver-error") == repairs + 1
 
 
@@ -116,24 +122,24 @@ async def test_the_supervisor_restarts_a_table_whose_driver_died(
     assert table.seats[0].timeouts_in_a_row == 1
 
 
-def hard_seat(tmp_path: Path) -> tuple[AiPlayers, State, int]:
-    """AI players with one worker (a thread here), a fishing deal and the seat to move."""
-    ai = AiPlayers(fast_settings(tmp_path, ai_processes=1))
+def hard_seat(tmp_path: Path, workers: int = 1) -> tuple[AiPlayers, State, int]:
+    """AI players with ``workers`` workers, a fishing deal and the seat to move."""
+    ai = AiPlayers(fast_settings(tmp_path, ai_processes=workers))
     game = get_game("fishing")
     state = game.new_state(2, 11, game.resolve_options({}))
     return ai, state, state.waiting_for()[0]
 
 
 async def test_one_broken_search_does_not_cancel_other_tables_searches(tmp_path: Path) -> None:
-    ai, state, seat = hard_seat(tmp_path)
+    ai, state, seat = hard_seat(tmp_path, workers=2)  # both searches have their turn at once
     pool = ThreadPoolExecutor(1)
     ai._pool = pool  # type: ignore[assignment]
     release = threading.Event()
     pool.submit(release.wait)  # the worker is busy: the next search waits in the queue
-    queued = asyncio.ensure_future(ai.move(state, seat, "hard", "other table"))
+    queued = asyncio.ensure_future(ai.move(state, seat, "hard", "other table", GUILD))
     await asyncio.sleep(0)
     with mock.patch.object(pool, "submit", side_effect=BrokenProcessPool("killed")):
-        fallback = await ai.move(state, seat, "hard", "this table")
+        fallback = await ai.move(state, seat, "hard", "this table", GUILD)
     assert fallback == normal_move(ai, state, seat, "this table")
     release.set()
     assert await queued in state.legal_actions(seat), "the other table's search finished"
@@ -145,7 +151,7 @@ async def test_a_failed_search_plays_the_normal_levels_move(tmp_path: Path) -> N
     failed.set_exception(RuntimeError("a worker raised"))
     pool = mock.Mock(submit=mock.Mock(return_value=failed))
     ai._pool = pool
-    assert await ai.move(state, seat, "hard", "seed") == normal_move(ai, state, seat, "seed")
+    assert await ai.move(state, seat, "hard", "seed", GUILD) == normal_move(ai, state, seat, "seed")
     assert ai._pool is pool, "a pool that did not break is kept"
 
 
@@ -179,4 +185,6 @@ async def test_a_search_that_hangs_plays_the_normal_levels_move(tmp_path: Path) 
     never: Future[Any] = Future()  # a worker that hung, or whose reply was lost
     ai._pool = mock.Mock(submit=mock.Mock(return_value=never))
     with mock.patch.object(thinking, "SEARCH_TIMEOUT_SECONDS", 0.01):
-        assert await ai.move(state, seat, "hard", "seed") == normal_move(ai, state, seat, "seed")
+        assert await ai.move(state, seat, "hard", "seed", GUILD) == normal_move(
+            ai, state, seat, "seed"
+        )

@@ -84,7 +84,7 @@ async def test_clicks_landing_while_a_lobby_is_dealt_are_answered_privately_and_
         table = await starting
     assert [seat.name for seat in table.seats] == ["ann", "bob"]
     assert table.state.players == len(table.seats) == 2
-    assert bot.tables.table_in(channel.id) is table
+    assert bot.tables.table_in(channel.id, 0) is table
     assert await stored_lobbies(bot) == []
 
 

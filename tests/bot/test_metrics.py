@@ -26,6 +26,7 @@ from bot.tables.thinking import AiPlayers
 from engine.registry import games
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import Playthrough, add_player, kill_and_restart, open_table, release
+from tests.bot.records import GUILD
 from tests.postgres import ThrowawayPostgres, throwaway_postgres
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
@@ -187,7 +188,7 @@ async def test_the_ai_queue_depth_counts_searches_waiting_for_a_worker(
     state = games()["fishing"].new_state(2, seed=1)
     seat = state.waiting_for()[0]
     try:
-        thinking = asyncio.ensure_future(ai.move(state, seat, "hard", "seed"))
+        thinking = asyncio.ensure_future(ai.move(state, seat, "hard", "seed", GUILD))
         await asyncio.sleep(0)  # handed to the worker
         depth = REGISTRY.get_sample_value("cardroom_ai_queue_depth", {"level": "hard"})
         await thinking

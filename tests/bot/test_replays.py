@@ -19,6 +19,7 @@ from bot.errors import UserError
 from bot.replays.book import ReplayedGame, load_replay
 from bot.replays.reviewing import Reviewer
 from bot.storage import Storage
+from bot.tables.thinking import AiPlayers
 from bot.text import show
 from engine.registry import games
 from engine.replay import Replay, open_layout, played_record
@@ -162,7 +163,7 @@ async def test_reviews_are_limited_per_person_and_a_kept_one_does_not_count(
 ) -> None:
     now = [datetime(2026, 1, 1, tzinfo=UTC)]
     settings = fast_settings(tmp_path, reviews_per_hour=1)
-    reviewer = Reviewer(settings, storage, lambda: now[0])
+    reviewer = Reviewer(settings, storage, lambda: now[0], AiPlayers(settings).quiet)
     reviewer.worlds = 1
     first = await finished_with_record(storage, "r1", "stuck", 1)
     second = await finished_with_record(storage, "r2", "stuck", 2)

@@ -130,7 +130,7 @@ async def test_a_stop_that_cannot_be_saved_keeps_the_game(
     with mock.patch.object(bot.storage.running, "end_unfinished", side_effect=LOCKED):
         result = await boss.slash(channel, "game stop")
     assert result.ephemeral and "nothing changed" in text_of(result.response)
-    assert everything(table) == before and bot.tables.table_in(channel.id) is table
+    assert everything(table) == before and bot.tables.table_in(channel.id, 0) is table
     result = await boss.slash(channel, "game stop")
     assert table.ended and "stopped" in text_of(result.response)
 

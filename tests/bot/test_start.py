@@ -34,7 +34,7 @@ async def test_a_start_discord_refuses_deals_nothing_and_the_lobby_stays(
     assert not bot.tables.tables, "nothing was dealt"
     assert bot.tables.lobbies.in_channel(channel.id) is not None, "the lobby is still open"
     await ann.member.click(lobby, label="Start")  # and Start works once Discord answers
-    table = bot.tables.table_in(channel.id)
+    table = bot.tables.table_in(channel.id, 0)
     assert table_message(channel, table) is not None
 
 
@@ -45,7 +45,7 @@ async def test_a_start_whose_answer_fails_still_begins_the_table(
     lobby = await lobby_with_ai(ann.member, channel)
     discord_refuses(env, "PATCH", "/webhooks/*/messages/@original")
     await ann.member.click(lobby, label="Start")
-    table = bot.tables.table_in(channel.id)
+    table = bot.tables.table_in(channel.id, 0)
     assert "## Fishing" in text_of(table_message(channel, table))
     assert "Your hand" in text_of(hand_dm(ann, table))
     await env.advance_time(bot.settings.turn_seconds + 2)

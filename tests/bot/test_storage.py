@@ -1046,3 +1046,28 @@ async def test_a_deck_style_is_replaced_and_kept_and_only_known_styles_are_store
         assert await again.preferences.deck_style(9) is None  # never chosen
     finally:
         await again.close()
+
+
+async def test_a_table_in_a_thread_keeps_its_thread_and_channel(storage: Storage) -> None:
+    state = games()["fishing"].new_state(2, 7)
+    await storage.running.save(saved(state))  # dealt in its lobby's channel
+    (dealt,) = await running_games(storage)
+    assert isinstance(dealt, SavedGame) and dealt.parent_channel_id is None
+    in_thread = saved(state, revision=1, channel_id=2**62 + 1, parent_channel_id=10)
+    await storage.running.save(in_thread, expected=0)
+    assert await running_games(storage) == [in_thread]
+
+
+async def test_a_servers_choice_of_threads_is_replaced_and_kept(database_url: str) -> None:
+    storage = await Storage.open(database_url)
+    try:
+        await storage.preferences.set_server_table_threads(2**62, False)
+        await storage.preferences.set_server_table_threads(5, False)
+        await storage.preferences.set_server_table_threads(5, True)  # changed back: one row
+    finally:
+        await storage.close()
+    again = await Storage.open(database_url)
+    try:
+        assert await again.preferences.server_table_threads() == {2**62: False, 5: True}
+    finally:
+        await again.close()

@@ -25,9 +25,16 @@ from bot.storage import LoadedGame, RevisionConflictError, Storage, StorageError
 from bot.storage.connection import NO_PARAMETERS, Parameters, Row, Sql
 from bot.storage.postgresql import PostgresSql, SessionLimits
 from bot.storage.sqlite import SqliteDatabase
+from bot.tables.hand_view import hand_message
 from engine.registry import games
 from tests.bot.conftest import fast_settings
-from tests.bot.helpers import add_player, click_through, open_hand, open_table, text_of
+from tests.bot.helpers import (
+    add_player,
+    click_through,
+    open_hand,
+    open_table,
+    text_of,
+)
 from tests.bot.records import GUILD, finished
 from tests.bot.test_storage import count_in, saved
 
@@ -450,3 +457,41 @@ async def test_a_failed_sqlite_commit_rolls_back_and_leaves_no_transaction_open(
         assert await storage.running.load() == []
     finally:
         await storage.close()
+
+
+async def test_a_hand_drawn_while_a_move_is_saved_never_shows_the_unsaved_position(
+    monkeypatch: pytest.MonkeyPatch,
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+) -> None:
+    """Ann's move is being saved when her Hand is drawn (as a Hand click draws it: simcord
+    runs one operation at a time, so it is drawn while the save is held); then the save
+    fails. That Hand showed the position last saved: the same cards and controls as before
+    the move, drawn at its revision."""
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    if 0 not in table.state.waiting_for():
+        await env.advance_time(2)
+    before = table.revision
+
+    def drawn() -> tuple[Any, list[str]]:
+        message = hand_message(table, 0, bot.tables.clock())
+        return message.view.to_components(), message.filenames()  # type: ignore[no-untyped-call]
+
+    saved_position = drawn()
+    during: list[tuple[Any, list[str]]] = []
+
+    async def draw_then_fail(_: Sql, statement: str) -> None:
+        if "UPDATE running_games" in statement:
+            during.append(drawn())
+            raise sqlite3.OperationalError("disk I/O error")
+
+    hook(monkeypatch, bot.storage, "session", draw_then_fail, before=True)
+    seen: list[Any] = []
+    hand = await open_hand(ann, channel, table)
+    assert not await click_through(ann.member, hand, table, random.Random(3), seen)
+    assert during == [saved_position]
+    assert table.revision == before and drawn() == saved_position
+    assert any("could not be saved" in text_of(message) for message in seen)
