@@ -300,3 +300,23 @@ async def test_with_only_ai_seats_left_in_the_game_the_next_deal_follows_at_once
     assert table.round_end is None and table.ended and not table.state.is_in(seat)
     posted = [m for m in channel.history() if "### Hand 1" in text_of(m)]
     assert posted and table.deals > 1  # hands ended, each posted at once
+
+
+async def test_a_table_in_a_thread_holds_its_round_end_there(tmp_path: Path) -> None:
+    settings = fast_settings(tmp_path, round_break_seconds=BREAK, table_threads=True)
+    bot = create_bot(settings)
+    try:
+        async with simcord.run(bot) as env:
+            await bot.tree.sync()
+            guild = env.create_guild()
+            channel = guild.create_text_channel("games")
+            table, players = await cambio_table(env, bot, guild, channel)
+            thread = next(each for each in channel.threads if each.id == table.channel_id)
+            await play_round(table, players)
+            shown = table_message(thread, table)
+            assert NEXT_ROUND in labels(shown) and len(alt_texts(shown)) == 1
+            await players[0].member.click(shown, label=NEXT_ROUND)
+            assert_moved_on(thread, table)
+            assert not [m for m in channel.history() if "### Round 1 scores" in text_of(m)]
+    finally:
+        await release(bot)
