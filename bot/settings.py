@@ -100,6 +100,13 @@ class Settings(BaseSettings):
         " (a server admin changes it for their server in /cardroom settings)",
     )
     ai_delay_seconds: float = Field(default=1.5, ge=0, le=30)
+    round_break_seconds: int = Field(
+        default=20,
+        ge=0,
+        le=600,
+        description="how long a hand's or round's end stays on the table before the next deal"
+        " is shown, unless a player presses Next round or moves first (0: no break)",
+    )
     ai_think_seconds: float = Field(
         default=0.3, gt=0, le=10, description="how long a hard AI seat thinks about a move"
     )

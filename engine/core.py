@@ -531,6 +531,10 @@ class State(ABC):
         self._legal_cache: dict[int, tuple[Action, ...]] = {}
         self._acting: tuple[int, ...] | None = None  # to_act's answer for this position
         self.first_events: list[Event] = []  # not saved: shown only when the game starts
+        # The public view as the last hand or round was scored, in a game that turns hidden
+        # cards up then (cambio): what everyone was shown before the next deal replaced it.
+        # Set with each such scoring; not saved (whoever shows it keeps it).
+        self.last_reveal: View | None = None
 
     @classmethod
     def from_saved_header(cls, data: Mapping[str, Any]) -> Self:

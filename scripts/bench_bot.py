@@ -393,6 +393,7 @@ async def bench(
             table_edit_seconds=0.0,  # edits follow at once (outside the measured time)
             turn_seconds=TURN_SECONDS,
             metrics_port=0 if with_metrics else None,  # 0: any free port
+            round_break_seconds=0,  # the next deal at once: a break for reading is no move
             # the supervisor's timer, due every 30 s of simulated time, would keep simcord
             # from settling in real time; it plays no part in a move's time
             supervisor_seconds=0,

@@ -101,6 +101,7 @@ async def play(scrapes: list[Scrape]) -> None:
             table_edit_seconds=0.0,  # a pending edit is a real timer simcord would wait for
             turn_seconds=TURN_SECONDS,
             metrics_port=0,  # any free port
+            round_break_seconds=0,  # the next deal at once: a break for reading is no move
             supervisor_seconds=0,  # checked at each scrape instead (see the docstring)
             table_threads=False,  # each table in a channel of its own, where it is played
         )

@@ -299,10 +299,18 @@ async def shoot_game(here: World, camera: Camera, game_id: str, seed: int) -> No
     await ann.member.click(lobby, label="Start")
     table = here.bot.tables.tables[here.bot.tables.by_channel[channel.id]]
     run = Playthrough(here.env, channel, here.players, table, random.Random(seed))
-    shot_snap = shot_turn = False
+    shot_snap = shot_turn = shot_round = False
     for _ in range(4000):
         if table.ended:
             break
+        if table.round_end is not None:  # a round's end held before the next deal
+            if not shot_round:
+                await shoot_round_end(here, camera, table, "shot")
+            await bob.member.click(table_message(channel, table), label="Next round")
+            if not shot_round:
+                await shoot_round_end(here, camera, table, "kept")
+            shot_round = True
+            continue
         if not shot_snap and snap_open(run):
             shot_snap = True
             await shoot_snap_window(here, camera, run)
@@ -312,6 +320,8 @@ async def shoot_game(here: World, camera: Camera, game_id: str, seed: int) -> No
         await run.step()
     if not shot_snap:
         camera.skip("06-snap-*", f"{game.name} opened no snap window for a person")
+    if not shot_round:
+        camera.skip("17-round-end*", f"{game.name} ended in one round")
     results = results_message(channel)
     if results is None:
         camera.skip("08-results", "the game did not end")
@@ -351,9 +361,43 @@ async def shoot_replay(here: World, camera: Camera, results: Any) -> None:
     await camera.shoot("16-review", "the review of ann's moves", channel, ann.member, reviewed)
 
 
+async def shoot_round_end(here: World, camera: Camera, table: Any, moment: str) -> None:
+    """A round's end: on the table with Next round ("shot"), then kept in the channel once
+    bob pressed it and the table moved on ("kept")."""
+    channel = here.channel
+    if moment == "shot":
+        # simcord backs the break's timer with a real one, and shooting takes longer: the
+        # driver is stopped so the break stays on screen until bob presses Next round
+        here.bot.tables.timers.cancel(table)
+        held = table_message(channel, table)
+        what = "the table at a round's end: scores, cards turned up, Next round"
+        await camera.shoot("17-round-end", what, channel, here.cara.member, held)
+        await camera.shoot(
+            "17-round-end-channel",
+            "the channel at a round's end, as ann sees it",
+            channel,
+            here.ann.member,
+            held,
+            layout="channel",
+        )
+        return
+    kept = channel.history()[-1]
+    await camera.shoot(
+        "17-round-kept",
+        "the channel after bob pressed Next round: the next deal, the round's end below",
+        channel,
+        here.ann.member,
+        kept,
+        layout="channel",
+    )
+
+
 def start_options(game: Any) -> dict[str, Any]:
-    """A short game (the lowest target or round count) with its snap window kept open."""
+    """A short game (the lowest target or round count, but two rounds of a game of rounds, so
+    that one ends before the game does) with its snap window kept open."""
     options = short_options(game)
+    if "rounds" in options:
+        options["rounds"] = max(2, options["rounds"])
     if "snap_seconds" in options:
         options["snap_seconds"] = 10
     return options

@@ -94,7 +94,12 @@ def replay_message(game: ReplayedGame, index: int, owner: int, shared: bool = Fa
             controls(*steps),
             menu,
             review,
-            small([f"A replay shows every card: the game is over · table {game.table_id}"]),
+            small(
+                [
+                    "A replay shows every card: the game is over · "
+                    f"`/game replay {game.table_id}` opens it again"
+                ]
+            ),
             colour=GREY,
         ),
         (picture,),

@@ -140,13 +140,26 @@ class SavedEvent(BaseModel):
     visible_to: list[int] | None = None  # None: a public event
 
 
+class SavedRoundEnd(BaseModel):
+    """A hand or round that ended while the game goes on, held on the table before the next
+    deal: its scores (the engine's ``hand_end`` text), the public view of what was turned up
+    (None: nothing), the revision it ended at and when the next deal is shown by itself."""
+
+    scores: str
+    reveal: dict[str, Any] | None
+    revision: int = Field(ge=0)
+    until: UtcDatetime
+
+
 class TableLog(BaseModel):
     """What a running table shows of its past, saved with it so that a restart replays
-    nothing: its last events, each hand's summary and the number of deals so far."""
+    nothing: its last events, each hand's summary, the number of deals so far and the round
+    end it holds before the next deal (None: none)."""
 
     events: list[SavedEvent]
     summaries: list[str]
     deals: int = Field(ge=0)
+    round_end: SavedRoundEnd | None = None
 
 
 class SavedGame(BaseModel):

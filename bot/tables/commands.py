@@ -43,6 +43,7 @@ from bot.tables.lobby_view import (
     post_lobby,
 )
 from bot.tables.session import TableSession
+from bot.tables.table_view import NextRoundButton
 from bot.text import clip
 from bot.ui import (
     CHANNEL_PERMISSIONS,
@@ -68,6 +69,7 @@ NO_THREADS = (
 )
 BUTTONS = (
     HandButton,
+    NextRoundButton,
     RefreshButton,
     DeckButton,
     StepButton,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.preferences import PingKind, TurnPing, TurnPings
 from bot.storage import BrokenGame
-from bot.tables.records import Clock, Spawn
+from bot.tables.records import Clock, RoundEnd, Spawn
 from bot.tables.session import TableSession
 
 if TYPE_CHECKING:
@@ -67,8 +67,9 @@ class Presenter(Protocol):
     async def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel."""
 
-    async def round_ended(self, session: TableSession, text: str) -> None:
-        """Post a hand's or round's scores (a ``hand_end`` event's text) in the channel."""
+    async def round_ended(self, session: TableSession, ended: RoundEnd) -> None:
+        """Post a hand's or round's end (its scores and the cards turned up) in the channel,
+        where it stays when the table has moved on."""
 
     async def table_paused(self, session: TableSession) -> None:
         """Tell the players and the server's owner by DM that the table is paused (the bot
@@ -135,9 +136,9 @@ class TableDisplay:
         posting = self.presenter.notice(session, text)
         self.spawn(self._in_channel(session, posting), f"notice-{session.table_id}")
 
-    def round_ended(self, session: TableSession, text: str) -> None:
-        """Post a hand's or round's scores in the table's channel (in the background)."""
-        posting = self.presenter.round_ended(session, text)
+    def round_ended(self, session: TableSession, ended: RoundEnd) -> None:
+        """Post a hand's or round's end in the table's channel (in the background)."""
+        posting = self.presenter.round_ended(session, ended)
         self.spawn(self._in_channel(session, posting), f"round-{session.table_id}")
 
     async def _in_channel(self, session: TableSession, posting: Coroutine[Any, Any, None]) -> None:
@@ -211,7 +212,8 @@ class _TableUpdates:
         at all); take away the ping of a turn that is over."""
         session = self.session
         waiting: set[int] = set()
-        if not session.ended and not session.paused:
+        # during a round's break the next turn has not begun: the table shows the round end
+        if not session.ended and not session.paused and session.round_end is None:
             waiting = {seat for seat in session.state.waiting_for() if session.seats[seat].is_human}
         for seat in set(self.turn_began) - waiting:
             del self.turn_began[seat]

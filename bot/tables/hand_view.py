@@ -478,7 +478,7 @@ def hand_message(
     parts += [
         discord.ui.Separator() if moves else None,
         clip(small(["Recent", *moves]), 1200) if moves else None,
-        small([f"{session.game.name} · table {session.table_id} · {names[seat]}"]),
+        small([f"{session.game.name} · {names[seat]}"]),
         small([FOLLOWS.format(until=f"<t:{int(live_until.timestamp())}:t>")])
         if live_until is not None and not session.ended
         else None,
@@ -500,7 +500,7 @@ def _status(
     window_end = session.window_end
     if urgent:
         until = f" · closes {timestamp(window_end)}" if window_end else ""
-        return f"## ⚡ Act now{until}\nYou may move out of turn (or let it pass).", AMBER
+        return f"## ⚡ Act now{until}\nYou may play out of turn now, or let it pass.", AMBER
     waiting = state.waiting_for()
     if seat in waiting:
         line = f"## Your turn — {title}"
@@ -508,9 +508,11 @@ def _status(
         if deadline is not None:
             line += f"\nDecide {timestamp(deadline)} or the AI plays for you."
         if session.window_left(now) > 0 and window_end is not None:
+            line += f"\nOthers may still play out of turn: you can move {timestamp(window_end)}."
+        if session.round_end is not None:
             line += (
-                f"\nOthers may act out of turn; that closes {timestamp(window_end)}, "
-                "and your move is accepted after that."
+                "\nThe table shows the last round's end until someone presses **Next round** "
+                f"or {timestamp(session.round_end.until)}; a move here starts the new round now."
             )
         return line, GREEN
     who = " and ".join(session.names[s] for s in waiting) or "nobody"

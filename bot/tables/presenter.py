@@ -23,6 +23,7 @@ from bot.tables.hand_view import hand_message
 from bot.tables.lobby import Lobby
 from bot.tables.lobby_view import lobby_closed_message, lobby_message
 from bot.tables.open_hands import OpenHands, superseded_message
+from bot.tables.records import RoundEnd
 from bot.tables.session import TableSession
 from bot.tables.table_view import (
     headline,
@@ -252,10 +253,10 @@ class DiscordPresenter:
                 text, allowed_mentions=discord.AllowedMentions.none()
             )
 
-    async def round_ended(self, session: TableSession, text: str) -> None:
-        """Post a hand's or round's scores in the table's channel (the table moves on)."""
+    async def round_ended(self, session: TableSession, ended: RoundEnd) -> None:
+        """Post a hand's or round's end in the table's channel (the table moves on)."""
         async with reaching_the_channel():
-            await self._send(self._channel(session.channel_id), round_message(session, text))
+            await self._send(self._channel(session.channel_id), round_message(session, ended))
 
     async def table_paused(self, session: TableSession) -> None:
         """DM each person seated and the server's owner that the table is paused, what

@@ -14,10 +14,10 @@ from typing import Any
 
 from bot.errors import TABLE_MOVED
 from bot.settings import Settings
-from bot.storage import ActionRecord, SavedEvent, SeatRecord, Storage
+from bot.storage import ActionRecord, SavedEvent, SavedRoundEnd, SeatRecord, Storage
 from bot.tables.thinking import AiPlayers
 from engine.choices import Step
-from engine.core import Event, Game, OptionValue, State
+from engine.core import Event, Game, OptionValue, State, View
 
 LOG_LENGTH = 40  # the table log's latest entries kept (and saved)
 Clock = Callable[[], datetime]
@@ -100,6 +100,30 @@ class LoggedEvent:
 
 
 @dataclass(frozen=True)
+class RoundEnd:
+    """A hand or round that ended while the game goes on: its scores (the engine's
+    ``hand_end`` text), the public view of the cards turned up at its end (``reveal``; None
+    when the game turns none up), the revision it ended at, and until when the table shows
+    it before the next deal (the break; a Next round click or a move ends it sooner)."""
+
+    scores: str
+    reveal: View | None
+    revision: int
+    until: datetime
+
+    def record(self) -> SavedRoundEnd:
+        """The stored form."""
+        return SavedRoundEnd(
+            scores=self.scores, reveal=self.reveal, revision=self.revision, until=self.until
+        )
+
+    @classmethod
+    def from_record(cls, saved: SavedRoundEnd) -> RoundEnd:
+        """A stored round end back."""
+        return cls(saved.scores, saved.reveal, saved.revision, saved.until)
+
+
+@dataclass(frozen=True)
 class Change:
     """What one committed call changed, for the Discord side to show."""
 
@@ -107,6 +131,7 @@ class Change:
     views: frozenset[int] = frozenset()  # seats whose private view changed
     notices: tuple[str, ...] = ()  # to say in the table's channel
     ended: bool = False  # the game ended (over, stopped, or no players left)
+    rounds: tuple[RoundEnd, ...] = ()  # round ends the table moved on from: kept in the channel
 
 
 class EndKind(Enum):
@@ -205,6 +230,9 @@ class TableData:
     # yet). Every save expects it: a game another writer saved since is never overwritten.
     stored_revision: int | None = None
     turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
+    # the round end the table shows before the next deal (None: it shows the game): nobody's
+    # clock runs and no AI moves until it is over
+    round_end: RoundEnd | None = None
     # the channel whose thread ``channel_id`` is: its lobby was there, its result goes there
     # (None: the table plays in its lobby's channel)
     parent_channel_id: int | None = None

@@ -98,5 +98,6 @@ def saved_game(table: TableData) -> SavedGame:
             events=[entry.record() for entry in table.log],
             summaries=list(table.summaries),
             deals=table.deals,
+            round_end=None if table.round_end is None else table.round_end.record(),
         ),
     )

@@ -323,6 +323,13 @@ class TableService:
             self.committed(session, chosen.outcome)
         return session, chosen
 
+    async def next_round(self, table_id: str, user_id: int, revision: int) -> None:
+        """A seated person moves the table on from the round end held since ``revision``."""
+        session = self.table(table_id)
+        change = await session.next_round(user_id, revision)
+        if change is not None:
+            self.committed(session, change)
+
     async def leave(self, channel_id: int, user_id: int) -> None:
         """The person leaves the channel's game; the AI takes the seat."""
         session = self.table_in(channel_id, user_id)
@@ -514,9 +521,8 @@ class TableService:
         for notice in change.notices:
             self.display.notice(session, notice)
         if not change.ended:  # the last hand's scores are in the results
-            for event in change.events:
-                if event.kind == "hand_end":
-                    self.display.round_ended(session, event.text)
+            for ended in change.rounds:
+                self.display.round_ended(session, ended)
         self.display.changed(session)
         if not change.ended:
             if not session.paused:  # a paused table's timers wait for its channel

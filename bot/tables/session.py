@@ -1,9 +1,9 @@
 """The table session: one running game, with its lock, state, seats, deadlines and log.
 
 It offers one call per intent (``choose`` a step, which plays the move it completes,
-``leave``, ``end``, and for the timers ``ai_move`` and ``time_out``). Each call is a
-transaction under the table's lock: the change is made in memory, then saved
-(``storage.running.save``; ``storage.results.finish`` at the end,
+``next_round``, ``leave``, ``end``, and for the timers ``ai_move``, ``time_out`` and
+``break_over``). Each call is a transaction under the table's lock: the change is made in
+memory, then saved (``storage.running.save``; ``storage.results.finish`` at the end,
 ``storage.running.end_unfinished`` when it ends without a result). The session holds the
 change only once the save committed: while it is pending, and after it failed, the session
 holds the position last saved, exactly as it was (state, revision, log, deadlines, seats),
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,12 +37,13 @@ from bot.tables.records import (
     Chosen,
     Ending,
     LoggedEvent,
+    RoundEnd,
     SessionContext,
     TableData,
 )
 from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
-from bot.text import fill_names
+from bot.text import fill_names, plural
 from engine.ai import heuristic
 from engine.choices import NotAMove, StaleChoice, Step, picked_path, resolve
 from engine.core import Action, Event
@@ -144,8 +146,8 @@ class TableSession(TableData):
             left = self.window_left(self.context.clock())
             if left > 0 and seat in self.state.waiting_for():
                 raise UserError(
-                    f"Others may still act out of turn (snap) for {left:.0f} more seconds; "
-                    "try again then."
+                    f"Others may still play out of turn for {plural(math.ceil(left), 'second')}:"
+                    " make your move after that."
                 )
 
             def move() -> Change:
@@ -153,6 +155,35 @@ class TableSession(TableData):
                 return self._apply(seat, target)
 
             return Chosen(seat, await self._commit(move))
+
+    async def next_round(self, user_id: int, revision: int) -> Change | None:
+        """A seated person pressed Next round on the round end held since ``revision``: the
+        table moves on to the next deal (None when it had already)."""
+        self.seat_for(user_id)
+        async with self.lock:
+            if self.paused:
+                raise UserError(PAUSED)
+            return await self._move_on(revision)
+
+    async def break_over(self, revision: int) -> Change | None:
+        """The round end held since ``revision`` has been shown its while: the table moves
+        on to the next deal (None when it had already)."""
+        async with self.lock:
+            if self.ended or self.paused:
+                return None
+            return await self._move_on(revision)
+
+    async def _move_on(self, revision: int) -> Change | None:
+        held = self.round_end
+        if held is None or held.revision != revision:
+            return None
+
+        def move_on() -> Change:
+            rounds = self._end_break()
+            self._after_change(acted=())
+            return Change(views=self._all_seats(), rounds=rounds)
+
+        return await self._commit(move_on)
 
     async def ai_move(self, seat: int, revision: int, level: str | None = None) -> Change | None:
         """The AI's move for ``seat`` if the game is still at ``revision`` and it wants one
@@ -356,10 +387,44 @@ class TableSession(TableData):
                 self.options_changed[seat] = self.revision
 
     def _apply(self, seat: int, action: Action) -> Change:
+        rounds = self._end_break()  # a move during the break: that player has moved on
         events = self.state.apply(seat, action)
         self.record(seat, action.text, events)
+        rounds += self._hold_round_end(events)
         self._after_change(acted=(seat,))
-        return Change(events=tuple(events), views=self._all_seats())
+        return Change(events=tuple(events), views=self._all_seats(), rounds=rounds)
+
+    def _hold_round_end(self, events: Sequence[Event]) -> tuple[RoundEnd, ...]:
+        """The hand or round that ``events`` ended while the game goes on: held on the
+        table for the break (nobody's clock runs meanwhile), or with no break (none is set,
+        or only AI seats are still in the game: nobody would press Next round) returned to
+        be shown in the channel at once."""
+        scores = [event.text for event in events if event.kind == "hand_end"]
+        if not scores or self.state.is_over:
+            return ()
+        ended = RoundEnd(scores[-1], self.state.last_reveal, self.revision, self._break_end())
+        people_in = any(
+            info.is_human and self.state.is_in(seat) for seat, info in enumerate(self.seats)
+        )
+        if not self.context.settings.round_break_seconds or not people_in:
+            return (ended,)
+        self.round_end = ended
+        return ()
+
+    def _break_end(self) -> datetime:
+        """When a round end's break that begins now is over."""
+        seconds = self.context.settings.round_break_seconds
+        return self.context.clock() + timedelta(seconds=seconds)
+
+    def _end_break(self) -> tuple[RoundEnd, ...]:
+        """End the round end's break, if one is held (returned, to be kept in the channel):
+        the turn clocks, set to run from the break's end, run from now instead."""
+        held = self.round_end
+        if held is None:
+            return ()
+        self.round_end = None
+        self.deadlines.clear()
+        return (held,)
 
     def _time_out(self, seat: int) -> Change:
         info = self.seats[seat]
@@ -424,6 +489,8 @@ class TableSession(TableData):
         else:
             self.window_end = None
         start = max(now, self.window_end) if self.window_end else now
+        if self.round_end is not None:  # the turn begins when the table shows the deal
+            start = max(start, self.round_end.until)
         waiting = set(self.state.waiting_for())
         for seat in list(self.deadlines):
             if seat not in waiting or seat in acted:
@@ -445,6 +512,8 @@ class TableSession(TableData):
         revision."""
         self.paused_since = None
         self.log.append(LoggedEvent(Event(note, "info"), self.revision))
+        if self.round_end is not None:  # its whole break again, as each turn gets
+            self.round_end = replace(self.round_end, until=self._break_end())
         self.deadlines.clear()
         self._after_change(acted=())
         self.options_changed = dict.fromkeys(range(len(self.seats)), self.revision)

@@ -1,8 +1,8 @@
 """What a session's call may change: state, revision, replay record, log, deal count,
-summaries, deadlines, the out-of-turn window, seats, stale marks and the ending. A call takes
-one before it changes anything and one of the position it made; while the save is pending
-the session shows the first again, and the second only once the save committed, so that
-nothing reads a position that a failed save would undo."""
+summaries, deadlines, the out-of-turn window, the round end held, seats, stale marks and the
+ending. A call takes one before it changes anything and one of the position it made; while
+the save is pending the session shows the first again, and the second only once the save
+committed, so that nothing reads a position that a failed save would undo."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.storage import ActionRecord
-from bot.tables.records import Ending, LoggedEvent, Seat, TableData
+from bot.tables.records import Ending, LoggedEvent, RoundEnd, Seat, TableData
 from engine.core import State
 
 
@@ -27,6 +27,7 @@ class Snapshot:
     deals: int
     deadlines: dict[int, datetime]
     window_end: datetime | None
+    round_end: RoundEnd | None
     seats: tuple[Seat, ...]
     declined: frozenset[tuple[int, int]]
     options_changed: dict[int, int]
@@ -45,6 +46,7 @@ class Snapshot:
             deals=table.deals,
             deadlines=dict(table.deadlines),
             window_end=table.window_end,
+            round_end=table.round_end,
             seats=tuple(replace(seat) for seat in table.seats),
             declined=frozenset(table.declined),
             options_changed=dict(table.options_changed),
@@ -63,6 +65,7 @@ class Snapshot:
         table.deals = self.deals
         table.deadlines = dict(self.deadlines)
         table.window_end = self.window_end
+        table.round_end = self.round_end
         table.seats[:] = [replace(seat) for seat in self.seats]
         table.declined = set(self.declined)
         table.options_changed = dict(self.options_changed)

@@ -1,14 +1,16 @@
 """The liveness of running tables, checked and repaired in each process.
 
-Every running table is at every moment in one of four states: waiting for a person whose
-clock runs, waiting for an AI seat with a deadline (both: a live driver task in
-``TableTimers`` that acts when the first thing is due), paused with a reason its players were
-told (a pause-end task in the service), or ended and recorded. The drivers keep a table in
-those states themselves (``bot.tables.timers`` retries whatever fails); the supervisor is the
-second line: every ``SUPERVISOR_SECONDS`` (a setting) it looks at each table and repairs one
-that broke the invariant for two checks in a row (a table being started or shown is briefly
-without a driver): it logs once, restarts the table's clock (a fresh turn for each waiting
-person) and its driver. Each repair is counted by kind (``cardroom_supervisor_repairs_total``).
+Every running table is at every moment in one of five states: waiting for a person whose
+clock runs, waiting for an AI seat with a deadline, showing a round's end until a deadline
+(the break before the next deal; each person's clock is set to start at its end) (all three:
+a live driver task in ``TableTimers`` that acts when the first thing is due), paused with a
+reason its players were told (a pause-end task in the service), or ended and recorded. The
+drivers keep a table in those states themselves (``bot.tables.timers`` retries whatever
+fails); the supervisor is the second line: every ``SUPERVISOR_SECONDS`` (a setting) it looks
+at each table and repairs one that broke the invariant for two checks in a row (a table being
+started or shown is briefly without a driver): it logs once, restarts the table's clock (a
+fresh turn for each waiting person) and its driver. Each repair is counted by kind
+(``cardroom_supervisor_repairs_total``).
 """
 
 from __future__ import annotations

@@ -1,18 +1,23 @@
 """The public table message (edited in place as the game goes) and the results message.
 
-The table shows the public view and public events only; its one button is Hand.
+The table shows the public view and public events only; its button is Hand, or during a
+round's break (the round's end held on the table before the next deal) Next round.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
 import discord
 
+from bot.answers import answer_click
+from bot.pictures import Picture
 from bot.replays.views import ReplayButton
 from bot.tables.hand_view import HandButton
 from bot.tables.lobby_view import RematchButton
+from bot.tables.records import RoundEnd
 from bot.tables.results import places_of
 from bot.tables.session import TableSession
 from bot.text import clip, event_lines, plural, show
@@ -23,14 +28,16 @@ from bot.ui import (
     PICTURES,
     RED,
     Message,
+    button,
     controls,
     gallery,
     layout,
     small,
     timestamp,
 )
+from bot.wiring import UsesWiring
 from engine.core import score_lines
-from engine.layout import Layout
+from engine.layout import Layout, Row
 
 TABLE_EVENTS = 6
 # characters of hand-by-hand summaries in the results: the latest hands only, so that the
@@ -38,9 +45,61 @@ TABLE_EVENTS = 6
 SUMMARY_BUDGET = 700
 
 
+class NextRoundButton(
+    UsesWiring,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"cr:next:(?P<table>\w+):(?P<revision>\d+)",
+):
+    """Next round, on a round's end held on the table: any seated person moves the table on
+    to the next deal. Its custom_id names the revision the round ended at, so a click on an
+    older round's button does nothing."""
+
+    def __init__(self, table_id: str, revision: int) -> None:
+        self.table_id = table_id
+        self.revision = revision
+        custom_id = f"cr:next:{table_id}:{revision}"
+        super().__init__(button(custom_id, "Next round", discord.ButtonStyle.primary))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> NextRoundButton:
+        return cls(match["table"], int(match["revision"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Acknowledge at once; the table message is edited to the next deal."""
+
+        async def next_round() -> None:
+            await interaction.response.defer()
+            await self.wiring.tables.next_round(self.table_id, interaction.user.id, self.revision)
+
+        await answer_click(interaction, next_round)
+
+
+def revealed(session: TableSession, ended: RoundEnd) -> tuple[Picture, ...]:
+    """The picture of the cards a round's end turned up for everyone (laid out as on the
+    table, without its piles), or none when it turned none up."""
+    if ended.reveal is None:
+        return ()
+    table = session.game.layout(ended.reveal)
+    shown = Layout(
+        tuple(Row(tuple(group for group in row.groups if group.size is None)) for row in table.rows)
+    )
+    return (PICTURES.picture(shown, session.names),) if shows_cards(shown) else ()
+
+
+def round_lines(session: TableSession, ended: RoundEnd) -> list[str]:
+    """A round's scores for reading: its title, then a player a line."""
+    title, *rest = score_lines(show(ended.scores, session.names))
+    return [f"### {title}", *(f"◦ {line}" for line in rest)]
+
+
 def table_message(session: TableSession, now: datetime) -> Message:
     """The public table: the game and its state, the picture of the table, whose turn it is
-    (with the Hand button beside it), the last public moves small underneath."""
+    (with the Hand button beside it), the last public moves small underneath; during a
+    round's break, that round's end instead of the next deal."""
+    if session.round_end is not None and session.ending is None:
+        return _round_end_table(session, session.round_end)
     names = session.names
     view = session.state.public_view()
     picture = PICTURES.picture(session.game.layout(view), names)
@@ -50,23 +109,54 @@ def table_message(session: TableSession, now: datetime) -> Message:
         turn: discord.ui.Item[Any] = discord.ui.TextDisplay(f"### {over}")
     else:
         turn = discord.ui.Section(_turn_line(session, now), accessory=HandButton(session.table_id))
-    events = [e for e in session.log if e.event.visible(None)][-TABLE_EVENTS:]
-    moves = small(["Last moves", *(line for e in events for line in event_lines(e.event, names))])
-    seats = " · ".join(seat.shown for seat in session.seats)
-    # no table id: players never need it; an admin finds the game in /game history
-    footer = small([clip(f"Seats: {seats}", 400)])
     return Message(
         layout(
             clip(f"## {session.game.name}\n{summary}", 1200),
             gallery(picture),
             turn,
             discord.ui.Separator(),
-            clip(moves, 1500) if events else None,
-            footer,
+            *_moves_and_seats(session),
             colour=RED if session.ended else GREEN,
         ),
         (picture,),
     )
+
+
+def _round_end_table(session: TableSession, ended: RoundEnd) -> Message:
+    """The table during a round's break: the round's scores, the cards it turned up, and
+    Next round beside when the next deal is shown by itself."""
+    pictures = revealed(session, ended)
+    wait = (
+        f"The next round starts when a player presses **Next round**, or by itself "
+        f"{timestamp(ended.until)}."
+    )
+    return Message(
+        layout(
+            clip("\n".join([f"## {session.game.name}", *round_lines(session, ended)]), 1500),
+            *(gallery(picture) for picture in pictures),
+            discord.ui.Section(wait, accessory=NextRoundButton(session.table_id, ended.revision)),
+            discord.ui.Separator(),
+            *_moves_and_seats(session, round_ended=True),
+            colour=GOLD,
+        ),
+        pictures,
+    )
+
+
+def _moves_and_seats(session: TableSession, *, round_ended: bool = False) -> list[str]:
+    """The last public moves (``round_ended``: those that ended the round, not its scores,
+    shown above, nor the next deal's) and who sits at the table, small."""
+    names = session.names
+    events = [e for e in session.log if e.event.visible(None)]
+    ends = [index for index, e in enumerate(events) if e.event.kind == "hand_end"]
+    if round_ended and ends:
+        events = events[: ends[-1]]
+    events = events[-TABLE_EVENTS:]
+    moves = small(["Last moves", *(line for e in events for line in event_lines(e.event, names))])
+    seats = " · ".join(seat.shown for seat in session.seats)
+    # no table id: players never need it; an admin finds the game in /game history
+    footer = small([clip(f"Seats: {seats}", 400)])
+    return [clip(moves, 1500), footer] if events else [footer]
 
 
 def _turn_line(session: TableSession, now: datetime) -> str:
@@ -81,18 +171,23 @@ def _turn_line(session: TableSession, now: datetime) -> str:
     if session.window_left(now) > 0 and session.window_end is not None:
         line += (
             # a relative timestamp reads "in 10 seconds": "until in 10 seconds" would not read
-            f"\n⚡ **Out-of-turn moves are open**, closing {timestamp(session.window_end)}: "
-            "press **Hand** to act."
+            f"\n⚡ **Anyone may play out of turn now**; this closes "
+            f"{timestamp(session.window_end)}. Press **Hand** to join in."
         )
     return line
 
 
-def round_message(session: TableSession, text: str) -> Message:
-    """A hand's or round's scores (a ``hand_end`` event's ``text``), a player a line: posted
-    when the table moves on to the next deal, so the end of the last one stays readable."""
-    title, *rest = score_lines(show(text, session.names))
+def round_message(session: TableSession, ended: RoundEnd) -> Message:
+    """A hand's or round's scores, a player a line, and the cards it turned up: posted when
+    the table moves on to the next deal, so the end of the last one stays readable."""
+    pictures = revealed(session, ended)
     return Message(
-        layout("\n".join([f"### {title}", *(f"◦ {line}" for line in rest)]), colour=GOLD)
+        layout(
+            clip("\n".join(round_lines(session, ended)), 1500),
+            *(gallery(picture) for picture in pictures),
+            colour=GOLD,
+        ),
+        pictures,
     )
 
 

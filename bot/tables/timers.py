@@ -1,4 +1,5 @@
-"""The timers of running tables: AI moves, turn timeouts and the out-of-turn window closing.
+"""The timers of running tables: AI moves, turn timeouts, the out-of-turn window closing and
+the end of a round's break.
 
 One driver task per table sleeps until the next thing due at the table's current revision,
 then asks the session (``ai_move``, ``time_out``); a committed change reschedules the driver
@@ -92,7 +93,10 @@ class TableTimers:
         self.due.clear()
 
     def plan(self, session: TableSession) -> list[tuple[datetime, int, str]]:
-        """What is due at the table, soonest first: (when, seat, "ai" | "timeout" | "window")."""
+        """What is due at the table, soonest first: (when, seat, "ai" | "timeout" | "window"
+        | "break"). Nothing is due during a round's break but its end."""
+        if session.round_end is not None:
+            return [(session.round_end.until, -1, "break")]
         now = self.clock()
         ai_at = now + timedelta(seconds=self.settings.ai_delay_seconds)
         window_end = session.window_end
@@ -125,7 +129,9 @@ class TableTimers:
                 self.window_closed(session)
                 continue
             try:
-                if kind == "ai":
+                if kind == "break":
+                    change = await session.break_over(revision)
+                elif kind == "ai":
                     level = DEFAULT_LEVEL if ai_failed else None
                     change = await session.ai_move(seat, revision, level)
                     if change is None:

@@ -904,15 +904,12 @@ class CambioState(TotalsState):
         self.history.append(scored)
         self.window = False
         self.phase = "turn"
+        self.last_reveal = {**self.public_view(), "revealed": self.faces()}
+        # each card with its points, so the sum can be checked: "5♠ 5, K♥ -1"
         shown = "; ".join(
             f"{{s{seat}}} {scored[seat]} ("
             + (
-                " ".join(
-                    [
-                        f"[{label} {slot.card.pretty}: {POINTS[slot.card]}]"
-                        for label, slot in hand.items()
-                    ]
-                )
+                ", ".join([f"{slot.card.pretty} {POINTS[slot.card]}" for slot in hand.values()])
                 or "no cards"
             )
             + ")"
@@ -974,10 +971,12 @@ class CambioState(TotalsState):
             "winners": list(self.winners()),
         }
         if self.over:
-            view["revealed"] = [
-                {label: slot.card.text for label, slot in hand.items()} for hand in self.hands
-            ]
+            view["revealed"] = self.faces()
         return view
+
+    def faces(self) -> list[dict[str, str]]:
+        """Every position's card, by seat (what a reveal shows)."""
+        return [{label: slot.card.text for label, slot in hand.items()} for hand in self.hands]
 
     def view(self, seat: int) -> View:
         return self._seat_view(seat, memory=bool(self.options["memory_aid"]))

@@ -25,6 +25,7 @@ def fast_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "ai_delay_seconds": 0.0,
         "table_edit_seconds": 0.0,
         "optional_window_seconds": 0.0,
+        "round_break_seconds": 0,  # the next deal at once (test_round_ends.py holds it)
         "ai_think_rollouts": 8,  # a node budget: the same moves on any machine
         "ai_processes": 0,  # searches in the test's process, so simulated time covers them
         # simulated time would run the heartbeat's real database questions, and their time

@@ -27,7 +27,7 @@ from bot.errors import UserError
 from bot.preferences import TurnPings
 from bot.storage import Storage
 from bot.tables.lobby import Lobby
-from bot.tables.records import Change
+from bot.tables.records import Change, RoundEnd
 from bot.tables.service import TableService
 from bot.tables.session import TableSession
 from engine.choices import HERE, Step, resolve
@@ -98,7 +98,7 @@ class FakePresenter:
     async def restore_failed(self, broken: object) -> None:
         await self._discord()
 
-    async def round_ended(self, session: TableSession, text: str) -> None:
+    async def round_ended(self, session: TableSession, ended: RoundEnd) -> None:
         await self._discord()
 
     async def ping(self, session: TableSession, seat: int, direct: bool) -> int | None:

@@ -80,6 +80,7 @@ async def test_a_finished_game_replays_step_by_step_and_is_reviewed(
             assert f"▶ **{names[step.seat]}**'s turn" in text
         if index < len(replay.steps) - 1:
             shown = answer(await players[1].member.click(shown, label="Next ▶"))
+    assert f"`/game replay {table_id}` opens it again" in text_of(shown)
     assert "scores: " + " · ".join(
         f"{name} {score}" for name, score in zip(names, replay.final.scores(), strict=True)
     ) in text_of(shown)

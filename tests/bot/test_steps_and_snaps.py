@@ -38,7 +38,9 @@ from tests.bot.helpers import (
     components,
     hand_dm,
     move_buttons,
+    open_hand,
     open_table,
+    option_towards,
     pick,
     play,
     table_message,
@@ -128,7 +130,7 @@ async def test_the_game_waits_while_snaps_are_open_and_a_snap_is_applied(
     assert [item["label"] for item in move_buttons(dm)] == [SNAP]
     bobs = answer(await bob.member.click(table_message(channel, table), label="Hand"))
     assert bobs.ephemeral and [item["label"] for item in move_buttons(bobs)] == [SNAP]
-    assert "Out-of-turn moves are open" in text_of(table_message(channel, table))
+    assert "Anyone may play out of turn now" in text_of(table_message(channel, table))
     window_end = table.window_end
     # bob guesses ann's A: wrong, so he takes a penalty card; the window stays as it was.
     await env.advance_time(SNAP_SECONDS / 2)
@@ -403,3 +405,28 @@ def test_a_move_that_ends_where_others_go_on_is_offered_as_here() -> None:
     for stale in [(1,), (0, 2), (HERE,), (0, 0, 0, HERE, 0), (0, 0, 0, 1)]:
         with pytest.raises(StaleChoice):
             resolve(legal, stale)
+
+
+async def test_a_move_before_the_out_of_turn_window_closes_says_how_long_to_wait(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    options = {"snap_seconds": SNAP_SECONDS, "rounds": 1}
+    table = await open_table(bot, channel, [ann, bob], "cambio", 0, options)
+    players = {table.seat_of(player.id): player for player in (ann, bob)}
+    while table.window_left(env.now()) == 0:  # plain moves until a discard opens snaps
+        seat = next(s for s in table.state.to_act() if s in table.state.waiting_for())
+        texts = [action.text for action in table.state.legal_actions(seat)]
+        wanted = [text for text in ("look A B", "draw", "discard", "skip") if text in texts]
+        await play(players[seat], table, wanted[0])
+    seat = table.state.waiting_for()[0]
+    player = players[seat]
+    revision = table.revision
+    hand = await open_hand(player, channel, table)
+    draw = next(a for a in table.state.legal_actions(seat) if a.text == "draw")
+    step = resolve(table.state.legal_actions(seat), ())
+    assert isinstance(step, Step)
+    _, label = option_towards(table, step, draw)
+    refused = answer(await player.member.click(hand, label=label))
+    assert f"Others may still play out of turn for {SNAP_SECONDS} seconds" in text_of(refused)
+    assert table.revision == revision

@@ -708,7 +708,7 @@ def test_round_score_red_kings_and_a_player_with_no_cards() -> None:
     events = play_to_round_end(state)
     summary = [event for event in events if event.kind == "hand_end"]
     assert len(summary) == 1
-    assert summary[0].text.startswith("Round 1 scores: {s0} 0 (no cards); {s1} 40 ([A J♣: 10] ")
+    assert summary[0].text.startswith("Round 1 scores: {s0} 0 (no cards); {s1} 40 (J♣ 10, ")
     assert state.history == [[0, 40]] and state.scores() == (0, 40)
 
     state = new([["KH", "KD", "AS", "10C"], ["JC", "QD", "KS", "KC"]], ["2S", "3S"])
@@ -716,7 +716,22 @@ def test_round_score_red_kings_and_a_player_with_no_cards() -> None:
     assert state.history == [[-1 - 1 + 0 + 10, 40]]
     # each card's points are shown, so the round's score can be checked
     (scores,) = [event.text for event in events if event.kind == "hand_end"]
-    assert "{s0} 8 ([A K♥: -1] [B K♦: -1] [C A♠: 0] [D 10♣: 10])" in scores
+    assert "{s0} 8 (K♥ -1, K♦ -1, A♠ 0, 10♣ 10)" in scores
+
+
+def test_a_round_end_keeps_the_table_as_revealed_before_the_next_deal() -> None:
+    state = new([["KH", "KD", "AS", "10C"], ["JC", "QD", "KS", "KC"]], ["2S", "3S"])
+    assert state.last_reveal is None
+    hands = [{label: slot.card.text for label, slot in hand.items()} for hand in state.hands]
+    play_to_round_end(state)
+    assert state.round_index == 1  # the next round is dealt already
+    reveal = state.last_reveal
+    assert reveal is not None and reveal["revealed"] == hands and reveal["round"] == 1
+    shown = GAME.layout(reveal).face_up()
+    assert sorted(card.text for card in shown) == sorted(
+        [card for hand in hands for card in hand.values()] + [reveal["discard_top"]]
+    )
+    assert GAME.layout(state.public_view()).face_up() != shown  # the new deal is face down
 
 
 def test_game_lasts_one_round_per_player_by_default_and_lowest_wins() -> None:
