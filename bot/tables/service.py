@@ -24,6 +24,7 @@ from bot.errors import GameMovedElsewhere, SaveFailed, UserError
 from bot.preferences import TurnPings
 from bot.settings import Settings
 from bot.storage import Shards, Storage
+from bot.tables.backoff import retry_delay
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobbies import Lobbies
 from bot.tables.lobby import Lobby
@@ -32,7 +33,7 @@ from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession, working_on
 from bot.tables.supervisor import Supervisor
 from bot.tables.thinking import AiPlayers
-from bot.tables.timers import LEFT_THE_SERVER, TableTimers, retry_delay
+from bot.tables.timers import LEFT_THE_SERVER, TableTimers
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
 
