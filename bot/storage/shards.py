@@ -64,12 +64,20 @@ class Shards:
         return cls(count, tuple(range(count)))
 
     def owns(self, guild_id: int) -> bool:
-        """Whether the server's games are this process's (Discord's shard formula).
+        """Whether the server's games are this process's.
 
         >>> Shards(4, (1,)).owns(5 << 22), Shards(4, (1,)).owns(6 << 22)
         (True, False)
         """
-        return (guild_id >> 22) % self.count in self.ids
+        return self.of(guild_id) in self.ids
+
+    def of(self, guild_id: int) -> int:
+        """The shard of a server (Discord's formula): its gateway brings that server's events.
+
+        >>> Shards(4, (1,)).of(6 << 22)
+        2
+        """
+        return (guild_id >> 22) % self.count
 
     def __str__(self) -> str:
         plural = "s" if len(self.ids) > 1 else ""

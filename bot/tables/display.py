@@ -1,6 +1,7 @@
 """Showing running tables without flooding Discord: hand DMs promptly, each table message at
-most once per ``table_edit_seconds``, one ping per turn (each person's ``TurnPing``), and the
-end once.
+most once per ``table_edit_seconds``, one ping per turn (each person's ``TurnPing``), the end
+once, and the tables shown anew all at once (after a restart, a reconnection) through a queue
+paced at ``redraws_per_second``.
 
 ``Presenter`` is what the Discord side implements (``bot.tables.presenter``); it returns what
 it posted anew, and this module reports that to the session (``TableSession.posted``).
@@ -26,7 +27,7 @@ from bot.preferences import PingKind, TurnPing, TurnPings
 from bot.storage import BrokenGame
 from bot.tables.backoff import DiscordUnavailable, Outage, retry_delay
 from bot.tables.records import Clock, Spawn
-from bot.tables.session import TableSession
+from bot.tables.session import TableSession, working_on
 
 if TYPE_CHECKING:
     from bot.tables.lobby import Lobby
@@ -140,6 +141,7 @@ class TableDisplay:
         lost: Callable[[TableSession, bool], None],
         member_left: Callable[[int, int], None],
         turn_pings: TurnPings,
+        redraws_per_second: float,
     ) -> None:
         self.presenter = presenter
         self.clock = clock
@@ -153,6 +155,12 @@ class TableDisplay:
         self.outage = Outage(clock)
         self._tables: dict[str, _TableUpdates] = {}
         self._faulted: set[tuple[str, str]] = set()  # (table, update) whose failure was logged
+        self.redraw_seconds = 1 / redraws_per_second
+        # the tables waiting for their paced redraw (by id, in order): those waiting for a
+        # person first, and the task drawing them
+        self._urgent: dict[str, TableSession] = {}
+        self._later: dict[str, TableSession] = {}
+        self._pacing: asyncio.Task[None] | None = None
 
     def _updates(self, session: TableSession) -> _TableUpdates:
         updates = self._tables.get(session.table_id)
@@ -212,9 +220,33 @@ class TableDisplay:
             "table %s: its %s failed; the table goes on", session.table_id, what, exc_info=error
         )
 
+    def redraw(self, session: TableSession) -> None:
+        """Show the table anew though it did not change (after a restart or a reconnection):
+        in turn with the other tables shown anew, ``redraws_per_second`` of them a second,
+        those waiting for a person first (a change of the table meanwhile shows it at once)."""
+        table_id = session.table_id
+        if any(session.seats[seat].is_human for seat in session.state.waiting_for()):
+            self._urgent[table_id] = session
+        else:
+            self._later[table_id] = session
+        if self._pacing is None or self._pacing.done():
+            self._pacing = self.spawn(self._paced(), "paced-redraws")
+
+    async def _paced(self) -> None:
+        while self._urgent or self._later:
+            waiting = self._urgent or self._later
+            session = waiting.pop(next(iter(waiting)))
+            if session.ended:
+                continue
+            working_on(session)  # the updates' log lines carry this table's ids
+            self.changed(session)
+            await asyncio.sleep(self.redraw_seconds)
+
     def changed(self, session: TableSession) -> None:
         """The table changed: refresh its message and the hand DMs; ping whoever's turn
         began."""
+        self._urgent.pop(session.table_id, None)  # shown now: no redraw left to wait for
+        self._later.pop(session.table_id, None)
         updates = self._updates(session)
         updates.changed()
         updates.turns()

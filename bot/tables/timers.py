@@ -42,6 +42,7 @@ class TableTimers:
         window_closed: Callable[[TableSession], None],
         committed: Callable[[TableSession, Change], None],
         is_member: Callable[[int, int], Awaitable[bool]],
+        held: Callable[[TableSession], bool],
     ) -> None:
         self.settings = settings
         self.clock = clock
@@ -51,6 +52,9 @@ class TableTimers:
         # (server, user) → still a member? Asked when a person's time runs out: without the
         # privileged members intent, that is when the bot finds out that they left the server
         self.is_member = is_member
+        # whether a table's clocks stand still for now (its shard's gateway is disconnected:
+        # nobody there can move), so it gets no driver
+        self.held = held
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.due: dict[str, datetime] = {}  # table id → when its driver acts next
 
@@ -59,7 +63,7 @@ class TableTimers:
         ``failures``: how many of the driver's tries have just failed in a row;
         ``ai_failed``: the last was an AI move, so the normal level moves instead."""
         self.cancel(session)
-        if session.ended or session.state.is_over:
+        if session.ended or session.state.is_over or self.held(session):
             return
         name = f"driver-{session.table_id}"
         run = self._run(session, session.revision, failures, ai_failed)

@@ -6,6 +6,9 @@ answers again the table and the hand DMs show the latest state, each in one edit
 a newer one superseded is never sent. A game's end is posted once it lands (tried for a
 bounded time; its result is saved either way). A hand DM or a ping that fails for any other
 reason is logged once; the other seats' DMs and the game go on.
+
+While a shard's gateway is disconnected no click arrives from its servers: the clocks of
+their tables stand still, and every waiting person gets a whole new turn once it is back.
 """
 
 from __future__ import annotations
@@ -13,16 +16,20 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
 import simcord
 
-from bot.app import CardroomBot
+from bot.app import CardroomBot, create_bot
+from bot.ops import metrics
 from bot.tables.display import ENDING_TRIES
+from bot.tables.service import RECONNECTED
 from bot.tables.session import TableSession
 from engine.registry import get_game
+from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
     Player,
     Playthrough,
@@ -31,6 +38,7 @@ from tests.bot.helpers import (
     layout_of,
     move_by_hand,
     open_table,
+    release,
     results_message,
     short_options,
     table_message,
@@ -207,3 +215,44 @@ async def test_a_ping_that_raises_is_logged_once(
     assert broken.await_count >= 3, "each turn's ping was tried"
     assert len(errors(caplog)) == 1
     assert "its ping failed; the table goes on" in errors(caplog)[0]
+
+
+async def test_a_40_second_gateway_outage_on_a_10_second_clock_hands_nobody_to_the_ai(
+    tmp_path: Path,
+) -> None:
+    # the supervisor checks twice during the outage: a table whose clocks wait for its shard
+    # is live, and is not repaired
+    settings = fast_settings(tmp_path, turn_seconds=10, supervisor_seconds=15)
+    bot = create_bot(settings)
+    try:
+        async with simcord.run(bot) as env:
+            await bot.tree.sync()
+            guild = env.create_guild(name="Cardroom test")
+            channel = guild.create_text_channel("games")
+            ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+            table = await open_table(bot, channel, [ann, bob], "fishing", 0)
+            revision = table.revision
+            repairs = {kind: metrics.repairs(kind) for kind in ("no-driver", "no-clock")}
+            shard = bot.get_shard(0)
+            assert shard is not None
+            with env._bot_scope():  # as discord.py's own reconnecting does, in the bot's tasks
+                await shard.disconnect()
+            await env.advance_time(40)
+            assert table.revision == revision, "nobody's time ran out while nobody could move"
+            assert not table.ended and all(seat.is_human for seat in table.seats)
+            assert {kind: metrics.repairs(kind) for kind in repairs} == repairs
+
+            with env._bot_scope():  # so simulated time drives the tasks it starts
+                await shard.reconnect()
+            await env.advance_time(0.5)  # its servers arrive: the shard is ready
+            assert table.log[-1].event.text == RECONNECTED
+            waiting = table.state.waiting_for()[0]
+            # as after a restart: a whole new turn from the reconnection
+            await env.advance_time(9)
+            assert table.revision == revision
+            await env.advance_time(2)
+            assert table.revision == revision + 1, "the clock runs again"
+            assert table.seats[waiting].timeouts_in_a_row == 1
+            assert RECONNECTED in text_of(table_message(channel, table))
+    finally:
+        await release(bot)
