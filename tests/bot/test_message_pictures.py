@@ -6,7 +6,7 @@ message no longer has (Discord answers 400) once the other editor replaced them.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 from unittest import mock
 
 import discord
@@ -34,7 +34,8 @@ async def test_refresh_clicked_as_the_bot_closes_the_view_shows_the_hand(
     closed: list[bool] = []
 
     async def closed_first(interaction: discord.Interaction, **kwargs: Any) -> Any:
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data = cast("dict[str, Any]", interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if custom_id.startswith("cr:refresh:") and not closed:
             # the view closes (its pictures go) after the click, before the click's answer
             closed.append(True)
