@@ -420,7 +420,8 @@ class TableService:
         held = [s for s in self.tables.values() if self.held(s) and not s.ended]
         for session in held:
             self.timers.cancel(session)
-        log.warning("shard %d disconnected: %d tables wait for it", shard_id, len(held))
+        # discord.py reconnects by itself, and Discord asks for it every few hours: not a fault
+        log.info("shard %d disconnected: %d tables wait for it", shard_id, len(held))
 
     def shard_back(self, shard_id: int) -> None:
         """The shard's gateway is connected again (resumed, or a new session): at its tables,
