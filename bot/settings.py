@@ -144,6 +144,13 @@ class Settings(BaseSettings):
         default=1.0, ge=0, le=10, description="least time between two edits of a table message"
     )
     lobby_idle_seconds: int = Field(default=600, ge=10, description="an idle lobby expires")
+    redraws_per_second: float = Field(
+        default=5,
+        gt=0,
+        le=50,
+        description="tables shown anew each second after a restart or a reconnection to "
+        "Discord (each a table edit and a hand DM edit per person)",
+    )
     supervisor_seconds: float = Field(
         default=30, ge=0, description="how often every table's liveness is checked (0: never)"
     )

@@ -268,6 +268,23 @@ class GameCog(commands.Cog):
         for guild in self.bot.guilds:
             self.resume_reachable(guild)
 
+    # While a shard's gateway is down no click of its servers arrives: the clocks of their
+    # tables stop, and every waiting person gets a whole new turn once it is back.
+    @commands.Cog.listener()
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        """The shard's gateway connection dropped."""
+        self.tables.shard_disconnected(shard_id)
+
+    @commands.Cog.listener()
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        """The shard's gateway connection is back, its session resumed."""
+        self.tables.shard_back(shard_id)
+
+    @commands.Cog.listener()
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """The shard's gateway connection is back with a new session (its servers known)."""
+        self.tables.shard_back(shard_id)
+
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """A server's channels and roles are known again (after its outage)."""

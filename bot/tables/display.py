@@ -1,25 +1,56 @@
 """Showing running tables without flooding Discord: hand DMs promptly, each table message at
-most once per ``table_edit_seconds``, one ping per turn (each person's ``TurnPing``), and the
-end once.
+most once per ``table_edit_seconds``, one ping per turn (each person's ``TurnPing``), the end
+once, and the tables shown anew all at once (after a restart, a reconnection) through a queue
+paced at ``redraws_per_second``.
 
 ``Presenter`` is what the Discord side implements (``bot.tables.presenter``); it returns what
 it posted anew, and this module reports that to the session (``TableSession.posted``).
+
+When Discord does not answer (``DiscordUnavailable``), each update is tried again after
+``retry_delay``, a bounded number of times, and each try draws the table as it is then: the
+latest state wins, and an edit a newer one superseded is never sent. The outage is logged
+once (``Outage``). Any other failure of an update is logged once per table and kind; the
+table goes on, and its next change tries again.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+import enum
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.preferences import PingKind, TurnPing, TurnPings
 from bot.storage import BrokenGame
+from bot.tables.backoff import DiscordUnavailable, Outage, retry_delay
 from bot.tables.records import Clock, RoundEnd, Spawn
-from bot.tables.session import TableSession
+from bot.tables.session import TableSession, working_on
 
 if TYPE_CHECKING:
     from bot.tables.lobby import Lobby
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# How often an update (a table edit, a hand DM, a ping, a notice) is tried while Discord does
+# not answer: about two minutes with retry_delay's waits; the table's next change tries again.
+UPDATE_TRIES = 8
+# A game's end posted in its channel: tried for about eight minutes (its result is saved
+# before it is posted, so nothing is lost if it never lands).
+ENDING_TRIES = 20
+
+
+class Missed(enum.Enum):
+    """An update that did not happen: given up on, superseded, or failed (and logged)."""
+
+    MISSED = "missed"
+
+
+MISSED = Missed.MISSED
 
 
 class ChannelLost(Exception):
@@ -75,8 +106,13 @@ class Presenter(Protocol):
         """Tell the players and the server's owner by DM that the table is paused (the bot
         may no longer post in its channel), what brings it back and when it ends."""
 
-    async def table_ended(self, session: TableSession) -> None:
-        """The game ended: post the results (over) or why it stopped."""
+    async def post_ending(self, session: TableSession) -> int | None:
+        """The game ended: post the results (returning that message's id) or why it
+        stopped (None) in the table's channel."""
+
+    async def table_ended(self, session: TableSession, results_id: int | None) -> None:
+        """The game ended and its end was posted (as ``results_id`` when it has results) or
+        could not be: the open Hand views and the hand DMs lose their controls."""
 
     async def restore_failed(self, broken: BrokenGame) -> None:
         """Tell the channel its game could not be restored (the reason goes to the log only)."""
@@ -106,6 +142,7 @@ class TableDisplay:
         lost: Callable[[TableSession, bool], None],
         member_left: Callable[[int, int], None],
         turn_pings: TurnPings,
+        redraws_per_second: float,
     ) -> None:
         self.presenter = presenter
         self.clock = clock
@@ -116,7 +153,15 @@ class TableDisplay:
         self.lost = lost
         self.member_left = member_left  # (server, user): a DM showed they left the server
         self.turn_pings = turn_pings
+        self.outage = Outage(clock)
         self._tables: dict[str, _TableUpdates] = {}
+        self._faulted: set[tuple[str, str]] = set()  # (table, update) whose failure was logged
+        self.redraw_seconds = 1 / redraws_per_second
+        # the tables waiting for their paced redraw (by id, in order): those waiting for a
+        # person first, and the task drawing them
+        self._urgent: dict[str, TableSession] = {}
+        self._later: dict[str, TableSession] = {}
+        self._pacing: asyncio.Task[None] | None = None
 
     def _updates(self, session: TableSession) -> _TableUpdates:
         updates = self._tables.get(session.table_id)
@@ -124,28 +169,99 @@ class TableDisplay:
             updates = self._tables[session.table_id] = _TableUpdates(self, session)
         return updates
 
+    async def attempt(
+        self,
+        session: TableSession,
+        what: str,
+        call: Callable[[], Awaitable[T]],
+        *,
+        tries: int = UPDATE_TRIES,
+        wanted: Callable[[], bool] = lambda: True,
+    ) -> T | Missed:
+        """Run one of the table's updates (``what``) until Discord answers it: again after
+        ``retry_delay`` while it does not, at most ``tries`` times and while the update is
+        still ``wanted`` (not superseded). MISSED when it did not happen: given up on,
+        superseded, its channel lost (the service told), a DM showing that the person left
+        the server (told too), or any other failure (logged once per table and update)."""
+        failures = 0
+        while True:
+            try:
+                result = await call()
+            except DiscordUnavailable as error:
+                self.outage.failed(error)
+                failures += 1
+                if failures >= tries:
+                    log.info(
+                        "table %s: its %s given up after %d tries", session.table_id, what, tries
+                    )
+                    return MISSED
+                await asyncio.sleep(retry_delay(failures))
+                if not wanted():
+                    return MISSED
+                continue
+            except ChannelLost as lost:
+                self.lost(session, lost.gone)
+                return MISSED
+            except MemberGone as gone:  # the AI takes the seat (nobody to tell to use Hand)
+                self.member_left(session.guild_id, gone.user_id)
+                return MISSED
+            except Exception as error:  # a fault of the bot: the table goes on regardless
+                self._fault(session, what, error)
+                return MISSED
+            self.outage.answered(retried=failures > 0)
+            return result
+
+    def _fault(self, session: TableSession, what: str, error: Exception) -> None:
+        key = (session.table_id, what)
+        if key in self._faulted:
+            log.debug("table %s: its %s failed again", session.table_id, what, exc_info=error)
+            return
+        self._faulted.add(key)
+        log.error(
+            "table %s: its %s failed; the table goes on", session.table_id, what, exc_info=error
+        )
+
+    def redraw(self, session: TableSession) -> None:
+        """Show the table anew though it did not change (after a restart or a reconnection):
+        in turn with the other tables shown anew, ``redraws_per_second`` of them a second,
+        those waiting for a person first (a change of the table meanwhile shows it at once)."""
+        table_id = session.table_id
+        if any(session.seats[seat].is_human for seat in session.state.waiting_for()):
+            self._urgent[table_id] = session
+        else:
+            self._later[table_id] = session
+        if self._pacing is None or self._pacing.done():
+            self._pacing = self.spawn(self._paced(), "paced-redraws")
+
+    async def _paced(self) -> None:
+        while self._urgent or self._later:
+            waiting = self._urgent or self._later
+            session = waiting.pop(next(iter(waiting)))
+            if session.ended:
+                continue
+            working_on(session)  # the updates' log lines carry this table's ids
+            self.changed(session)
+            await asyncio.sleep(self.redraw_seconds)
+
     def changed(self, session: TableSession) -> None:
         """The table changed: refresh its message and the hand DMs; ping whoever's turn
         began."""
+        self._urgent.pop(session.table_id, None)  # shown now: no redraw left to wait for
+        self._later.pop(session.table_id, None)
         updates = self._updates(session)
         updates.changed()
         updates.turns()
 
     def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel (in the background)."""
-        posting = self.presenter.notice(session, text)
-        self.spawn(self._in_channel(session, posting), f"notice-{session.table_id}")
+        self._post(session, "notice", partial(self.presenter.notice, session, text))
 
     def round_ended(self, session: TableSession, ended: RoundEnd) -> None:
         """Post a hand's or round's end in the table's channel (in the background)."""
-        posting = self.presenter.round_ended(session, ended)
-        self.spawn(self._in_channel(session, posting), f"round-{session.table_id}")
+        self._post(session, "round", partial(self.presenter.round_ended, session, ended))
 
-    async def _in_channel(self, session: TableSession, posting: Coroutine[Any, Any, None]) -> None:
-        try:
-            await posting
-        except ChannelLost as lost:
-            self.lost(session, lost.gone)
+    def _post(self, session: TableSession, what: str, post: Callable[[], Awaitable[None]]) -> None:
+        self.spawn(_awaited(self.attempt(session, what, post)), f"{what}-{session.table_id}")
 
     def hand_shown(self, session: TableSession, seat: int) -> None:
         """The seat's DM hand was refreshed by an interaction answer (no edit needed)."""
@@ -164,12 +280,27 @@ class TableDisplay:
 
     async def _end(self, session: TableSession, forget: Coroutine[Any, Any, None]) -> None:
         try:
-            await self.presenter.table_ended(session)
+            post = partial(self.presenter.post_ending, session)
+            posted = await self.attempt(session, "ending", post, tries=ENDING_TRIES)
+            if posted is MISSED:  # its result, if it has one, is saved all the same
+                log.warning(
+                    "table %s: its end could not be posted in its channel", session.table_id
+                )
+            results_id = None if posted is MISSED else posted
+            await self.attempt(
+                session, "end", partial(self.presenter.table_ended, session, results_id)
+            )
         finally:
             updates = self._tables.pop(session.table_id, None)
             if updates is not None:
                 await updates.idle()
+            self._faulted = {key for key in self._faulted if key[0] != session.table_id}
             await forget
+
+
+async def _awaited(update: Awaitable[object]) -> None:
+    """``update`` as a background task (whose outcome nobody reads)."""
+    await update
 
 
 class _TableUpdates:
@@ -230,48 +361,49 @@ class _TableUpdates:
     async def _ping(self, seat: int, began: int, ping: TurnPing) -> None:
         if ping.kind is PingKind.LATER:
             await asyncio.sleep(ping.delay_seconds)
-        if self.turn_began.get(seat) != began:
+
+        def this_turn() -> bool:
+            return self.turn_began.get(seat) == began
+
+        if not this_turn():
             return  # that turn is over: no ping
         direct = ping.kind is PingKind.DM
-        try:
-            posted = await self.display.presenter.ping(self.session, seat, direct)
-        except ChannelLost as lost:
-            self.display.lost(self.session, lost.gone)
-            return
-        if posted is not None:
+        call = partial(self.display.presenter.ping, self.session, seat, direct)
+        posted = await self.display.attempt(self.session, "ping", call, wanted=this_turn)
+        if posted is not None and posted is not MISSED:
             self.pinged[seat] = posted
-            if self.turn_began.get(seat) != began:  # the turn ended while it was posted
+            if not this_turn():  # the turn ended while it was posted
                 self._unping(seat)
 
     def _unping(self, seat: int) -> None:
         message_id = self.pinged.pop(seat, None)
         if message_id is not None:
             name = f"unping-{self.session.table_id}-{seat}"
-            self.display.spawn(self.display.presenter.unping(self.session, message_id), name)
+            call = partial(self.display.presenter.unping, self.session, message_id)
+            self.display.spawn(_awaited(self.display.attempt(self.session, "unping", call)), name)
 
     async def _dms(self) -> None:
-        session = self.session
+        session, display = self.session, self.display
         while self.dm_dirty:
             self.dm_dirty = False
-            if session.ended:
-                return
             for seat, info in enumerate(session.seats):
+                if session.ended:
+                    return
                 if info.user_id is None or info.dm_failed:
                     continue  # an AI seat, or a person whose DMs are closed
                 if info.is_ai:  # handed to the AI: one last edit without cards, then nothing
                     if info.dm_message_id is not None:
-                        await self.display.presenter.hand_closed(session, seat)
-                        await session.posted(dm_closed=seat)
+                        closing = partial(display.presenter.hand_closed, session, seat)
+                        if await display.attempt(session, "hand DM", closing) is not MISSED:
+                            await session.posted(dm_closed=seat)
                     continue
                 if self.dm_fresh.get(seat) == session.revision and info.dm_deal == session.deals:
                     continue
-                try:
-                    posted = await self.display.presenter.hand_changed(session, seat)
-                except ChannelLost as lost:  # telling a closed-DMs player in the channel failed
-                    self.display.lost(session, lost.gone)
-                    return
-                except MemberGone as gone:  # the AI takes the seat (nobody to tell to use Hand)
-                    self.display.member_left(session.guild_id, gone.user_id)
+                changing = partial(display.presenter.hand_changed, session, seat)
+                posted = await display.attempt(
+                    session, "hand DM", changing, wanted=lambda: not session.ended
+                )
+                if posted is MISSED:
                     continue
                 if posted is not None:
                     await session.posted(dm=(seat, posted[0]))
@@ -284,12 +416,14 @@ class _TableUpdates:
                 wait = interval - (self.display.clock() - self.last_edit).total_seconds()
                 if wait > 0:
                     await asyncio.sleep(wait)
-            self.table_dirty = False
-            self.last_edit = self.display.clock()
-            try:
-                posted = await self.display.presenter.table_changed(self.session)
-            except ChannelLost as lost:
-                self.display.lost(self.session, lost.gone)
-                return
+            posted = await self.display.attempt(self.session, "table message", self._edit_table)
+            if posted is MISSED:
+                return  # the next change tries again
             if posted is not None:
                 await self.session.posted(table_message=posted)
+
+    async def _edit_table(self) -> int | None:
+        # each try draws the table as it is then: a change made meanwhile needs no edit more
+        self.table_dirty = False
+        self.last_edit = self.display.clock()
+        return await self.display.presenter.table_changed(self.session)

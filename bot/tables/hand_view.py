@@ -346,7 +346,7 @@ async def send_hand(
         session, seat, service.clock(), style=style, live_until=open_hands.live_until()
     )
     sent = await interaction.edit_original_response(**message.kwargs())
-    await open_hands.opened(session, seat, interaction, sent.id, message)
+    await open_hands.opened(session, seat, interaction, sent.id)
 
 
 async def choose_step(
@@ -408,10 +408,11 @@ async def edit_hand(
         style=wiring.deck_styles.of(interaction.user.id),
         live_until=None if in_dm else open_hands.live_until(),
     )
-    attached = [file.filename for file in shown.attachments] if shown is not None else None
     if shown is not None and not in_dm:  # noted first: the game's next move redraws this one
-        open_hands.redrawn(session, seat, interaction, shown.id, message, mid_move=bool(step))
-    await interaction.edit_original_response(**message.kwargs(attached))
+        open_hands.redrawn(session, seat, interaction, shown.id, mid_move=bool(step))
+    # with its pictures: the bot may have edited this message since the click saw it (closed
+    # the view, redrawn the DM), and the pictures it carries then are not the click's
+    await interaction.edit_original_response(**message.kwargs())
     if in_dm and step is None:
         service.display.hand_shown(session, seat)
 

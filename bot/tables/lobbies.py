@@ -17,11 +17,11 @@ from typing import TypeVar
 from bot.errors import SaveFailed, UserError
 from bot.settings import Settings
 from bot.storage import Shards, Storage
+from bot.tables.backoff import retry_delay
 from bot.tables.display import Presenter
 from bot.tables.lobby import Lobby, LobbyStatus
 from bot.tables.records import Seat, Spawn
 from bot.tables.restore import restore_lobbies
-from bot.tables.timers import retry_delay
 from engine.errors import SetupError
 from engine.registry import get_game
 

@@ -41,7 +41,6 @@ class _OpenHand:
     revision: int  # the position it shows
     legal: tuple[str, ...]  # the seat's legal actions then
     mid_move: bool  # it shows a later step of a move than the first
-    attached: list[str]  # the picture file names it carries
 
     @property
     def until(self) -> datetime:
@@ -66,13 +65,12 @@ class OpenHands:
         seat: int,
         interaction: discord.Interaction,
         message_id: int,
-        shown: Message,
     ) -> None:
-        """A Hand view was just sent (``shown`` as message ``message_id``): it replaces the
-        seat's previous one."""
+        """A Hand view was just sent (as message ``message_id``): it replaces the seat's
+        previous one."""
         key = (session.table_id, seat)
         previous = self._open.pop(key, None)
-        self._open[key] = self._shown(session, seat, interaction, message_id, shown, False)
+        self._open[key] = self._shown(session, seat, interaction, message_id, False)
         if previous is not None and self._editable(previous):
             try:
                 await previous.interaction.delete_original_response()
@@ -85,15 +83,14 @@ class OpenHands:
         seat: int,
         interaction: discord.Interaction,
         message_id: int,
-        shown: Message,
         *,
         mid_move: bool,
     ) -> None:
-        """A click in a Hand view (message ``message_id``) draws it again as ``shown`` (in
-        the middle of a move when ``mid_move``): it is the seat's current view, and that
-        click's interaction edits it from now on."""
+        """A click in a Hand view (message ``message_id``) draws it again (in the middle of
+        a move when ``mid_move``): it is the seat's current view, and that click's
+        interaction edits it from now on."""
         self._open[(session.table_id, seat)] = self._shown(
-            session, seat, interaction, message_id, shown, mid_move
+            session, seat, interaction, message_id, mid_move
         )
 
     def _shown(
@@ -102,7 +99,6 @@ class OpenHands:
         seat: int,
         interaction: discord.Interaction,
         message_id: int,
-        shown: Message,
         mid_move: bool,
     ) -> _OpenHand:
         return _OpenHand(
@@ -112,7 +108,6 @@ class OpenHands:
             session.revision,
             _legal(session, seat),
             mid_move,
-            shown.filenames(),
         )
 
     async def follow(self, session: TableSession, draw: Draw) -> None:
@@ -151,8 +146,8 @@ class OpenHands:
         return self.clock() - shown.since < LIFETIME
 
     async def _edit(self, key: tuple[str, int], shown: _OpenHand, message: Message) -> None:
-        try:
-            await shown.interaction.edit_original_response(**message.kwargs(shown.attached))
+        try:  # with its pictures: a click in the view may have changed them meanwhile
+            await shown.interaction.edit_original_response(**message.kwargs())
         except discord.NotFound:  # dismissed by its reader, or its token expired
             if self._open.get(key) is shown:
                 del self._open[key]
@@ -161,8 +156,6 @@ class OpenHands:
             # rate limited, Discord's own trouble, or the connection dropped on the way
             log.info("could not redraw a hand (message %s): %s", shown.message_id, error)
             shown.revision = -1  # not shown: the next move redraws it
-            return
-        shown.attached = message.filenames()
 
 
 def superseded_message(text: str) -> Message:

@@ -12,12 +12,14 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime
 
+import aiohttp
 import discord
 
 from bot.pictures import DeckStyle
 from bot.preferences import DeckStyles
 from bot.settings import Settings
 from bot.storage import BrokenGame
+from bot.tables.backoff import DiscordUnavailable
 from bot.tables.display import ChannelLost, MemberGone
 from bot.tables.hand_view import hand_message
 from bot.tables.lobby import Lobby
@@ -47,6 +49,9 @@ DM_FAILED = (
 CHANNEL_GONE_CODES = frozenset({10003, 10004})
 CHANNEL_CLOSED_CODES = frozenset({50001, 50013})
 UNKNOWN_MEMBER = 10007
+# What Discord not answering looks like besides its 5xx and 429 answers: a rate limit longer
+# than discord.py waits, the connection dropped or refused, no answer in time.
+NO_ANSWER = (discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError)
 
 ATTACHED_KEPT = 10_000  # messages whose picture file names are remembered
 LAST_DEAL = "That deal is over: your hand for the next one is below."
@@ -75,15 +80,35 @@ RESTORE_FAILED = (
 )
 
 
+def no_answer(error: Exception) -> bool:
+    """Whether Discord failed to answer (worth trying again) rather than refused the call."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500 or error.status == 429
+    return isinstance(error, NO_ANSWER)
+
+
 @contextlib.asynccontextmanager
-async def reaching_the_channel() -> AsyncIterator[None]:
-    """Turn Discord refusing the channel itself into ChannelLost."""
+async def reaching_discord() -> AsyncIterator[None]:
+    """Turn Discord not answering into DiscordUnavailable (the display tries again later)."""
     try:
         yield
-    except discord.HTTPException as error:
-        if error.code in CHANNEL_GONE_CODES | CHANNEL_CLOSED_CODES:
-            raise ChannelLost(str(error), gone=error.code in CHANNEL_GONE_CODES) from error
+    except Exception as error:
+        if no_answer(error):
+            raise DiscordUnavailable(str(error)) from error
         raise
+
+
+@contextlib.asynccontextmanager
+async def reaching_the_channel() -> AsyncIterator[None]:
+    """Turn Discord refusing the channel itself into ChannelLost, and not answering into
+    DiscordUnavailable."""
+    async with reaching_discord():
+        try:
+            yield
+        except discord.HTTPException as error:
+            if error.code in CHANNEL_GONE_CODES | CHANNEL_CLOSED_CODES:
+                raise ChannelLost(str(error), gone=error.code in CHANNEL_GONE_CODES) from error
+            raise
 
 
 def message_link(session: TableSession, message_id: int | None) -> str:
@@ -112,12 +137,15 @@ class DiscordPresenter:
         self.clock = clock
         self.deck_styles = deck_styles
         self.open_hands = open_hands
-        # The picture file names each table message and hand DM carries now (by message id),
-        # so an unchanged picture is not uploaded again; unknown after a restart (uploaded).
+        # The picture file names each table and lobby message carries now (by message id), so
+        # an unchanged picture is not uploaded again; unknown after a restart (uploaded). Only
+        # for messages no click edits: a hand DM's own buttons edit it too, so every edit of
+        # it carries its pictures (it may hold others than this presenter last sent).
         self._attached: dict[int, list[str]] = {}
 
     async def _edit(self, message: discord.PartialMessage, shown: Message) -> None:
-        """Edit ``message`` to show ``shown``, uploading its pictures only when they changed."""
+        """Edit ``message`` (a table or lobby message) to show ``shown``, uploading its
+        pictures only when they changed."""
         await message.edit(**shown.kwargs(self._attached.pop(message.id, None)))
         self._note_attached(message.id, shown)
 
@@ -133,7 +161,6 @@ class DiscordPresenter:
 
     async def _close_dm(self, dm: discord.DMChannel, message_id: int, text: str) -> None:
         """Turn a superseded hand DM into a short line without cards or controls."""
-        self._attached.pop(message_id, None)
         try:
             await dm.get_partial_message(message_id).edit(**superseded_message(text).kwargs())
         except discord.HTTPException:
@@ -211,39 +238,44 @@ class DiscordPresenter:
             return None
         style = self.deck_styles.of(info.user_id)
         message = hand_message(session, seat, self.clock(), full=True, style=style)
-        try:
-            channel = await self.client.create_dm(discord.Object(id=info.user_id))
-            if info.dm_message_id is not None and info.dm_deal == session.deals:
-                try:
-                    await self._edit(channel.get_partial_message(info.dm_message_id), message)
-                    return None
-                except discord.NotFound:
-                    pass
-            if info.dm_message_id is not None:
-                # The last deal's DM is superseded: a short line, no cards, no controls.
-                await self._close_dm(channel, info.dm_message_id, LAST_DEAL)
-            sent = await self._send(channel, message)
-            return (sent.id,)
-        except discord.Forbidden:
-            if not await self.is_member(session.guild_id, info.user_id):
-                raise MemberGone(info.user_id) from None
-            async with reaching_the_channel():
-                await self._channel(session.channel_id).send(
-                    DM_FAILED.format(mention=f"<@{info.user_id}>"),
-                    allowed_mentions=discord.AllowedMentions(users=True),
-                )
-            return (None,)
+        async with reaching_discord():
+            try:
+                channel = await self.client.create_dm(discord.Object(id=info.user_id))
+                if info.dm_message_id is not None and info.dm_deal == session.deals:
+                    try:
+                        dm = channel.get_partial_message(info.dm_message_id)
+                        await dm.edit(**message.kwargs())  # with its pictures: see _attached
+                        return None
+                    except discord.NotFound:
+                        pass
+                if info.dm_message_id is not None:
+                    # The last deal's DM is superseded: a short line, no cards, no controls.
+                    await self._close_dm(channel, info.dm_message_id, LAST_DEAL)
+                sent = await channel.send(**message.send_kwargs())
+                return (sent.id,)
+            except discord.Forbidden:
+                if not await self.is_member(session.guild_id, info.user_id):
+                    raise MemberGone(info.user_id) from None
+                async with reaching_the_channel():
+                    await self._channel(session.channel_id).send(
+                        DM_FAILED.format(mention=f"<@{info.user_id}>"),
+                        allowed_mentions=discord.AllowedMentions(users=True),
+                    )
+                return (None,)
 
     async def hand_closed(self, session: TableSession, seat: int) -> None:
         """The last edit of the hand DM of a seat the AI took: no cards, no controls."""
         info = session.seats[seat]
         if info.user_id is None or info.dm_message_id is None:
             return
-        try:
-            dm = await self.client.create_dm(discord.Object(id=info.user_id))
-        except discord.HTTPException:
-            log.info("could not reach the hand DM of seat %s", seat)
-            return
+        async with reaching_discord():
+            try:
+                dm = await self.client.create_dm(discord.Object(id=info.user_id))
+            except discord.HTTPException as error:
+                if no_answer(error):
+                    raise
+                log.info("could not reach the hand DM of seat %s", seat)
+                return
         await self._close_dm(dm, info.dm_message_id, AI_TOOK_THE_SEAT)
 
     async def notice(self, session: TableSession, text: str) -> None:
@@ -337,12 +369,15 @@ class DiscordPresenter:
                 guild=discord.utils.escape_markdown(guild.name) if guild else "its server",
                 link=message_link(session, session.table_message_id),
             )
-            try:
-                dm = await self.client.create_dm(discord.Object(id=user_id))
-                await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
-                return None
-            except discord.HTTPException:
-                log.info("table %s: could not DM seat %s its turn", session.table_id, seat)
+            async with reaching_discord():
+                try:
+                    dm = await self.client.create_dm(discord.Object(id=user_id))
+                    await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
+                    return None
+                except discord.HTTPException as error:
+                    if no_answer(error):
+                        raise
+                    log.info("table %s: could not DM seat %s its turn", session.table_id, seat)
         only_them = discord.AllowedMentions(
             everyone=False, roles=False, replied_user=False, users=[discord.Object(id=user_id)]
         )
@@ -354,10 +389,13 @@ class DiscordPresenter:
 
     async def unping(self, session: TableSession, message_id: int) -> None:
         """Delete a ping whose turn is over, so pings do not pile up down the channel."""
-        try:
-            await self._channel(session.channel_id).get_partial_message(message_id).delete()
-        except discord.HTTPException:
-            log.info("table %s: could not delete the ping %s", session.table_id, message_id)
+        async with reaching_discord():
+            try:
+                await self._channel(session.channel_id).get_partial_message(message_id).delete()
+            except discord.HTTPException as error:
+                if no_answer(error):
+                    raise
+                log.info("table %s: could not delete the ping %s", session.table_id, message_id)
 
     async def restore_failed(self, broken: BrokenGame) -> None:
         """Tell the channel its game could not be restored (the reason goes to the log only:
@@ -369,21 +407,29 @@ class DiscordPresenter:
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def table_ended(self, session: TableSession) -> None:
-        """Post the results (a finished game) or why the game stopped; the hand DMs lose
-        their controls."""
+    async def post_ending(self, session: TableSession) -> int | None:
+        """Post the results (a finished game, returning that message's id) or why the game
+        stopped. Discord refusing it is only logged: the DMs still say that it ended."""
         ending = session.ending
         assert ending is not None, "shown once it ended"
         channel = self._channel(session.channel_id)
-        link = message_link(session, None)
-        try:
-            if ending.finished:
-                posted = await self._send(channel, results_message(session))
-                link = message_link(session, posted.id)
-            else:
+        async with reaching_discord():
+            try:
+                if ending.finished:
+                    return (await self._send(channel, results_message(session))).id
                 await channel.send(ending.text, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:  # once, not retried: the DMs below still say it ended
-            log.warning("table %s: could not post its end in the channel", session.table_id)
+            except discord.HTTPException as error:
+                if no_answer(error):
+                    raise
+                log.warning("table %s: could not post its end in the channel", session.table_id)
+        return None
+
+    async def table_ended(self, session: TableSession, results_id: int | None) -> None:
+        """The open Hand views and the hand DMs lose their controls, saying that the game
+        ended (linking to its results when they were posted as ``results_id``)."""
+        ending = session.ending
+        assert ending is not None, "shown once it ended"
+        link = message_link(session, results_id)
         if session.parent_channel_id is not None and ending.stored_here:
             await self._close_thread(session, session.parent_channel_id, link)
         await self.open_hands.follow(session, self._hand_view)

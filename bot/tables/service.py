@@ -24,6 +24,7 @@ from bot.errors import GameMovedElsewhere, SaveFailed, UserError
 from bot.preferences import TurnPings
 from bot.settings import Settings
 from bot.storage import Shards, Storage
+from bot.tables.backoff import retry_delay
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobbies import Lobbies
 from bot.tables.lobby import Lobby
@@ -33,7 +34,7 @@ from bot.tables.session import TableSession, working_on
 from bot.tables.supervisor import Supervisor
 from bot.tables.table_index import TableIndex
 from bot.tables.thinking import AiPlayers
-from bot.tables.timers import LEFT_THE_SERVER, TableTimers, retry_delay
+from bot.tables.timers import LEFT_THE_SERVER, TableTimers
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
 
@@ -53,6 +54,7 @@ PAUSE_RAN_OUT = (
     "game ended without a result."
 )
 RESUMED = "The game goes on: the bot may post in this channel again."
+RECONNECTED = "The game goes on: the bot is connected to Discord again."
 SHARD_LOST = (
     "This game is interrupted: the bot lost the link to its saved games. It comes back from the"
     " last move shown when the bot has restarted, usually within a minute; nothing is lost."
@@ -137,6 +139,7 @@ class TableService:
         self.rematches: dict[str, Rematch] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._pauses: dict[str, asyncio.Task[None]] = {}  # table id → the end of its pause
+        self.disconnected: set[int] = set()  # shards whose gateway connection is down
         self.ai = AiPlayers(settings)
         self.context = SessionContext(storage, settings, clock, self.ai, self._ended_alone)
         self.display = TableDisplay(
@@ -147,9 +150,16 @@ class TableService:
             self.channel_lost,
             self.member_left,
             turn_pings,
+            settings.redraws_per_second,
         )
         self.timers = TableTimers(
-            settings, clock, self.spawn, self.display.changed, self.committed, presenter.is_member
+            settings,
+            clock,
+            self.spawn,
+            self.display.changed,
+            self.committed,
+            presenter.is_member,
+            self.held,
         )
         self.lobbies = Lobbies(
             settings, storage, presenter, self.spawn, self.by_channel, self._new_id, self._hosts
@@ -462,6 +472,39 @@ class TableService:
         self.spawn(self._store_pause(session), f"pause-saved-{session.table_id}")
         self.show(session)
 
+    def held(self, session: TableSession) -> bool:
+        """Whether the table's clocks stand still: its shard's gateway is disconnected."""
+        return self.settings.shards.of(session.guild_id) in self.disconnected
+
+    def shard_disconnected(self, shard_id: int) -> None:
+        """The shard's gateway connection dropped: no click of its servers arrives, so
+        nobody at their tables can move; every clock there stops (no timeout, no AI move)
+        until it is back (``shard_back``)."""
+        if shard_id in self.disconnected:
+            return
+        self.disconnected.add(shard_id)
+        held = [s for s in self.tables.values() if self.held(s) and not s.ended]
+        for session in held:
+            self.timers.cancel(session)
+        # discord.py reconnects by itself, and Discord asks for it every few hours: not a fault
+        log.info("shard %d disconnected: %d tables wait for it", shard_id, len(held))
+
+    def shard_back(self, shard_id: int) -> None:
+        """The shard's gateway is connected again (resumed, or a new session): at its tables,
+        as after a restart, every waiting seat gets a whole new turn (the time nobody could
+        move is nobody's fault) and the table is shown anew (paced)."""
+        if shard_id not in self.disconnected:
+            return
+        self.disconnected.discard(shard_id)
+        back = [s for s in self.tables.values() if self.settings.shards.of(s.guild_id) == shard_id]
+        for session in back:
+            if session.ended or session.paused:  # a paused table waits for its channel
+                continue
+            session.resume(RECONNECTED)
+            self.timers.schedule(session)
+            self.display.redraw(session)
+        log.info("shard %d connected again: %d tables go on", shard_id, len(back))
+
     def _end_pause(self, session: TableSession) -> None:
         ending = self._pauses.pop(session.table_id, None)
         if ending is not None and ending is not asyncio.current_task():
@@ -566,8 +609,10 @@ class TableService:
             self._add(session)
             if session.paused:  # nothing asked of its channel: resumed once it is open
                 self.keep_paused(session)
-            else:
-                self.show(session)
+            else:  # playable at once; shown anew in turn, so as not to flood Discord
+                working_on(session)
+                self.timers.schedule(session)
+                self.display.redraw(session)
         for game in broken:
             if game.channel_id is not None:
                 self.spawn(self.presenter.restore_failed(game), f"broken-{game.table_id}")

@@ -4,12 +4,14 @@ Every running table is at every moment in one of five states: waiting for a pers
 clock runs, waiting for an AI seat with a deadline, showing a round's end until a deadline
 (the break before the next deal; each person's clock is set to start at its end) (all three:
 a live driver task in ``TableTimers`` that acts when the first thing is due), paused with a
-reason its players were told (a pause-end task in the service), or ended and recorded. The
-drivers keep a table in those states themselves (``bot.tables.timers`` retries whatever
-fails); the supervisor is the second line: every ``SUPERVISOR_SECONDS`` (a setting) it looks
-at each table and repairs one that broke the invariant for two checks in a row (a table being
-started or shown is briefly without a driver): it logs once, restarts the table's clock (a
-fresh turn for each waiting person) and its driver. Each repair is counted by kind
+reason (its channel closed to the bot: its players told, a pause-end task in the service; or
+its shard's gateway disconnected: nobody there can move, and every clock waits for it), or
+ended and recorded. The drivers keep a table in those states themselves
+(``bot.tables.timers`` retries whatever fails); the supervisor is the second line: every
+``SUPERVISOR_SECONDS`` (a setting) it looks at each table and repairs one that broke the
+invariant for two checks in a row (a table being started or shown is briefly without a
+driver): it logs once, restarts the table's clock (a fresh turn for each waiting person) and
+its driver. Each repair is counted by kind
 (``cardroom_supervisor_repairs_total``).
 """
 
@@ -98,6 +100,8 @@ class Supervisor:
         if session.paused:
             return None if self.service.pause_held(session.table_id) else "pause"
         timers = self.service.timers
+        if timers.held(session):  # its shard is disconnected: its clocks wait for it
+            return None
         humans = [s for s in session.state.waiting_for() if session.seats[s].is_human]
         if any(seat not in session.deadlines for seat in humans):
             return "no-clock"

@@ -13,35 +13,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.errors import GameMovedElsewhere, SaveFailed
 from bot.ops import metrics
 from bot.settings import Settings
+from bot.tables.backoff import retry_delay
 from bot.tables.records import Change, Clock, Spawn
 from bot.tables.session import TableSession, working_on
 from bot.tables.thinking import DEFAULT_LEVEL
 
 log = logging.getLogger(__name__)
 
-RETRY_FIRST_SECONDS = 1.0
-RETRY_MOST_SECONDS = 30.0
 LEFT_THE_SERVER = "left the server"
 # Discord's answer to "is this person still a member?" at a deadline; without one in this
 # long (or with an error) they count as a member and their timeout is played
 MEMBER_CHECK_SECONDS = 10.0
-
-
-def retry_delay(failures: int) -> float:
-    """Seconds to wait after the ``failures``-th failed save in a row before trying again:
-    about 1 s, then twice as long each time up to 30 s, less up to a fifth at random. An outage
-    of the database fails every table's saves at once: the doubling keeps hundreds of tables
-    from hammering it every second, and the random share keeps them from all coming back at
-    the same moment when it recovers."""
-    base = min(RETRY_MOST_SECONDS, RETRY_FIRST_SECONDS * 2.0 ** min(failures - 1, 16))
-    return base * random.uniform(0.8, 1.0)
 
 
 class TableTimers:
@@ -55,6 +43,7 @@ class TableTimers:
         window_closed: Callable[[TableSession], None],
         committed: Callable[[TableSession, Change], None],
         is_member: Callable[[int, int], Awaitable[bool]],
+        held: Callable[[TableSession], bool],
     ) -> None:
         self.settings = settings
         self.clock = clock
@@ -64,6 +53,9 @@ class TableTimers:
         # (server, user) → still a member? Asked when a person's time runs out: without the
         # privileged members intent, that is when the bot finds out that they left the server
         self.is_member = is_member
+        # whether a table's clocks stand still for now (its shard's gateway is disconnected:
+        # nobody there can move), so it gets no driver
+        self.held = held
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.due: dict[str, datetime] = {}  # table id → when its driver acts next
 
@@ -72,7 +64,7 @@ class TableTimers:
         ``failures``: how many of the driver's tries have just failed in a row;
         ``ai_failed``: the last was an AI move, so the normal level moves instead."""
         self.cancel(session)
-        if session.ended or session.state.is_over:
+        if session.ended or session.state.is_over or self.held(session):
             return
         name = f"driver-{session.table_id}"
         run = self._run(session, session.revision, failures, ai_failed)

@@ -92,7 +92,11 @@ class FakePresenter:
     async def table_paused(self, session: TableSession) -> None:
         await self._discord()
 
-    async def table_ended(self, session: TableSession) -> None:
+    async def post_ending(self, session: TableSession) -> int | None:
+        await self._discord()
+        return None
+
+    async def table_ended(self, session: TableSession, results_id: int | None) -> None:
         await self._discord()
 
     async def restore_failed(self, broken: object) -> None:

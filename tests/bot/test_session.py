@@ -17,10 +17,10 @@ import simcord
 from bot.app import CardroomBot
 from bot.errors import GAME_MOVED, TABLE_MOVED
 from bot.storage import FinishedGame, LoadedGame, SavedGame
+from bot.tables.backoff import retry_delay
 from bot.tables.records import MOVED_ELSEWHERE
 from bot.tables.results import saved_game
 from bot.tables.session import TableSession
-from bot.tables.timers import retry_delay
 from engine.registry import games
 from tests.bot.conftest import admin
 from tests.bot.helpers import (
