@@ -18,9 +18,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.errors import GameMovedElsewhere, SaveFailed, StaleMove, UserError
 from bot.ops import metrics
@@ -269,7 +270,7 @@ class TableSession(TableData):
                 self._end(FINISHED)
                 change = replace(change, ended=True)
             with metrics.SAVE_SECONDS.time():
-                await self._save()
+                await to_the_end(self._save())
         except Exception as error:
             snapshot.restore(self)
             if isinstance(error, (UserError, EngineError)):
@@ -413,6 +414,23 @@ class TableSession(TableData):
         self.deadlines.clear()
         self._after_change(acted=())
         self.options_changed = dict.fromkeys(range(len(self.seats)), self.revision)
+
+
+async def to_the_end(saving: Coroutine[Any, Any, None]) -> None:
+    """Await a save to its end even when the awaiting task is cancelled meanwhile (a table's
+    driver replaced by a new plan, or stopped by a pause): cut off half way, its COMMIT could
+    land with nobody noting it, and the table's next save would find the game saved
+    "elsewhere". The cancellation goes on once the save is done; a save that failed raises
+    its own error instead, so that the change is undone."""
+    saving_task = asyncio.ensure_future(saving)
+    try:
+        await asyncio.shield(saving_task)
+    except asyncio.CancelledError:
+        await asyncio.wait([saving_task])
+        failed = None if saving_task.cancelled() else saving_task.exception()
+        if failed is not None:
+            raise failed from None
+        raise
 
 
 def working_on(session: TableSession) -> TableSession:
