@@ -46,6 +46,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
+from bot.tables import thinking, timers
 from bot.tables.display import Presenter
 from bot.tables.lobby import Lobby
 from bot.tables.records import FINISHED, Change, EndKind
@@ -607,6 +608,30 @@ async def test_every_boundary_call_site_is_reached_or_named_elsewhere(tmp_path: 
     assert sorted(table_sites - reached) == [], "never reached by the story"
     assert sorted(reached & set(ELSEWHERE)) == [], "a table calls these: out of ELSEWHERE"
     assert set(ELSEWHERE) <= set(storage_sites()), "named but no longer a call site"
+
+
+async def inject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site: str, fault: str) -> None:
+    """The story with ``fault`` at ``site`` (its first and third calls), with every timeout
+    and retry short."""
+    monkeypatch.setattr(timers, "MEMBER_CHECK_SECONDS", HANG_SECONDS)
+    monkeypatch.setattr(thinking, "SEARCH_TIMEOUT_SECONDS", HANG_SECONDS)
+    monkeypatch.setattr(timers, "RETRY_FIRST_SECONDS", 0.002)
+    faults = Faults(site, fault)
+    await run_story(tmp_path, faults)
+    assert faults.injected, f"{site} was never called"
+
+
+@pytest.mark.parametrize(
+    ("site", "fault"),
+    [
+        ("running.id_taken", "runtime-error"),
+    ],
+)
+async def test_a_fault_the_injector_found_is_handled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site: str, fault: str
+) -> None:
+    """Cases the injector failed on before their fixes."""
+    await inject(tmp_path, monkeypatch, site, fault)
 
 
 class ReplyHeld:
