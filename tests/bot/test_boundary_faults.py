@@ -625,6 +625,7 @@ async def inject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site: str, fau
     ("site", "fault"),
     [
         ("running.id_taken", "runtime-error"),
+        ("lobbies.save", "lost-reply"),
     ],
 )
 async def test_a_fault_the_injector_found_is_handled(
