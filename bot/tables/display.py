@@ -9,6 +9,7 @@ it posted anew, and this module reports that to the session (``TableSession.post
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Coroutine
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -20,6 +21,12 @@ from bot.tables.session import TableSession
 
 if TYPE_CHECKING:
     from bot.tables.lobby import Lobby
+
+
+log = logging.getLogger(__name__)
+
+END_ATTEMPTS = 5  # a table's end is posted at most this many times before giving up
+END_RETRY_SECONDS = 2.0  # the wait before the second try, twice as long before the third…
 
 
 class ChannelLost(Exception):
@@ -163,12 +170,25 @@ class TableDisplay:
 
     async def _end(self, session: TableSession, forget: Coroutine[Any, Any, None]) -> None:
         try:
-            await self.presenter.table_ended(session)
+            await self._show_end(session)
         finally:
             updates = self._tables.pop(session.table_id, None)
             if updates is not None:
                 await updates.idle()
             await forget
+
+    async def _show_end(self, session: TableSession) -> None:
+        """Post the end, tried again a few times when Discord fails (the players would
+        otherwise never see the result; one whose reply was lost may be posted twice)."""
+        for attempt in range(1, END_ATTEMPTS + 1):
+            try:
+                await self.presenter.table_ended(session)
+                return
+            except Exception:
+                if attempt == END_ATTEMPTS:
+                    raise
+                log.warning("table %s: its end could not be shown; again", session.table_id)
+                await asyncio.sleep(END_RETRY_SECONDS * 2 ** (attempt - 1))
 
 
 class _TableUpdates:

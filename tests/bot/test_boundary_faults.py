@@ -46,7 +46,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
-from bot.tables import thinking, timers
+from bot.tables import display, thinking, timers
 from bot.tables.display import Presenter
 from bot.tables.lobby import Lobby
 from bot.tables.records import FINISHED, Change, EndKind
@@ -616,6 +616,7 @@ async def inject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site: str, fau
     monkeypatch.setattr(timers, "MEMBER_CHECK_SECONDS", HANG_SECONDS)
     monkeypatch.setattr(thinking, "SEARCH_TIMEOUT_SECONDS", HANG_SECONDS)
     monkeypatch.setattr(timers, "RETRY_FIRST_SECONDS", 0.002)
+    monkeypatch.setattr(display, "END_RETRY_SECONDS", 0.002)
     faults = Faults(site, fault)
     await run_story(tmp_path, faults)
     assert faults.injected, f"{site} was never called"
@@ -626,6 +627,7 @@ async def inject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site: str, fau
     [
         ("running.id_taken", "runtime-error"),
         ("lobbies.save", "lost-reply"),
+        ("presenter.table_ended", "connection-reset"),
     ],
 )
 async def test_a_fault_the_injector_found_is_handled(
