@@ -57,6 +57,17 @@ PAUSED = (
 )
 
 
+@dataclass
+class SaveAttempt:
+    """A change a save tried to store: the revision it wrote, the ending it stored (None: the
+    game went on), the change, and the table as it was then (kept for an ending only)."""
+
+    revision: int
+    ending: Ending | None
+    change: Change
+    ended: Snapshot | None
+
+
 @dataclass(eq=False)
 class TableSession(TableData):
     """A running game and the calls that change it: its data (``TableData``, which the
@@ -65,6 +76,9 @@ class TableSession(TableData):
 
     context: SessionContext = field(kw_only=True)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, kw_only=True)
+    # the last change whose save failed without an answer: it may be stored all the same
+    # (its reply lost while the database could not be read to settle it), see ``_save``
+    unsettled: SaveAttempt | None = field(default=None, kw_only=True)
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -246,9 +260,12 @@ class TableSession(TableData):
             if self.ended:
                 return
             try:
-                await self._store()
+                await self._save()
             except RevisionConflictError:
-                self._moved()
+                if self.unsettled is None or self.unsettled.ended is None:
+                    self._moved()
+                else:
+                    self.context.on_ended(self.table_id, self._end_as_stored(self.unsettled))
             except Exception:
                 log.exception("table %s: could not save the posted message ids", self.table_id)
 
@@ -263,28 +280,48 @@ class TableSession(TableData):
         snapshot = Snapshot.of(self)
         options_before = self._options()
         moves_before = len(self.actions)
+        attempted: SaveAttempt | None = None
         try:
             change = make()
             self._note_changed_options(options_before)
             if self.state.is_over and not self.ended:
                 self._end(FINISHED)
                 change = replace(change, ended=True)
+            attempted = SaveAttempt(self.revision, self.ending, change, None)
             with metrics.SAVE_SECONDS.time():
                 await to_the_end(self._save())
         except Exception as error:
+            if attempted is not None and attempted.ending is not None:
+                attempted.ended = Snapshot.of(self)  # what a lost reply may have stored
             snapshot.restore(self)
             if isinstance(error, (UserError, EngineError)):
                 raise
-            metrics.save_failed(error, conflict=isinstance(error, RevisionConflictError))
-            if isinstance(error, RevisionConflictError):  # retrying could never succeed
+            conflict = isinstance(error, RevisionConflictError)
+            metrics.save_failed(error, conflict=conflict)
+            if conflict and self.unsettled is not None and self.unsettled.ended is not None:
+                return self._end_as_stored(self.unsettled)
+            if conflict:  # retrying could never succeed
                 self._moved()
                 raise GameMovedElsewhere() from error
+            if attempted is not None:
+                self.unsettled = attempted
             log.exception("table %s: a change could not be saved; undone", self.table_id)
             raise SaveFailed() from error
         finished = change.ended and self.ending is not None and self.ending.finished
         metrics.game_saved(self.game.id, len(self.actions) - moves_before, finished)
         log.debug("table %s: revision %d saved", self.table_id, self.revision)
         return change
+
+    def _end_as_stored(self, unsettled: SaveAttempt) -> Change:
+        """The game's row is gone and the last save that failed without an answer was its
+        end: that end was stored (only its reply was lost). The table ends as it did then,
+        so that what its players see is what the database holds."""
+        assert unsettled.ended is not None and unsettled.ending is not None
+        log.warning("table %s: its unanswered end was stored; it ends so", self.table_id)
+        unsettled.ended.restore(self)
+        self._end(unsettled.ending)
+        self.unsettled = None
+        return unsettled.change
 
     def _moved(self) -> None:
         """The stored game is not the one this session last saved: another writer saved it
@@ -293,20 +330,31 @@ class TableSession(TableData):
         self.context.on_ended(self.table_id, self._end(MOVED_ELSEWHERE))
 
     async def _save(self) -> None:
+        """Save the change over the row this session last saved or loaded; if that row is
+        not there, over the one a save whose answer never came may have written (its reply
+        lost while the database could not be read to settle it: that change was undone here
+        and its players told to try again, so this one replaces it)."""
+        try:
+            await self._save_over(self.stored_revision)
+        except RevisionConflictError:
+            unsettled = self.unsettled
+            if unsettled is None or unsettled.revision == self.stored_revision:
+                raise
+            log.warning("table %s: saving over an unanswered save", self.table_id)
+            await self._save_over(unsettled.revision)
+        self.unsettled = None  # a row was there to save over: no unanswered end was stored
+
+    async def _save_over(self, expected: int | None) -> None:
         storage = self.context.storage
         ending = self.ending
         if ending is None:
-            await self._store()
+            await storage.running.save(saved_game(self), expected)
+            self.stored_revision = self.revision
         elif ending.finished:
             game = finished_game(self, self.context.clock())
-            await storage.results.finish(game, self.stored_revision)
+            await storage.results.finish(game, expected)
         elif ending.stored_here:
-            await storage.running.end_unfinished(self.table_id, ending.text, self.stored_revision)
-
-    async def _store(self) -> None:
-        """Save the running game over the row this session last saved or loaded."""
-        await self.context.storage.running.save(saved_game(self), self.stored_revision)
-        self.stored_revision = self.revision
+            await storage.running.end_unfinished(self.table_id, ending.text, expected)
 
     # -- in memory ---------------------------------------------------------------------------
     def _options(self) -> dict[int, tuple[Action, ...]]:

@@ -628,6 +628,9 @@ async def inject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site: str, fau
         ("running.id_taken", "runtime-error"),
         ("lobbies.save", "lost-reply"),
         ("presenter.table_ended", "connection-reset"),
+        ("running.save", "lost-reply"),
+        ("results.finish", "lost-reply"),
+        ("running.end_unfinished", "lost-reply"),
     ],
 )
 async def test_a_fault_the_injector_found_is_handled(
