@@ -32,6 +32,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
+import asyncpg
 import pytest
 
 from bot.errors import SaveFailed, StaleMove, UserError
@@ -46,6 +47,8 @@ from bot.storage import (
     Storage,
     StorageError,
 )
+from bot.storage.connection import Sql
+from bot.storage.models import SavedGame
 from bot.tables import display, thinking, timers
 from bot.tables.display import Presenter
 from bot.tables.lobby import Lobby
@@ -56,6 +59,7 @@ from bot.tables.supervisor import STUCK_SECONDS
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import SeededDraws
 from tests.bot.test_interleavings import indices_for
+from tests.bot.test_storage_faults import Hook, connection_reset, hook
 
 T = TypeVar("T")
 GUILD, CHANNEL, OTHER_CHANNEL = 1, 10, 11
@@ -622,6 +626,14 @@ async def inject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site: str, fau
     assert faults.injected, f"{site} was never called"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("site", "fault"), list(boundary_cases()))
+async def test_a_fault_at_a_boundary_loses_nothing_and_freezes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site: str, fault: str
+) -> None:
+    await inject(tmp_path, monkeypatch, site, fault)
+
+
 @pytest.mark.parametrize(
     ("site", "fault"),
     [
@@ -636,7 +648,7 @@ async def inject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site: str, fau
 async def test_a_fault_the_injector_found_is_handled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site: str, fault: str
 ) -> None:
-    """Cases the injector failed on before their fixes."""
+    """The cases the matrix above failed on before their fixes, in the fast suite."""
     await inject(tmp_path, monkeypatch, site, fault)
 
 
@@ -688,4 +700,101 @@ async def test_a_move_cancelled_after_its_commit_stands_and_the_next_one_saves(
         await story.play(session, 2)
         assert not session.ended
     finally:
+        await story.close()
+
+
+# -- PostgreSQL: a peer killed just after a COMMIT, a peer holding a lock ------------------
+class MovesCounted:
+    """Running games whose saves of a person's move are counted (``MOVE_SAVED`` says which
+    is being saved, to a hook below it)."""
+
+    def __init__(self, running: Any) -> None:
+        self._running = running
+        self.moves = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._running, name)
+
+    async def save(self, game: SavedGame, expected: int | None = None, *args: Any) -> None:
+        seat = game.actions[-1][0] if len(game.actions) else None
+        if expected == game.revision - 1 and seat is not None and not game.seats[seat].is_ai:
+            self.moves += 1
+            counted = MOVE_SAVED.set(self.moves)
+            try:
+                return await self._running.save(game, expected, *args)  # type: ignore[no-any-return]
+            finally:
+                MOVE_SAVED.reset(counted)
+        return await self._running.save(game, expected, *args)  # type: ignore[no-any-return]
+
+
+def killed_after_commit(url: str, nth: int, killed: list[str]) -> Hook:
+    """After the save of the ``nth`` move a person makes has committed, its server session
+    is ended from another connection (``pg_terminate_backend``): the save's reply is lost."""
+    reset = connection_reset(url)
+
+    async def hook_(sql: Sql, statement: str) -> None:
+        if MOVE_SAVED.get() == nth and "UPDATE running_games" in statement:
+            killed.append(statement)
+            await reset(sql, statement)
+
+    return hook_
+
+
+@pytest.mark.parametrize("nth", [2, 30])
+async def test_postgresql_a_save_whose_session_is_killed_after_its_commit_stands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, postgres_url: str, nth: int
+) -> None:
+    """The whole story on PostgreSQL, the server session of one save (in the stopped game,
+    or the finished one) ended just after its COMMIT: the save is settled by the stored
+    revision, so the move stands, no one is told to try again, and nothing is lost."""
+    killed: list[str] = []
+
+    def kill(story: Story) -> None:
+        story.storage.running = MovesCounted(story.storage.running)
+        hook(monkeypatch, story.storage, "session", killed_after_commit(postgres_url, nth, killed))
+
+    story = await run_story(tmp_path, Faults(on=False), kill, database_url=postgres_url)
+    assert len(killed) == 1, "the session was killed"
+    assert ("move", SaveFailed().message) not in story.told.answers, "the move stood at once"
+
+
+async def test_postgresql_a_move_behind_a_peers_lock_is_refused_in_time_then_made(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Another connection holds the game's row in an open transaction: Ann's move gives up
+    after the lock timeout and she is told to try again; the table stays live; once the
+    lock goes her move is made, and it is stored."""
+    story = Story(
+        tmp_path, Faults(on=False), database_url=postgres_url, database_lock_timeout_seconds=0.2
+    )
+    await story.open()
+    peer = await asyncpg.connect(postgres_url)
+    try:
+        lobby = await story.open_lobby("fishing", {"target": 11})
+        await story.change_lobby("add AI", lobby, lambda: lobby.add_ai(ANN, "normal"))
+        session = await story.start(lobby)
+        await story.play(session, 2)
+        while ANN not in story.waiting_people(session):
+            await asyncio.sleep(0.001)
+        holding = peer.transaction()
+        await holding.start()
+        await peer.execute(
+            "SELECT 1 FROM running_games WHERE table_id = $1 FOR UPDATE", session.table_id
+        )
+        revision = session.revision
+        (seat,) = session.state.waiting_for()
+        actions = session.state.legal_actions(seat)
+        path = indices_for(session.game, actions, actions[0])
+        with pytest.raises(SaveFailed):
+            await story.service.choose(session.table_id, ANN, revision, path)
+        assert session.revision == revision
+        assert story.service.supervisor.problem(session) is None, "the table is live"
+        await holding.rollback()
+        await story.play(session, 3)
+        accepted = list(session.actions)
+        table_id = session.table_id
+        await story.restart()
+        assert list(story.table(table_id).actions)[: len(accepted)] == accepted
+    finally:
+        await peer.close()
         await story.close()
