@@ -177,18 +177,32 @@ class TableDisplay:
         *,
         tries: int = UPDATE_TRIES,
         wanted: Callable[[], bool] = lambda: True,
+        persistent: bool = False,
     ) -> T | Missed:
         """Run one of the table's updates (``what``) until Discord answers it: again after
         ``retry_delay`` while it does not, at most ``tries`` times and while the update is
         still ``wanted`` (not superseded). MISSED when it did not happen: given up on,
         superseded, its channel lost (the service told), a DM showing that the person left
-        the server (told too), or any other failure (logged once per table and update)."""
+        the server (told too), or any other failure (logged once per table and update;
+        tried again all the same when ``persistent``: a game's end, which its players would
+        otherwise never see)."""
         failures = 0
         while True:
             try:
                 result = await call()
-            except DiscordUnavailable as error:
-                self.outage.failed(error)
+            except ChannelLost as lost:
+                self.lost(session, lost.gone)
+                return MISSED
+            except MemberGone as gone:  # the AI takes the seat (nobody to tell to use Hand)
+                self.member_left(session.guild_id, gone.user_id)
+                return MISSED
+            except Exception as error:
+                if isinstance(error, DiscordUnavailable):
+                    self.outage.failed(error)
+                else:  # a fault of the bot: the table goes on regardless
+                    self._fault(session, what, error)
+                    if not persistent:
+                        return MISSED
                 failures += 1
                 if failures >= tries:
                     log.info(
@@ -199,15 +213,6 @@ class TableDisplay:
                 if not wanted():
                     return MISSED
                 continue
-            except ChannelLost as lost:
-                self.lost(session, lost.gone)
-                return MISSED
-            except MemberGone as gone:  # the AI takes the seat (nobody to tell to use Hand)
-                self.member_left(session.guild_id, gone.user_id)
-                return MISSED
-            except Exception as error:  # a fault of the bot: the table goes on regardless
-                self._fault(session, what, error)
-                return MISSED
             self.outage.answered(retried=failures > 0)
             return result
 
@@ -261,7 +266,14 @@ class TableDisplay:
         self._post(session, "round", partial(self.presenter.round_ended, session, ended))
 
     def _post(self, session: TableSession, what: str, post: Callable[[], Awaitable[None]]) -> None:
-        self.spawn(_awaited(self.attempt(session, what, post)), f"{what}-{session.table_id}")
+        self.spawn(self._attempted(session, what, post), f"{what}-{session.table_id}")
+
+    async def _attempted(
+        self, session: TableSession, what: str, call: Callable[[], Awaitable[object]]
+    ) -> None:
+        """``attempt`` as a background task (whose outcome nobody reads; a coroutine that
+        is cancelled before it runs creates no other that would never be awaited)."""
+        await self.attempt(session, what, call)
 
     def hand_shown(self, session: TableSession, seat: int) -> None:
         """The seat's DM hand was refreshed by an interaction answer (no edit needed)."""
@@ -281,7 +293,9 @@ class TableDisplay:
     async def _end(self, session: TableSession, forget: Coroutine[Any, Any, None]) -> None:
         try:
             post = partial(self.presenter.post_ending, session)
-            posted = await self.attempt(session, "ending", post, tries=ENDING_TRIES)
+            posted = await self.attempt(
+                session, "ending", post, tries=ENDING_TRIES, persistent=True
+            )
             if posted is MISSED:  # its result, if it has one, is saved all the same
                 log.warning(
                     "table %s: its end could not be posted in its channel", session.table_id
@@ -296,11 +310,6 @@ class TableDisplay:
                 await updates.idle()
             self._faulted = {key for key in self._faulted if key[0] != session.table_id}
             await forget
-
-
-async def _awaited(update: Awaitable[object]) -> None:
-    """``update`` as a background task (whose outcome nobody reads)."""
-    await update
 
 
 class _TableUpdates:
@@ -380,7 +389,7 @@ class _TableUpdates:
         if message_id is not None:
             name = f"unping-{self.session.table_id}-{seat}"
             call = partial(self.display.presenter.unping, self.session, message_id)
-            self.display.spawn(_awaited(self.display.attempt(self.session, "unping", call)), name)
+            self.display.spawn(self.display._attempted(self.session, "unping", call), name)
 
     async def _dms(self) -> None:
         session, display = self.session, self.display

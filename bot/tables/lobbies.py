@@ -106,7 +106,9 @@ class Lobbies:
         try:
             await self._save(lobby)
         except SaveFailed:
-            self.drop(lobby)
+            # its row may be stored all the same (a reply lost): forgotten, or it would hold
+            # the channel's next lobby off and come back at a restart
+            self.close(lobby)
             raise
         return lobby
 

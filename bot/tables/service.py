@@ -186,10 +186,16 @@ class TableService:
                 return candidate
 
     async def _new_table_id(self) -> str:
-        """An id used by no table of this process nor any game stored, running or finished."""
+        """An id used by no table of this process nor any game stored, running or finished
+        (SaveFailed when the database cannot say: nothing is dealt, the lobby stays open)."""
         while True:
             candidate = self._new_id()
-            if not await self.storage.running.id_taken(candidate):
+            try:
+                taken = await self.storage.running.id_taken(candidate)
+            except Exception as error:
+                log.exception("a new table's id could not be checked")
+                raise SaveFailed() from error
+            if not taken:
                 return candidate
 
     def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:

@@ -20,10 +20,11 @@ import asyncio
 import logging
 import math
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Any
 
 from bot.errors import GameMovedElsewhere, NoSuchMove, SaveFailed, StaleMove, UserError
 from bot.ops import metrics
@@ -61,6 +62,21 @@ PAUSED = (
 )
 
 
+Write = Callable[[int | None], Awaitable[None]]
+"""A save read from the session, written over the stored revision it is given."""
+
+
+@dataclass
+class SaveAttempt:
+    """A change a save tried to store: the revision it wrote, the ending it stored (None: the
+    game went on), the change, and the table as it was then (kept for an ending only)."""
+
+    revision: int
+    ending: Ending | None
+    change: Change
+    ended: Snapshot | None
+
+
 @dataclass(eq=False)
 class TableSession(TableData):
     """A running game and the calls that change it: its data (``TableData``, which the
@@ -69,6 +85,9 @@ class TableSession(TableData):
 
     context: SessionContext = field(kw_only=True)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, kw_only=True)
+    # the last change whose save failed without an answer: it may be stored all the same
+    # (its reply lost while the database could not be read to settle it), see ``_save``
+    unsettled: SaveAttempt | None = field(default=None, kw_only=True)
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -293,9 +312,13 @@ class TableSession(TableData):
             if self.ended:
                 return
             try:
-                await self._store()
+                await self._write(self._save())
+                self.stored_revision = self.revision
             except RevisionConflictError:
-                self._moved()
+                if self.unsettled is None or self.unsettled.ended is None:
+                    self._moved()
+                else:
+                    self.context.on_ended(self.table_id, self._end_as_stored(self.unsettled))
             except Exception:
                 log.exception("table %s: could not save the posted message ids", self.table_id)
 
@@ -319,7 +342,7 @@ class TableSession(TableData):
                 self._end(FINISHED)
                 change = replace(change, ended=True)
             made = Snapshot.of(self, copy_state=False)
-            save = self._save()  # reads the new position now
+            write = self._save()  # reads the new position now
         except (UserError, EngineError):
             before.restore(self)
             raise
@@ -327,15 +350,21 @@ class TableSession(TableData):
             before.restore(self)
             log.exception("table %s: a change could not be made; undone", self.table_id)
             raise SaveFailed() from error
+        ended = made if self.ending is not None else None  # what a lost reply may have stored
+        attempted = SaveAttempt(self.revision, self.ending, change, ended)
         before.restore(self)
         try:
             with metrics.SAVE_SECONDS.time():
-                await save()
+                await to_the_end(self._write(write))
         except Exception as error:
-            metrics.save_failed(error, conflict=isinstance(error, RevisionConflictError))
-            if isinstance(error, RevisionConflictError):  # retrying could never succeed
+            conflict = isinstance(error, RevisionConflictError)
+            metrics.save_failed(error, conflict=conflict)
+            if conflict and self.unsettled is not None and self.unsettled.ended is not None:
+                return self._end_as_stored(self.unsettled)
+            if conflict:  # retrying could never succeed
                 self._moved()
                 raise GameMovedElsewhere() from error
+            self.unsettled = attempted
             log.exception("table %s: a change could not be saved; undone", self.table_id)
             raise SaveFailed() from error
         made.restore(self)
@@ -346,32 +375,53 @@ class TableSession(TableData):
         log.debug("table %s: revision %d saved", self.table_id, self.revision)
         return change
 
+    def _end_as_stored(self, unsettled: SaveAttempt) -> Change:
+        """The game's row is gone and the last save that failed without an answer was its
+        end: that end was stored (only its reply was lost). The table ends as it did then,
+        so that what its players see is what the database holds."""
+        assert unsettled.ended is not None and unsettled.ending is not None
+        log.warning("table %s: its unanswered end was stored; it ends so", self.table_id)
+        unsettled.ended.restore(self)
+        self._end(unsettled.ending)
+        self.unsettled = None
+        return unsettled.change
+
     def _moved(self) -> None:
         """The stored game is not the one this session last saved: another writer saved it
         first. Stop driving it (it is not saved again, nor deleted) and tell the service."""
         log.warning("table %s: saved elsewhere first; this process stops driving it", self.table_id)
         self.context.on_ended(self.table_id, self._end(MOVED_ELSEWHERE))
 
-    def _save(self) -> Callable[[], Awaitable[None]]:
-        """The save of the session as it is now (read at once, written when awaited): the
-        running game, or at its end the result or the unfinished game."""
+    def _save(self) -> Write | None:
+        """The save of the session as it is now (read at once, written over a revision
+        when called): the running game, or at its end the result or the unfinished game;
+        None when nothing is saved (the game may be another process's now)."""
         storage = self.context.storage
-        ending, expected = self.ending, self.stored_revision
+        ending = self.ending
         if ending is None:
-            game = saved_game(self)
-            return partial(storage.running.save, game, expected)
+            return partial(storage.running.save, saved_game(self))
         if ending.finished:
-            return partial(
-                storage.results.finish, finished_game(self, self.context.clock()), expected
-            )
+            return partial(storage.results.finish, finished_game(self, self.context.clock()))
         if ending.stored_here:
-            return partial(storage.running.end_unfinished, self.table_id, ending.text, expected)
-        return _nothing
+            return partial(storage.running.end_unfinished, self.table_id, ending.text)
+        return None
 
-    async def _store(self) -> None:
-        """Save the running game over the row this session last saved or loaded."""
-        await self.context.storage.running.save(saved_game(self), self.stored_revision)
-        self.stored_revision = self.revision
+    async def _write(self, write: Write | None) -> None:
+        """Write over the row this session last saved or loaded; if that row is not there,
+        over the one a save whose answer never came may have written (its reply lost while
+        the database could not be read to settle it: that change was undone here and its
+        players told to try again, so this one replaces it)."""
+        if write is None:
+            return
+        try:
+            await write(self.stored_revision)
+        except RevisionConflictError:
+            unsettled = self.unsettled
+            if unsettled is None or unsettled.revision == self.stored_revision:
+                raise
+            log.warning("table %s: saving over an unanswered save", self.table_id)
+            await write(unsettled.revision)
+        self.unsettled = None  # a row was there to save over: no unanswered end was stored
 
     # -- in memory ---------------------------------------------------------------------------
     def _options(self) -> dict[int, tuple[Action, ...]]:
@@ -519,8 +569,21 @@ class TableSession(TableData):
         self.options_changed = dict.fromkeys(range(len(self.seats)), self.revision)
 
 
-async def _nothing() -> None:
-    """No save: the game may be another process's now."""
+async def to_the_end(saving: Coroutine[Any, Any, None]) -> None:
+    """Await a save to its end even when the awaiting task is cancelled meanwhile (a table's
+    driver replaced by a new plan, or stopped by a pause): cut off half way, its COMMIT could
+    land with nobody noting it, and the table's next save would find the game saved
+    "elsewhere". The cancellation goes on once the save is done; a save that failed raises
+    its own error instead, so that the change is undone."""
+    saving_task = asyncio.ensure_future(saving)
+    try:
+        await asyncio.shield(saving_task)
+    except asyncio.CancelledError:
+        await asyncio.wait([saving_task])
+        failed = None if saving_task.cancelled() else saving_task.exception()
+        if failed is not None:
+            raise failed from None
+        raise
 
 
 def working_on(session: TableSession) -> TableSession:
