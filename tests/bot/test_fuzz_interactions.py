@@ -1,0 +1,77 @@
+"""The interaction fuzzer (scripts/fuzz_interactions.py): a short seeded run of it is clean,
+and it does catch what it checks: an interaction left unanswered, an error logged while
+answering, each reported with the steps that lead to it, shrunk to fewer."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from unittest import mock
+
+import discord
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fuzz_interactions.py"
+
+
+def load_fuzzer() -> ModuleType:
+    """scripts/fuzz_interactions.py as a module (scripts/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("fuzz_interactions", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_a_short_seeded_run_is_clean() -> None:
+    # the timeout only guards against a hang
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--seed", "30", "--interactions", "400"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout)
+    assert figures["seed"] == 30 and figures["failures"] == 0
+    assert figures["interactions"] >= 400 and figures["interactions_per_second"] > 0
+    assert "fuzz_interactions: seed 30" in done.stderr
+
+
+async def test_an_unanswered_interaction_fails_the_run_with_its_steps_shrunk() -> None:
+    fuzzer = load_fuzzer()
+
+    send = discord.InteractionResponse.send_message
+
+    async def lost_for_help(
+        response: discord.InteractionResponse[Any], *args: Any, **kwargs: Any
+    ) -> Any:
+        """/help's answer never reaches Discord; the others do."""
+        command = response._parent.command
+        if command is None or command.name != "help":
+            return await send(response, *args, **kwargs)
+
+    with mock.patch.object(discord.InteractionResponse, "send_message", lost_for_help):
+        failed = await fuzzer.fuzz(5, range(400))
+        assert failed.failure is not None and "'help' was never answered" in failed.failure
+        assert failed.done[-1].startswith(f"step {failed.steps[-1]}: ")
+        shrunk = await fuzzer.shrink(5, failed, 60.0)
+    assert shrunk.failure is not None and "'help' was never answered" in shrunk.failure
+    assert len(shrunk.steps) < len(failed.steps)
+    assert shrunk.steps[-1] == failed.steps[-1], "the failing step stays"
+
+
+async def test_an_error_logged_while_answering_fails_the_run() -> None:
+    fuzzer = load_fuzzer()
+    broken = mock.patch("bot.boards.commands.stats_message", side_effect=RuntimeError("bug"))
+    with broken:
+        failed = await fuzzer.fuzz(5, range(400))
+    assert failed.failure is not None and "RuntimeError" in failed.failure
+    assert "/stats" in failed.done[-1]
