@@ -110,8 +110,16 @@ class DiscordPresenter:
         self._attached: dict[int, list[str]] = {}
 
     async def _edit(self, message: discord.PartialMessage, shown: Message) -> None:
-        """Edit ``message`` to show ``shown``, uploading its pictures only when they changed."""
-        await message.edit(**shown.kwargs(self._attached.pop(message.id, None)))
+        """Edit ``message`` to show ``shown``, uploading its pictures only when they changed,
+        or when Discord refuses the edit: a click in a hand DM redraws it in place (the
+        click's answer), so the DM may no longer hold the pictures this bot last sent it."""
+        attached = self._attached.pop(message.id, None)
+        try:
+            await message.edit(**shown.kwargs(attached))
+        except discord.HTTPException as error:
+            if attached is None or error.status != 400:
+                raise
+            await message.edit(**shown.kwargs())
         self._note_attached(message.id, shown)
 
     async def _send(self, channel: discord.abc.Messageable, shown: Message) -> discord.Message:
