@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,9 +145,12 @@ class Privacy:
         self.channel_tables: dict[int, set[str]] = {}
         self.seats_of: dict[int, set[tuple[str, int]]] = {}  # user → (table, seat)
         self.exempt: set[int] = set()  # messages that are no table's (help, rules, replays)
+        self.tables: list[str] = []  # every table's id, in the order they began
 
     def remember(self, session: TableSession) -> None:
         """Add what the table's seats may see now."""
+        if (session.table_id, None) not in self.ever:
+            self.tables.append(session.table_id)
         self.channel_tables.setdefault(session.channel_id, set()).add(session.table_id)
         for seat in [None, *range(len(session.seats))]:
             key = (session.table_id, seat)
@@ -208,15 +211,19 @@ class World:
             if number >= 6:
                 person.members[away.id] = away.add_member(person.user)
             self.people.append(person)
-        # every change of a table: what its seats may see from then on
+        # whenever a table is shown: what its seats may see from then on (its end's reveal too)
         presenter = bot.tables.presenter
-        table_changed = presenter.table_changed
+        for name in ("table_changed", "hand_changed", "round_ended", "table_ended"):
+            setattr(presenter, name, self.remembering(getattr(presenter, name)))
 
-        async def remembered(session: TableSession) -> int | None:
+    def remembering(self, show: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        """``show`` (a presenter's), noting first what the table's seats may see."""
+
+        async def shown(session: TableSession, *args: Any) -> Any:
             self.privacy.remember(session)
-            return await table_changed(session)
+            return await show(session, *args)
 
-        presenter.table_changed = remembered  # type: ignore[method-assign]
+        return shown
 
     # -- the steps -----------------------------------------------------------------------------
     async def step(self, index: int) -> None:
@@ -310,7 +317,7 @@ class World:
 
     def table_id(self, rng: Random) -> str:
         """A table id for /game replay: a real one (running or finished), or junk."""
-        known = sorted(table for table, _ in self.privacy.ever)
+        known = self.privacy.tables
         junk = ["0", "x" * 200, "ffffffffffffffff", "../../etc", "🂡", " ", "1e9999"]
         if known and rng.random() < 0.6:
             return rng.choice(known)
@@ -331,8 +338,8 @@ class World:
         if kind == "double":
             if rng.random() < 0.5:  # the same click twice (a double click)
                 return [click, click]
-            other = rng.choice(self.people)  # someone else's click on the same message
-            if guild_id is not None and guild_id in other.members:
+            other = rng.choice(self.people)  # someone else's, on a message both see
+            if not message.is_ephemeral and guild_id is not None and guild_id in other.members:
                 return [click, Click(other, guild_id, message, self.data(item, rng))]
             return [click, click]
         return [click]
@@ -344,11 +351,11 @@ class World:
         messages: list[tuple[int | None, Message]] = []
         for server in person.members:
             for channel in self.channels[server]:
-                shown = [m for m in backend.messages.get(channel.id, {}).values() if m.components]
-                messages += [(server, m) for m in shown[-6:] if not m.is_ephemeral]
+                shown = self.recent(channel.id, 6, lambda m: bool(m.components))
+                messages += [(server, m) for m in shown]
         dm = backend.dm_channels.get(person.id)
         if dm is not None:
-            messages += [(None, m) for m in list(backend.messages.get(dm, {}).values())[-4:]]
+            messages += [(None, m) for m in self.recent(dm, 4)]
         for channel_id, message_id in person.private:
             try:
                 stored = backend.get_message(channel_id, message_id)
@@ -361,6 +368,15 @@ class World:
         items = components(simcord.ResponseMessage(self.env, message))
         usable = [item for item in items if item.get("custom_id") and not item.get("disabled")]
         return [(guild_id, message, item) for item in usable]
+
+    def recent(
+        self, channel_id: int, count: int, keep: Callable[[Message], bool] = bool
+    ) -> list[Message]:
+        """The channel's last ``count`` messages that everyone there sees (and ``keep``
+        keeps), oldest first; the older ones are left alone (a channel only grows)."""
+        messages = reversed(self.env.backend.messages.get(channel_id, {}).values())
+        shown = (m for m in messages if not m.is_ephemeral and keep(m))
+        return list(itertools.islice(shown, count))[::-1]
 
     @staticmethod
     def data(item: dict[str, Any], rng: Random) -> dict[str, Any]:
@@ -388,7 +404,7 @@ class World:
                 parts[rng.choice(numbers)] = junk
             data["custom_id"] = ":".join(parts)
         elif how == 1:  # another table's id (or a lobby's, or junk)
-            others = sorted(table for table, _ in self.privacy.ever) or ["0"]
+            others = self.privacy.tables or ["0"]
             parts = data["custom_id"].split(":")
             if len(parts) > 2:
                 parts[2] = rng.choice([*others, "0", "zz", "_" * 90])
@@ -409,10 +425,9 @@ class World:
             places.append((None, dm))
         rng.shuffle(places)
         for guild_id, channel_id in places:
-            messages = self.env.backend.messages.get(channel_id, {}).values()
-            shown = [message for message in messages if not message.is_ephemeral]
+            shown = self.recent(channel_id, 5)
             if shown:
-                return Click(person, guild_id, rng.choice(shown[-5:]), data, forged)
+                return Click(person, guild_id, rng.choice(shown), data, forged)
         return Click(click.person, click.guild_id, click.message, data, forged)
 
     async def send(self, clicks: Sequence[Click]) -> None:
@@ -453,6 +468,7 @@ class World:
         results: Sequence[simcord.InteractionResult],
     ) -> None:
         """Check each result was answered; keep its private messages; check what they show."""
+        self.remember_all()  # the positions the answers were drawn from
         for result in results:
             self.interactions += 1
             if not result.acknowledged:
@@ -511,7 +527,7 @@ class World:
         backend = self.env.backend
         for channels in self.channels.values():
             for channel in channels:
-                messages = list(backend.messages.get(channel.id, {}).values())[-8:]
+                messages = self.recent(channel.id, 8)
                 allowed = self.privacy.allowed(channel.id, None)
                 for message in messages:
                     if not message.is_ephemeral:
@@ -521,7 +537,7 @@ class World:
             if dm is None:
                 continue
             allowed = self.privacy.allowed(None, person.id)
-            for message in list(backend.messages.get(dm, {}).values())[-4:]:
+            for message in self.recent(dm, 4):
                 self.privacy.check(message, self.env, f"{person.name}'s DMs", allowed)
 
     async def check_stored(self) -> None:
