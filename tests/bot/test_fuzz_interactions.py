@@ -4,29 +4,18 @@ answering, each reported with the steps that lead to it, shrunk to fewer."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 from unittest import mock
 
 import discord
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fuzz_interactions.py"
+from tests.scripts import SCRIPTS, load_script
 
-
-def load_fuzzer() -> ModuleType:
-    """scripts/fuzz_interactions.py as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("fuzz_interactions", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+SCRIPT = SCRIPTS / "fuzz_interactions.py"
 
 
 @pytest.mark.slow
@@ -46,7 +35,7 @@ def test_a_short_seeded_run_is_clean() -> None:
 
 
 async def test_an_unanswered_interaction_fails_the_run_with_its_steps_shrunk() -> None:
-    fuzzer = load_fuzzer()
+    fuzzer = load_script("fuzz_interactions")
 
     send = discord.InteractionResponse.send_message
 
@@ -69,7 +58,7 @@ async def test_an_unanswered_interaction_fails_the_run_with_its_steps_shrunk() -
 
 
 async def test_an_error_logged_while_answering_fails_the_run() -> None:
-    fuzzer = load_fuzzer()
+    fuzzer = load_script("fuzz_interactions")
     broken = mock.patch("bot.boards.commands.stats_message", side_effect=RuntimeError("bug"))
     with broken:
         failed = await fuzzer.fuzz(5, range(400))
