@@ -100,6 +100,7 @@ class Person:
     name: str
     user: simcord.UserHandle
     members: dict[int, simcord.MemberActor] = field(default_factory=dict)
+    # (channel id, message id) of their last private answers: old ones are clicked too
     private: deque[tuple[int, int]] = field(default_factory=lambda: deque(maxlen=8))
 
     @property
@@ -120,6 +121,7 @@ class Click:
     forged: dict[str, Any] | None = None
 
     def words(self) -> str:
+        """The click in words, as a failure lists it."""
         where = "a DM" if self.guild_id is None else f"channel {self.message.channel_id}"
         values = f" {self.data['values']}" if "values" in self.data else ""
         how = "a forged " if self.forged is not None else ""
@@ -134,6 +136,7 @@ class ErrorLog(logging.Handler):
         self.records: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
+        """Keep the record, as the log would show it."""
         self.records.append(self.format(record))
 
 
@@ -196,7 +199,6 @@ class World:
         self.doing = ""  # the step under way, in words
         home = env.create_guild(name="home")
         away = env.create_guild(name="away")
-        self.guilds = [home, away]
         self.channels = {
             home.id: [home.create_text_channel(f"table-{n}") for n in range(3)],
             away.id: [away.create_text_channel("away-table")],
@@ -251,6 +253,8 @@ class World:
         self.check(index)
 
     async def slash(self, rng: Random) -> None:
+        """Someone uses a slash command in a channel of a server of theirs (or /help in a DM);
+        one Discord would not offer them (permissions) is left at that."""
         person = rng.choice(self.people)
         if rng.random() < 0.05:  # in a DM: only the commands a DM offers
             self.doing = f"{person.name}: /help in a DM"
@@ -489,6 +493,7 @@ class World:
 
     # -- the checks ----------------------------------------------------------------------------
     def remember_all(self) -> None:
+        """Note what every table's seats may see now."""
         for session in self.bot.tables.tables.values():
             self.privacy.remember(session)
 
