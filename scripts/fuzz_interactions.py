@@ -692,11 +692,39 @@ async def shrink(seed: int, failed: Outcome, seconds: float) -> Outcome:
     return best
 
 
+def written_steps(steps: Sequence[int]) -> str:
+    """Step numbers as ``--steps`` takes them, runs written as ranges.
+
+    >>> written_steps([0, 1, 2, 3, 7, 9, 10])
+    '0-3,7,9-10'
+    """
+    runs: list[list[int]] = []
+    for step in steps:
+        if runs and step == runs[-1][-1] + 1:
+            runs[-1].append(step)
+        else:
+            runs.append([step])
+    return ",".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def read_steps(text: str) -> list[int]:
+    """The step numbers ``written_steps`` wrote.
+
+    >>> read_steps("0-3,7,9-10")
+    [0, 1, 2, 3, 7, 9, 10]
+    """
+    steps: list[int] = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        steps += range(int(first), int(last or first) + 1)
+    return steps
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--interactions", type=int, default=1000)
     parser.add_argument("--seed", type=int, help="default: a random one (printed)")
-    parser.add_argument("--steps", help="only these steps (as a failure prints them): 3,17,40")
+    parser.add_argument("--steps", help="only these steps (as a failure prints them): 0-9,17,40")
     parser.add_argument("--shrink-seconds", type=float, default=120.0)
     args = parser.parse_args()
     seed = secrets.randbelow(2**32) if args.seed is None else args.seed
@@ -706,7 +734,7 @@ def main() -> None:
         print(f"fuzz_interactions: {line}", file=sys.stderr, flush=True)
 
     if args.steps:
-        steps: Iterable[int] = [int(step) for step in args.steps.split(",")]
+        steps: Iterable[int] = read_steps(args.steps)
         outcome = asyncio.run(fuzz(seed, steps, None, progress))
     else:
         outcome = asyncio.run(fuzz(seed, itertools.count(), args.interactions, progress))
@@ -728,8 +756,8 @@ def main() -> None:
     progress(f"{len(outcome.steps)} steps that fail ({outcome.failure}):")
     for line in outcome.done:
         progress(f"  {line}")
-    steps_text = ",".join(map(str, outcome.steps))
-    progress(f"replay: python scripts/fuzz_interactions.py --seed {seed} --steps {steps_text}")
+    replay = f"--seed {seed} --steps {written_steps(outcome.steps)}"
+    progress(f"replay: python scripts/fuzz_interactions.py {replay}")
     sys.exit(1)
 
 

@@ -64,3 +64,10 @@ async def test_an_error_logged_while_answering_fails_the_run() -> None:
         failed = await fuzzer.fuzz(5, range(400))
     assert failed.failure is not None and "RuntimeError" in failed.failure
     assert "/stats" in failed.done[-1]
+
+
+def test_the_steps_of_a_failure_are_written_as_ranges_and_read_back() -> None:
+    fuzzer = load_script("fuzz_interactions")
+    steps = [0, 1, 2, 3, 7, 9, 10]
+    assert fuzzer.written_steps(steps) == "0-3,7,9-10"
+    assert fuzzer.read_steps("0-3,7,9-10") == steps
