@@ -246,9 +246,14 @@ async def answer_in_place(
     interaction: discord.Interaction, handle: Callable[[], Awaitable[None]]
 ) -> None:
     """A click in a hand: acknowledged at once, before any storage or picture work (Discord
-    shows the click took), then ``handle`` edits the hand in place (``edit_hand``)."""
+    shows the click took), then ``handle`` edits the hand in place (``edit_hand``). Only a
+    private message is a hand: a hand's custom_id on a message everyone sees (forged) would
+    show the clicker's cards there."""
 
     async def acknowledged() -> None:
+        shown = interaction.message
+        if interaction.guild_id is not None and (shown is None or not shown.flags.ephemeral):
+            raise UserError(NOT_OURS)
         await interaction.response.defer()
         await handle()
 
