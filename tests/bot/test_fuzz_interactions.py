@@ -4,15 +4,18 @@ answering, each reported with the steps that lead to it, shrunk to fewer."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
+import time
 from typing import Any
 from unittest import mock
 
 import discord
 import pytest
 
+from bot.boards.ratings import Ratings
 from tests.scripts import SCRIPTS, load_script
 
 SCRIPT = SCRIPTS / "fuzz_interactions.py"
@@ -71,3 +74,21 @@ def test_the_steps_of_a_failure_are_written_as_ranges_and_read_back() -> None:
     steps = [0, 1, 2, 3, 7, 9, 10]
     assert fuzzer.written_steps(steps) == "0-3,7,9-10"
     assert fuzzer.read_steps("0-3,7,9-10") == steps
+
+
+async def test_a_step_outlasting_the_settle_is_waited_for_and_counted() -> None:
+    fuzzer = load_script("fuzz_interactions")
+
+    async def slow(*_args: Any) -> list[Any]:
+        """/stats's database read, on a machine too busy to answer within the settle."""
+        await asyncio.to_thread(time.sleep, 1.0)
+        return []
+
+    with (
+        mock.patch.object(fuzzer, "SETTLE_SECONDS", 0.5),
+        mock.patch.object(Ratings, "stats", slow),
+    ):
+        outcome = await fuzzer.fuzz(5, range(150))
+    assert outcome.failure is None
+    # each /stats step, at least (on a busy machine, a step of another kind may be too)
+    assert outcome.slow_steps >= sum("/stats" in step for step in outcome.done) > 0
