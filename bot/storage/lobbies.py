@@ -21,7 +21,8 @@ class OpenLobbies(Protocol):
     """The open lobbies of a database."""
 
     async def save(self, lobby: SavedLobby) -> None:
-        """Store a lobby (a new one, or its latest seats and message)."""
+        """Store a lobby (a new one, or its latest seats and message), the channel's only
+        one."""
 
     async def load(self, shards: Shards | None = None) -> tuple[list[SavedLobby], list[str]]:
         """Every open lobby (of the servers on ``shards``; None: all), oldest first, and what
@@ -38,8 +39,14 @@ class SqlOpenLobbies:
         self._db = database
 
     async def save(self, lobby: SavedLobby) -> None:
-        """Insert the lobby, or replace its seats, options and message id."""
-        async with self._db.session() as sql:
+        """Insert the lobby, or replace its seats, options and message id. A channel holds
+        one lobby: the row of another lobby there (closed, its row not yet forgotten: a new
+        lobby can be opened at once) goes in the same transaction."""
+        async with self._db.transaction() as sql:
+            await sql.execute(
+                "DELETE FROM open_lobbies WHERE channel_id = :channel_id AND lobby_id <> :lobby_id",
+                {"channel_id": lobby.channel_id, "lobby_id": lobby.lobby_id},
+            )
             await sql.execute(
                 "INSERT INTO open_lobbies (lobby_id, guild_id, channel_id, host_id, game_id,"
                 " options, seats, message_id, saved_at, turn_seconds) VALUES (:lobby_id,"

@@ -316,9 +316,13 @@ async def answer_in_place(
     shows the click took), then ``handle`` edits the hand in place (``edit_hand``), unless
     the click is on a hand DM of a game another process runs: then it is handed to that
     process (``forward_elsewhere``), which answers it. A click handed here was acknowledged
-    by the process that received it."""
+    by the process that received it. Only a private message is a hand: a hand's custom_id
+    on a message everyone sees (forged) would show the clicker's cards there."""
 
     async def acknowledged() -> None:
+        shown = interaction.message
+        if interaction.guild_id is not None and (shown is None or not shown.flags.ephemeral):
+            raise UserError(NOT_OURS)
         if not interaction.response.is_done():
             await interaction.response.defer()
         if not await forward_elsewhere(interaction, wiring, table_id):

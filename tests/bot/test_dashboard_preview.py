@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def load_preview() -> ModuleType:
-    """scripts/dashboard_preview.py as a module (scripts/ is not a package)."""
-    path = ROOT / "scripts" / "dashboard_preview.py"
-    spec = importlib.util.spec_from_file_location("dashboard_preview", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its NamedTuple looks itself up there
-    spec.loader.exec_module(module)
-    return module
-
-
-preview = load_preview()
+preview = load_script("dashboard_preview")
 
 
 def scrapes(*taken: tuple[float, dict[str, dict[tuple[tuple[str, str], ...], float]]]) -> Any:

@@ -168,3 +168,20 @@ async def test_a_failed_read_of_a_style_keeps_the_one_known() -> None:
     styles = DeckStyles(Refusing(), {7: DeckStyle.FOUR_COLOUR})  # type: ignore[arg-type]
     assert await styles.refresh(7) is DeckStyle.FOUR_COLOUR
     assert await styles.refresh(8) is DeckStyle.STANDARD
+
+
+async def test_a_dm_switched_in_place_then_redrawn_from_a_hand_view_keeps_its_picture(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """The DM's own button redraws it in place (an interaction's edit): the bot's next edit of
+    that DM, to the picture it last sent there itself, must upload it again. It sent a
+    reference to a picture the message no longer held: Discord refused the edit (400), the
+    DM kept the wrong colours and an error was logged."""
+    ann = add_player(env, guild, "ann")
+    table = await open_table(bot, channel, [ann], "fishing", 1)
+    await ann.user.click(hand_dm(ann, table), label=FOUR)  # the DM, in place
+    hand = await open_hand(ann, channel, table)
+    await ann.member.click(hand, label=RED_BLACK)  # the Hand view, then the DM by the bot
+    dm = hand_dm(ann, table)
+    assert picture_files(dm) == [seat_picture(table, 0, DeckStyle.STANDARD)]
+    assert [file.filename for file in dm.attachments] == picture_files(dm)

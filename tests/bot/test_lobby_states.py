@@ -134,3 +134,24 @@ async def test_a_start_whose_save_fails_opens_the_lobby_again(
     await bob.member.click(message, label="Leave")  # it is open: clicks change it again
     lobby = bot.tables.lobbies.in_channel(channel.id)
     assert lobby is not None and len(lobby.seats) == 1
+
+
+async def test_a_lobby_opened_while_the_cancelled_ones_row_is_forgotten_is_saved(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """Cancel forgets the lobby's row in the background: a new lobby in the channel, opened
+    before that delete ran, is saved all the same (it hit the channel's UNIQUE row before)."""
+    ann = add_player(env, guild, "ann")
+    answer(await ann.member.slash(channel, "game start twentytwo"))
+    lobbies = bot.tables.lobbies
+    cancelled = lobbies.in_channel(channel.id)
+    assert cancelled is not None
+    gate = Gate(bot.storage.lobbies.delete)
+    with mock.patch.object(bot.storage.lobbies, "delete", side_effect=gate.call):
+        lobbies.cancel(cancelled, ann.id)
+        await gate.reached.wait()  # the old row is still stored
+        reopened = await lobbies.open(guild.id, channel.id, ann.id, "ann", "fishing", {})
+        gate.opened.set()
+        for _ in range(20):  # the old row's delete goes through
+            await asyncio.sleep(0)
+    assert await stored_lobbies(bot) == [reopened.lobby_id]

@@ -385,6 +385,18 @@ async def test_a_process_restores_only_the_lobbies_of_its_shards(storage: Storag
     assert sorted(lobby.lobby_id for lobby in lobbies) == ["on1", "on3"]
 
 
+async def test_a_lobby_saved_in_a_channel_replaces_a_closed_ones_row_there(
+    storage: Storage,
+) -> None:
+    # the closed lobby's row is forgotten in the background: a new lobby may come first
+    await storage.lobbies.save(lobby_row("closed", 10))
+    await storage.lobbies.save(lobby_row("other", 11))
+    await storage.lobbies.save(lobby_row("new", 10))
+    await storage.lobbies.save(lobby_row("new", 10))  # its own row stays
+    lobbies, _ = await storage.lobbies.load()
+    assert sorted(lobby.lobby_id for lobby in lobbies) == ["new", "other"]
+
+
 async def test_a_started_lobby_goes_in_the_same_transaction_as_the_first_save(
     storage: Storage,
 ) -> None:
