@@ -56,9 +56,10 @@ def _choose_build() -> None:
         return
     stale = stale_builds(Path(root))
     if stale:
+        names = ", ".join(built.name.split(".")[0] for built in stale)
         warnings.warn(
-            f"the compiled engine is older than its source ({stale[0].name} and"
-            f" {len(stale) - 1} more): running the source; ./run build compiles it again",
+            f"the compiled engine is older than its source (changed: {names}): running the"
+            " source; ./run build compiles it again",
             stacklevel=2,
         )
         import_source(root)

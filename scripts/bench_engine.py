@@ -18,7 +18,7 @@ vary with the machine and with what else runs on it.
 
 Where the compiled engine is installed (setup.py), each line is measured on both builds, the
 compiled one and the pure-Python one (``CARDROOM_PURE``), each line naming its ``build``;
-``--build compiled`` or ``--build pure`` measures one.
+``--build compiled`` or ``--build pure`` measures one; a last table sets them side by side.
 """
 
 from __future__ import annotations
@@ -188,6 +188,29 @@ def ratio_table(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def build_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Each game and player count's steps/s in the compiled and the pure build, as Markdown
+    lines (empty unless both were measured)."""
+    speeds = {(row["game"], row["players"], row["build"]): row["steps_per_s"] for row in rows}
+    pairs = sorted({(game, players) for game, players, _ in speeds})
+    lines = [
+        f"| {game} | {players} | {speeds[game, players, 'compiled']:,} "
+        f"| {speeds[game, players, 'pure']:,} "
+        f"| {speeds[game, players, 'compiled'] / speeds[game, players, 'pure']:.2f}× |"
+        for game, players in pairs
+        if (game, players, "compiled") in speeds and (game, players, "pure") in speeds
+    ]
+    if not lines:
+        return []
+    return [
+        "Steps/s of each build (medians over the rounds):",
+        "",
+        "| game | players | compiled | pure | compiled ÷ pure |",
+        "| --- | --- | --- | --- | --- |",
+        *lines,
+    ]
+
+
 def measure_copy(game_id: str, count: int = 20, repeats: int = 3) -> dict[str, Any]:
     """Microseconds to copy a state, averaged over every position of ``count`` two-player
     random games (the least CPU time of ``repeats`` passes)."""
@@ -285,6 +308,8 @@ def main() -> None:
                 print(json.dumps(row), flush=True)
     if any("ratio" in row for row in rows):
         print("\n".join(["", *ratio_table(rows), ""]), flush=True)
+    if builds_table := build_table(rows):
+        print("\n".join(["", *builds_table, ""]), flush=True)
 
 
 if __name__ == "__main__":
