@@ -13,7 +13,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeGuard
+from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeGuard, cast
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import FULL_DECK, SUIT_CARDS, SUIT_NAME, Card, parse_cards, shuffle
 from engine.errors import (
@@ -106,6 +108,9 @@ Choose = Callable[[View | None, Sequence[Action], random.Random, bool], Action |
 """An agent's ``choose`` (see ``Agent``)."""
 
 
+# mypyc_attr: how setup.py's mypyc compiles a class (nothing in the pure build); the AI's
+# searches, which stay Python, subclass it
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StateAgent(ABC):
     """A player program that thinks about the game itself (a search). It is handed the real
     state but may look at it only through ``State.determinize(seat, …)``: worlds the seat
@@ -123,6 +128,7 @@ class StateAgent(ABC):
         """Pick one of ``legal`` (never empty) for ``seat``; None declines an optional one."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
 class RandomAgent:
     """Plays a uniformly random legal action; declines an optional one as often as any action."""
 
@@ -342,6 +348,8 @@ class DeckPlan:
 PITCH_LIMIT = 100
 
 
+# twentytwo's game and state stay Python (setup.py)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A game type: its id, name, player counts and options, and the factory of its states."""
 
@@ -512,10 +520,13 @@ LONG_LISTING = 16
 loop over fewer costs less than the call."""
 
 
+# serializable: a compiled state can be made without __init__ and lists its fields in
+# __getstate__ (see __deepcopy__); twentytwo's state stays Python (setup.py)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class State(ABC):
     """One position of a game. Subclasses implement the underscored hooks."""
 
-    game: Game
+    game: ClassVar[Game]
     players: int
     seed: int
     options: dict[str, OptionValue]
@@ -769,9 +780,9 @@ class State(ABC):
         """A copy sharing only immutable values (cards, events, the deck plan, the listed
         actions) with this state: ``copy.deepcopy(state)`` without the generic walk, many times
         quicker, as searching AIs copy a state for every world they look at."""
-        clone = object.__new__(type(self))
+        clone = type(self).__new__(type(self))  # no __init__ (a compiled state too: serializable)
         memo[id(self)] = clone
-        for name, value in self.__dict__.items():
+        for name, value in state_fields(self).items():
             # The listed actions are immutable, and still right for the copy.
             setattr(clone, name, dict(value) if name == "_legal_cache" else copied(value, memo))
         return clone
@@ -782,6 +793,9 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]
 
 
+# mypyc calls __init__ when the class is called only for a class open to interpreted
+# subclasses, as a serializable state needs (so each game's state class is, too)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TotalsState(State):
     """A state scored by running totals per seat, won by the best total(s) once it is over
     (the highest, or the lowest when ``game.lowest_wins``; equal best totals share the win)."""
@@ -833,6 +847,23 @@ class TotalsState(State):
             return ()
         best = min(self.totals) if self.game.lowest_wins else max(self.totals)
         return tuple(seat for seat, total in enumerate(self.totals) if total == best)
+
+
+NOT_FIELDS = frozenset({"__dict__", "__hash__", "_find_listed"})
+"""What a compiled state's ``__getstate__`` lists besides its fields: values of its class,
+and the ``__dict__`` that holds an interpreted subclass's own fields."""
+
+
+def state_fields(state: State) -> dict[str, Any]:
+    """A state's fields by name. The pure-Python build keeps them in the instance's
+    ``__dict__``, which ``__getstate__`` gives; a compiled state (mypyc) keeps those its class
+    declares in C slots, which its ``__getstate__`` lists with its ``__dict__``."""
+    saved = cast(dict[str, Any], state.__getstate__())
+    if "__dict__" not in saved:
+        return saved
+    fields = {name: value for name, value in saved.items() if name not in NOT_FIELDS}
+    fields.update(saved["__dict__"])
+    return fields
 
 
 SHARED_TYPES = frozenset({int, str, bool, float, type(None), frozenset, Card, Event, DeckPlan})

@@ -15,6 +15,10 @@ state (``copy_us``: ``copy.deepcopy``, as the hard AI does for every world it lo
 every position of 20 two-player random games. UNO needs the ``bench`` extra (``pip install -e
 '.[bench]'``); without it the ratios are left out. Progress goes to stderr. Not a test: figures
 vary with the machine and with what else runs on it.
+
+Where the compiled engine is installed (setup.py), each line is measured on both builds, the
+compiled one and the pure-Python one (``CARDROOM_PURE``), each line naming its ``build``;
+``--build compiled`` or ``--build pure`` measures one; a last table sets them side by side.
 """
 
 from __future__ import annotations
@@ -23,14 +27,17 @@ import argparse
 import copy
 import json
 import multiprocessing
+import os
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from statistics import median
 from typing import Any
 
+import engine
 from engine.ai import agent
 from engine.registry import games
 from engine.runner import collector_paused, play_out, step
@@ -164,8 +171,8 @@ def ratio_table(rows: list[dict[str, Any]]) -> list[str]:
     lines = [
         "Two players, each game interleaved with RLCard's UNO (medians over the rounds):",
         "",
-        "| game | steps/s | UNO steps/s | × UNO | lowest–highest | target | met |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| game | build | steps/s | UNO steps/s | × UNO | lowest–highest | target | met |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
         if "ratio" not in row:
@@ -173,11 +180,35 @@ def ratio_table(rows: list[dict[str, Any]]) -> list[str]:
         target = TARGETS.get(row["game"], DEFAULT_TARGET)
         met = "yes" if row["ratio"] >= target else "no"
         lines.append(
-            f"| {row['game']} | {row['steps_per_s']:,} | {row['uno_steps_per_s']:,} "
+            f"| {row['game']} | {row['build']} | {row['steps_per_s']:,} "
+            f"| {row['uno_steps_per_s']:,} "
             f"| {row['ratio']:.2f}× | {row['ratio_low']:.2f}–{row['ratio_high']:.2f}× "
             f"| {target}× | {met} |"
         )
     return lines
+
+
+def build_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Each game and player count's steps/s in the compiled and the pure build, as Markdown
+    lines (empty unless both were measured)."""
+    speeds = {(row["game"], row["players"], row["build"]): row["steps_per_s"] for row in rows}
+    pairs = sorted({(game, players) for game, players, _ in speeds})
+    lines = [
+        f"| {game} | {players} | {speeds[game, players, 'compiled']:,} "
+        f"| {speeds[game, players, 'pure']:,} "
+        f"| {speeds[game, players, 'compiled'] / speeds[game, players, 'pure']:.2f}× |"
+        for game, players in pairs
+        if (game, players, "compiled") in speeds and (game, players, "pure") in speeds
+    ]
+    if not lines:
+        return []
+    return [
+        "Steps/s of each build (medians over the rounds):",
+        "",
+        "| game | players | compiled | pure | compiled ÷ pure |",
+        "| --- | --- | --- | --- | --- |",
+        *lines,
+    ]
 
 
 def measure_copy(game_id: str, count: int = 20, repeats: int = 3) -> dict[str, Any]:
@@ -205,8 +236,23 @@ def measure_copy(game_id: str, count: int = 20, repeats: int = 3) -> dict[str, A
     }
 
 
+@contextmanager
+def build_chosen(pure: bool) -> Iterator[None]:
+    """Processes started in the block run the pure-Python engine (``CARDROOM_PURE``) or, where
+    it is installed, the compiled one."""
+    before = os.environ.pop(engine.PURE_VARIABLE, None)
+    if pure:
+        os.environ[engine.PURE_VARIABLE] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop(engine.PURE_VARIABLE, None)
+        if before is not None:
+            os.environ[engine.PURE_VARIABLE] = before
+
+
 def measured_apart(
-    game_id: str, players: int, count: int, rounds: int, with_uno: bool
+    game_id: str, players: int, count: int, rounds: int, with_uno: bool, pure: bool
 ) -> dict[str, Any]:
     """``measure`` in a new process of its own (and ``measure_copy`` after it, at two
     players): a game's figure must not depend on the games measured before it in the same
@@ -214,15 +260,17 @@ def measured_apart(
     longer and more frequent, and twentytwo read 0.43x alone but 0.37-0.38x after the other
     four games."""
     context = multiprocessing.get_context("spawn")  # a fresh interpreter, not a fork of this
-    with ProcessPoolExecutor(max_workers=1, mp_context=context) as worker:
+    with build_chosen(pure), ProcessPoolExecutor(max_workers=1, mp_context=context) as worker:
         return worker.submit(_measure_here, game_id, players, count, rounds, with_uno).result()
 
 
 def _measure_here(
     game_id: str, players: int, count: int, rounds: int, with_uno: bool
 ) -> dict[str, Any]:
-    """``measure`` (with UNO when asked and installed) and, at two players, ``measure_copy``."""
-    row = measure(game_id, players, count, rounds, uno_run() if with_uno else None)
+    """``measure`` (with UNO when asked and installed) and, at two players, ``measure_copy``;
+    the row names the build measured."""
+    row = {"build": "compiled" if engine.compiled() else "pure"}
+    row |= measure(game_id, players, count, rounds, uno_run() if with_uno else None)
     if players == 2:
         row["copy_us"] = measure_copy(game_id)["copy_us"]
     return row
@@ -234,7 +282,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds (default 5)")
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--players", type=int, action="append", help="only these counts")
+    parser.add_argument(
+        "--build",
+        choices=("both", "compiled", "pure"),
+        default="both",
+        help="the engine build(s) to measure (default both; pure alone where none is compiled)",
+    )
     args = parser.parse_args()
+    builds = [False, True] if args.build == "both" else [args.build == "pure"]
+    if not engine.compiled() and not os.environ.get(engine.PURE_VARIABLE):
+        progress("the compiled engine is not installed (./run build): the pure build only")
+        builds = [True]
     with_uno = uno_run() is not None
     rows = []
     for game_id, game in games().items():
@@ -244,11 +302,14 @@ def main() -> None:
             if args.players and players not in args.players:
                 continue
             against_uno = with_uno and players == 2  # UNO is a two-player game
-            row = measured_apart(game_id, players, args.games, args.rounds, against_uno)
-            rows.append(row)
-            print(json.dumps(row), flush=True)
+            for pure in builds:
+                row = measured_apart(game_id, players, args.games, args.rounds, against_uno, pure)
+                rows.append(row)
+                print(json.dumps(row), flush=True)
     if any("ratio" in row for row in rows):
         print("\n".join(["", *ratio_table(rows), ""]), flush=True)
+    if builds_table := build_table(rows):
+        print("\n".join(["", *builds_table, ""]), flush=True)
 
 
 if __name__ == "__main__":

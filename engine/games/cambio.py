@@ -34,7 +34,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import (
     ACE,
@@ -382,6 +384,9 @@ def sorted_hand(hand: Hand) -> Hand:
     return dict(sorted(hand.items(), key=lambda item: label_index(item[0])))
 
 
+# compiled (setup.py): mypyc calls __init__ when the class is called only for a class open to
+# interpreted subclasses, as a serializable State (copied without __init__) needs
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CambioState(TotalsState):
     """A cambio game at a decision.
 
@@ -391,7 +396,7 @@ class CambioState(TotalsState):
     ``over``.
     """
 
-    game: CambioGame
+    game: ClassVar[CambioGame]
 
     def __init__(
         self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan

@@ -24,7 +24,9 @@ from bisect import bisect_left, insort
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import (
     CLUBS,
@@ -348,6 +350,9 @@ def refill_event(stock: int) -> Event:
     return Event(f"New cards dealt; {stock} left in the stock", "refill")
 
 
+# compiled (setup.py): mypyc calls __init__ when the class is called only for a class open to
+# interpreted subclasses, as a serializable State (copied without __init__) needs
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FishingState(TotalsState):
     """A fishing game at a decision."""
 
@@ -365,7 +370,7 @@ class FishingState(TotalsState):
         self.last_capturer: int | None = None
         self.multi_capture = bool(options["multi_capture"])
 
-    game: FishingGame
+    game: ClassVar[FishingGame]
 
     # -- dealing -------------------------------------------------------------------------------
     def start(self) -> list[Event]:

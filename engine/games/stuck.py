@@ -72,7 +72,9 @@ from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import (
     FULL_DECK,
@@ -204,10 +206,13 @@ def rank_name(rank: int) -> str:
     return RANK_TEXT[rank]
 
 
+# compiled (setup.py): mypyc calls __init__ when the class is called only for a class open to
+# interpreted subclasses, as a serializable State (copied without __init__) needs
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StuckState(TotalsState):
     """A game of stuck at a decision."""
 
-    game: StuckGame
+    game: ClassVar[StuckGame]
 
     def __init__(
         self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan

@@ -42,7 +42,9 @@ from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from operator import attrgetter, itemgetter
-from typing import Any, NamedTuple, cast
+from typing import Any, ClassVar, NamedTuple, cast
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import (
     DIAMONDS,
@@ -634,10 +636,13 @@ class Build:
 
 
 # -- the state ----------------------------------------------------------------------------------
+# compiled (setup.py): mypyc calls __init__ when the class is called only for a class open to
+# interpreted subclasses, as a serializable State (copied without __init__) needs
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SwaziState(TotalsState):
     """A swazi game at a decision."""
 
-    game: SwaziGame
+    game: ClassVar[SwaziGame]
 
     def __init__(
         self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan

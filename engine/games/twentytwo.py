@@ -38,7 +38,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from itertools import accumulate, chain, combinations, compress, repeat, starmap
 from operator import ge, gt, is_, itemgetter, ne
-from typing import Any, Self, TypeGuard, TypeVar, cast
+from typing import Any, ClassVar, Self, TypeGuard, TypeVar, cast
 
 from engine.cards import FULL_DECK, Card, cards_pretty, describe_cards, is_card_text, shuffle
 from engine.choices import count_words
@@ -470,7 +470,7 @@ def draw_for_dealer(seed: int, players: int) -> list[list[tuple[int, Card]]]:
 class TwentyTwoState(State):
     """A twentytwo game at a decision."""
 
-    game: TwentyTwoGame
+    game: ClassVar[TwentyTwoGame]
 
     def __init__(
         self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan

@@ -11,6 +11,8 @@ from types import ModuleType
 
 import pytest
 
+import engine
+
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 
@@ -83,15 +85,21 @@ def test_bench_engine_prints_a_line_per_game_and_player_count() -> None:
     # Run small: what is checked is that it still plays and reports, not any figure. UNO is
     # a two-player game: only the two-player line is measured against it (when rlcard, an
     # optional extra, is installed), and only that line times a state's copy.
+    # Each line is measured on both builds where the compiled engine is installed.
     done = run_script("bench_engine.py --game stuck --players 2 --players 3 --games 2 --rounds 1")
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    assert [(row["game"], row["players"]) for row in rows] == [("stuck", 2), ("stuck", 3)]
+    builds = ["compiled", "pure"] if engine.compiled() else ["pure"]
+    assert [(row["game"], row["players"], row["build"]) for row in rows] == [
+        ("stuck", players, build) for players in (2, 3) for build in builds
+    ]
     assert all(row["steps_per_s"] > 0 and row["rounds"] == 1 for row in rows)
-    assert rows[0]["copy_us"] > 0 and "copy_us" not in rows[1]
+    two, three = rows[0], rows[-1]
+    assert two["copy_us"] > 0 and "copy_us" not in three
     with_uno = importlib.util.find_spec("rlcard") is not None
-    assert ("ratio" in rows[0]) is with_uno and "ratio" not in rows[1]
-    assert ("| stuck |" in done.stdout) is with_uno
+    assert ("ratio" in two) is with_uno and "ratio" not in three
+    assert ("| UNO steps/s |" in done.stdout) is with_uno
+    assert ("| stuck | 3 |" in done.stdout) is (len(builds) == 2)  # the builds side by side
 
 
 def test_bench_engine_takes_each_rounds_ratio_against_the_game_run_beside_it() -> None:
@@ -107,9 +115,10 @@ def test_bench_engine_takes_each_rounds_ratio_against_the_game_run_beside_it() -
     assert row["rounds"] == 3 and row["games"] >= 4
     assert row["ratio_low"] <= row["ratio"] <= row["ratio_high"]
     assert row["ratio"] == pytest.approx(row["steps_per_s"] / row["uno_steps_per_s"], rel=0.5)
+    row["build"] = "pure"
     table = "\n".join(bench.ratio_table([{**row, "ratio": 1.49}, {**row, "game": "cambio"}]))
     assert "| stuck |" in table and "| 1.49× |" in table and "| 1.5× | no |" in table
-    assert f"| cambio | {row['steps_per_s']:,} |" in table
+    assert f"| cambio | pure | {row['steps_per_s']:,} |" in table
 
 
 @pytest.mark.slow

@@ -469,6 +469,7 @@ def test_run_help_is_the_command_list_only() -> None:
         "test lint,",
         "test --fast",
         "engine ARGS...",
+        "build build",
         "lock write",
         "bench print",
     ]

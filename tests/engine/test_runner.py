@@ -5,7 +5,6 @@ checked in every game by the random-play driver (tests/engine/test_random_play.p
 
 from __future__ import annotations
 
-import copy
 import gc
 import random
 from collections import Counter
@@ -54,7 +53,8 @@ def test_play_sole_turns_checks_a_choice_that_is_not_a_listed_object() -> None:
     an error, as is an action that is not legal."""
     game = games()["stuck"]
     state, same = game.new_state(2, seed=5), game.new_state(2, seed=5)
-    copies = Answering(copy.deepcopy).choose
+    # an equal action made anew from its text (a compiled frozen action cannot be deep-copied)
+    copies = Answering(lambda chosen: game.parse_action(chosen.text)).choose
     applied = state.play_sole_turns([copies] * 2, [random.Random(seat) for seat in range(2)], 20)
     rngs = [random.Random(seat) for seat in range(2)]
     assert same.play_sole_turns([RandomAgent().choose] * 2, rngs, 20) == applied == 20

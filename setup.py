@@ -1,0 +1,70 @@
+"""Cardroom's build: the engine's rules compiled to C extensions by mypyc where a C compiler
+works, else the pure-Python engine (the same source, run by the interpreter).
+
+``CARDROOM_PURE=1`` forces the pure build. Everything else (the package's name, version and
+dependencies) is in ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+from setuptools import setup
+
+COMPILED = [
+    "engine/cards.py",
+    "engine/core.py",
+    "engine/errors.py",
+    "engine/layout.py",
+    "engine/runner.py",
+    "engine/games/cambio.py",
+    "engine/games/fishing.py",
+    "engine/games/stuck.py",
+    "engine/games/swazi.py",
+]
+"""The modules mypyc compiles. twentytwo stays Python: its actions subclass ``tuple``, which
+mypyc's native classes cannot, and as non-native classes the module crashed on import."""
+
+
+def c_compiler_works() -> bool:
+    """Whether this Python's C compiler builds against its headers (a probe file)."""
+    compiler = sysconfig.get_config_var("CC") or "cc"
+    with tempfile.TemporaryDirectory() as folder:
+        probe = Path(folder, "probe.c")
+        probe.write_text("#include <Python.h>\nint main(void) { return 0; }\n")
+        command = [*shlex.split(compiler), "-I", sysconfig.get_paths()["include"], "-c"]
+        try:
+            done = subprocess.run(
+                [*command, str(probe), "-o", str(probe.with_suffix(".o"))],
+                capture_output=True,
+                check=False,
+            )
+        except OSError:
+            return False
+        return done.returncode == 0
+
+
+def extensions() -> list[object]:
+    """The compiled engine's extensions, or none for the pure build (and why, on stderr)."""
+    if os.environ.get("CARDROOM_PURE"):
+        print("cardroom: CARDROOM_PURE is set: the pure-Python engine", file=sys.stderr)
+        return []
+    if not c_compiler_works():
+        print("cardroom: no working C compiler: the pure-Python engine", file=sys.stderr)
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        print("cardroom: mypy (mypyc) is not installed: the pure-Python engine", file=sys.stderr)
+        return []
+    print("cardroom: compiling the engine with mypyc", file=sys.stderr)
+    return list(mypycify(COMPILED, group_name="cardroom_engine"))
+
+
+setup(ext_modules=extensions())
