@@ -399,6 +399,8 @@ async def bench(
             supervisor_seconds=0,
             # each table in a channel of its own: a thread would add a request at Start only
             table_threads=False,
+            # every table in one server (one bench guild): the per-server cap is for real ones
+            max_tables_per_server=max(games, 100),
         )
         bot = create_bot(settings)
         async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:
