@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.answers import answer_click
+from bot.answers import NOT_OURS, answer_click
+from bot.errors import UserError
 from bot.help.rules import RulesButton
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat
@@ -77,6 +78,8 @@ class LobbyButton(
     async def _clicked(self, interaction: discord.Interaction) -> None:
         service = self.wiring.tables
         lobby = service.lobbies.get(self.lobby_id)
+        if not on_lobby_message(interaction, lobby):
+            raise UserError(NOT_OURS)
         user = interaction.user
         if self.action == "start":
             threads = self.wiring.table_threads.enabled(lobby.guild_id)
@@ -153,6 +156,17 @@ async def edit_lobby(client: discord.Client, lobby: Lobby, message: Message) -> 
     if lobby.message_id is not None:
         channel = client.get_partial_messageable(lobby.channel_id)
         await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
+
+
+def on_lobby_message(interaction: discord.Interaction, lobby: Lobby) -> bool:
+    """Whether a lobby button was clicked on that lobby's own message (in its channel): a
+    lobby's custom_id on any other message is forged, and Start there would open the table's
+    thread from that message, wherever it is (two tables could share one thread)."""
+    message = interaction.message
+    if message is None or interaction.channel_id != lobby.channel_id:
+        return False
+    # the id is noted just after the lobby is posted: a click before that is on it
+    return lobby.message_id is None or message.id == lobby.message_id
 
 
 async def start_table(

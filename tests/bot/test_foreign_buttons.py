@@ -54,3 +54,29 @@ async def test_a_hand_button_on_a_message_everyone_sees_never_draws_the_hand_the
     assert result.ephemeral and text_of(answer(result)).strip() == "That button is not one of ours."
     shown = next(m for m in channel.history() if m.id == public.id)
     assert text_of(shown).startswith("a message") and not cards_in(text_of(shown))
+
+
+@pytest.mark.parametrize("action", ["start", "join", "cancel"])
+async def test_a_lobby_button_on_another_message_changes_nothing(
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    action: str,
+) -> None:
+    """A lobby's custom_id on another message (here in another channel: found by the
+    interaction fuzzer) is forged: Start there opened the table's thread from that message,
+    and two forged Starts left two tables in one thread."""
+    ann = add_player(env, guild, "ann")
+    bob = add_player(env, guild, "bob")
+    lobby = answer(await ann.member.slash(channel, "game start fishing"))
+    lobby_id = bot.tables.by_channel[channel.id]
+    await bob.member.click(lobby, label="Join")
+    elsewhere = guild.create_text_channel("elsewhere")
+    view: discord.ui.View = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(custom_id=f"cr:lobby:{lobby_id}:{action}", label="Press"))
+    await bot.get_partial_messageable(elsewhere.id).send("a message", view=view)
+    result = answer(await ann.member.click(elsewhere.history()[-1], label="Press"))
+    assert result.ephemeral and text_of(result).strip() == "That button is not one of ours."
+    assert bot.tables.tables == {} and not elsewhere.threads
+    assert [seat.name for seat in bot.tables.lobbies.get(lobby_id).seats] == ["ann", "bob"]
