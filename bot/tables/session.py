@@ -356,6 +356,9 @@ class TableSession(TableData):
         try:
             with metrics.SAVE_SECONDS.time():
                 await to_the_end(self._write(write))
+        except asyncio.CancelledError:  # the save ran to its end all the same: it stands
+            self._show_saved(made)
+            raise
         except Exception as error:
             conflict = isinstance(error, RevisionConflictError)
             metrics.save_failed(error, conflict=conflict)
@@ -367,13 +370,17 @@ class TableSession(TableData):
             self.unsettled = attempted
             log.exception("table %s: a change could not be saved; undone", self.table_id)
             raise SaveFailed() from error
-        made.restore(self)
-        if self.ending is None:
-            self.stored_revision = self.revision
+        self._show_saved(made)
         finished = change.ended and self.ending is not None and self.ending.finished
         metrics.game_saved(self.game.id, len(self.actions) - moves_before, finished)
         log.debug("table %s: revision %d saved", self.table_id, self.revision)
         return change
+
+    def _show_saved(self, made: Snapshot) -> None:
+        """The change ``made`` is stored: the session shows it from now on."""
+        made.restore(self)
+        if self.ending is None:
+            self.stored_revision = self.revision
 
     def _end_as_stored(self, unsettled: SaveAttempt) -> Change:
         """The game's row is gone and the last save that failed without an answer was its
