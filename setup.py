@@ -17,19 +17,33 @@ from pathlib import Path
 
 from setuptools import setup
 
-COMPILED = [
-    "engine/cards.py",
-    "engine/core.py",
-    "engine/errors.py",
-    "engine/layout.py",
-    "engine/runner.py",
-    "engine/games/cambio.py",
-    "engine/games/fishing.py",
-    "engine/games/stuck.py",
-    "engine/games/swazi.py",
-]
-"""The modules mypyc compiles. twentytwo stays Python: its actions subclass ``tuple``, which
-mypyc's native classes cannot, and as non-native classes the module crashed on import."""
+INTERPRETED = {
+    "engine/__main__.py",
+    "engine/ai/cambio.py",
+    "engine/ai/easy.py",
+    "engine/ai/fishing.py",
+    "engine/ai/search.py",
+    "engine/ai/stuck.py",
+    "engine/ai/swazi.py",
+    "engine/ai/twentytwo.py",
+    "engine/choices.py",
+    "engine/cli.py",
+    "engine/games/twentytwo.py",
+    "engine/registry.py",
+    "engine/replay.py",
+    "engine/review.py",
+}
+"""The engine's modules that stay Python source; mypyc compiles every other one except the
+packages' ``__init__`` files (``engine/__init__.py`` chooses the build, so it runs as
+source). twentytwo's actions subclass ``tuple``, which mypyc's native classes cannot, and as
+non-native classes the module crashed on import."""
+
+COMPILED = sorted(
+    path.as_posix()
+    for path in Path("engine").rglob("*.py")
+    if path.name != "__init__.py" and path.as_posix() not in INTERPRETED
+)
+"""The modules mypyc compiles."""
 
 
 def c_compiler_works() -> bool:

@@ -19,8 +19,12 @@ from importlib.machinery import SOURCE_SUFFIXES, FileFinder, SourceFileLoader
 from pathlib import Path
 
 PURE_VARIABLE = "CARDROOM_PURE"
-PACKAGES = ("", "games", "ai")
-"""The engine's package folders, relative to this one."""
+
+
+def package_folders(root: str) -> list[str]:
+    """The engine's package folders under ``root`` (itself and every folder with an
+    ``__init__.py``), so that a game grown into a package is found like a module."""
+    return [str(init.parent) for init in sorted(Path(root).rglob("__init__.py"))]
 
 
 def compiled() -> bool:
@@ -43,8 +47,7 @@ def stale_builds(root: Path) -> list[Path]:
 def import_source(root: str) -> None:
     """Make the engine's modules import from their Python source, although compiled ones sit
     beside them: each package folder gets a finder that knows only source files."""
-    for package in PACKAGES:
-        folder = os.path.join(root, package) if package else root
+    for folder in package_folders(root):
         sys.path_importer_cache[folder] = FileFinder(folder, (SourceFileLoader, SOURCE_SUFFIXES))
 
 

@@ -1,0 +1,55 @@
+"""The words a player reads, in the language of whoever is reading.
+
+Every player-facing string is marked where it is written: ``_("Your turn")`` translates it
+now, ``N_("Cambio")`` marks a constant (a class attribute, a table of names) whose use
+translates it later with ``_(value)``. Placeholders are named and filled after translating, so
+a translator can move them: ``_("{player} draws {count} cards").format(player=…, count=…)``;
+``ngettext`` picks the plural form a count needs.
+
+The engine stays pure: it never loads a catalog. Whoever renders for a reader (the bot for a
+message, the terminal for its user) loads that reader's catalog and makes it the active one
+around the rendering with ``speaking``. The active catalog lives in a context variable, so two
+renderings in two asyncio tasks never mix their languages. Untranslated, a message is its own
+English text (the message id).
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+ENGLISH = gettext.NullTranslations()
+"""The catalog of the source language: every message is its own id."""
+
+_active: ContextVar[gettext.NullTranslations] = ContextVar("cardroom_words", default=ENGLISH)
+
+
+def _(message: str) -> str:
+    """``message`` in the active language."""
+    return _active.get().gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of a message that ``count`` needs, in the active language.
+
+    >>> ngettext("{count} card", "{count} cards", 2).format(count=2)
+    '2 cards'
+    """
+    return _active.get().ngettext(singular, plural, count)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation without translating it: it is translated where used."""
+    return message
+
+
+@contextmanager
+def speaking(catalog: gettext.NullTranslations) -> Iterator[None]:
+    """Make ``catalog`` the active language inside the block (this task or thread only)."""
+    token = _active.set(catalog)
+    try:
+        yield
+    finally:
+        _active.reset(token)
