@@ -32,11 +32,13 @@ INTERPRETED = {
     "engine/registry.py",
     "engine/replay.py",
     "engine/review.py",
+    "engine/words.py",
 }
 """The engine's modules that stay Python source; mypyc compiles every other one except the
 packages' ``__init__`` files (``engine/__init__.py`` chooses the build, so it runs as
 source). twentytwo's actions subclass ``tuple``, which mypyc's native classes cannot, and as
-non-native classes the module crashed on import."""
+non-native classes the module crashed on import. ``engine.words`` defines ``_``, which a
+compiled module does not export."""
 
 COMPILED = sorted(
     path.as_posix()

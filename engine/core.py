@@ -27,6 +27,7 @@ from engine.errors import (
     SetupError,
 )
 from engine.layout import Layout
+from engine.words import _
 
 View = dict[str, Any]
 """A JSON-ready description of what one seat (or everyone) can see. Cards are in machine form."""
@@ -145,24 +146,51 @@ class RandomAgent:
 
 
 class Event(NamedTuple):
-    """One line of the table log. Seats appear in ``text`` as ``{s0}``, ``{s1}`` … (see render).
+    """One line of the table log: a message, its kind, who may see it, and its arguments.
 
+    ``message`` is a message id (see ``engine.words``): English, marked with ``N_`` where it
+    is written and translated only when rendered, since a log line is read later, by readers
+    of several languages. Seats appear in it as ``{s0}``, ``{s1}`` …; any other placeholder is
+    filled from ``args`` (names and values: cards, counts), never from words of a language.
     ``kind`` groups events for the UI: ``deal`` (a new hand or round starts), ``hand_end`` (a
     hand's or round's scores), ``game_end``, or anything else (``play``, ``capture`` …).
     ``visible_to`` is None for a public event, else the seats that may see it.
     """
 
-    text: str
+    message: str
     kind: str = "info"
     visible_to: frozenset[int] | None = None
+    args: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The English line with its arguments filled in and its seats still ``{s0}`` ….
+
+        >>> Event("{s0} plays {card}", "play", args=(("card", "6♦"),)).text
+        '{s0} plays 6♦'
+        """
+        return self.message.format_map(_KeepSeats(self.args)) if self.args else self.message
 
     def render(self, names: Sequence[str]) -> str:
-        """The text with seat names filled in."""
-        return self.text.format(**{f"s{seat}": name for seat, name in enumerate(names)})
+        """The line in the active language, seat names and arguments filled in."""
+        return _(self.message).format(
+            **{f"s{seat}": name for seat, name in enumerate(names)}, **dict(self.args)
+        )
 
     def visible(self, seat: int | None) -> bool:
         """Whether ``seat`` (None: an onlooker) may see this event."""
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+class _KeepSeats:
+    """An event's arguments for ``str.format_map``, leaving every other placeholder (the
+    seats, named later) as it is."""
+
+    def __init__(self, args: Iterable[tuple[str, str]]) -> None:
+        self.args = dict(args)
+
+    def __getitem__(self, key: str) -> str:
+        return self.args.get(key, "{" + key + "}")
 
 
 def score_lines(text: str) -> list[str]:

@@ -924,12 +924,12 @@ class SwaziState(TotalsState):
             pile.append(hand_card)
             self.last_capturer = seat
             text = f"{name} captured {taken} with {_pretty_word(hand_card, move.ace)}"
-            return self._finish_turn(seat, hand_card, [new(Event, (text, "capture", None))])
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "capture", None, ()))])
         if kind == CARDLESS_BUILD:
             value = sum(map(_RANK, move.cards))
             self.builds[value] = Build(value, seat, False, list(move.cards))
             text = f"{name} built {cards_pretty(move.cards)} into a build of {value}"
-            return [new(Event, (text, "build", None))]
+            return [new(Event, (text, "build", None, ()))]
         if kind == AUGMENT:
             build = self.builds[move.build]
             part: list[Card] = []
@@ -947,7 +947,7 @@ class SwaziState(TotalsState):
                 rest = f" and {cards_pretty(part[1:])}" if part[1:] else ""
                 added = f"{part[0].pretty}{source}{rest}"
             text = f"{name} added {added} to the build of {build.value}"
-            events = [new(Event, (text, "build", None))]
+            events = [new(Event, (text, "build", None, ()))]
             return events if hand_card is None else self._finish_turn(seat, hand_card, events)
         assert hand_card is not None
         if kind == BUILD:
@@ -957,7 +957,7 @@ class SwaziState(TotalsState):
                 f"{name} built {_pretty_word(hand_card, move.ace)} on "
                 f"{cards_pretty(loose_cards)}: a build of {value}"
             )
-            return self._finish_turn(seat, hand_card, [new(Event, (text, "build", None))])
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "build", None, ()))])
         if kind == CHANGE:
             build = self.builds.pop(move.build)
             owner = build.owner
@@ -975,7 +975,7 @@ class SwaziState(TotalsState):
                 own.cards += build.cards
                 own.augmented = True
                 text += f", which joins their own build of {value}"
-            return self._finish_turn(seat, hand_card, [new(Event, (text, "change", None))])
+            return self._finish_turn(seat, hand_card, [new(Event, (text, "change", None, ()))])
         raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
 
     def _finish_turn(self, seat: int, card: Card, events: list[Event]) -> list[Event]:
