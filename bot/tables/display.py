@@ -259,14 +259,21 @@ class TableDisplay:
 
     def notice(self, session: TableSession, text: str) -> None:
         """Say something in the table's channel (in the background)."""
-        self._post(session, "notice", partial(self.presenter.notice, session, text))
+        self.in_background(session, "notice", partial(self.presenter.notice, session, text))
 
     def round_ended(self, session: TableSession, ended: RoundEnd) -> None:
         """Post a hand's or round's end in the table's channel (in the background)."""
-        self._post(session, "round", partial(self.presenter.round_ended, session, ended))
+        self.in_background(session, "round", partial(self.presenter.round_ended, session, ended))
 
-    def _post(self, session: TableSession, what: str, post: Callable[[], Awaitable[None]]) -> None:
-        self.spawn(self._attempted(session, what, post), f"{what}-{session.table_id}")
+    def in_background(
+        self,
+        session: TableSession,
+        what: str,
+        call: Callable[[], Awaitable[object]],
+        name: str | None = None,
+    ) -> None:
+        """``attempt`` the call in a background task (named ``name``, else after ``what``)."""
+        self.spawn(self._attempted(session, what, call), name or f"{what}-{session.table_id}")
 
     async def _attempted(
         self, session: TableSession, what: str, call: Callable[[], Awaitable[object]]
@@ -389,7 +396,7 @@ class _TableUpdates:
         if message_id is not None:
             name = f"unping-{self.session.table_id}-{seat}"
             call = partial(self.display.presenter.unping, self.session, message_id)
-            self.display.spawn(self.display._attempted(self.session, "unping", call), name)
+            self.display.in_background(self.session, "unping", call, name)
 
     async def _dms(self) -> None:
         session, display = self.session, self.display
