@@ -17,6 +17,7 @@ from functools import cache
 from typing import NamedTuple, TypeVar
 
 from engine.errors import CardError
+from engine.words import N_, _
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
@@ -24,7 +25,8 @@ CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 RANK_TEXT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_TEXT = ("C", "D", "H", "S")
 SUIT_SYMBOL = ("♣", "♦", "♥", "♠")
-SUIT_NAME = ("club", "diamond", "heart", "spade")
+SUIT_NAME = (N_("club"), N_("diamond"), N_("heart"), N_("spade"))
+"""Each suit's name for people, by suit: marked, translated where it is shown."""
 
 T = TypeVar("T")
 
@@ -63,7 +65,11 @@ class Card(NamedTuple):
         """The card named by ``text`` (``10D``, ``qs``); raises CardError otherwise."""
         card = _BY_TEXT.get(text.strip().upper())
         if card is None:
-            raise CardError(f"{text!r} is not a card (write rank then suit, like 10D or QS)")
+            raise CardError(
+                _("{text} is not a card (write rank then suit, like 10D or QS)").format(
+                    text=repr(text)
+                )
+            )
         return card
 
 
@@ -82,7 +88,7 @@ def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
     """Parse several card texts; raises CardError naming the first bad one or a repeat."""
     cards = tuple(Card.parse(text) for text in texts)
     if len(set(cards)) != len(cards):
-        raise CardError("the same card is named twice")
+        raise CardError(_("the same card is named twice"))
     return cards
 
 

@@ -32,12 +32,13 @@ from engine.choices import (
     resolve,
     step_prompt,
 )
-from engine.core import Action, Agent, Event, Game, State, StateAgent, score_lines
+from engine.core import Action, Agent, Event, Game, Option, State, StateAgent, score_lines
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
 from engine.registry import games, get_game
 from engine.replay import Replay, start
 from engine.review import review, review_lines
 from engine.runner import agent_move, play_out
+from engine.words import N_, _
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_RECORD = 2
@@ -45,14 +46,14 @@ EXIT_INTERRUPTED = 130  # what shells report for Ctrl-C
 
 RULES_DIR = Path(__file__).resolve().parents[1] / "data" / "rules"
 HELP_KEYS = ("?", "h", "help")
-KEYS = "Type the number of your choice and press Enter; b goes back, ? shows help, q quits."
-COMMANDS = """Commands, at any question:
+KEYS = N_("Type the number of your choice and press Enter; b goes back, ? shows help, q quits.")
+COMMANDS = N_("""Commands, at any question:
   a number  takes that choice
   1 3       several numbers on one line choose those cards together (when asked to)
   b         goes back a step
   0         lets an optional move pass (when offered)
   ?         shows this help and the rules
-  q         quits (so does Ctrl-D or Ctrl-C)"""
+  q         quits (so does Ctrl-D or Ctrl-C)""")
 _BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
 _ITALIC = re.compile(r"(?<![\w*])\*(\S[^*]*?)\*(?![\w*])")
 RED_CARD = re.compile(r"(?:10|[2-9AJQK])[♦♥]")
@@ -73,46 +74,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    simulate = commands.add_parser("simulate", help="play K games between agents, print JSON")
+    smallest = _("default: the game's smallest count")
+    simulate = commands.add_parser("simulate", help=_("play K games between agents, print JSON"))
     simulate.add_argument("--game", required=True, choices=list(games()))
-    simulate.add_argument("--players", type=int, help="default: the game's smallest count")
-    simulate.add_argument("--games", type=int, default=100, help="default: 100")
-    simulate.add_argument("--seed", type=int, default=0, help="default: 0")
+    simulate.add_argument("--players", type=int, help=smallest)
+    simulate.add_argument("--games", type=int, default=100, help=_("default: 100"))
+    simulate.add_argument("--seed", type=int, default=0, help=_("default: 0"))
     simulate.add_argument(
         "--agent",
         default="random",
-        help="an AI level (random, easy, normal or ai, hard) for every seat, or one per seat "
-        "separated by commas (hard,normal)",
+        help=_(
+            "an AI level (random, easy, normal or ai, hard) for every seat, or one per seat "
+            "separated by commas (hard,normal)"
+        ),
     )
     simulate.add_argument(
-        "--rollouts", type=int, help="hard thinks for this many playouts a move, not 0.3 s"
+        "--rollouts", type=int, help=_("hard thinks for this many playouts a move, not 0.3 s")
     )
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
 
     play = commands.add_parser(
         "play",
-        help="play in the terminal against AI seats",
-        description="Play a game in the terminal: you take the first seat, the AI the others.",
+        help=_("play in the terminal against AI seats"),
+        description=_("Play a game in the terminal: you take the first seat, the AI the others."),
         epilog=options_help(games().values()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     play.add_argument("game", choices=list(games()))
-    play.add_argument("--players", type=int, help="default: the game's smallest count")
-    play.add_argument("--seed", type=int, help="default: a random one (shown at the start)")
+    play.add_argument("--players", type=int, help=smallest)
+    play.add_argument("--seed", type=int, help=_("default: a random one (shown at the start)"))
     play.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
+        "--option", action="append", default=[], metavar="NAME=VALUE", help=_("a game option")
     )
-    play.add_argument("--ai", default="normal", help="the AI seats' level: easy, normal, hard")
+    play.add_argument("--ai", default="normal", help=_("the AI seats' level: easy, normal, hard"))
 
-    replay = commands.add_parser("replay", help="replay a JSON record, print the position")
+    replay = commands.add_parser("replay", help=_("replay a JSON record, print the position"))
     replay.add_argument("file", type=Path)
     replay.add_argument(
         "--review",
         type=int,
         metavar="SEAT",
-        help="print the hard AI's review of this seat's decisions instead (seats from 0)",
+        help=_("print the hard AI's review of this seat's decisions instead (seats from 0)"),
     )
-    replay.add_argument("--seed", type=int, default=0, help="the review's seed (default: 0)")
+    replay.add_argument("--seed", type=int, default=0, help=_("the review's seed (default: 0)"))
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if len(argv) > 2 and argv[0] == "play" and argv[1] in games() and not _has_help(argv[:2]):
@@ -128,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_review(args.file, args.review, args.seed)
         return run_replay(args.file)
     except SetupError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(_("error: {error}").format(error=error), file=sys.stderr)
         return EXIT_BAD_RECORD
 
 
@@ -189,7 +193,9 @@ def rules_for_terminal(game: Game) -> str:
     without the repository's data folder)."""
     path = RULES_DIR / f"{game.id}.md"
     if not path.is_file():
-        return f"{game.name}: {game.pitch}\n(The full rules are in data/rules/{game.id}.md.)"
+        return _("{game}: {pitch}\n(The full rules are in data/rules/{id}.md.)").format(
+            game=_(game.name), pitch=_(game.pitch), id=game.id
+        )
     text = path.read_text(encoding="utf-8").rstrip()
     return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
 
@@ -202,26 +208,34 @@ def options_help(shown: Iterable[Game]) -> str:
     """Each game's pitch and options with their defaults, for ``play --help``."""
     lines = []
     for game in shown:
-        lines.append(f"{game.id}: {game.pitch}")
+        lines.append(f"{game.id}: {_(game.pitch)}")
         if not game.options:
-            lines.append(f"{game.id} has no options.")
+            lines.append(_("{game} has no options.").format(game=game.id))
             continue
-        lines.append(f"{game.id} options (--option NAME=VALUE):")
+        lines.append(_("{game} options (--option NAME=VALUE):").format(game=game.id))
         width = max(len(option.name) for option in game.options)
         for option in game.options:
-            if option.kind is bool:
-                values = "on or off"
-            elif option.minimum is not None and option.maximum is not None:
-                values = f"{option.minimum} to {option.amount(option.maximum)}"
-            else:
-                values = "a whole number"
-            if option.optional:
-                values += ", or off" + ("" if option.unset == "off" else f" for {option.unset}")
-            lines.append(
-                f"  {option.name:<{width}}  {option.description}"
-                f" ({values}; default {option.amount(option.default)})"
-            )
+            lines.append(f"  {option.name:<{width}}  {option_help(option)}")
     return "\n".join(lines)
+
+
+def option_help(option: Option) -> str:
+    """An option's description, the values it takes and its default, in words."""
+    if option.kind is bool:
+        values = _("on or off")
+    elif option.minimum is not None and option.maximum is not None:
+        values = _("{lowest} to {highest}").format(
+            lowest=option.minimum, highest=option.amount(option.maximum)
+        )
+    else:
+        values = _("a whole number")
+    if option.optional and option.unset == "off":
+        values = _("{values}, or off").format(values=values)
+    elif option.optional:
+        values = _("{values}, or off for {unset}").format(values=values, unset=_(option.unset))
+    return _("{description} ({values}; default {default})").format(
+        description=_(option.description), values=values, default=option.amount(option.default)
+    )
 
 
 def count_argument(name: str, value: int | None, default: int) -> int:
@@ -237,7 +251,7 @@ def count_argument(name: str, value: int | None, default: int) -> int:
     if value is None:
         return default
     if value < 1:
-        raise SetupError(f"{name} must be 1 or more, not {value}")
+        raise SetupError(_("{name} must be 1 or more, not {value}").format(name=name, value=value))
     return value
 
 
@@ -247,7 +261,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
-            raise SetupError(f"write options as NAME=VALUE, not {pair!r}")
+            raise SetupError(_("write options as NAME=VALUE, not {pair}").format(pair=repr(pair)))
         options[name.strip()] = value.strip()
     return options
 
@@ -263,7 +277,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     if len(kinds) == 1:
         kinds *= players
     if len(kinds) != players:
-        raise SetupError(f"give one agent for every seat ({players}), or one for all")
+        raise SetupError(
+            _("give one agent for every seat ({players}), or one for all").format(players=players)
+        )
     budget = Budget(rollouts=args.rollouts) if args.rollouts else DEFAULT_BUDGET
     agents = [agent(game, kind.strip(), budget) for kind in kinds]
     options = game.resolve_options(parse_options(args.option))
@@ -307,7 +323,9 @@ def read_record(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise SetupError(f"cannot read the record {str(path)!r}: {error}") from None
+        raise SetupError(
+            _("cannot read the record {path}: {error}").format(path=repr(str(path)), error=error)
+        ) from None
 
 
 def run_replay(path: Path) -> int:
@@ -319,11 +337,16 @@ def run_replay(path: Path) -> int:
             state.apply_text(seat, text)
         except DeckError as error:
             raise SetupError(
-                f"action {index} ({text!r} by seat {seat}) starts a new hand, but {error}"
+                _("action {index} ({move} by seat {seat}) starts a new hand, but {error}").format(
+                    index=index, move=repr(text), seat=seat, error=error
+                )
             ) from None
         except (ActionParseError, IllegalActionError) as error:
             print(json.dumps({"index": index, "action": [seat, text], "error": str(error)}))
-            print(f"action {index} ({text!r} by seat {seat}): {error}", file=sys.stderr)
+            said = _("action {index} ({move} by seat {seat}): {error}")
+            print(
+                said.format(index=index, move=repr(text), seat=seat, error=error), file=sys.stderr
+            )
             return EXIT_ILLEGAL
     print(json.dumps(position(state)))
     return 0
@@ -334,13 +357,17 @@ def run_review(path: Path, seat: int, seed: int) -> int:
     (exit 0), or why the record is bad (2)."""
     replay = Replay.of(read_record(path))
     if not 0 <= seat < replay.players:
-        raise SetupError(f"the game had seats 0 to {replay.players - 1}, not {seat}")
+        raise SetupError(
+            _("the game had seats 0 to {last}, not {seat}").format(
+                last=replay.players - 1, seat=seat
+            )
+        )
 
     def progress(done: int, total: int) -> None:
-        print(f"reviewing move {done} of {total}", file=sys.stderr)
+        print(_("reviewing move {done} of {total}").format(done=done, total=total), file=sys.stderr)
 
     judged = review(replay, seat, seed, progress=progress)
-    names = [f"seat {index}" for index in range(replay.players)]
+    names = [_("seat {index}").format(index=index) for index in range(replay.players)]
     for line in review_lines(replay, seat, judged, names):
         print(line)
     return 0
@@ -379,7 +406,7 @@ def run_play(args: argparse.Namespace) -> int:
         return 0
     except KeyboardInterrupt:
         # Ctrl-C is how most people leave: one line, no traceback.
-        print("\nBye (game left unfinished).", file=stdout)
+        print("\n" + _("Bye (game left unfinished)."), file=stdout)
         return EXIT_INTERRUPTED
     return 0
 
@@ -400,7 +427,9 @@ class TerminalGame:
     ) -> None:
         self.game, self.state, self.seed = game, state, seed
         self.stdin, self.stdout, self.colour = stdin, stdout, colour
-        self.names = ["You"] + [f"AI {seat}" for seat in range(1, state.players)]
+        self.names = [_("You")] + [
+            _("AI {seat}").format(seat=seat) for seat in range(1, state.players)
+        ]
         self.agent = agent(game, level)
         self.rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(state.players)]
         self.order_rng = random.Random(f"{seed}/order")
@@ -416,7 +445,7 @@ class TerminalGame:
     def show_help(self) -> None:
         """The keys and the game's rules; the question is asked again after them."""
         self.write("")
-        self.write(COMMANDS)
+        self.write(_(COMMANDS))
         self.write("")
         self.write(rules_for_terminal(self.game))
         self.write("")
@@ -426,21 +455,24 @@ class TerminalGame:
             if not event.visible(0):
                 continue
             if event.kind == "hand_end":  # a player a line under the title
-                title, *rest = score_lines(event.text)
+                title, *rest = score_lines(event.translated())
                 self.say(f"  · {title}:")
                 for line in rest:
                     self.say(f"      {line}")
             else:
-                self.say(f"  · {event.text}")
+                self.say(f"  · {event.translated()}")
 
     def run(self) -> None:
         """Loop until the game ends (or the person quits)."""
         settings = "".join(
             f" · {option.setting(self.state.options[option.name])}" for option in self.game.options
         )
-        self.say(f"{self.game.name} — {self.state.players} players, seed {self.seed}{settings}")
-        self.write(self.game.pitch)
-        self.say(KEYS)
+        opening = _("{game} — {players} players, seed {seed}").format(
+            game=_(self.game.name), players=self.state.players, seed=self.seed
+        )
+        self.say(opening + settings)
+        self.write(_(self.game.pitch))
+        self.say(_(KEYS))
         self.show_events(self.state.opening_events())
         try:
             while not self.state.is_over:
@@ -448,18 +480,20 @@ class TerminalGame:
                 was_in = self.state.is_in(0)
                 self.show_events(self.state.apply(seat, action))
                 if was_in and not self.state.is_in(0) and not self.state.is_over:
-                    self.say("You are out: the game plays on without you to its end.")
+                    self.say(_("You are out: the game plays on without you to its end."))
         except QuitGame:
-            self.say("Bye (game left unfinished).")
+            self.say(_("Bye (game left unfinished)."))
             return
         self.say("")
         for line in self.game.describe(self.state.view(0)):
             self.say(line)
-        self.say(f"Final scores: {self.scores()}.")
+        self.say(_("Final scores: {scores}.").format(scores=self.scores()))
 
     def scores(self) -> str:
         pairs = zip(self.names, self.state.scores(), strict=True)
-        return ", ".join(f"{name} {score}" for name, score in pairs)
+        return ", ".join(
+            _("{player} {points}").format(player=name, points=score) for name, score in pairs
+        )
 
     def next_move(self) -> tuple[int, Action]:
         """The next move: the person is asked first whenever they may act (so they are offered
@@ -480,9 +514,8 @@ class TerminalGame:
                 answered = self.answer_window(optional)
                 if answered is None:
                     return 0, action
-                self.say(
-                    f"  ({{s{answered[0]}}} acted first, so your move was not made: choose again)"
-                )
+                said = _("({player} acted first, so your move was not made: choose again)")
+                self.say("  " + said.format(player=f"{{s{answered[0]}}}"))
                 return answered
         answered = self.answer_window(optional)
         if answered is not None:
@@ -529,10 +562,8 @@ class TerminalGame:
                 if not shown:
                     label = action_label(self.game, target, self.names)
                     reason = only_move_reason(self.game, self.state.view(0), legal)
-                    self.say(
-                        f"Your only move: {label} (made for you)."
-                        + (f" {reason}" if reason else "")
-                    )
+                    said = _("Your only move: {move} (made for you).").format(move=label)
+                    self.say(f"{said} {reason}" if reason else said)
                 return target
             # several cards chosen at once, where the game allows: numbers on one line
             pick = pick_at(self.game, legal, prefix) if target.confirms is None else None
@@ -545,11 +576,12 @@ class TerminalGame:
             for number, label in enumerate(labels, start=1):
                 self.say(f"  {number:>2}. {label}")
             if pick is not None:
-                self.say(f"   Type {count_words(pick.sizes)} of these numbers on one line (1 3).")
+                said = _("Type {count} of these numbers on one line (1 3).")
+                self.say("   " + said.format(count=count_words(pick.sizes)))
             if shown:
-                self.say("   b. back")
+                self.say("   b. " + _("back"))
             if optional and not shown:
-                self.say("   0. let it pass")
+                self.say("   0. " + _("let it pass"))
             answer = self.read()
             if answer.lower() in HELP_KEYS:
                 self.show_help()
@@ -562,16 +594,7 @@ class TerminalGame:
             numbers = _numbers(answer, len(labels))
             sizes = pick.sizes if pick is not None else (1,)
             if numbers is None or len(numbers) not in sizes:
-                keys = (
-                    f"{count_words(sizes)} numbers from 1 to {len(labels)}"
-                    if pick is not None
-                    else f"a number from 1 to {len(labels)}"
-                )
-                if shown:
-                    keys += ", b to go back"
-                elif optional:
-                    keys += ", 0 to let it pass"
-                self.say(f"{answer!r} is not one of the choices: type {keys} (? help, q quits).")
+                self.say(self.not_a_choice(answer, pick, sizes, len(labels), shown, optional))
                 continue
             if pick is not None:
                 picked = self._picked(legal, pick, numbers, labels)
@@ -583,6 +606,30 @@ class TerminalGame:
             shown.append(prefix)
             prefix = (*prefix, target.choices[numbers[0] - 1].index)
 
+    @staticmethod
+    def not_a_choice(
+        answer: str,
+        pick: Pick | None,
+        sizes: Sequence[int],
+        choices: int,
+        shown: Sequence[object],
+        optional: bool,
+    ) -> str:
+        """What to type instead of ``answer``, which is none of the ``choices``."""
+        if pick is not None:
+            keys = _("{count} numbers from 1 to {last}").format(
+                count=count_words(sizes), last=choices
+            )
+        else:
+            keys = _("a number from 1 to {last}").format(last=choices)
+        if shown:
+            keys = _("{keys}, b to go back").format(keys=keys)
+        elif optional:
+            keys = _("{keys}, 0 to let it pass").format(keys=keys)
+        return _("{answer} is not one of the choices: type {keys} (? help, q quits).").format(
+            answer=repr(answer), keys=keys
+        )
+
     def _picked(
         self, legal: Sequence[Action], pick: Pick, numbers: Sequence[int], labels: Sequence[str]
     ) -> tuple[int, ...] | None:
@@ -591,7 +638,7 @@ class TerminalGame:
             return path_of(legal, pick.action([number - 1 for number in numbers]))
         except NotAMove:
             chosen = " + ".join(labels[number - 1] for number in numbers)
-            self.say(f"{chosen} is not a move together; choose again.")
+            self.say(_("{choices} is not a move together; choose again.").format(choices=chosen))
             return None
 
     def read(self) -> str:

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeGuard, cast
 
 from mypy_extensions import mypyc_attr
 
-from engine.cards import FULL_DECK, SUIT_CARDS, SUIT_NAME, Card, parse_cards, shuffle
+from engine.cards import FULL_DECK, SUIT_CARDS, Card, parse_cards, shuffle
 from engine.errors import (
     ActionParseError,
     CardError,
@@ -27,7 +27,7 @@ from engine.errors import (
     SetupError,
 )
 from engine.layout import Layout
-from engine.words import _
+from engine.words import N_, _, ngettext
 
 View = dict[str, Any]
 """A JSON-ready description of what one seat (or everyone) can see. Cards are in machine form."""
@@ -145,13 +145,94 @@ class RandomAgent:
         return legal[pick] if pick < count else None
 
 
+class Phrase(NamedTuple):
+    """A part of an event's line that is itself a message: a reason, a title, a list of
+    each seat's points. It is translated with the line, so a sentence is never glued from
+    pieces in one language: ``Phrase(N_("most cards {points}"), (("points", "2"),))``."""
+
+    message: str
+    args: tuple[tuple[str, Arg], ...] = ()
+    plural: str | None = None
+    """The message's plural form, when it counts something (``counted``): ``ngettext`` picks."""
+    counted: int = 0
+
+    @property
+    def text(self) -> str:
+        """The English phrase with its arguments filled in and its seats still ``{s0}`` …."""
+        plural = self.plural if self.plural is not None and self.counted != 1 else None
+        return _english(plural or self.message, self.args)
+
+    def translated(self) -> str:
+        """The phrase in the active language, its seats still ``{s0}`` … (for a description,
+        rendered where it is read)."""
+        return _rendered(self.message, self.args, _KeepSeats(()), self.plural, self.counted)
+
+
+Arg = str | Phrase
+"""An argument of a message: a value (a card text, a count, a seat as ``{s2}``) put in as it
+is, or a phrase translated with the message."""
+
+
+def _english(message: str, args: tuple[tuple[str, Arg], ...]) -> str:
+    if not args:
+        return message
+    return message.format_map(
+        _KeepSeats((name, value if isinstance(value, str) else value.text) for name, value in args)
+    )
+
+
+def _rendered(
+    message: str,
+    args: tuple[tuple[str, Arg], ...],
+    seats: _KeepSeats,
+    plural: str | None = None,
+    count: int = 0,
+) -> str:
+    """``message`` in the active language, its arguments (and theirs) and seats filled in."""
+    filled = {
+        name: value.format_map(seats)
+        if isinstance(value, str)
+        else _rendered(value.message, value.args, seats, value.plural, value.counted)
+        for name, value in args
+    }
+    words = _(message) if plural is None else ngettext(message, plural, count)
+    return words.format_map(_KeepSeats(filled.items(), seats.args))
+
+
+def seat_words(seat: int) -> str:
+    """A seat as a message's argument: ``{s2}``, filled with the seat's name when rendered."""
+    return f"{{s{seat}}}"
+
+
+def listing(separator: str, parts: Iterable[Arg]) -> Phrase:
+    """Parts read one after another, ``separator`` (punctuation, never a word) between them.
+
+    >>> listing("; ", ["{s0} 3", Phrase("most cards {points}", (("points", "2"),))]).text
+    '{s0} 3; most cards 2'
+    """
+    named = tuple((f"part{index}", part) for index, part in enumerate(parts))
+    return Phrase(separator.join(f"{{{name}}}" for name, _part in named), named)
+
+
+def joined(parts: Sequence[Arg]) -> Arg:
+    """Parts joined with "and" (``{s0} and {s1} and {s2}``), as one phrase to translate.
+
+    >>> Event("{players} share the win", args=(("players", joined(["{s0}", "{s1}"])),)).text
+    '{s0} and {s1} share the win'
+    """
+    if len(parts) == 1:
+        return parts[0]
+    return Phrase(N_("{first} and {rest}"), (("first", parts[0]), ("rest", joined(parts[1:]))))
+
+
 class Event(NamedTuple):
     """One line of the table log: a message, its kind, who may see it, and its arguments.
 
     ``message`` is a message id (see ``engine.words``): English, marked with ``N_`` where it
     is written and translated only when rendered, since a log line is read later, by readers
     of several languages. Seats appear in it as ``{s0}``, ``{s1}`` …; any other placeholder is
-    filled from ``args`` (names and values: cards, counts), never from words of a language.
+    filled from ``args`` (names and values: cards, counts, seats written ``{s2}``, phrases),
+    never from words of a language.
     ``kind`` groups events for the UI: ``deal`` (a new hand or round starts), ``hand_end`` (a
     hand's or round's scores), ``game_end``, or anything else (``play``, ``capture`` …).
     ``visible_to`` is None for a public event, else the seats that may see it.
@@ -160,22 +241,26 @@ class Event(NamedTuple):
     message: str
     kind: str = "info"
     visible_to: frozenset[int] | None = None
-    args: tuple[tuple[str, str], ...] = ()
+    args: tuple[tuple[str, Arg], ...] = ()
 
     @property
     def text(self) -> str:
         """The English line with its arguments filled in and its seats still ``{s0}`` ….
 
-        >>> Event("{s0} plays {card}", "play", args=(("card", "6♦"),)).text
-        '{s0} plays 6♦'
+        >>> Event("{player} plays {card}", "play", args=(("player", "{s1}"), ("card", "6♦"))).text
+        '{s1} plays 6♦'
         """
-        return self.message.format_map(_KeepSeats(self.args)) if self.args else self.message
+        return _english(self.message, self.args)
+
+    def translated(self) -> str:
+        """The line in the active language, its arguments filled in and its seats still
+        ``{s0}`` … (for a reader who names the seats itself, as the terminal does)."""
+        return _rendered(self.message, self.args, _KeepSeats(()))
 
     def render(self, names: Sequence[str]) -> str:
         """The line in the active language, seat names and arguments filled in."""
-        return _(self.message).format(
-            **{f"s{seat}": name for seat, name in enumerate(names)}, **dict(self.args)
-        )
+        seats = _KeepSeats((f"s{seat}", name) for seat, name in enumerate(names))
+        return _rendered(self.message, self.args, seats)
 
     def visible(self, seat: int | None) -> bool:
         """Whether ``seat`` (None: an onlooker) may see this event."""
@@ -183,11 +268,13 @@ class Event(NamedTuple):
 
 
 class _KeepSeats:
-    """An event's arguments for ``str.format_map``, leaving every other placeholder (the
+    """Arguments for ``str.format_map`` (then ``more``), leaving every other placeholder (the
     seats, named later) as it is."""
 
-    def __init__(self, args: Iterable[tuple[str, str]]) -> None:
+    def __init__(self, args: Iterable[tuple[str, str]], more: Mapping[str, str] | None = None):
         self.args = dict(args)
+        if more:
+            self.args = {**more, **self.args}
 
     def __getitem__(self, key: str) -> str:
         return self.args.get(key, "{" + key + "}")
@@ -218,8 +305,9 @@ class Zone(NamedTuple):
 class Option:
     """A per-game setting with its default, as shown in the lobby.
 
-    ``name`` is the machine's (the slash command's and ``--option``'s); people read ``label``
-    and, for a number, its ``unit``.
+    ``name`` is the machine's (the slash command's and ``--option``'s); people read ``label``,
+    ``description``, ``unset`` and, for a number, its ``unit``: a game marks them with ``N_``
+    and they are translated where they are shown (``_(option.label)``).
     """
 
     name: str
@@ -249,16 +337,22 @@ class Option:
         return str(value)
 
     def amount(self, value: OptionValue) -> str:
-        """A value as people read it: a number with its unit.
+        """A value as people read it, in the active language: a number with its unit.
 
         >>> snap = Option("snap_seconds", 5, "time to snap", label="Snap window", unit="second")
-        >>> snap.amount(5), snap.amount(1)
-        ('5 seconds', '1 second')
+        >>> snap.amount(5), snap.amount(1), snap.amount(True)
+        ('5 seconds', '1 second', 'on')
         """
-        words = self.words(value)
-        if not self.unit or value is None or isinstance(value, bool):
-            return words
-        return f"{words} {self.unit}" + ("" if value == 1 else "s")
+        if value is None:
+            return _(self.unset)
+        if isinstance(value, bool):
+            return _("on") if value else _("off")
+        if self.unit == "point":
+            return ngettext("{count} point", "{count} points", value).format(count=value)
+        if self.unit == "second":
+            return ngettext("{count} second", "{count} seconds", value).format(count=value)
+        assert not self.unit, f"no words for an amount of {self.unit}s: add them here"
+        return str(value)
 
     def setting(self, value: OptionValue) -> str:
         """The setting as people read it.
@@ -266,7 +360,7 @@ class Option:
         >>> Option("target", 21, "points to win", label="Target", unit="point").setting(21)
         'Target: 21 points'
         """
-        return f"{self.label}: {self.amount(value)}"
+        return _("{setting}: {amount}").format(setting=_(self.label), amount=self.amount(value))
 
     def coerce(self, value: object) -> OptionValue:
         """Check ``value`` for this option; raises SetupError in plain language."""
@@ -279,10 +373,18 @@ class Option:
                 return True
             if isinstance(value, str) and value.lower() in ("false", "off", "no", "0"):
                 return False
-            raise SetupError(f"option {self.name} is on or off (true/false), not {value!r}")
+            raise SetupError(
+                _("option {name} is on or off (true/false), not {value}").format(
+                    name=self.name, value=repr(value)
+                )
+            )
         number: int
         if isinstance(value, bool):
-            raise SetupError(f"option {self.name} is a number, not {value!r}")
+            raise SetupError(
+                _("option {name} is a number, not {value}").format(
+                    name=self.name, value=repr(value)
+                )
+            )
         if isinstance(value, int):
             number = value
         elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
@@ -290,11 +392,23 @@ class Option:
         elif isinstance(value, str) and value.strip().lower() in ("none", "off") and self.optional:
             return None
         else:
-            raise SetupError(f"option {self.name} is a whole number, not {value!r}")
+            raise SetupError(
+                _("option {name} is a whole number, not {value}").format(
+                    name=self.name, value=repr(value)
+                )
+            )
         if self.minimum is not None and number < self.minimum:
-            raise SetupError(f"option {self.name} must be at least {self.minimum}")
+            raise SetupError(
+                _("option {name} must be at least {minimum}").format(
+                    name=self.name, minimum=self.minimum
+                )
+            )
         if self.maximum is not None and number > self.maximum:
-            raise SetupError(f"option {self.name} must be at most {self.maximum}")
+            raise SetupError(
+                _("option {name} must be at most {maximum}").format(
+                    name=self.name, maximum=self.maximum
+                )
+            )
         return number
 
 
@@ -325,6 +439,7 @@ class DeckPlan:
             if len(given) != len(cards) or set(given) != set(cards):
                 missing = sorted(set(cards) - set(given))
                 extra = sorted(set(given) - set(cards))
+                # for whoever stacked the deck (a test, a replay file): machine words
                 raise DeckError(
                     f"the deck given for hand {index + 1} is not the {len(cards)} cards in play"
                     + (f"; missing: {' '.join(c.text for c in missing)}" if missing else "")
@@ -417,15 +532,18 @@ class Game(ABC):
         if len(counts) == 1:
             return str(counts[0])
         if counts == tuple(range(counts[0], counts[-1] + 1)):
-            return f"{counts[0]} to {counts[-1]}"
-        return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+            return _("{lowest} to {highest}").format(lowest=counts[0], highest=counts[-1])
+        return _("{counts} or {last}").format(
+            counts=", ".join(map(str, counts[:-1])), last=counts[-1]
+        )
 
     def player_count_message(self, players: int) -> str:
         """Why ``players`` cannot play this game."""
-        allowed = self.player_count_text()
         if len(self.player_counts) == 1:
-            allowed = f"exactly {allowed}"
-        return f"{self.name} is for {allowed} players, not {players}"
+            message = _("{game} is for exactly {allowed} players, not {players}")
+        else:
+            message = _("{game} is for {allowed} players, not {players}")
+        return message.format(game=_(self.name), allowed=self.player_count_text(), players=players)
 
     def option(self, name: str) -> Option:
         """The option called ``name``."""
@@ -437,8 +555,13 @@ class Game(ABC):
         resolved: dict[str, OptionValue] = {name: option.default for name, option in known.items()}
         for name, value in (options or {}).items():
             if name not in known:
-                names = ", ".join(known) or "none"
-                raise SetupError(f"{self.id} has no option {name!r} (its options: {names})")
+                if known:
+                    message = _("{game} has no option {name} (its options: {names})")
+                else:
+                    message = _("{game} has no option {name} (it has none)")
+                raise SetupError(
+                    message.format(game=self.id, name=repr(name), names=", ".join(known))
+                )
             resolved[name] = known[name].coerce(value)
         return resolved
 
@@ -721,12 +844,12 @@ class State(ABC):
     def explain_illegal(self, seat: int, action: Action) -> str:
         """Why ``action`` is not legal for ``seat`` now, in plain language."""
         if self.is_over:
-            return "The game is over."
+            return _("The game is over.")
         if not 0 <= seat < self.players:
-            return f"There is no seat {seat} in this game."
+            return _("There is no seat {seat} in this game.").format(seat=seat)
         if seat not in self.to_act():
-            return "It is not your turn."
-        return f"'{action.text}' is not a legal move now."
+            return _("It is not your turn.")
+        return _("'{move}' is not a legal move now.").format(move=action.text)
 
     # -- what people see -----------------------------------------------------------------------
     @abstractmethod
@@ -836,7 +959,7 @@ class TotalsState(State):
         self.history: list[list[int]] = []  # each seat's points of every hand, round or deal
         self.over = False
 
-    def scores_event(self, title: str, parts: Iterable[str]) -> Event:
+    def scores_event(self, title: Arg, parts: Iterable[Arg]) -> Event:
         """The ``hand_end`` event of a hand's or round's points (each seat's ``parts``, with the
         running totals after them), as ``score_lines`` lays it out.
 
@@ -846,8 +969,19 @@ class TotalsState(State):
         >>> state.scores_event("Round 1", ["{s0} 3", "{s1} 5"]).text
         'Round 1 scores: {s0} 3; {s1} 5 · totals: {s0} 3, {s1} 5'
         """
-        totals = ", ".join([f"{{s{seat}}} {total}" for seat, total in enumerate(self.totals)])
-        return Event(f"{title} scores: {'; '.join(parts)} · totals: {totals}", "hand_end")
+        totals = [
+            Phrase(N_("{player} {points}"), (("player", seat_words(seat)), ("points", str(total))))
+            for seat, total in enumerate(self.totals)
+        ]
+        return Event(
+            N_("{title} scores: {scores} · totals: {totals}"),
+            "hand_end",
+            args=(
+                ("title", title),
+                ("scores", listing("; ", parts)),
+                ("totals", listing(", ", totals)),
+            ),
+        )
 
     def totals_json(self) -> dict[str, Any]:
         """The running totals, the points history and whether it is over, for ``_to_json``."""
@@ -923,38 +1057,65 @@ def copied(value: Any, memo: dict[int, Any]) -> Any:
     return copy.deepcopy(value, memo)
 
 
+SUIT_COUNTS = (
+    (N_("{count} club"), N_("{count} clubs"), N_("{piles} (most clubs: a tie, {rule})")),
+    (N_("{count} diamond"), N_("{count} diamonds"), N_("{piles} (most diamonds: a tie, {rule})")),
+    (N_("{count} heart"), N_("{count} hearts"), N_("{piles} (most hearts: a tie, {rule})")),
+    (N_("{count} spade"), N_("{count} spades"), N_("{piles} (most spades: a tie, {rule})")),
+)
+"""A count of a suit's cards in a pile (singular, plural), and a tie for most of them."""
+
+
 def pile_counts(
     piles: Sequence[Collection[Card]],
     suit: int,
     scoring: Sequence[tuple[Card, str]],
     tie_rule: str,
 ) -> str:
-    """What each pile holds that scores (its cards, its cards of ``suit``, the ``scoring``
-    cards it has), so a hand's points can be checked; a tie for a "most" says ``tie_rule``.
-    A pile given as a set is looked up in as it is (see ``held_sets``).
+    """``pile_phrase`` in English.
 
     >>> piles = [cards_from_json(["2C", "3C", "4D"]), cards_from_json(["5C", "10D", "KH"])]
     >>> scoring = [(Card.parse("2C"), "2♣"), (Card.parse("10D"), "10♦")]
     >>> pile_counts(piles, 0, scoring, "nobody scores")
     '{s0} 3 cards, 2 clubs, 2♣; {s1} 3 cards, 1 club, 10♦ (most cards: a tie, nobody scores)'
     """
-    word = SUIT_NAME[suit]
+    return pile_phrase(piles, suit, scoring, tie_rule).text
+
+
+def pile_phrase(
+    piles: Sequence[Collection[Card]],
+    suit: int,
+    scoring: Sequence[tuple[Card, str]],
+    tie_rule: str,
+) -> Phrase:
+    """What each pile holds that scores (its cards, its cards of ``suit``, the ``scoring``
+    cards it has), so a hand's points can be checked; a tie for a "most" says ``tie_rule`` (a
+    message marked with ``N_``). A pile given as a set is looked up in as it is (see
+    ``held_sets``)."""
+    one, several, suit_tie = SUIT_COUNTS[suit]
     suit_cards = SUIT_CARDS[suit]
     sizes, in_suit, parts = [], [], []
     for seat, held in enumerate(held_sets(piles)):
         suited = len(suit_cards & held)
         sizes.append(len(held))
         in_suit.append(suited)
-        part = f"{{s{seat}}} {len(held)} cards, {suited} {word if suited == 1 else word + 's'}"
-        for card, label in scoring:
-            if card in held:
-                part += f", {label}"
-        parts.append(part)
-    text = "; ".join(parts)
-    for what, counts in (("cards", sizes), (word + "s", in_suit)):
+        part: list[Arg] = [
+            Phrase(
+                N_("{player} {count} card"),
+                (("player", seat_words(seat)), ("count", str(len(held)))),
+                N_("{player} {count} cards"),
+                len(held),
+            ),
+            Phrase(one, (("count", str(suited)),), several, suited),
+        ]
+        part += [label for card, label in scoring if card in held]
+        parts.append(listing(", ", part))
+    phrase = listing("; ", parts)
+    rule = Phrase(tie_rule)
+    for tie, counts in ((N_("{piles} (most cards: a tie, {rule})"), sizes), (suit_tie, in_suit)):
         if counts.count(max(counts)) > 1:
-            text += f" (most {what}: a tie, {tie_rule})"
-    return text
+            phrase = Phrase(tie, (("piles", phrase), ("rule", rule)))
+    return phrase
 
 
 def held_sets(piles: Iterable[Collection[Card]]) -> list[AbstractSet[Card]]:
@@ -1005,7 +1166,11 @@ def deal_out(places: Sequence[list[Card]], cards: Sequence[Card]) -> None:
 
 def parse_error(text: str, expected: str) -> ActionParseError:
     """The error for action text that does not parse, saying what was expected."""
-    return ActionParseError(f"cannot read {text!r} as a move; expected {expected}")
+    return ActionParseError(
+        _("cannot read {text} as a move; expected {expected}").format(
+            text=repr(text), expected=expected
+        )
+    )
 
 
 def scores_line(scores: Sequence[int]) -> str:
@@ -1014,7 +1179,11 @@ def scores_line(scores: Sequence[int]) -> str:
     >>> scores_line([3, 0])
     'Scores: {s0} 3, {s1} 0'
     """
-    return "Scores: " + ", ".join(f"{{s{seat}}} {score}" for seat, score in enumerate(scores))
+    each = ", ".join(
+        _("{player} {points}").format(player=seat_words(seat), points=score)
+        for seat, score in enumerate(scores)
+    )
+    return _("Scores: {scores}").format(scores=each)
 
 
 def seat_name(seat: int) -> str:

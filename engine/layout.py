@@ -16,9 +16,17 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine.cards import Card
+from engine.words import N_, _, ngettext
 
-_RANK_WORD = ("", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
-_SUIT_WORD = ("clubs", "diamonds", "hearts", "spades")
+_RANK_WORD = (
+    "",
+    N_("ace"),
+    *(str(rank) for rank in range(2, 11)),
+    N_("jack"),
+    N_("queen"),
+    N_("king"),
+)
+_SUIT_WORD = (N_("clubs"), N_("diamonds"), N_("hearts"), N_("spades"))
 
 
 def card_words(card: Card) -> str:
@@ -27,7 +35,9 @@ def card_words(card: Card) -> str:
     >>> card_words(Card.parse("QS"))
     'queen of spades'
     """
-    return f"{_RANK_WORD[card.rank]} of {_SUIT_WORD[card.suit]}"
+    return _("{rank} of {suit}").format(
+        rank=_(_RANK_WORD[card.rank]), suit=_(_SUIT_WORD[card.suit])
+    )
 
 
 def _short(card: Card) -> str:
@@ -61,15 +71,27 @@ class Group(NamedTuple):
         name_of = card_words if words else _short
         if self.size is not None:
             top = [shown.card for shown in self.cards if shown.card is not None]
-            cards = f"{self.size} card{'' if self.size == 1 else 's'}"
             if top:
-                return f"{self.label}: {cards}, top {name_of(top[0])}"
-            return f"{self.label}: {cards}" + (" face down" if self.size else "")
+                message = ngettext(
+                    "{label}: {count} card, top {card}",
+                    "{label}: {count} cards, top {card}",
+                    self.size,
+                )
+            elif self.size:
+                message = ngettext(
+                    "{label}: {count} card face down", "{label}: {count} cards face down", self.size
+                )
+            else:
+                message = _("{label}: 0 cards")
+            card = name_of(top[0]) if top else ""
+            return message.format(label=self.label, count=self.size, card=card)
         parts = []
         for shown in self.cards:
-            name = "face down" if shown.card is None else name_of(shown.card)
-            parts.append(f"{shown.caption} {name}" if shown.caption else name)
-        return f"{self.label}: {', '.join(parts) or 'none'}"
+            name = _("face down") if shown.card is None else name_of(shown.card)
+            if shown.caption:
+                name = _("{caption} {card}").format(caption=shown.caption, card=name)
+            parts.append(name)
+        return _("{label}: {cards}").format(label=self.label, cards=", ".join(parts) or _("none"))
 
 
 class Row(NamedTuple):
@@ -109,7 +131,7 @@ class _Seats(dict[str, str]):
     """Seat names by placeholder; a seat without a name is called by its number."""
 
     def __missing__(self, key: str) -> str:
-        return f"seat {int(key[1:]) + 1}"
+        return _("seat {number}").format(number=int(key[1:]) + 1)
 
 
 def fill_seats(text: str, names: Sequence[str]) -> str:
@@ -133,7 +155,7 @@ def face_down(label: str, count: int, mine: bool = False) -> Group:
 
 def your_hand(view: Mapping[str, Any]) -> list[Group]:
     """The seat's hand (a view's ``hand``) as its own group; nothing for the public view."""
-    return [face_up("Your hand", view["hand"], mine=True)] if "hand" in view else []
+    return [face_up(_("Your hand"), view["hand"], mine=True)] if "hand" in view else []
 
 
 def stack(label: str, count: int, top: str | None = None) -> Group:

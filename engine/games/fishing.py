@@ -46,6 +46,7 @@ from engine.core import (
     Game,
     Option,
     OptionValue,
+    Phrase,
     State,
     TotalsState,
     View,
@@ -54,14 +55,17 @@ from engine.core import (
     cards_json,
     dealt_hands,
     held_sets,
+    listing,
     make_rng,
     parse_error,
-    pile_counts,
+    pile_phrase,
     redeal,
     scores_line,
+    seat_words,
 )
 from engine.errors import ActionParseError, CardError
 from engine.layout import Layout, face_up, rows, stack, your_hand
+from engine.words import N_, _
 
 HAND_SIZE = 4
 TABLE_SIZE = 4
@@ -135,7 +139,14 @@ _MARKS = {
         card.rank,
         1 << card.suit,
         1 << COUNT_BITS * (card.rank - 1) if card.rank in SUM_RANKS else 0,
-        tuple(Event(f"{{s{seat}}} played {card.pretty}", "play") for seat in range(MAX_PLAYERS)),
+        tuple(
+            Event(
+                N_("{player} played {card}"),
+                "play",
+                args=(("player", seat_words(seat)), ("card", card.pretty)),
+            )
+            for seat in range(MAX_PLAYERS)
+        ),
     )
     for card in FULL_DECK
 }
@@ -340,14 +351,22 @@ def captured_event(seat: int, play: Play) -> Event:
     """The event of a capture (cached like a card's play in ``_MARKS``; bounded, as captures
     are many)."""
     return Event(
-        f"{{s{seat}}} captured {cards_pretty(play.take)} with {play.card.pretty}", "capture"
+        N_("{player} captured {cards} with {card}"),
+        "capture",
+        args=(
+            ("player", seat_words(seat)),
+            ("cards", cards_pretty(play.take)),
+            ("card", play.card.pretty),
+        ),
     )
 
 
 @cache
 def refill_event(stock: int) -> Event:
     """The event of new hands dealt, ``stock`` cards left (one serves every game)."""
-    return Event(f"New cards dealt; {stock} left in the stock", "refill")
+    return Event(
+        N_("New cards dealt; {count} left in the stock"), "refill", args=(("count", str(stock)),)
+    )
 
 
 # compiled (setup.py): mypyc calls __init__ when the class is called only for a class open to
@@ -387,9 +406,13 @@ class FishingState(TotalsState):
         self.turn = (self.dealer + 1) % self.players
         return [
             Event(
-                f"Hand {self.hand_number + 1}: {{s{self.dealer}}} deals. "
-                f"Table: {cards_pretty(self.table)}",
+                N_("Hand {hand}: {dealer} deals. Table: {cards}"),
                 kind="deal",
+                args=(
+                    ("hand", str(self.hand_number + 1)),
+                    ("dealer", seat_words(self.dealer)),
+                    ("cards", cards_pretty(self.table)),
+                ),
             )
         ]
 
@@ -418,15 +441,21 @@ class FishingState(TotalsState):
     def explain_illegal(self, seat: int, action: Action) -> str:
         if isinstance(action, Play) and seat in self.to_act():
             if action.card not in self.hands[seat]:
-                return f"You do not hold {action.card.pretty}."
+                return _("You do not hold {card}.").format(card=action.card.pretty)
             missing = [card for card in action.take if card not in self.table]
             if missing:
-                return f"{cards_pretty(missing)} is not on the table."
-            return (
-                f"{action.card.pretty} cannot capture {cards_pretty(action.take)}: take one card "
-                "of its rank, or numerals (A = 1) adding up to it"
-                + ("." if self.options["multi_capture"] else ", one group per play.")
-            )
+                return _("{cards} is not on the table.").format(cards=cards_pretty(missing))
+            if self.options["multi_capture"]:
+                message = _(
+                    "{card} cannot capture {cards}: take one card of its rank, or numerals "
+                    "(A = 1) adding up to it."
+                )
+            else:
+                message = _(
+                    "{card} cannot capture {cards}: take one card of its rank, or numerals "
+                    "(A = 1) adding up to it, one group per play."
+                )
+            return message.format(card=action.card.pretty, cards=cards_pretty(action.take))
         return super().explain_illegal(seat, action)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -465,9 +494,12 @@ class FishingState(TotalsState):
         if self.last_capturer is not None and self.table:
             events.append(
                 Event(
-                    f"{{s{self.last_capturer}}} takes the rest of the table: "
-                    f"{cards_pretty(self.table)}",
+                    N_("{player} takes the rest of the table: {cards}"),
                     kind="capture",
+                    args=(
+                        ("player", seat_words(self.last_capturer)),
+                        ("cards", cards_pretty(self.table)),
+                    ),
                 )
             )
             self.piles[self.last_capturer].extend(self.table)
@@ -477,17 +509,29 @@ class FishingState(TotalsState):
         parts = []
         for seat, gained in enumerate(points):
             self.totals[seat] += gained
-            why = f" ({', '.join(reasons[seat])})" if reasons[seat] else ""
-            parts.append(f"{{s{seat}}} {gained}{why}")
+            said = (("player", seat_words(seat)), ("points", str(gained)))
+            if reasons[seat]:
+                why = listing(", ", reasons[seat])
+                parts.append(Phrase(N_("{player} {points} ({reasons})"), (*said, ("reasons", why))))
+            else:
+                parts.append(Phrase(N_("{player} {points}"), said))
         self.history.append(points)
-        title = f"Hand {self.hand_number + 1}"
-        counts = pile_counts(piles, CLUBS, SCORING_CARDS, "nobody scores")
-        events += [Event(f"{title} piles: {counts}", "piles"), self.scores_event(title, parts)]
+        hand = ("hand", str(self.hand_number + 1))
+        counts = pile_phrase(piles, CLUBS, SCORING_CARDS, N_("nobody scores"))
+        events += [
+            Event(N_("Hand {hand} piles: {piles}"), "piles", args=(hand, ("piles", counts))),
+            self.scores_event(Phrase(N_("Hand {hand}"), (hand,)), parts),
+        ]
         best = max(self.totals)
         if best >= int(self.options["target"] or 0) and self.totals.count(best) == 1:
             self.over = True
+            winner = seat_words(self.totals.index(best))
             events.append(
-                Event(f"{{s{self.totals.index(best)}}} wins with {best} points", "game_end")
+                Event(
+                    N_("{player} wins with {points} points"),
+                    "game_end",
+                    args=(("player", winner), ("points", str(best))),
+                )
             )
             return events
         self.hand_number += 1
@@ -547,32 +591,34 @@ class FishingState(TotalsState):
         }
 
 
-def score_piles(piles: Sequence[Collection[Card]]) -> tuple[list[int], list[list[str]]]:
+def score_piles(piles: Sequence[Collection[Card]]) -> tuple[list[int], list[list[Phrase]]]:
     """Points per pile for one hand, with the reasons: most cards 2 and most clubs 1 (a tie
     scores nothing), 2♣ 1, 10♦ 1. A pile given as a set is looked up in as it is."""
     points = [0] * len(piles)
-    reasons: list[list[str]] = [[] for _ in piles]
+    reasons: list[list[Phrase]] = [[] for _ in piles]
     held = held_sets(piles)
     for counts, worth, label in (
-        ([len(pile) for pile in piles], 2, "most cards"),
-        ([len(cards & SUIT_CARDS[CLUBS]) for cards in held], 1, "most clubs"),
+        ([len(pile) for pile in piles], 2, N_("most cards {points}")),
+        ([len(cards & SUIT_CARDS[CLUBS]) for cards in held], 1, N_("most clubs {points}")),
     ):
         best = max(counts)
         if counts.count(best) == 1:  # a tie scores nothing
             seat = counts.index(best)
             points[seat] += worth
-            reasons[seat].append(f"{label} {worth}")
+            reasons[seat].append(Phrase(label, (("points", str(worth)),)))
     for seat, cards in enumerate(held):
         for card, label in SCORING_CARDS:
             if card in cards:
                 points[seat] += 1
-                reasons[seat].append(f"{label} 1")
+                reasons[seat].append(Phrase("{card} {points}", (("card", label), ("points", "1"))))
     return points, reasons
 
 
 def capture_words(take: Iterable[Card], card: Card) -> str:
     """``Capture 3♥ + 4♠ with 7♣``."""
-    return f"Capture {' + '.join(c.pretty for c in take)} with {card.pretty}"
+    return _("Capture {cards} with {card}").format(
+        cards=" + ".join(c.pretty for c in take), card=card.pretty
+    )
 
 
 class FishingGame(Game):
@@ -581,31 +627,31 @@ class FishingGame(Game):
     state_class = FishingState
 
     id = "fishing"
-    name = "Fishing"
+    name = N_("Fishing")
     player_counts = PLAYER_COUNTS
     options = (
         Option(
             "target",
             21,
-            "points to reach to win (highest total, no tie)",
+            N_("points to reach to win (highest total, no tie)"),
             minimum=1,
             maximum=500,
-            label="Target",
+            label=N_("Target"),
             unit="point",
         ),
         Option(
             "multi_capture",
             False,
-            "one card may take several sum sets plus one same-rank card (Casino style)",
+            N_("one card may take several sum sets plus one same-rank card (Casino style)"),
             kind=bool,
-            label="Several captures at once",
+            label=N_("Several captures at once"),
         ),
     )
-    pitch = "Capture table cards by rank or by sum; most cards, most clubs, 2♣ and 10♦ score."
+    pitch = N_("Capture table cards by rank or by sum; most cards, most clubs, 2♣ and 10♦ score.")
 
     def player_count_message(self, players: int) -> str:
         if players == 5:
-            return (
+            return _(
                 "fishing cannot be played by 5: the 48 cards after the table do not deal "
                 "out evenly; play with 2, 3, 4 or 6"
             )
@@ -613,7 +659,7 @@ class FishingGame(Game):
 
     def parse_action(self, text: str) -> Action:
         words = text.split()
-        expected = "'play CARD' or 'play CARD take CARD …' (e.g. play 6D take 2H 4S)"
+        expected = _("'play CARD' or 'play CARD take CARD …' (e.g. play 6D take 2H 4S)")
         if len(words) < 2 or words[0].lower() != "play" or len(words) == 3:
             raise parse_error(text, expected)
         if len(words) > 2 and words[2].lower() != "take":
@@ -622,9 +668,13 @@ class FishingGame(Game):
             card = Card.parse(words[1])
             take = tuple(sorted(Card.parse(word) for word in words[3:]))
         except CardError as error:
-            raise ActionParseError(f"cannot read {text!r}: {error}") from None
+            raise ActionParseError(
+                _("cannot read {text}: {error}").format(text=repr(text), error=error)
+            ) from None
         if len(set(take)) != len(take) or card in take:
-            raise ActionParseError(f"cannot read {text!r}: a card is named twice")
+            raise ActionParseError(
+                _("cannot read {text}: a card is named twice").format(text=repr(text))
+            )
         return Play(card, take)
 
     def _state_from_json(self, data: Mapping[str, Any]) -> State:
@@ -642,7 +692,7 @@ class FishingGame(Game):
 
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         if chosen and step == "leave it":
-            return f"Play {Card.parse(chosen[0]).pretty} to the table"
+            return _("Play {card} to the table").format(card=Card.parse(chosen[0]).pretty)
         if chosen and step.startswith("take "):
             return capture_words(parse_cards(step.split()[1:]), Card.parse(chosen[0]))
         return None
@@ -651,48 +701,66 @@ class FishingGame(Game):
         self, chosen: tuple[str, ...], step: str, actions: Sequence[Action], names: Sequence[str]
     ) -> str | None:
         # a card leads on only when it may capture (leaving it is always possible too)
-        return f"Capture with {Card.parse(step).pretty}" if not chosen else None
+        if chosen:
+            return None
+        return _("Capture with {card}").format(card=Card.parse(step).pretty)
 
     def step_prompt(
         self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
     ) -> str | None:
         if not chosen:
-            return "Your move: play which card?"
-        return f"Capture with {Card.parse(chosen[0]).pretty}, or leave it on the table?"
+            return _("Your move: play which card?")
+        return _("Capture with {card}, or leave it on the table?").format(
+            card=Card.parse(chosen[0]).pretty
+        )
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         assert isinstance(action, Play)
         if action.take:
             return capture_words(action.take, action.card)
-        return f"Play {action.card.pretty} to the table"
+        return _("Play {card} to the table").format(card=action.card.pretty)
 
     def describe(self, view: View) -> list[str]:
         header, scores = self.summary(view)
+        piles = ", ".join(
+            _("{player} {count}").format(player=seat_words(seat), count=size)
+            for seat, size in enumerate(view["pile_sizes"])
+        )
         lines = [
             header,
-            f"Table: {describe_cards(view['table']) or '(empty)'}",
-            "Piles: "
-            + ", ".join(f"{{s{seat}}} {size}" for seat, size in enumerate(view["pile_sizes"])),
+            _("Table: {cards}").format(cards=describe_cards(view["table"]) or _("(empty)")),
+            _("Piles: {piles}").format(piles=piles),
             scores,
         ]
         if "hand" in view:
-            lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
+            hand = describe_cards(view["hand"]) or _("(empty)")
+            lines.append(_("Your hand: {cards}").format(cards=hand))
         return lines
 
     def summary(self, view: View) -> list[str]:
-        target = self.option("target").amount(view["target"])
-        several = " · several captures at once" if view["multi_capture"] else ""
-        return [
-            f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
-            f"stock {view['stock']} · playing to {target}{several}",
-            scores_line(view["scores"]),
-        ]
+        if view["multi_capture"]:
+            header = _(
+                "Hand {hand} · dealer {dealer} · stock {stock} · playing to {target}"
+                " · several captures at once"
+            )
+        else:
+            header = _("Hand {hand} · dealer {dealer} · stock {stock} · playing to {target}")
+        words = header.format(
+            hand=view["hand_number"],
+            dealer=seat_words(view["dealer"]),
+            stock=view["stock"],
+            target=self.option("target").amount(view["target"]),
+        )
+        return [words, scores_line(view["scores"])]
 
     def layout(self, view: View) -> Layout:
-        piles = [stack(f"{{s{seat}}}'s pile", size) for seat, size in enumerate(view["pile_sizes"])]
+        piles = [
+            stack(_("{player}'s pile").format(player=seat_words(seat)), size)
+            for seat, size in enumerate(view["pile_sizes"])
+        ]
         return rows(
-            [face_up("Table", view["table"])],
-            [stack("Stock", view["stock"]), *piles],
+            [face_up(_("Table"), view["table"])],
+            [stack(_("Stock"), view["stock"]), *piles],
             your_hand(view),
         )
 

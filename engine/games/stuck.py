@@ -92,6 +92,7 @@ from engine.core import (
     Event,
     Game,
     OptionValue,
+    Phrase,
     State,
     TotalsState,
     View,
@@ -100,14 +101,17 @@ from engine.core import (
     cards_from_json,
     cards_json,
     dealt_hands,
+    joined,
     make_rng,
     parse_error,
     redeal,
     scores_line,
     seat_name,
+    seat_words,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
 from engine.layout import Group, Layout, face_down, face_up, rows, stack, your_hand
+from engine.words import N_, _
 
 HAND_SIZE = 7
 MAX_STUCK = 3
@@ -179,7 +183,14 @@ SUIT_PLAYS = {
 
 
 PLAYED_EVENTS = {
-    card: tuple(Event(f"{{s{seat}}} plays {card.pretty}", "play") for seat in range(MAX_PLAYERS))
+    card: tuple(
+        Event(
+            N_("{player} plays {card}"),
+            "play",
+            args=(("player", seat_words(seat)), ("card", card.pretty)),
+        )
+        for seat in range(MAX_PLAYERS)
+    )
     for card in FULL_DECK
 }
 """The event of each card played, by card and seat (events are immutable, so one serves every
@@ -189,16 +200,24 @@ game)."""
 @cache
 def drew_stuck_event(seat: int) -> Event:
     """The event of a seat that could not play drawing a stuck card (one serves every game)."""
-    return Event(f"{{s{seat}}} cannot play and draws a stuck card", "draw")
+    return Event(
+        N_("{player} cannot play and draws a stuck card"),
+        "draw",
+        args=(("player", seat_words(seat)),),
+    )
 
 
-STALLED = Event("Nobody played a card for a whole turn of the table: stalled", "stall")
+STALLED = Event(N_("Nobody played a card for a whole turn of the table: stalled"), "stall")
 
 
 @cache
 def gave_event(seat: int, target: int) -> Event:
     """The event of the bonus stuck card given to ``target`` (one serves every game)."""
-    return Event(f"{{s{seat}}} sticks a card in front of {{s{target}}}", "give")
+    return Event(
+        N_("{player} sticks a card in front of {target}"),
+        "give",
+        args=(("player", seat_words(seat)), ("target", seat_words(target))),
+    )
 
 
 def rank_name(rank: int) -> str:
@@ -256,9 +275,18 @@ class StuckState(TotalsState):
         self.lacks = [(set(), set()) for _ in range(self.players)]
         return [
             Event(
-                f"Round {self.round_index + 1} of {self.players}: {{s{self.dealer}}} deals; "
-                f"the up card is {self.current.pretty}. {{s{self.turn}}} starts.",
+                N_(
+                    "Round {round} of {rounds}: {dealer} deals; the up card is {card}."
+                    " {player} starts."
+                ),
                 kind="deal",
+                args=(
+                    ("round", str(self.round_index + 1)),
+                    ("rounds", str(self.players)),
+                    ("dealer", seat_words(self.dealer)),
+                    ("card", self.current.pretty),
+                    ("player", seat_words(self.turn)),
+                ),
             )
         ]
 
@@ -316,44 +344,62 @@ class StuckState(TotalsState):
         if self.phase == GIVE:
             if isinstance(action, Give):
                 if action.seat == seat:
-                    return "The bonus stuck card goes to another player, not to you."
+                    return _("The bonus stuck card goes to another player, not to you.")
                 if not 0 <= action.seat < self.players:
-                    return f"There is no seat {action.seat} in this game."
-                return f"s{action.seat} already has {MAX_STUCK} stuck cards."
+                    return _("There is no seat {seat} in this game.").format(seat=action.seat)
+                return _("s{seat} already has {count} stuck cards.").format(
+                    seat=action.seat, count=MAX_STUCK
+                )
+            # the moves' machine texts, as typed: "give s1 or give s2"
             targets = " or ".join(f"give s{target}" for target in self.bonus_targets(seat))
-            return f"Your play is over: choose who gets the bonus stuck card ({targets})."
+            return _("Your play is over: choose who gets the bonus stuck card ({moves}).").format(
+                moves=targets
+            )
         if isinstance(action, Give):
-            return "There is no bonus stuck card to give now."
+            return _("There is no bonus stuck card to give now.")
         if isinstance(action, PlayCard) and action.card not in self.hands[seat]:
-            return f"You do not hold {action.card.pretty}."
+            return _("You do not hold {card}.").format(card=action.card.pretty)
         if self.phase == FOLLOW:
             return self.explain_follow(action)
         if action == DONE:
-            return "You have not played a card yet this turn: play one (or draw if you cannot)."
+            return _("You have not played a card yet this turn: play one (or draw if you cannot).")
         if action == DRAW:
             playable = cards_pretty(self.first_cards(seat))
-            return f"You may draw only when you cannot play, and you can play {playable}."
-        if isinstance(action, PlayCard):
-            return (
-                f"{action.card.pretty} matches neither the rank nor the suit of the current "
-                f"card {self.current.pretty}."
+            return _("You may draw only when you cannot play, and you can play {cards}.").format(
+                cards=playable
             )
+        if isinstance(action, PlayCard):
+            return _(
+                "{card} matches neither the rank nor the suit of the current card {current}."
+            ).format(card=action.card.pretty, current=self.current.pretty)
         return super().explain_illegal(seat, action)
 
     def explain_follow(self, action: Action) -> str:
         """Why ``action`` cannot follow this turn's cards."""
         first = self.run[0]
-        rank, suit = rank_name(first.rank), SUIT_SYMBOL[first.suit]
         if action == DRAW:
-            return "You are in the middle of a play: add a card or say done."
+            return _("You are in the middle of a play: add a card or say done.")
         if all(card.rank == first.rank for card in self.run):
             if len(self.run) == 1:
-                allowed = f"another {rank} or a card of {first.pretty}'s suit ({suit})"
+                message = _(
+                    "After {cards} you may play another {rank} or a card of {card}'s suit"
+                    " ({suit}), or say done."
+                )
             else:
-                allowed = f"only another {rank} (suit cards may follow a single {rank} only)"
+                message = _(
+                    "After {cards} you may play only another {rank} (suit cards may follow a"
+                    " single {rank} only), or say done."
+                )
         else:
-            allowed = f"only another {suit} (the suit of {first.pretty})"
-        return f"After {cards_pretty(self.run)} you may play {allowed}, or say done."
+            message = _(
+                "After {cards} you may play only another {suit} (the suit of {card}), or say done."
+            )
+        return message.format(
+            cards=cards_pretty(self.run),
+            rank=rank_name(first.rank),
+            suit=SUIT_SYMBOL[first.suit],
+            card=first.pretty,
+        )
 
     # -- carrying out a move -----------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -385,7 +431,9 @@ class StuckState(TotalsState):
         """The play is over: go out, or ask for the bonus target (when ``bonus``), or move on."""
         if not self.hands[seat] and not self.stuck[seat]:
             # Ruling: going out ends the round at once, before any bonus.
-            events.append(Event(f"{{s{seat}}} goes out!", "out"))
+            events.append(
+                Event(N_("{player} goes out!"), "out", args=(("player", seat_words(seat)),))
+            )
             return self.end_round(seat, events)
         if bonus and self.bonus_targets(seat):
             self.phase = GIVE
@@ -406,16 +454,21 @@ class StuckState(TotalsState):
             self.hands[seat] = sorted(picked)
             self.lacks[seat] = (set(), set())
             self.stuck[seat] = []
+            count = len(picked)
+            cards = Phrase(
+                N_("{count} stuck card"), (("count", str(count)),), N_("{count} stuck cards"), count
+            )
             events += [
                 Event(
-                    f"{{s{seat}}} has emptied the hand and picks up {len(picked)} stuck "
-                    f"card{'s' * (len(picked) > 1)} for a new hand",
+                    N_("{player} has emptied the hand and picks up {cards} for a new hand"),
                     "pick_up",
+                    args=(("player", seat_words(seat)), ("cards", cards)),
                 ),
                 Event(
-                    f"You pick up {cards_pretty(self.hands[seat])}",
+                    N_("You pick up {cards}"),
                     "pick_up",
                     frozenset((seat,)),
+                    args=(("cards", cards_pretty(self.hands[seat])),),
                 ),
             ]
         return self.end_turn(seat, True, events)
@@ -427,7 +480,11 @@ class StuckState(TotalsState):
         suits.add(current.suit)
         ranks.add(current.rank)
         if not self.can_draw():
-            event = Event(f"{{s{seat}}} cannot play and there is nothing to draw: pass", "pass")
+            event = Event(
+                N_("{player} cannot play and there is nothing to draw: pass"),
+                "pass",
+                args=(("player", seat_words(seat)),),
+            )
             return self.end_turn(seat, False, [event])
         events = self.draw_card()
         card = self.pile.pop(0)
@@ -439,11 +496,14 @@ class StuckState(TotalsState):
             self.lacks[seat] = (set(), set())
             events += [
                 Event(
-                    f"{{s{seat}}} cannot play and, with {MAX_STUCK} stuck cards already, "
-                    "draws a card into the hand",
+                    N_(
+                        "{player} cannot play and, with {count} stuck cards already, draws a card"
+                        " into the hand"
+                    ),
                     "draw",
+                    args=(("player", seat_words(seat)), ("count", str(MAX_STUCK))),
                 ),
-                Event(f"You draw {card.pretty}", "draw", frozenset((seat,))),
+                Event(N_("You draw {card}"), "draw", frozenset((seat,)), (("card", card.pretty),)),
             ]
         return self.end_turn(seat, False, events)
 
@@ -460,9 +520,12 @@ class StuckState(TotalsState):
         self.pile = rest
         return [
             Event(
-                f"The draw pile is empty: {len(rest)} discarded cards are shuffled into a new "
-                f"draw pile ({self.current.pretty} stays up)",
+                N_(
+                    "The draw pile is empty: {count} discarded cards are shuffled into a new draw"
+                    " pile ({card} stays up)"
+                ),
                 "reshuffle",
+                args=(("count", str(len(rest))), ("card", self.current.pretty)),
             )
         ]
 
@@ -480,20 +543,34 @@ class StuckState(TotalsState):
     # -- end of a round and of the game ---------------------------------------------------------
     def end_round(self, out: int | None, events: list[Event]) -> list[Event]:
         """Score the round (``out`` went out; None: it stalled), then deal the next or finish."""
-        points, parts = [], []
+        points: list[int] = []
+        parts: list[Phrase] = []
         for seat in range(self.players):
+            player = ("player", seat_words(seat))
             if seat == out:
-                gained, detail = 0, "went out"
+                gained = 0
+                parts.append(Phrase(N_("{player} 0 (went out)"), (player,)))
             else:
                 held, stuck = len(self.hands[seat]), len(self.stuck[seat])
                 # the points' own sum: 1 a hand card, 2 a stuck card
-                gained, detail = held + 2 * stuck, f"{held} in hand + {stuck} stuck × 2"
+                gained = held + 2 * stuck
+                parts.append(
+                    Phrase(
+                        N_("{player} {points} ({held} in hand + {stuck} stuck × 2)"),
+                        (
+                            player,
+                            ("points", str(gained)),
+                            ("held", str(held)),
+                            ("stuck", str(stuck)),
+                        ),
+                    )
+                )
             self.totals[seat] += gained
             points.append(gained)
-            parts.append(f"{{s{seat}}} {gained} ({detail})")
         self.history.append(points)
         self.went_out.append(out)
-        events.append(self.scores_event(f"Round {self.round_index + 1}", parts))
+        title = Phrase(N_("Round {round}"), (("round", str(self.round_index + 1)),))
+        events.append(self.scores_event(title, parts))
         self.run = []
         self.phase = PLAY
         if self.round_index + 1 < self.players:
@@ -502,11 +579,21 @@ class StuckState(TotalsState):
             events += self.start_round()
             return events
         self.over = True
-        best = min(self.totals)
-        winners = self.winners()
-        names = " and ".join(f"{{s{seat}}}" for seat in winners)
-        verb = "wins" if len(winners) == 1 else "share the win"
-        events.append(Event(f"{names} {verb} with {best} points", "game_end"))
+        best = ("points", str(min(self.totals)))
+        winners = [seat_words(seat) for seat in self.winners()]
+        if len(winners) == 1:
+            won = Event(
+                N_("{player} wins with {points} points"),
+                "game_end",
+                args=(("player", winners[0]), best),
+            )
+        else:
+            won = Event(
+                N_("{players} share the win with {points} points"),
+                "game_end",
+                args=(("players", joined(winners)), best),
+            )
+        events.append(won)
         return events
 
     # -- views -----------------------------------------------------------------------------------
@@ -617,15 +704,15 @@ class StuckGame(Game):
     lowest_wins = True
 
     id = "stuck"
-    name = "Stuck"
+    name = N_("Stuck")
     player_counts = PLAYER_COUNTS
-    pitch = (
+    pitch = N_(
         "Shed your hand by rank or suit; rank plays stick a card on an opponent. Fewest points win."
     )
 
     def parse_action(self, text: str) -> Action:
         words = text.lower().split()
-        expected = "'play CARD', 'done', 'give sN' or 'draw' (e.g. play 7H, give s2)"
+        expected = _("'play CARD', 'done', 'give sN' or 'draw' (e.g. play 7H, give s2)")
         if words == ["done"]:
             return DONE
         if words == ["draw"]:
@@ -634,7 +721,9 @@ class StuckGame(Game):
             try:
                 return PLAYS[Card.parse(words[1])]
             except CardError as error:
-                raise ActionParseError(f"cannot read {text!r}: {error}") from None
+                raise ActionParseError(
+                    _("cannot read {text}: {error}").format(text=repr(text), error=error)
+                ) from None
         if len(words) == 2 and words[0] == "give":
             digits = words[1][1:]
             if words[1].startswith("s") and digits.isdigit() and int(digits) < MAX_PLAYERS:
@@ -671,44 +760,58 @@ class StuckGame(Game):
         self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
     ) -> str | None:
         if offered[0].startswith("give"):
-            return "Bonus: stick a card from the draw pile on whom?"
+            return _("Bonus: stick a card from the draw pile on whom?")
         if DONE.text in offered:
-            return "Play another card, or end your play?"
-        return "Play which card?"
+            return _("Play another card, or end your play?")
+        return _("Play which card?")
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         if isinstance(action, Give):
-            return f"Stick a card on {names[action.seat]}"
+            return _("Stick a card on {player}").format(player=names[action.seat])
         if action == DONE:
-            return "Done: end your play"
+            return _("Done: end your play")
         if action == DRAW:
-            return "Draw (you have no card to play)"
+            return _("Draw (you have no card to play)")
         return None
 
     def describe(self, view: View) -> list[str]:
         players = len(view["stuck"])
         header, scores, *hint = self.summary(view)
+        current = describe_cards([view["current"]])
+        if view["run"]:
+            played = describe_cards(view["run"])
+            table = _("Current card: {card} · played this turn: {cards}").format(
+                card=current, cards=played
+            )
+        else:
+            table = _("Current card: {card}").format(card=current)
+        cards = ", ".join(
+            _("{player} {held} in hand + {stuck} stuck").format(
+                player=seat_words(seat), held=view["hand_sizes"][seat], stuck=view["stuck"][seat]
+            )
+            for seat in range(players)
+        )
         lines = [
-            f"{header} · draw pile {view['draw_pile']}",
-            f"Current card: {describe_cards([view['current']])}"
-            + (f" · played this turn: {describe_cards(view['run'])}" if view["run"] else ""),
-            "Cards: "
-            + ", ".join(
-                f"{{s{seat}}} {view['hand_sizes'][seat]} in hand + {view['stuck'][seat]} stuck"
-                for seat in range(players)
-            ),
+            _("{round} · draw pile {count}").format(round=header, count=view["draw_pile"]),
+            table,
+            _("Cards: {cards}").format(cards=cards),
             scores,
             *hint,
         ]
         if "hand" in view:
-            lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
+            hand = describe_cards(view["hand"]) or _("(empty)")
+            lines.append(_("Your hand: {cards}").format(cards=hand))
         if view["over"]:
-            lines.append("Game over: " + " and ".join(f"{{s{s}}}" for s in view["winners"]))
+            winners = joined([seat_words(seat) for seat in view["winners"]])
+            said = winners if isinstance(winners, str) else winners.translated()
+            lines.append(_("Game over: {players}").format(players=said))
         return lines
 
     def summary(self, view: View) -> list[str]:
         lines = [
-            f"Round {view['round']} of {view['rounds']} · dealer {{s{view['dealer']}}}",
+            _("Round {round} of {rounds} · dealer {dealer}").format(
+                round=view["round"], rounds=view["rounds"], dealer=seat_words(view["dealer"])
+            ),
             scores_line(view["scores"]),
         ]
         if view["run"] and view["phase"] == FOLLOW:
@@ -717,30 +820,38 @@ class StuckGame(Game):
 
     def layout(self, view: View) -> Layout:
         table = [
-            face_up("Current card", [view["current"]]),
-            stack("Draw pile", view["draw_pile"]),
+            face_up(_("Current card"), [view["current"]]),
+            stack(_("Draw pile"), view["draw_pile"]),
         ]
         if view["run"]:
-            table.append(face_up("Played this turn", view["run"]))
+            table.append(face_up(_("Played this turn"), view["run"]))
         players: list[Group] = []
         for seat, size in enumerate(view["hand_sizes"]):
-            name = "You" if seat == view.get("seat") else f"{{s{seat}}}"
-            if name != "You":
-                players.append(stack(name, size))
+            yours = seat == view.get("seat")
+            if not yours:
+                players.append(stack(seat_words(seat), size))
             if view["stuck"][seat]:
-                players.append(face_down(f"{name} · stuck", view["stuck"][seat], name == "You"))
+                label = (
+                    _("You · stuck")
+                    if yours
+                    else _("{player} · stuck").format(player=seat_words(seat))
+                )
+                players.append(face_down(label, view["stuck"][seat], yours))
         return rows(table, players, your_hand(view))
 
 
 def follow_hint(run: Sequence[Card]) -> str:
     """What may follow this turn's cards, for people."""
     first = run[0]
-    suit = f"{SUIT_NAME[first.suit]} ({SUIT_SYMBOL[first.suit]})"
+    suit = _("{suit} ({symbol})").format(
+        suit=_(SUIT_NAME[first.suit]), symbol=SUIT_SYMBOL[first.suit]
+    )
+    rank = rank_name(first.rank)
     if all(card.rank == first.rank for card in run):
         if len(run) == 1:
-            return f"Next: another {rank_name(first.rank)}, a {suit}, or done."
-        return f"Next: another {rank_name(first.rank)}, or done."
-    return f"Next: another {suit}, or done."
+            return _("Next: another {rank}, a {suit}, or done.").format(rank=rank, suit=suit)
+        return _("Next: another {rank}, or done.").format(rank=rank)
+    return _("Next: another {suit}, or done.").format(suit=suit)
 
 
 GAME = StuckGame()

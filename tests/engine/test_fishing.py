@@ -236,7 +236,8 @@ def test_scoring_each_item() -> None:
     points, reasons = score_piles([cards("2C 10D"), cards("3C 4C 5H")])
     # seat 1: most cards 2 + most clubs 1 (2 vs 1); seat 0: 2♣ 1 + 10♦ 1.
     assert points == [2, 3]
-    assert reasons == [["2♣ 1", "10♦ 1"], ["most cards 2", "most clubs 1"]]
+    said = [[reason.text for reason in seat] for seat in reasons]
+    assert said == [["2♣ 1", "10♦ 1"], ["most cards 2", "most clubs 1"]]
     points, _ = score_piles([cards("2C 5H"), cards("3C 4H")])
     assert points == [1, 0], "equal cards and equal clubs score nothing; 2♣ still counts"
 

@@ -488,7 +488,7 @@ def test_one_round_per_player_and_the_lowest_total_wins() -> None:
     events = run(state, *(f"play {card}" for card in hands[0]))
     assert state.is_over and state.to_act() == ()
     assert state.scores() == (9, 16) and state.winners() == (0,)
-    assert events[-1] == Event("{s0} wins with 9 points", "game_end")
+    assert (events[-1].text, events[-1].kind) == ("{s0} wins with 9 points", "game_end")
     # The game went out in the middle of a play: the saved final state reads back.
     restored = GAME.state_from_json(json.loads(json.dumps(state.to_json())))
     assert restored.to_json() == state.to_json() and restored.is_over

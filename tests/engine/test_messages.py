@@ -1,0 +1,120 @@
+"""Events, descriptions and pictures of fishing and stuck reach a reader through the active
+catalog: every message (and every phrase inside one) is looked up, seats and cards are filled
+in after translating."""
+
+from __future__ import annotations
+
+import gettext
+import random
+from typing import ClassVar
+
+import pytest
+
+from engine.core import Event, Phrase, joined, listing, seat_words
+from engine.registry import games
+from engine.words import N_, speaking
+
+
+class Bracketing(gettext.NullTranslations):
+    """A catalog that writes every message it translates in brackets."""
+
+    def gettext(self, message: str) -> str:
+        return f"[{message}]"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"[{msgid1 if n == 1 else msgid2}]"
+
+
+class French(gettext.NullTranslations):
+    """A few of fishing's messages, reordered as a translator may."""
+
+    WORDS: ClassVar[dict[str, str]] = {
+        "{title} scores: {scores} · totals: {totals}": (
+            "Points {title} : {scores} · total : {totals}"
+        ),
+        "Hand {hand}": "de la donne {hand}",
+        "{player} {points} ({reasons})": "{player} {points} ({reasons})",
+        "most cards {points}": "plus de cartes {points}",
+        "{count} stuck card": "{count} carte collée",
+        "{count} stuck cards": "{count} cartes collées",
+        "{first} and {rest}": "{first} et {rest}",
+    }
+
+    def gettext(self, message: str) -> str:
+        return self.WORDS.get(message, message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.gettext(msgid1 if n == 1 else msgid2)
+
+
+def test_a_phrase_inside_an_event_is_translated_with_it() -> None:
+    reasons = listing(", ", [Phrase(N_("most cards {points}"), (("points", "2"),))])
+    part = Phrase(
+        N_("{player} {points} ({reasons})"),
+        (("player", "{s1}"), ("points", "2"), ("reasons", reasons)),
+    )
+    event = Event(
+        N_("{title} scores: {scores} · totals: {totals}"),
+        "hand_end",
+        args=(
+            ("title", Phrase(N_("Hand {hand}"), (("hand", "1"),))),
+            ("scores", listing("; ", ["{s0} 0", part])),
+            ("totals", "{s0} 0, {s1} 2"),
+        ),
+    )
+    assert event.text == "Hand 1 scores: {s0} 0; {s1} 2 (most cards 2) · totals: {s0} 0, {s1} 2"
+    with speaking(French()):
+        assert event.render(["Ann", "Bob"]) == (
+            "Points de la donne 1 : Ann 0; Bob 2 (plus de cartes 2) · total : Ann 0, Bob 2"
+        )
+        assert event.translated().startswith("Points de la donne 1 : {s0} 0; {s1} 2")
+
+
+def test_a_counted_phrase_takes_the_form_its_count_needs() -> None:
+    def cards(count: int) -> Phrase:
+        said = (("count", str(count)),)
+        return Phrase(N_("{count} stuck card"), said, N_("{count} stuck cards"), count)
+
+    assert (cards(1).text, cards(3).text) == ("1 stuck card", "3 stuck cards")
+    with speaking(French()):
+        assert (cards(1).translated(), cards(3).translated()) == (
+            "1 carte collée",
+            "3 cartes collées",
+        )
+
+
+def test_seats_joined_with_and_are_named_when_rendered() -> None:
+    event = Event(
+        "{players} share the win", args=(("players", joined([seat_words(0), seat_words(2)])),)
+    )
+    assert event.text == "{s0} and {s2} share the win"
+    with speaking(French()):
+        assert event.render(["Ann", "Bob", "Cy"]) == "Ann et Cy share the win"
+
+
+def _words_of(state_game: str, players: int, seed: int) -> list[str]:
+    """Every line a reader meets in a random game: events, descriptions, picture labels,
+    choices' words and refusals."""
+    game = games()[state_game]
+    state = game.new_state(players, seed)
+    rng = random.Random(seed)
+    said = [event.render(["A", "B", "C"][:players]) for event in state.opening_events()]
+    while not state.is_over:
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        view = state.view(seat)
+        said += game.describe(view)
+        said += [group.label for group in game.layout(view).groups() if "{s" not in group.label]
+        said += [label for action in legal if (label := game.action_label(action, ["A", "B", "C"]))]
+        said.append(state.explain_illegal(seat, game.parse_action("play KS")))
+        events = state.apply(seat, rng.choice(legal))
+        said += [event.render(["A", "B", "C"][:players]) for event in events]
+    return said
+
+
+@pytest.mark.parametrize("game", ["fishing", "stuck"])
+def test_every_line_a_player_reads_goes_through_the_catalog(game: str) -> None:
+    with speaking(Bracketing()):
+        lines = [line for seed in range(3) for line in _words_of(game, 3, seed)]
+    unmarked = sorted({line for line in lines if not line.startswith("[")})
+    assert not unmarked
