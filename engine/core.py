@@ -172,10 +172,17 @@ class Event(NamedTuple):
         return self.message.format_map(_KeepSeats(self.args)) if self.args else self.message
 
     def render(self, names: Sequence[str]) -> str:
-        """The line in the active language, seat names and arguments filled in."""
-        return _(self.message).format(
-            **{f"s{seat}": name for seat, name in enumerate(names)}, **dict(self.args)
-        )
+        """The line in the active language, seat names and arguments filled in (an argument
+        may name a seat, ``("player", "{s2}")``, so that one message serves every seat).
+
+        >>> Event("{player} plays {card}", args=(("player", "{s1}"), ("card", "6♦"))).render(
+        ...     ["Ann", "Bo"]
+        ... )
+        'Bo plays 6♦'
+        """
+        seats = {f"s{seat}": name for seat, name in enumerate(names)}
+        args = {key: value.format_map(seats) for key, value in self.args}
+        return _(self.message).format(**seats, **args)
 
     def visible(self, seat: int | None) -> bool:
         """Whether ``seat`` (None: an onlooker) may see this event."""
