@@ -75,6 +75,7 @@ from engine.core import (
 )
 from engine.errors import SavedStateError
 from engine.layout import Group, Layout, Shown, face_up, rows, stack
+from engine.words import N_, _, ngettext
 
 HAND_SIZE = 4
 LOOK_COUNT = 2
@@ -121,6 +122,11 @@ def power_of(card: Card) -> str | None:
 _LABEL = re.compile(r"^(Z*)([A-Y])$")
 
 
+def seat_ref(seat: int) -> str:
+    """A seat as an event's argument: ``{s2}``, filled with the player's name when rendered."""
+    return f"{{s{seat}}}"
+
+
 def label_of(index: int) -> str:
     """The label of the ``index``-th position a player gets in a round (0 → A, 25 → ZA)."""
     prefix, letter = divmod(index, 25)
@@ -143,7 +149,7 @@ DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP = (
     Word(word) for word in ("draw", "cambio", "discard", "skip", "swap", "keep")
 )
 PLAIN_WORDS = {action.word: action for action in (DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP)}
-CALL_CAMBIO_CONFIRM = (
+CALL_CAMBIO_CONFIRM = N_(
     "Call Cambio? The others get one more turn each, then every hand is revealed and the round "
     "is scored."
 )
@@ -298,19 +304,45 @@ look_of, replace_of, peek_of, give_of = cache(Look), cache(Replace), cache(Peek)
 spy_of, swap_of, king_peek_of, snap_of = cache(Spy), cache(BlindSwap), cache(KingPeek), cache(Snap)
 
 _STEP_WORDS = {
-    "draw": "Draw a card",
-    "cambio": "Call Cambio",
-    "discard": "Discard the drawn card",
-    "replace": "Keep it in place of one of yours",
-    "skip": "Do not use the power",
-    "swap": "Swap one of your cards with another player's",
-    "keep": "Keep the cards where they are",
-    "look": "Look at two of your cards",
-    "peek": "Look at one of your cards",
-    "spy": "Look at another player's card",
-    "snap": "Snap a matching card",
-    "give": "Give one of your cards",
+    "draw": N_("Draw a card"),
+    "cambio": N_("Call Cambio"),
+    "discard": N_("Discard the drawn card"),
+    "replace": N_("Keep it in place of one of yours"),
+    "skip": N_("Do not use the power"),
+    "swap": N_("Swap one of your cards with another player's"),
+    "keep": N_("Keep the cards where they are"),
+    "look": N_("Look at two of your cards"),
+    "peek": N_("Look at one of your cards"),
+    "spy": N_("Look at another player's card"),
+    "snap": N_("Snap a matching card"),
+    "give": N_("Give one of your cards"),
 }
+
+
+_PHASE_HINTS = {
+    "drawn": N_(
+        "'{action}' is not possible now: replace one of your cards with the drawn card, or "
+        "discard it."
+    ),
+    "decide": N_(
+        "'{action}' is not possible now: swap the two cards you looked at, or keep them where "
+        "they are."
+    ),
+    "give": N_("'{action}' is not possible now: give one of your cards into the emptied position."),
+}
+_POWER_HINTS = {
+    "peek": N_("'{action}' is not possible now: look at one of your own cards (peek B) or skip."),
+    "spy": N_("'{action}' is not possible now: look at another player's card (spy s1.C) or skip."),
+    "swap": N_(
+        "'{action}' is not possible now: swap one of your cards with another player's "
+        "(swap A s1.C) or skip."
+    ),
+    "king": N_(
+        "'{action}' is not possible now: look at one of yours and another player's "
+        "(peek A s1.C) or skip."
+    ),
+}
+"""What an illegal action's answer says may be done instead, by phase (and power)."""
 
 
 def _first_prompt(offered: Sequence[str]) -> str:
@@ -319,18 +351,23 @@ def _first_prompt(offered: Sequence[str]) -> str:
     >>> _first_prompt(["draw", "cambio", "snap"])
     'Draw a card or call Cambio? (Or snap a card that matches the discard.)'
     """
-    snap = " (Or snap a card that matches the discard.)" if "snap" in offered else ""
     if "draw" in offered:
-        return ("Draw a card or call Cambio?" if "cambio" in offered else "Draw a card?") + snap
+        if "cambio" in offered:
+            if "snap" in offered:
+                return _("Draw a card or call Cambio? (Or snap a card that matches the discard.)")
+            return _("Draw a card or call Cambio?")
+        if "snap" in offered:
+            return _("Draw a card? (Or snap a card that matches the discard.)")
+        return _("Draw a card?")
     if "replace" in offered:
-        return "Keep the drawn card in place of one of yours, or discard it?"
+        return _("Keep the drawn card in place of one of yours, or discard it?")
     if "keep" in offered:
-        return "Swap the two cards you looked at, or keep them where they are?"
+        return _("Swap the two cards you looked at, or keep them where they are?")
     if "skip" in offered:
-        return "Use the discarded card's power, or not?"
+        return _("Use the discarded card's power, or not?")
     if offered == ("snap",):
-        return "Snap a card that matches the discard?"
-    return "Your move:"
+        return _("Snap a card that matches the discard?")
+    return _("Your move:")
 
 
 def _position_words(owner: str, label: str, names: Sequence[str]) -> str:
@@ -340,8 +377,8 @@ def _position_words(owner: str, label: str, names: Sequence[str]) -> str:
     ("AI 1's card C", 'your card A')
     """
     if owner[:1] == "s" and owner[1:].isdigit():
-        return f"{names[int(owner[1:])]}'s card {label}"
-    return f"your card {label}"
+        return _("{player}'s card {label}").format(player=names[int(owner[1:])], label=label)
+    return _("your card {label}").format(label=label)
 
 
 # -- state -----------------------------------------------------------------------------------------
@@ -454,9 +491,9 @@ class CambioState(TotalsState):
         self.turn = (self.dealer + 1) % self.players
         return [
             Event(
-                f"Round {self.round_index + 1}: {{s{self.dealer}}} deals. "
-                "Everyone looks at two of their cards.",
+                N_("Round {round}: {dealer} deals. Everyone looks at two of their cards."),
                 kind="deal",
+                args=(("round", str(self.round_index + 1)), ("dealer", seat_ref(self.dealer))),
             )
         ]
 
@@ -472,9 +509,16 @@ class CambioState(TotalsState):
             self.reshuffles += 1
             events.append(
                 Event(
-                    f"The stock is empty: {len(self.stock)} discarded cards are shuffled into "
-                    f"a new stock (reshuffle {self.reshuffles} of {RESHUFFLES} this round)",
+                    N_(
+                        "The stock is empty: {count} discarded cards are shuffled into a new "
+                        "stock (reshuffle {reshuffle} of {reshuffles} this round)"
+                    ),
                     "reshuffle",
+                    args=(
+                        ("count", str(len(self.stock))),
+                        ("reshuffle", str(self.reshuffles)),
+                        ("reshuffles", str(RESHUFFLES)),
+                    ),
                 )
             )
         return self.stock.pop(0) if self.stock else None
@@ -599,65 +643,60 @@ class CambioState(TotalsState):
             return self._explain_snap(seat, action)
         if self.phase == "look":
             if seat in self.looked:
-                return "You have already looked; wait for the others to look at their cards."
+                return _("You have already looked; wait for the others to look at their cards.")
             if isinstance(action, Look):
-                return "Look at two different positions of your own (like: look A B)."
-            return "First look at two of your cards (like: look C D)."
+                return _("Look at two different positions of your own (like: look A B).")
+            return _("First look at two of your cards (like: look C D).")
         if seat not in self.to_act():
             if self.phase == "give":
-                return "Wait: the snapper is choosing a card to give."
-            return "It is not your turn."
+                return _("Wait: the snapper is choosing a card to give.")
+            return _("It is not your turn.")
         if action == CAMBIO and self.phase == "turn":
             if self.caller is not None:
-                return "Cambio has already been called this round."
-            return "You may call Cambio only once everybody has had a turn."
+                return _("Cambio has already been called this round.")
+            return _("You may call Cambio only once everybody has had a turn.")
         hand = self.hands[seat]
         pos = getattr(action, "pos", None)
         own = getattr(action, "own", None)
         for label in (pos if isinstance(action, (Replace, Peek, Give)) else None, own):
             if label is not None and label not in hand:
-                return f"You have no card in position {label}."
+                return _("You have no card in position {label}.").format(label=label)
         target = getattr(action, "seat", None)
         if isinstance(action, (Spy, BlindSwap, KingPeek)) and isinstance(target, int):
             if target == seat:
-                return "Choose another player's card for that."
+                return _("Choose another player's card for that.")
             if target == self.caller:
-                return "That player called Cambio: their cards are locked."
+                return _("That player called Cambio: their cards are locked.")
             if not 0 <= target < self.players or pos not in self.hands[target]:
-                return f"There is no card at s{target}.{pos}."
-        expected = {
-            "turn": "draw a card" + (" or call Cambio" if self.may_call() else ""),
-            "drawn": "replace one of your cards with the drawn card, or discard it",
-            "power": self._power_hint(),
-            "decide": "swap the two cards you looked at, or keep them where they are",
-            "give": "give one of your cards into the emptied position",
-        }[self.phase]
-        return f"'{action.text}' is not possible now: {expected}."
-
-    def _power_hint(self) -> str:
-        hints = {
-            "peek": "look at one of your own cards (peek B) or skip",
-            "spy": "look at another player's card (spy s1.C) or skip",
-            "swap": "swap one of your cards with another player's (swap A s1.C) or skip",
-            "king": "look at one of yours and another player's (peek A s1.C) or skip",
-        }
-        return hints.get(self.power or "", "skip")
+                return _("There is no card at {position}.").format(position=f"s{target}.{pos}")
+        if self.phase == "turn":
+            if self.may_call():
+                expected = N_("'{action}' is not possible now: draw a card or call Cambio.")
+            else:
+                expected = N_("'{action}' is not possible now: draw a card.")
+        elif self.phase == "power":
+            expected = _POWER_HINTS.get(
+                self.power or "", N_("'{action}' is not possible now: skip.")
+            )
+        else:
+            expected = _PHASE_HINTS[self.phase]
+        return _(expected).format(action=action.text)
 
     def _explain_snap(self, seat: int, action: Snap) -> str:
         if self.phase != "turn" or not self.window:
-            return "No snap is possible now: the snap window is closed."
+            return _("No snap is possible now: the snap window is closed.")
         if seat == self.caller:
-            return "You called Cambio: you may not snap any more."
+            return _("You called Cambio: you may not snap any more.")
         if seat in self.snapped:
-            return "You have already tried a snap on this card."
+            return _("You have already tried a snap on this card.")
         target = seat if action.seat is None else action.seat
         if action.seat == seat:
-            return f"Write your own card as 'snap {action.pos}'."
+            return _("Write your own card as '{action}'.").format(action=f"snap {action.pos}")
         if target == self.caller:
-            return "That player called Cambio: their cards are locked."
+            return _("That player called Cambio: their cards are locked.")
         if not 0 <= target < self.players or action.pos not in self.hands[target]:
-            return f"There is no card at {action.text.split()[1]}."
-        return "That snap is not possible now."
+            return _("There is no card at {position}.").format(position=action.text.split()[1])
+        return _("That snap is not possible now.")
 
     # -- applying ------------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -688,17 +727,29 @@ class CambioState(TotalsState):
         first = self._see(seat, seat, action.first)
         second = self._see(seat, seat, action.second)
         self.looked.add(seat)
+        labels = (("first", action.first), ("second", action.second))
         events = [
-            Event(f"{{s{seat}}} looked at their cards {action.first} and {action.second}", "look"),
             Event(
-                f"You see your card {action.first}: {first}, your card {action.second}: {second}",
+                N_("{player} looked at their cards {first} and {second}"),
+                "look",
+                args=(("player", seat_ref(seat)), *labels),
+            ),
+            Event(
+                N_("You see your card {first}: {first_card}, your card {second}: {second_card}"),
                 "look",
                 frozenset((seat,)),
+                (*labels, ("first_card", first), ("second_card", second)),
             ),
         ]
         if len(self.looked) == self.players:
             self.phase = "turn"
-            events.append(Event(f"Everyone has looked; {{s{self.turn}}} plays first.", "turn"))
+            events.append(
+                Event(
+                    N_("Everyone has looked; {player} plays first."),
+                    "turn",
+                    args=(("player", seat_ref(self.turn)),),
+                )
+            )
         return events
 
     def _apply_turn(self, seat: int, action: Action) -> list[Event]:
@@ -706,25 +757,32 @@ class CambioState(TotalsState):
         self.snapped = set()
         if action == CAMBIO:
             self.caller = seat
-            call = Event(f"{{s{seat}}} calls Cambio! Everyone else has one more turn.", "call")
+            call = Event(
+                N_("{player} calls Cambio! Everyone else has one more turn."),
+                "call",
+                args=(("player", seat_ref(seat)),),
+            )
             return [call, *self.end_turn(open_window=False)]
         events: list[Event] = []
         card = self.take_card(events)
         if card is None:
-            why = (
-                f"the stock is empty after the round's {RESHUFFLES} reshuffles"
-                if self.reshuffles == RESHUFFLES
-                else "no cards are left to take"
+            if self.reshuffles == RESHUFFLES:
+                why = N_(
+                    "{player} cannot draw: the stock is empty after the round's {count} reshuffles."
+                )
+            else:
+                why = N_("{player} cannot draw: no cards are left to take.")
+            events.append(
+                Event(why, "draw", args=(("player", seat_ref(seat)), ("count", str(RESHUFFLES))))
             )
-            events.append(Event(f"{{s{seat}}} cannot draw: {why}.", "draw"))
             return events + self.end_round()
         self.draws += 1
         self.drawn = card
         self.phase = "drawn"
         return [
             *events,
-            Event(f"{{s{seat}}} drew a card", "draw"),
-            Event(f"You drew {card.pretty}", "draw", frozenset((seat,))),
+            Event(N_("{player} drew a card"), "draw", args=(("player", seat_ref(seat)),)),
+            Event(N_("You drew {card}"), "draw", frozenset((seat,)), (("card", card.pretty),)),
         ]
 
     def _apply_drawn(self, seat: int, action: Action) -> list[Event]:
@@ -737,14 +795,27 @@ class CambioState(TotalsState):
             self.discard.append(old.card)
             events = [
                 Event(
-                    f"{{s{seat}}} put the drawn card in place of their card {action.pos}; "
-                    f"{old.card.pretty} goes to the discard",
+                    N_(
+                        "{player} put the drawn card in place of their card {label}; "
+                        "{card} goes to the discard"
+                    ),
                     "replace",
+                    args=(
+                        ("player", seat_ref(seat)),
+                        ("label", action.pos),
+                        ("card", old.card.pretty),
+                    ),
                 )
             ]
             return events + self.end_turn()
         self.discard.append(drawn)
-        events = [Event(f"{{s{seat}}} discarded {drawn.pretty}", "discard")]
+        events = [
+            Event(
+                N_("{player} discarded {card}"),
+                "discard",
+                args=(("player", seat_ref(seat)), ("card", drawn.pretty)),
+            )
+        ]
         power = power_of(drawn)
         if power is not None and self.has_power_target(seat, power):
             self.power = power
@@ -755,25 +826,42 @@ class CambioState(TotalsState):
     def _apply_power(self, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
         only_me = frozenset((seat,))
+        player = ("player", seat_ref(seat))
         if isinstance(action, Peek):
             card = self._see(seat, seat, action.pos)
+            label = ("label", action.pos)
             events += [
-                Event(f"{{s{seat}}} looked at their card {action.pos}", "power"),
-                Event(f"Your card {action.pos} is {card}", "power", only_me),
+                Event(N_("{player} looked at their card {label}"), "power", args=(player, label)),
+                Event(N_("Your card {label} is {card}"), "power", only_me, (label, ("card", card))),
             ]
         elif isinstance(action, Spy):
             card = self._see(seat, action.seat, action.pos)
+            spied = (("other", seat_ref(action.seat)), ("label", action.pos))
             events += [
-                Event(f"{{s{seat}}} looked at {{s{action.seat}}}'s card {action.pos}", "power"),
-                Event(f"{{s{action.seat}}}'s card {action.pos} is {card}", "power", only_me),
+                Event(
+                    N_("{player} looked at {other}'s card {label}"),
+                    "power",
+                    args=(player, *spied),
+                ),
+                Event(
+                    N_("{other}'s card {label} is {card}"),
+                    "power",
+                    only_me,
+                    (*spied, ("card", card)),
+                ),
             ]
         elif isinstance(action, BlindSwap):
             self.swap(seat, action.own, action.seat, action.pos)
             events.append(
                 Event(
-                    f"{{s{seat}}} swapped their card {action.own} with "
-                    f"{{s{action.seat}}}'s card {action.pos}, unseen",
+                    N_("{player} swapped their card {own} with {other}'s card {label}, unseen"),
                     "power",
+                    args=(
+                        player,
+                        ("own", action.own),
+                        ("other", seat_ref(action.seat)),
+                        ("label", action.pos),
+                    ),
                 )
             )
         elif isinstance(action, KingPeek):
@@ -781,17 +869,18 @@ class CambioState(TotalsState):
             theirs = self._see(seat, action.seat, action.pos)
             self.king = (action.own, action.seat, action.pos)
             self.phase = "decide"
+            looked = (("own", action.own), ("other", seat_ref(action.seat)), ("label", action.pos))
             return [
                 Event(
-                    f"{{s{seat}}} looked at their card {action.own} and "
-                    f"{{s{action.seat}}}'s card {action.pos}",
+                    N_("{player} looked at their card {own} and {other}'s card {label}"),
                     "power",
+                    args=(player, *looked),
                 ),
                 Event(
-                    f"Your card {action.own} is {mine}; "
-                    f"{{s{action.seat}}}'s card {action.pos} is {theirs}",
+                    N_("Your card {own} is {own_card}; {other}'s card {label} is {card}"),
                     "power",
                     only_me,
+                    (*looked, ("own_card", mine), ("card", theirs)),
                 ),
             ]
         elif self.phase == "decide":
@@ -802,14 +891,17 @@ class CambioState(TotalsState):
                 self.swap(seat, own, other, pos)
                 events.append(
                     Event(
-                        f"{{s{seat}}} swapped their card {own} with {{s{other}}}'s card {pos}",
+                        N_("{player} swapped their card {own} with {other}'s card {label}"),
                         "power",
+                        args=(player, ("own", own), ("other", seat_ref(other)), ("label", pos)),
                     )
                 )
             else:
-                events.append(Event(f"{{s{seat}}} kept the cards where they were", "power"))
+                events.append(
+                    Event(N_("{player} kept the cards where they were"), "power", args=(player,))
+                )
         else:
-            events.append(Event(f"{{s{seat}}} did not use the power", "power"))
+            events.append(Event(N_("{player} did not use the power"), "power", args=(player,)))
         return events + self.end_turn()
 
     def swap(self, seat: int, own: str, other: int, pos: str) -> None:
@@ -837,44 +929,56 @@ class CambioState(TotalsState):
         owner = seat if action.seat is None else action.seat
         slot = self.hands[owner][action.pos]
         top = self.discard[-1]
-        whose = "their" if owner == seat else f"{{s{owner}}}'s"
+        snapped: tuple[tuple[str, str], ...] = (
+            ("player", seat_ref(seat)),
+            ("other", seat_ref(owner)),
+            ("label", action.pos),
+            ("card", slot.card.pretty),
+        )
         if slot.card.rank == top.rank:
             del self.hands[owner][action.pos]
             self.discard.append(slot.card)
             self.window = False
             self.snapped = set()
-            events = [
-                Event(
-                    f"{{s{seat}}} snapped {whose} card {action.pos}: {slot.card.pretty} — correct!",
-                    "snap",
-                )
-            ]
+            if owner == seat:
+                message = N_("{player} snapped their card {label}: {card} — correct!")
+            else:
+                message = N_("{player} snapped {other}'s card {label}: {card} — correct!")
+            events = [Event(message, "snap", args=snapped)]
             if owner != seat and self.hands[seat]:
                 self.phase = "give"
                 self.giver = seat
                 self.gap = (owner, action.pos)
-                events.append(Event(f"{{s{seat}}} chooses a card to give {{s{owner}}}", "snap"))
+                events.append(
+                    Event(N_("{player} chooses a card to give {other}"), "snap", args=snapped[:2])
+                )
             return events
         # Wrong: the card goes back face down where it was, seen by everyone, and a penalty.
         slot.public = True
         for entries in self.recent:
             if (owner, action.pos, slot.card.text) not in entries:
                 entries.append((owner, action.pos, slot.card.text))
-        events = [
-            Event(
-                f"{{s{seat}}} snapped {whose} card {action.pos}: {slot.card.pretty} does not match "
-                f"{top.pretty} — wrong!",
-                "snap",
+        if owner == seat:
+            message = N_(
+                "{player} snapped their card {label}: {card} does not match {top} — wrong!"
             )
-        ]
+        else:
+            message = N_(
+                "{player} snapped {other}'s card {label}: {card} does not match {top} — wrong!"
+            )
+        events = [Event(message, "snap", args=(*snapped, ("top", top.pretty)))]
         penalty = self.take_card(events)
         if penalty is None:
-            events.append(Event("No card is left for a penalty.", "snap"))
+            events.append(Event(N_("No card is left for a penalty."), "snap"))
             return events
         label = self.new_label(seat)
         self.hands[seat][label] = Slot(penalty)
         events.append(
-            Event(f"{{s{seat}}} takes a penalty card, unseen: their new card {label}", "snap")
+            Event(
+                N_("{player} takes a penalty card, unseen: their new card {label}"),
+                "snap",
+                args=(("player", seat_ref(seat)), ("label", label)),
+            )
         )
         return events
 
@@ -888,8 +992,14 @@ class CambioState(TotalsState):
         self.giver = None
         return [
             Event(
-                f"{{s{seat}}} moved their card {action.pos} into {{s{owner}}}'s empty card {pos}",
+                N_("{player} moved their card {own} into {other}'s empty card {label}"),
                 "give",
+                args=(
+                    ("player", seat_ref(seat)),
+                    ("own", action.pos),
+                    ("other", seat_ref(owner)),
+                    ("label", pos),
+                ),
             )
         ]
 
@@ -920,11 +1030,12 @@ class CambioState(TotalsState):
             + ")"
             for seat, hand in enumerate(self.hands)
         )
+        totals = ", ".join(f"{{s{seat}}} {self.totals[seat]}" for seat in range(self.players))
         events = [
             Event(
-                f"Round {self.round_index + 1} scores: {shown} · totals: "
-                + ", ".join(f"{{s{seat}}} {self.totals[seat]}" for seat in range(self.players)),
+                N_("Round {round} scores: {scores} · totals: {totals}"),
                 kind="hand_end",
+                args=(("round", str(self.round_index + 1)), ("scores", shown), ("totals", totals)),
             )
         ]
         limit = self.options["limit"]
@@ -934,10 +1045,22 @@ class CambioState(TotalsState):
         ):
             self.over = True
             self.phase = "over"
-            best = min(self.totals)
-            names = " and ".join(f"{{s{seat}}}" for seat in self.winners())
-            verb = "wins" if len(self.winners()) == 1 else "share the win"
-            events.append(Event(f"{names} {verb} with {best} points", "game_end"))
+            best = ("points", str(min(self.totals)))
+            winners = self.winners()
+            if len(winners) == 1:
+                won = Event(
+                    N_("{player} wins with {points} points"),
+                    "game_end",
+                    args=(("player", seat_ref(winners[0])), best),
+                )
+            else:
+                names = " and ".join(seat_ref(seat) for seat in winners)
+                won = Event(
+                    N_("{players} share the win with {points} points"),
+                    "game_end",
+                    args=(("players", names), best),
+                )
+            events.append(won)
             return events
         self.round_index += 1
         self.dealer = (self.dealer + 1) % self.players
@@ -1012,7 +1135,7 @@ class CambioState(TotalsState):
             for slot in hand.values()
             if not slot.knows(seat)
         ]
-        faces = [slot.card for _, slot in hidden]
+        faces = [slot.card for _owner, slot in hidden]
         drawn = [self.drawn] if self.drawn is not None and seat != self.turn else []
         redeal([faces, drawn, self.stock], rng)
         tilt = KNOWN_TILT[min(self.draws // self.players, len(KNOWN_TILT) - 1)]
@@ -1033,7 +1156,7 @@ class CambioState(TotalsState):
                     cards[index], cards[picked] = cards[picked], cards[index]
                     settled.add(index)
             deal_out([faces, drawn, self.stock], cards)
-        for (_, slot), card in zip(hidden, faces, strict=True):
+        for (_owner, slot), card in zip(hidden, faces, strict=True):
             slot.card = card
         if drawn:
             self.drawn = drawn[0]
@@ -1098,47 +1221,47 @@ class CambioGame(Game):
     lowest_wins = True
 
     id = "cambio"
-    name = "Cambio"
+    name = N_("Cambio")
     player_counts = (2, 3, 4, 5, 6)
     options = (
         Option(
             "snap_seconds",
             5,
-            "time to snap before the next player may draw",
+            N_("time to snap before the next player may draw"),
             minimum=0,
             maximum=60,
-            label="Snap window",
-            unit="second",
+            label=N_("Snap window"),
+            unit=N_("second"),
         ),
         Option(
             "rounds",
             None,
-            "rounds to play",
+            N_("rounds to play"),
             minimum=1,
             maximum=50,
             optional=True,
-            unset="one per player",
-            label="Rounds",
+            unset=N_("one per player"),
+            label=N_("Rounds"),
         ),
         Option(
             "limit",
             None,
-            "play until someone reaches this total, instead of a number of rounds",
+            N_("play until someone reaches this total, instead of a number of rounds"),
             minimum=1,
             maximum=1000,
             optional=True,
-            label="Score limit",
-            unit="point",
+            label=N_("Score limit"),
+            unit=N_("point"),
         ),
         Option(
             "memory_aid",
             False,
-            "show each player the cards they have seen",
+            N_("show each player the cards they have seen"),
             kind=bool,
-            label="Memory aid",
+            label=N_("Memory aid"),
         ),
     )
-    pitch = (
+    pitch = N_(
         "Remember your face-down cards, peek and swap with powers, snap "
         "matches; the lowest total wins."
     )
@@ -1229,11 +1352,11 @@ class CambioGame(Game):
 
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         if step in _STEP_WORDS:
-            return _STEP_WORDS[step]
+            return _(_STEP_WORDS[step])
         if step == "you":
-            return "Your own cards"
+            return _("Your own cards")
         if step[:1] == "s" and step[1:].isdigit():
-            return f"{names[int(step[1:])]}'s cards"
+            return _("{player}'s cards").format(player=names[int(step[1:])])
         owner = chosen[-1] if chosen else ""
         return _position_words(owner, step, names)
 
@@ -1243,25 +1366,27 @@ class CambioGame(Game):
         if not chosen:
             return _first_prompt(offered)
         last = chosen[-1]
-        if (last[:1] == "s" and last[1:].isdigit()) or last == "you":
-            whose = "your" if last == "you" else f"{names[int(last[1:])]}'s"
+        if last == "you":
             if chosen[0] == "snap":
-                return f"Snap which of {whose} cards?"
-            return f"{'Look at' if chosen[0] == 'spy' else 'With'} which of {whose} cards?"
-        prompts = {
-            "look": "Look at which two of your cards? The first:",
-            "replace": "Put the drawn card in place of which of your cards?",
-            "peek": "Look at which of your cards?",
-            "spy": "Look at whose card?",
-            "swap": "Swap which of your cards (unseen)?",
-            "snap": "Snap whose card?",
-            "give": "Give which of your cards?",
-        }
+                return _("Snap which of your cards?")
+            if chosen[0] == "spy":
+                return _("Look at which of your cards?")
+            return _("With which of your cards?")
+        if last[:1] == "s" and last[1:].isdigit():
+            player = names[int(last[1:])]
+            if chosen[0] == "snap":
+                prompt = _("Snap which of {player}'s cards?")
+            elif chosen[0] == "spy":
+                prompt = _("Look at which of {player}'s cards?")
+            else:
+                prompt = _("With which of {player}'s cards?")
+            return prompt.format(player=player)
         if len(chosen) == 1:
-            return prompts.get(last)
+            first = _FIRST_STEP_PROMPTS.get(last)
+            return None if first is None else _(first)
         if chosen[0] == "look":
-            return f"Your card {last} and which other?"
-        return "With whose card?"
+            return _("Your card {label} and which other?").format(label=last)
+        return _("With whose card?")
 
     def card_set(self, action: Action) -> CardSet | None:
         """The opening look is two of one's positions, chosen together."""
@@ -1273,43 +1398,60 @@ class CambioGame(Game):
     def pick_prompt(
         self, chosen: tuple[str, ...], sizes: tuple[int, ...], names: Sequence[str]
     ) -> str | None:
-        return "Look at which two of your cards?" if chosen == ("look",) else None
+        return _("Look at which two of your cards?") if chosen == ("look",) else None
 
     def confirmation(self, action: Action) -> str | None:
         """Calling Cambio ends the round for everyone: asked once more, never by mistake."""
-        return CALL_CAMBIO_CONFIRM if action == CAMBIO else None
+        return _(CALL_CAMBIO_CONFIRM) if action == CAMBIO else None
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         if isinstance(action, Word):
             # a black king's swap after looking: the two cards are known by then
-            return "Swap the two cards" if action == SWAP else _STEP_WORDS[action.word]
+            return _("Swap the two cards") if action == SWAP else _(_STEP_WORDS[action.word])
         if isinstance(action, Look):
-            return f"Look at your cards {action.first} and {action.second}"
+            return _("Look at your cards {first} and {second}").format(
+                first=action.first, second=action.second
+            )
         if isinstance(action, Replace):
-            return f"Replace your card {action.pos}"
+            return _("Replace your card {label}").format(label=action.pos)
         if isinstance(action, Peek):
-            return f"Look at your card {action.pos}"
+            return _("Look at your card {label}").format(label=action.pos)
         if isinstance(action, Give):
-            return f"Give your card {action.pos}"
+            return _("Give your card {label}").format(label=action.pos)
         if isinstance(action, Spy):
-            return f"Look at {_position_words(f's{action.seat}', action.pos, names)}"
+            return _("Look at {player}'s card {label}").format(
+                player=names[action.seat], label=action.pos
+            )
         if isinstance(action, BlindSwap):
-            other = _position_words(f"s{action.seat}", action.pos, names)
-            return f"Swap your card {action.own} with {other}, unseen"
+            return _("Swap your card {own} with {player}'s card {label}, unseen").format(
+                own=action.own, player=names[action.seat], label=action.pos
+            )
         if isinstance(action, KingPeek):
-            other = _position_words(f"s{action.seat}", action.pos, names)
-            return f"Look at your card {action.own} and {other}"
+            return _("Look at your card {own} and {player}'s card {label}").format(
+                own=action.own, player=names[action.seat], label=action.pos
+            )
         assert isinstance(action, Snap)
-        owner = "you" if action.seat is None else f"s{action.seat}"
-        return f"Snap {_position_words(owner, action.pos, names)}"
+        if action.seat is None:
+            return _("Snap your card {label}").format(label=action.pos)
+        return _("Snap {player}'s card {label}").format(player=names[action.seat], label=action.pos)
 
     def describe(self, view: View) -> list[str]:
-        rounds = self._rounds_words(view)
         top = view["discard_top"]
+        if top:
+            discard = _("discard {top} ({size})").format(
+                top=describe_cards([top]), size=view["discard_size"]
+            )
+        else:
+            discard = _("discard empty")
         lines = [
-            f"Round {view['round']}{rounds} · dealer {{s{view['dealer']}}} · "
-            f"stock {view['stock']} · discard "
-            + (f"{describe_cards([top])} ({view['discard_size']})" if top else "empty")
+            " · ".join(
+                (
+                    self._round_words(view),
+                    _("dealer {dealer}").format(dealer=seat_ref(view["dealer"])),
+                    _("stock {count}").format(count=view["stock"]),
+                    discard,
+                )
+            )
         ]
         seat = view.get("seat")
         known = view.get("known")
@@ -1325,78 +1467,91 @@ class CambioGame(Game):
                 f"[{label} {describe_cards([cards[label]]) if label in cards else '?'}]"
                 for label in labels
             )
-            tags = " (called Cambio: locked)" if view["caller"] == owner else ""
-            who = "You" if owner == seat else f"{{s{owner}}}"
-            lines.append(f"{who}: {shown or 'no cards'}{tags}")
+            line = _HAND_LINES[(owner == seat, bool(shown), view["caller"] == owner)]
+            lines.append(_(line).format(player=seat_ref(owner), cards=shown))
         if view.get("drawn"):
-            lines.append(f"You drew {describe_cards([view['drawn']])}")
+            lines.append(_("You drew {card}").format(card=describe_cards([view["drawn"]])))
         seen = view.get("just_seen") or []
         if seen:
             lines.append(
-                "You just saw: "
-                + ", ".join(
-                    ("your" if owner == seat else f"{{s{owner}}}'s")
-                    + f" card {label}: {describe_cards([card])}"
-                    for owner, label, card in seen
+                _("You just saw: {cards}").format(
+                    cards=", ".join(
+                        (
+                            _("your card {label}: {card}")
+                            if owner == seat
+                            else _("{player}'s card {label}: {card}")
+                        ).format(player=seat_ref(owner), label=label, card=describe_cards([card]))
+                        for owner, label, card in seen
+                    )
                 )
             )
         phase = view["phase"]
         acting = view["to_act"][0] if view["to_act"] else view["turn"]
-        actor = "You" if acting == seat else f"{{s{acting}}}"
         if phase == "look":
-            lines.append("Everyone looks at two of their own cards.")
+            lines.append(_("Everyone looks at two of their own cards."))
         elif phase == "turn" and not view["over"]:
-            actor = "You" if view["turn"] == seat else f"{{s{view['turn']}}}"
-            line = f"Turn: {actor} · draw" + (" or call Cambio" if view["cambio_allowed"] else "")
+            parts = [
+                _turn_words(view["turn"], seat),
+                _("draw or call Cambio") if view["cambio_allowed"] else _("draw"),
+            ]
             if view["snap_window"] and top:
-                line += f" · snap window open on {describe_cards([top])}"
-            lines.append(line)
-        elif phase == "give":
-            lines.append(f"Turn: {actor} · give a card into the snapped card's place")
-        elif phase == "drawn":
-            lines.append(f"Turn: {actor} · replace a card with the drawn one, or discard it")
+                parts.append(_("snap window open on {card}").format(card=describe_cards([top])))
+            lines.append(" · ".join(parts))
+        elif phase in _PHASE_WORDS:
+            lines.append(_turn_words(acting, seat) + " · " + _(_PHASE_WORDS[phase]))
         elif phase == "power":
-            whose = "your" if actor == "You" else "their"
-            power = {
-                "peek": f"look at one of {whose} cards",
-                "spy": "look at another player's card",
-                "swap": f"swap one of {whose} cards with another player's, unseen",
-                "king": f"look at one of {whose} cards and another player's, then swap or keep",
-            }[view["power"]]
-            lines.append(f"Turn: {actor} · may {power} (or skip)")
-        elif phase == "decide":
-            lines.append(f"Turn: {actor} · swap the two looked-at cards, or keep them")
+            power = _POWER_WORDS[(view["power"], acting == seat)]
+            lines.append(_turn_words(acting, seat) + " · " + _(power))
         lines.append(scores_line(view["scores"]))
         return lines
 
     def summary(self, view: View) -> list[str]:
-        rounds = self._rounds_words(view)
-        lines = [f"Round {view['round']}{rounds} · dealer {{s{view['dealer']}}}"]
+        lines = [
+            self._round_words(view)
+            + " · "
+            + _("dealer {dealer}").format(dealer=seat_ref(view["dealer"]))
+        ]
         if view["caller"] is not None:
-            lines.append(f"{{s{view['caller']}}} called Cambio: their cards are locked")
+            lines.append(
+                _("{player} called Cambio: their cards are locked").format(
+                    player=seat_ref(view["caller"])
+                )
+            )
         top = view["discard_top"]
         if view["phase"] == "turn" and view["snap_window"] and top:
             rank = RANK_TEXT[Card.parse(top).rank]
-            lines.append(f"⚡ Snap window: the discard is {describe_cards([top])}, snap any {rank}")
+            lines.append(
+                _("⚡ Snap window: the discard is {card}, snap any {rank}").format(
+                    card=describe_cards([top]), rank=rank
+                )
+            )
         lines.append(scores_line(view["scores"]))
         return lines
 
-    def _rounds_words(self, view: View) -> str:
-        """What follows "Round 2": how many rounds, or the score limit that ends the game."""
+    def _round_words(self, view: View) -> str:
+        """ "Round 2 of 3", or the round and the score limit that ends the game."""
         if view["rounds"]:
-            return f" of {view['rounds']}"
-        return f" · until someone reaches {self.option('limit').amount(view['limit'])}"
+            return _("Round {round} of {rounds}").format(round=view["round"], rounds=view["rounds"])
+        limit = int(view["limit"])
+        return ngettext(
+            "Round {round} · until someone reaches {limit} point",
+            "Round {round} · until someone reaches {limit} points",
+            limit,
+        ).format(round=view["round"], limit=limit)
 
     def layout(self, view: View) -> Layout:
         # Positions are captioned "card A" (as the controls say "your card A") so that a
         # position never reads as a rank.
-        faces = view.get("revealed") or view.get("known") or [{} for _ in view["positions"]]
+        faces = view.get("revealed") or view.get("known") or [{} for _hand in view["positions"]]
         just_seen = {(owner, label): card for owner, label, card in view.get("just_seen") or []}
         hands = [
             Group(
-                "You" if owner == view.get("seat") else f"{{s{owner}}}",
+                _("You") if owner == view.get("seat") else seat_ref(owner),
                 tuple(
-                    Shown(Card.parse(card) if card else None, f"card {label}")
+                    Shown(
+                        Card.parse(card) if card else None,
+                        _("card {label}").format(label=label),
+                    )
                     for label in labels
                     for card in [faces[owner].get(label) or just_seen.get((owner, label))]
                 ),
@@ -1405,12 +1560,66 @@ class CambioGame(Game):
             for owner, labels in enumerate(view["positions"])
         ]
         table = [
-            stack("Stock", view["stock"]),
-            stack("Discard", view["discard_size"], view["discard_top"]),
+            stack(_("Stock"), view["stock"]),
+            stack(_("Discard"), view["discard_size"], view["discard_top"]),
         ]
         if view.get("drawn"):
-            table.append(face_up("You drew", [view["drawn"]], mine=True))
+            table.append(face_up(_("You drew"), [view["drawn"]], mine=True))
         return rows(table, hands)
+
+
+def _turn_words(acting: int, seat: int | None) -> str:
+    """Whose turn it is, as a description's line starts: ``Turn: You``, ``Turn: {s1}``."""
+    if acting == seat:
+        return _("Turn: You")
+    return _("Turn: {player}").format(player=seat_ref(acting))
+
+
+_HAND_LINES = {
+    (True, True, False): N_("You: {cards}"),
+    (True, True, True): N_("You: {cards} (called Cambio: locked)"),
+    (True, False, False): N_("You: no cards"),
+    (True, False, True): N_("You: no cards (called Cambio: locked)"),
+    (False, True, False): N_("{player}: {cards}"),
+    (False, True, True): N_("{player}: {cards} (called Cambio: locked)"),
+    (False, False, False): N_("{player}: no cards"),
+    (False, False, True): N_("{player}: no cards (called Cambio: locked)"),
+}
+"""A player's line in a description, by (the reader's own, any cards, called Cambio)."""
+
+_PHASE_WORDS = {
+    "give": N_("give a card into the snapped card's place"),
+    "drawn": N_("replace a card with the drawn one, or discard it"),
+    "decide": N_("swap the two looked-at cards, or keep them"),
+}
+"""What the acting player does now, by phase (a description's turn line)."""
+
+_POWER_WORDS = {
+    ("peek", True): N_("may look at one of your cards (or skip)"),
+    ("peek", False): N_("may look at one of their cards (or skip)"),
+    ("spy", True): N_("may look at another player's card (or skip)"),
+    ("spy", False): N_("may look at another player's card (or skip)"),
+    ("swap", True): N_("may swap one of your cards with another player's, unseen (or skip)"),
+    ("swap", False): N_("may swap one of their cards with another player's, unseen (or skip)"),
+    ("king", True): N_(
+        "may look at one of your cards and another player's, then swap or keep (or skip)"
+    ),
+    ("king", False): N_(
+        "may look at one of their cards and another player's, then swap or keep (or skip)"
+    ),
+}
+"""The power the acting player may use, by (power, the reader acts)."""
+
+_FIRST_STEP_PROMPTS = {
+    "look": N_("Look at which two of your cards? The first:"),
+    "replace": N_("Put the drawn card in place of which of your cards?"),
+    "peek": N_("Look at which of your cards?"),
+    "spy": N_("Look at whose card?"),
+    "swap": N_("Swap which of your cards (unseen)?"),
+    "snap": N_("Snap whose card?"),
+    "give": N_("Give which of your cards?"),
+}
+"""The question after a decision's first step."""
 
 
 def own_label(text: str) -> str:

@@ -5,6 +5,8 @@ turn, position A first; the named stock cards follow, then the rest of the deck 
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -16,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine.ai
+import engine.games.cambio as cambio
 from engine.ai.cambio import standing
 from engine.cards import FULL_DECK, Card
 from engine.cli import main
@@ -1050,3 +1053,35 @@ def test_the_searchs_standing_adds_the_totals_in_the_last_round_only() -> None:
     assert state.totals != [0, 0] and state.round_index == 1  # the last of two rounds
     held = state.round_points()
     assert standing(state) == [total + mine for total, mine in zip(state.totals, held, strict=True)]
+
+
+def _marked_messages() -> set[str]:
+    """Every string literal marked with ``N_`` in cambio's source."""
+    built = Path(inspect.getfile(cambio))
+    tree = ast.parse(built.with_name(built.name.split(".")[0] + ".py").read_text())
+    return {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "N_"
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    }
+
+
+def test_every_event_is_a_marked_message_that_names_players_through_arguments() -> None:
+    """A translator's catalog holds each message once: no event builds its id from values
+    (a seat, a card, a count), and a player is named through an argument such as {s2}."""
+    marked = _marked_messages()
+    for seed in range(6):
+        state = GAME.new_state(2 + seed % 5, seed)
+        chooser = random.Random(seed)
+        events = state.start()
+        while not state.is_over:
+            seat = chooser.choice(state.to_act())
+            events += state.apply(seat, chooser.choice(state.legal_actions(seat)))
+        for event in events:
+            assert event.message in marked, event.message
+            names = [f"N{seat}" for seat in range(state.players)]
+            assert "{" not in event.render(names), event
