@@ -79,6 +79,7 @@ from engine.core import (
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
 from engine.layout import Layout, face_up, rows, stack, your_hand
+from engine.words import N_, _, ngettext
 
 LAYOUT_SIZE = 4
 HAND_SIZE = 12
@@ -155,7 +156,7 @@ class Move(NamedTuple):
         words = [(c, c.text) for c in self.cards]
         if self.card is not None:
             words.append((self.card, _word(self.card, self.ace)))
-        return (["top"] if self.top else []) + [word for _, word in sorted(words)]
+        return (["top"] if self.top else []) + [word for _card, word in sorted(words)]
 
     @property
     def path(self) -> tuple[str, ...]:
@@ -686,9 +687,9 @@ class SwaziState(TotalsState):
         self.turn = 1 - self.dealer
         return [
             Event(
-                f"Deal {self.deal_number + 1}: {{s{self.dealer}}} deals. "
-                f"Layout: {cards_pretty(self.loose)}",
-                kind="deal",
+                _DEALS[self.dealer],
+                "deal",
+                args=(("deal", str(self.deal_number + 1)), ("layout", cards_pretty(self.loose))),
             )
         ]
 
@@ -899,7 +900,6 @@ class SwaziState(TotalsState):
             insort(self.loose, card)
             self.loose_key += _RANK_KEYS[card.rank]
             return self._finish_turn(seat, card, [_DISCARDED[seat][card]])
-        name = _SEAT_NAMES[seat]
         new = tuple.__new__  # Event(...) without the keyword-handling frame, as for moves
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
         loose_cards: Sequence[Card] = move.cards
@@ -913,59 +913,61 @@ class SwaziState(TotalsState):
         if kind == CAPTURE:  # the commonest move after a discard
             assert hand_card is not None
             value = move.build
-            taken = cards_pretty(loose_cards)
             pile = self.piles[seat]
+            captured = [("card", hand_card.pretty), ("worth", str(move.ace))]
             if value:
                 build_cards = self.builds.pop(value).cards
                 pile += build_cards
-                build_text = f"the build of {value} ({cards_pretty(build_cards)})"
-                taken = f"{build_text} and {taken}" if loose_cards else build_text
+                captured += [("value", str(value)), ("build", cards_pretty(build_cards))]
+            if loose_cards:
+                captured.append(("cards", cards_pretty(loose_cards)))
             pile += loose_cards
             pile.append(hand_card)
             self.last_capturer = seat
-            text = f"{name} captured {taken} with {_pretty_word(hand_card, move.ace)}"
-            return self._finish_turn(seat, hand_card, [new(Event, (text, "capture", None, ()))])
+            taken = (bool(value) << 1 | bool(loose_cards)) - 1  # loose cards, the build, both
+            message = _CAPTURED[seat][taken][bool(move.ace)]
+            event = new(Event, (message, "capture", None, tuple(captured)))
+            return self._finish_turn(seat, hand_card, [event])
         if kind == CARDLESS_BUILD:
             value = sum(map(_RANK, move.cards))
             self.builds[value] = Build(value, seat, False, list(move.cards))
-            text = f"{name} built {cards_pretty(move.cards)} into a build of {value}"
-            return [new(Event, (text, "build", None, ()))]
+            built = (("cards", cards_pretty(move.cards)), ("value", str(value)))
+            return [new(Event, (_BUILT[seat], "build", None, built))]
         if kind == AUGMENT:
             build = self.builds[move.build]
             part: list[Card] = []
-            source = ""
             if move.top:
                 part.append(self.piles[1 - seat].pop())
-                source = f" (the top of {{s{1 - seat}}}'s pile)"
             part += loose_cards
             if hand_card is not None:
                 part.append(hand_card)
             build.cards += part
             build.augmented = True
-            added = cards_pretty(part)
+            added = [("value", str(build.value))]
             if move.top:
-                rest = f" and {cards_pretty(part[1:])}" if part[1:] else ""
-                added = f"{part[0].pretty}{source}{rest}"
-            text = f"{name} added {added} to the build of {build.value}"
-            events = [new(Event, (text, "build", None, ()))]
+                added.append(("top", part[0].pretty))
+                if part[1:]:
+                    added.append(("cards", cards_pretty(part[1:])))
+            else:
+                added.append(("cards", cards_pretty(part)))
+            message = _ADDED[seat][(2 if part[1:] else 1) if move.top else 0]
+            events = [new(Event, (message, "build", None, tuple(added)))]
             return events if hand_card is None else self._finish_turn(seat, hand_card, events)
         assert hand_card is not None
         if kind == BUILD:
             value = sum(map(_RANK, move.cards)) + hand_card.rank
             self.builds[value] = Build(value, seat, False, [*loose_cards, hand_card])
-            text = (
-                f"{name} built {_pretty_word(hand_card, move.ace)} on "
-                f"{cards_pretty(loose_cards)}: a build of {value}"
+            args = (
+                ("card", hand_card.pretty),
+                ("worth", str(move.ace)),
+                ("cards", cards_pretty(loose_cards)),
+                ("value", str(value)),
             )
-            return self._finish_turn(seat, hand_card, [new(Event, (text, "build", None, ()))])
+            message = _BUILT_ON[seat][bool(move.ace)]
+            return self._finish_turn(seat, hand_card, [new(Event, (message, "build", None, args))])
         if kind == CHANGE:
             build = self.builds.pop(move.build)
-            owner = build.owner
             value = move.build + hand_card.rank
-            text = (
-                f"{name} changed {{s{owner}}}'s build of {move.build} into {value} "
-                f"with {_pretty_word(hand_card, move.ace)}"
-            )
             build.cards.append(hand_card)
             own = self.builds.get(value)
             if own is None:
@@ -974,8 +976,14 @@ class SwaziState(TotalsState):
             else:  # the player's own build of that value takes the cards in and is augmented
                 own.cards += build.cards
                 own.augmented = True
-                text += f", which joins their own build of {value}"
-            return self._finish_turn(seat, hand_card, [new(Event, (text, "change", None, ()))])
+            args = (
+                ("old", str(move.build)),
+                ("value", str(value)),
+                ("card", hand_card.pretty),
+                ("worth", str(move.ace)),
+            )
+            message = _CHANGED[seat][own is not None][bool(move.ace)]
+            return self._finish_turn(seat, hand_card, [new(Event, (message, "change", None, args))])
         raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
 
     def _finish_turn(self, seat: int, card: Card, events: list[Event]) -> list[Event]:
@@ -996,7 +1004,7 @@ class SwaziState(TotalsState):
         if self.stock:
             self.half = 2
             self.deal_hands()
-            events.append(Event("Second half: 12 more cards to each player", "half"))
+            events.append(Event(N_("Second half: 12 more cards to each player"), "half"))
             return events
         return events + self.end_deal()
 
@@ -1010,10 +1018,7 @@ class SwaziState(TotalsState):
         if self.last_capturer is not None and left:
             self.piles[self.last_capturer] += left
             events.append(
-                Event(
-                    f"{{s{self.last_capturer}}} took the rest of the layout: {cards_pretty(left)}",
-                    kind="capture",
-                )
+                Event(_SWEPT[self.last_capturer], "capture", args=(("cards", cards_pretty(left)),))
             )
             self.builds = {}
             self.loose = []
@@ -1023,25 +1028,31 @@ class SwaziState(TotalsState):
             self.totals[seat] += points[seat]
         self.history.append(points)
         counts = pile_counts(self.piles, SPADES, SCORING_CARDS, "1 point each")
-        events.append(Event(f"Deal {self.deal_number + 1} piles: {counts}", "piles"))
+        deal = ("deal", str(self.deal_number + 1))
+        # each seat's part follows its seat, which a message names itself
+        first, _between, second = counts.removeprefix("{s0} ").partition("; {s1} ")
+        piles = (deal, ("pile0", first), ("pile1", second))
         events.append(
-            Event(
-                f"Deal {self.deal_number + 1} scores: "
-                + "; ".join(
-                    f"{{s{seat}}} {points[seat]}"
-                    + (f" ({', '.join(reasons[seat])})" if reasons[seat] else "")
-                    for seat in (0, 1)
-                )
-                + f" · totals: {{s0}} {self.totals[0]}, {{s1}} {self.totals[1]}",
-                kind="hand_end",
-            )
+            Event(N_("Deal {deal} piles: {s0} {pile0}; {s1} {pile1}"), "piles", args=piles)
         )
+        scores = [deal]
+        for seat in (0, 1):
+            scores.append((f"points{seat}", str(points[seat])))
+            scores.append(
+                (f"reasons{seat}", f" ({', '.join(reasons[seat])})" if reasons[seat] else "")
+            )
+            scores.append((f"total{seat}", str(self.totals[seat])))
+        message = N_(
+            "Deal {deal} scores: {s0} {points0}{reasons0}; {s1} {points1}{reasons1}"
+            " · totals: {s0} {total0}, {s1} {total1}"
+        )
+        events.append(Event(message, "hand_end", args=tuple(scores)))
         best = max(self.totals)
         target = int(self.options["target"] or 0)
         if best >= target and self.totals.count(best) == 1:
             self.over = True
             winner = self.totals.index(best)
-            events.append(Event(f"{{s{winner}}} wins with {best} points", "game_end"))
+            events.append(Event(_WINS[winner], "game_end", args=(("points", str(best)),)))
             return events
         self.deal_number += 1
         self.dealer = 1 - self.dealer
@@ -1064,102 +1075,112 @@ class SwaziState(TotalsState):
     def explain_illegal(self, seat: int, action: Action) -> str:
         if not isinstance(action, Move) or seat not in self.to_act():
             return super().explain_illegal(seat, action)
-        return self._why_not(seat, action) or f"'{action.text}' is not a legal move now."
+        return self._why_not(seat, action) or _("'{move}' is not a legal move now.").format(
+            move=action.text
+        )
 
     def _why_not(self, seat: int, move: Move) -> str | None:
         """The first rule a move breaks, in plain words; None when it breaks none (the tests
         hold this to the listed moves and to a brute-force reference)."""
         hand, kind = self.hands[seat], move.kind
         if move.card is not None and move.card not in hand:
-            return f"You do not hold {move.card.pretty}."
+            return _("You do not hold {card}.").format(card=move.card.pretty)
         hand_cards = [card for card in move.cards if card in hand]
         if kind != AUGMENT and hand_cards:
-            return f"{cards_pretty(hand_cards)} is in your hand, not on the layout."
+            return _("{cards} is in your hand, not on the layout.").format(
+                cards=cards_pretty(hand_cards)
+            )
         if len(hand_cards) + (move.card is not None and kind == AUGMENT) > 1:
-            return "A part may hold at most one card from your hand."
+            return _("A part may hold at most one card from your hand.")
         missing = [card for card in move.cards if card not in hand and card not in self.loose]
         if missing:
-            return f"{cards_pretty(missing)} is not loose on the layout."
+            return _("{cards} is not loose on the layout.").format(cards=cards_pretty(missing))
         hand_card = self.hand_card_of(seat, move)
         if hand_card is not None and hand_card.rank == 1 and kind != DISCARD and move.ace == 0:
-            return "Say which value your ace has: AH=1 or AH=14."
+            return _("Say which value your ace has: AH=1 or AH=14.")
         if kind in (AUGMENT, CHANGE, CAPTURE) and move.build and move.build not in self.builds:
-            return f"There is no build of {move.build}."
+            return _("There is no build of {value}.").format(value=move.build)
         if move.top and self.pile_top(seat) is None:
-            return "Your opponent's pile is empty: there is no top card to use."
+            return _("Your opponent's pile is empty: there is no top card to use.")
         owned = [v for v, b in self.builds.items() if b.owner == seat]
         if kind == AUGMENT and self.builds[move.build].owner != seat:
-            return "You may augment only your own build (you may change a single one)."
+            return _("You may augment only your own build (you may change a single one).")
         if kind == CHANGE:
             build = self.builds[move.build]
             if build.owner == seat:
-                return "You may change only your opponent's build."
+                return _("You may change only your opponent's build.")
             if build.augmented:
-                return "An augmented build cannot change its value."
+                return _("An augmented build cannot change its value.")
         if kind in (BUILD, CHANGE) and move.ace not in (0, 1):
-            return "An ace joined to other cards counts 1: write it =1."
+            return _("An ace joined to other cards counts 1: write it =1.")
         if kind == AUGMENT:
             top = self.pile_top(seat) if move.top else None
             part = [*move.cards, *([move.card] if move.card else []), *([top] if top else [])]
             single = len(part) == 1
             if move.card is not None and move.ace != (TOP_BUILD if single else 1):
-                return (
-                    "An ace alone in a part is 14, with other cards 1: write "
-                    f"{move.card.text}={TOP_BUILD if single else 1}."
-                )
+                return _(
+                    "An ace alone in a part is 14, with other cards 1: write {card}={value}."
+                ).format(card=move.card.text, value=TOP_BUILD if single else 1)
             if not (
                 serves(part[0], move.build)
                 if single
                 else sum(card.rank for card in part) == move.build
             ):
-                return (
-                    f"A part of the build of {move.build} is one card of that value or cards "
-                    f"adding up to {move.build}."
-                )
+                return _(
+                    "A part of the build of {value} is one card of that value or cards "
+                    "adding up to {value}."
+                ).format(value=move.build)
         if kind == CAPTURE and move.card is not None:
             value = move.ace or move.card.rank
             if move.build and move.build != value:
-                return f"A card of value {value} cannot capture a build of {move.build}."
-            if not move.cards and not move.build:
-                return "Say what you capture."
-            if move.cards and not _splits(value, sorted(move.cards)):
-                return (
-                    f"{cards_pretty(move.cards)} do not split into cards of value {value} and "
-                    f"sets adding up to {value}."
+                return _("A card of value {value} cannot capture a build of {build}.").format(
+                    value=value, build=move.build
                 )
+            if not move.cards and not move.build:
+                return _("Say what you capture.")
+            if move.cards and not _splits(value, sorted(move.cards)):
+                return _(
+                    "{cards} do not split into cards of value {value} and sets adding up to "
+                    "{value}."
+                ).format(cards=cards_pretty(move.cards), value=value)
             if move.ace == TOP_BUILD and all(c.rank == 1 for c in move.cards) and not move.build:
-                return "Taking aces alone, an ace is written =1."
+                return _("Taking aces alone, an ace is written =1.")
         new_value = self._new_value(move)
         if new_value is not None:
             if new_value > TOP_BUILD:
-                return f"A build may be worth at most {TOP_BUILD}, not {new_value}."
+                return _("A build may be worth at most {most}, not {value}.").format(
+                    most=TOP_BUILD, value=new_value
+                )
             merges = kind == CHANGE and new_value in owned
             if new_value in self.builds and not merges:
                 if self.builds[new_value].owner == seat:
-                    return (
-                        f"You already own a build of {new_value}: write it as an augment of "
-                        f"b{new_value}."
-                    )
-                return f"There is already a build of {new_value}: two builds never share a value."
+                    return _(
+                        "You already own a build of {value}: write it as an augment of b{value}."
+                    ).format(value=new_value)
+                return _(
+                    "There is already a build of {value}: two builds never share a value."
+                ).format(value=new_value)
             kept = [card for card in hand if card != hand_card and serves(card, new_value)]
             if not kept:
-                return f"You must keep a card of value {new_value} in hand to own that build."
+                return _("You must keep a card of value {value} in hand to own that build.").format(
+                    value=new_value
+                )
         if hand_card is not None:
             if self.half == 1 and owned and kind == DISCARD:
-                return "In the first half you may not discard while you own a build."
+                return _("In the first half you may not discard while you own a build.")
             left = [v for v in owned if not (kind == CAPTURE and move.build == v)]
             if new_value is not None and new_value not in left:
                 left.append(new_value)
             for value in left:
                 if not any(card != hand_card and serves(card, value) for card in hand):
-                    return (
-                        f"You own the build of {value}: keep a card of value {value}, or use "
+                    return _(
+                        "You own the build of {value}: keep a card of value {value}, or use "
                         "your last one to capture it."
-                    )
+                    ).format(value=value)
             if self.half == 1 and len(left) > 1:
-                return "In the first half you may not end your turn owning two builds."
+                return _("In the first half you may not end your turn owning two builds.")
         elif self.half == 1 and len(owned) >= 2 and kind == CARDLESS_BUILD:
-            return "In the first half you may own a second build only if you then capture one."
+            return _("In the first half you may own a second build only if you then capture one.")
         return None
 
     @staticmethod
@@ -1249,25 +1270,27 @@ class SwaziState(TotalsState):
 
 # what a hand card may do, for a choice of the card that leads on to several moves
 _KIND_WORDS = {
-    CAPTURE: "capture",
-    BUILD: "build",
-    CHANGE: "change a build",
-    AUGMENT: "add to a build",
-    DISCARD: "lay it down",
+    CAPTURE: N_("capture"),
+    BUILD: N_("build"),
+    CHANGE: N_("change a build"),
+    AUGMENT: N_("add to a build"),
+    DISCARD: N_("lay it down"),
 }
 
 
 def _or_list(words: Sequence[str]) -> str:
     """``capture``, ``capture or build``, ``capture, build or lay it down``."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" or {words[-1]}"
+    if len(words) == 1:
+        return words[0]
+    return _("{choices} or {last}").format(choices=", ".join(words[:-1]), last=words[-1])
 
 
 _STEP_WORDS = {
-    "build": "Build with table cards only",
-    "capture": "Capture",
-    "build on": "Build on table cards",
-    "discard": "Lay it on the table",
-    "top": "your opponent's pile top",
+    "build": N_("Build with table cards only"),
+    "capture": N_("Capture"),
+    "build on": N_("Build on table cards"),
+    "discard": N_("Lay it on the table"),
+    "top": N_("your opponent's pile top"),
 }
 
 
@@ -1281,20 +1304,23 @@ def _item_words(word: str) -> str:
     ['Capture with A♥ (worth 1)', 'Change the build of 7', 'Add to the build of 9']
     """
     if word in _STEP_WORDS:
-        return _STEP_WORDS[word]
-    verb, _, rest = word.rpartition(" ")
-    if verb:
-        verbs = {"capture": "Capture with", "change": "Change", "augment": "Add to"}
-        return f"{verbs.get(verb, verb)} {_item_words(rest)}"
+        return _(_STEP_WORDS[word])
+    verb, _space, rest = word.rpartition(" ")
+    if verb == "capture":
+        return _("Capture with {card}").format(card=_item_words(rest))
+    if verb == "change":
+        return _("Change the build of {value}").format(value=rest[1:])
+    if verb == "augment":
+        return _("Add to the build of {value}").format(value=rest[1:])
     if word[:1] == "b" and word[1:].isdigit():
-        return f"the build of {word[1:]}"
-    text, _, ace = word.partition("=")
+        return _("the build of {value}").format(value=word[1:])
+    text, _equals, ace = word.partition("=")
     return _pretty_word(Card.parse(text), int(ace) if ace else 0)
 
 
 def _pretty_word(card: Card, ace: int) -> str:
     """A hand card for people: ``9♦``, or ``A♥ (worth 14)``."""
-    return f"{card.pretty} (worth {ace})" if ace else card.pretty
+    return _("{card} (worth {worth})").format(card=card.pretty, worth=ace) if ace else card.pretty
 
 
 def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[str]]]:
@@ -1330,11 +1356,116 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
     return points, reasons
 
 
-_SEAT_NAMES = ("{s0}", "{s1}")  # each seat as event text names it
+# -- events: each message once for each seat that plays it (a message names seats literally)
+_DEALS = (
+    N_("Deal {deal}: {s0} deals. Layout: {layout}"),
+    N_("Deal {deal}: {s1} deals. Layout: {layout}"),
+)
+_CAPTURED = (  # [seat][what is taken: loose cards, the build, both][worth said]
+    (
+        (
+            N_("{s0} captured {cards} with {card}"),
+            N_("{s0} captured {cards} with {card} (worth {worth})"),
+        ),
+        (
+            N_("{s0} captured the build of {value} ({build}) with {card}"),
+            N_("{s0} captured the build of {value} ({build}) with {card} (worth {worth})"),
+        ),
+        (
+            N_("{s0} captured the build of {value} ({build}) and {cards} with {card}"),
+            N_(
+                "{s0} captured the build of {value} ({build}) and {cards} with {card} "
+                "(worth {worth})"
+            ),
+        ),
+    ),
+    (
+        (
+            N_("{s1} captured {cards} with {card}"),
+            N_("{s1} captured {cards} with {card} (worth {worth})"),
+        ),
+        (
+            N_("{s1} captured the build of {value} ({build}) with {card}"),
+            N_("{s1} captured the build of {value} ({build}) with {card} (worth {worth})"),
+        ),
+        (
+            N_("{s1} captured the build of {value} ({build}) and {cards} with {card}"),
+            N_(
+                "{s1} captured the build of {value} ({build}) and {cards} with {card} "
+                "(worth {worth})"
+            ),
+        ),
+    ),
+)
+_BUILT = (
+    N_("{s0} built {cards} into a build of {value}"),
+    N_("{s1} built {cards} into a build of {value}"),
+)
+_BUILT_ON = (  # [seat][worth said]
+    (
+        N_("{s0} built {card} on {cards}: a build of {value}"),
+        N_("{s0} built {card} (worth {worth}) on {cards}: a build of {value}"),
+    ),
+    (
+        N_("{s1} built {card} on {cards}: a build of {value}"),
+        N_("{s1} built {card} (worth {worth}) on {cards}: a build of {value}"),
+    ),
+)
+_ADDED = (  # [seat][cards, the pile top alone, the pile top and cards]
+    (
+        N_("{s0} added {cards} to the build of {value}"),
+        N_("{s0} added {top} (the top of {s1}'s pile) to the build of {value}"),
+        N_("{s0} added {top} (the top of {s1}'s pile) and {cards} to the build of {value}"),
+    ),
+    (
+        N_("{s1} added {cards} to the build of {value}"),
+        N_("{s1} added {top} (the top of {s0}'s pile) to the build of {value}"),
+        N_("{s1} added {top} (the top of {s0}'s pile) and {cards} to the build of {value}"),
+    ),
+)
+_CHANGED = (  # [seat][joins the player's own build][worth said]
+    (
+        (
+            N_("{s0} changed {s1}'s build of {old} into {value} with {card}"),
+            N_("{s0} changed {s1}'s build of {old} into {value} with {card} (worth {worth})"),
+        ),
+        (
+            N_(
+                "{s0} changed {s1}'s build of {old} into {value} with {card}, "
+                "which joins their own build of {value}"
+            ),
+            N_(
+                "{s0} changed {s1}'s build of {old} into {value} with {card} (worth {worth}), "
+                "which joins their own build of {value}"
+            ),
+        ),
+    ),
+    (
+        (
+            N_("{s1} changed {s0}'s build of {old} into {value} with {card}"),
+            N_("{s1} changed {s0}'s build of {old} into {value} with {card} (worth {worth})"),
+        ),
+        (
+            N_(
+                "{s1} changed {s0}'s build of {old} into {value} with {card}, "
+                "which joins their own build of {value}"
+            ),
+            N_(
+                "{s1} changed {s0}'s build of {old} into {value} with {card} (worth {worth}), "
+                "which joins their own build of {value}"
+            ),
+        ),
+    ),
+)
+_SWEPT = (
+    N_("{s0} took the rest of the layout: {cards}"),
+    N_("{s1} took the rest of the layout: {cards}"),
+)
+_WINS = (N_("{s0} wins with {points} points"), N_("{s1} wins with {points} points"))
 _DISCARD = {card: Move(DISCARD, card) for card in FULL_DECK}
 _DISCARDED = [
-    {card: Event(f"{{s{seat}}} discarded {card.pretty}", "discard") for card in FULL_DECK}
-    for seat in (0, 1)
+    {card: Event(message, "discard", args=(("card", card.pretty),)) for card in FULL_DECK}
+    for message in (N_("{s0} discarded {card}"), N_("{s1} discarded {card}"))
 ]
 """Each seat's event for a discard of each card, made once (events are immutable): half the
 moves of a game are discards."""
@@ -1347,20 +1478,20 @@ class SwaziGame(Game):
     state_class = SwaziState
 
     id = "swazi"
-    name = "Swazi Casino"
+    name = N_("Swazi Casino")
     player_counts = (2,)
     options = (
         Option(
             "target",
             21,
-            "points to reach to win (both reach it: the higher total; a tie plays on)",
+            N_("points to reach to win (both reach it: the higher total; a tie plays on)"),
             minimum=1,
             maximum=500,
-            label="Target",
-            unit="point",
+            label=N_("Target"),
+            unit=N_("point"),
         ),
     )
-    pitch = (
+    pitch = N_(
         "Two-player casino with builds: capture by value, build, and steal the "
         "top of your opponent's pile."
     )
@@ -1368,19 +1499,23 @@ class SwaziGame(Game):
     def parse_action(self, text: str) -> Action:
         words = text.split()
         if not words:
-            raise parse_error(text, _EXPECTED)
+            raise parse_error(text, _(_EXPECTED))
         verb = words[0].lower()
         try:
             if verb == "discard" and len(words) == 2:
                 card, ace = _hand_word(words[1], text, valued=False)
                 if ace:
-                    raise ActionParseError(f"cannot read {text!r}: a discarded ace has no value")
+                    raise ActionParseError(
+                        _("cannot read {text}: a discarded ace has no value").format(
+                            text=repr(text)
+                        )
+                    )
                 return Move(DISCARD, card)
             if verb == "capture" and len(words) >= 4 and words[2].lower() == "take":
                 card, ace = _hand_word(words[1], text)
                 build, cards, top, marked = _items(words[3:], text, builds=True)
                 if top or marked is not None:
-                    raise parse_error(text, "capture CARD take [bN] CARD …")
+                    raise parse_error(text, _("capture CARD take [bN] CARD …"))
                 _no_repeat(card, cards, text)
                 return Move(CAPTURE, card, ace, build, cards)
             if verb == "change" and len(words) == 4 and words[2].lower() == "with":
@@ -1390,13 +1525,13 @@ class SwaziGame(Game):
                 card, ace = _hand_word(words[1], text)
                 build, cards, top, marked = _items(words[3:], text, builds=False)
                 if top or marked is not None:
-                    raise parse_error(text, "build CARD on CARD …")
+                    raise parse_error(text, _("build CARD on CARD …"))
                 _no_repeat(card, cards, text)
                 return Move(BUILD, card, ace, cards=cards)
             if verb == "build" and len(words) >= 3:
                 build, cards, top, marked = _items(words[1:], text, builds=False)
                 if top or marked is not None:
-                    raise parse_error(text, "build CARD CARD …")
+                    raise parse_error(text, _("build CARD CARD …"))
                 return Move(CARDLESS_BUILD, cards=cards)
             if verb == "augment" and len(words) >= 4 and words[2].lower() == "with":
                 value = _build_word(words[1], text)
@@ -1407,8 +1542,10 @@ class SwaziGame(Game):
                 _no_repeat(card, cards, text)
                 return Move(AUGMENT, card, ace, value, cards, top)
         except CardError as error:
-            raise ActionParseError(f"cannot read {text!r}: {error}") from None
-        raise parse_error(text, _EXPECTED)
+            raise ActionParseError(
+                _("cannot read {text}: {error}").format(text=repr(text), error=error)
+            ) from None
+        raise parse_error(text, _(_EXPECTED))
 
     def _state_from_json(self, data: Mapping[str, Any]) -> State:
         if int(data["players"]) != 2:
@@ -1447,35 +1584,39 @@ class SwaziGame(Game):
         self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
     ) -> str | None:
         if not chosen:
-            return "Your move: which hand card (or a build with table cards only)?"
+            return _("Your move: which hand card (or a build with table cards only)?")
         first = chosen[0]
         targets = 1 if first == "build" or first.startswith("augment") else 2
         if len(chosen) < targets:
-            return f"What to do with {_item_words(first)}?"
+            return _("What to do with {item}?").format(item=_item_words(first))
         # Targets are picked one at a time: say which are picked so far.
         picked = " + ".join(_item_words(word) for word in chosen[targets:])
         if not picked:
-            return f"{self.pick_prompt(chosen[:targets], (), names)} (one at a time)"
+            return _pick_question(chosen[:targets], one_at_a_time=True)
         if first == "build":
-            return f"Building with {picked}: what else?"
+            return _("Building with {picked}: what else?").format(picked=picked)
         if targets == 1:
-            return f"Adding {picked} to {_item_words(first.split()[1])}: what else?"
+            return _("Adding {picked} to {build}: what else?").format(
+                picked=picked, build=_item_words(first.split()[1])
+            )
         card = _item_words(first)
         if chosen[1] == "build on":
-            return f"Building {card} on {picked}: what else?"
-        return f"Capturing {picked} with {card}: what else?"
+            return _("Building {card} on {picked}: what else?").format(card=card, picked=picked)
+        return _("Capturing {picked} with {card}: what else?").format(card=card, picked=picked)
 
     def leads_label(
         self, chosen: tuple[str, ...], step: str, actions: Sequence[Action], names: Sequence[str]
     ) -> str | None:
         if chosen:  # a kind of move with a hand card: what it does with the card
             if step == "build on":
-                return f"Build {_item_words(chosen[0])} on table cards"
+                return _("Build {card} on table cards").format(card=_item_words(chosen[0]))
             return _item_words(f"capture {chosen[0]}") if step == "capture" else None
         if not is_card_text(step):
             return None
         kinds = dict.fromkeys(cast(Move, action).kind for action in actions)
-        return f"{Card.parse(step).pretty}: " + _or_list([_KIND_WORDS[kind] for kind in kinds])
+        return _("{card}: {choices}").format(
+            card=Card.parse(step).pretty, choices=_or_list([_(_KIND_WORDS[kind]) for kind in kinds])
+        )
 
     def card_set(self, action: Action) -> CardSet | None:
         """A build, an augment or a capture is a set of targets after its first steps."""
@@ -1489,15 +1630,7 @@ class SwaziGame(Game):
     def pick_prompt(
         self, chosen: tuple[str, ...], sizes: tuple[int, ...], names: Sequence[str]
     ) -> str | None:
-        first = chosen[0]
-        if first == "build":
-            return "Build with which table cards?"
-        if first.startswith("augment"):
-            return f"Add what to {_item_words(first.split()[1])}?"
-        card = _item_words(first)
-        if chosen[1] == "build on":
-            return f"Build {card} on which table cards?"
-        return f"Capture what with {card}?"
+        return _pick_question(chosen, one_at_a_time=False)
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         assert isinstance(action, Move)
@@ -1505,66 +1638,127 @@ class SwaziGame(Game):
         loose = [c.pretty for c in action.cards]
         if kind == CARDLESS_BUILD:
             value = sum(c.rank for c in action.cards)
-            return f"Build {value} from {' + '.join(loose)}"
+            return _("Build {value} from {cards}").format(value=value, cards=" + ".join(loose))
         if kind == AUGMENT:
             items = [_item_words(word) for word in action._augment_items()]
-            return f"Add {' + '.join(items)} to your build of {action.build}"
+            return _("Add {items} to your build of {value}").format(
+                items=" + ".join(items), value=action.build
+            )
         assert card is not None
         word = _pretty_word(card, action.ace)
         if kind == CAPTURE:
-            taken = ([f"the build of {action.build}"] if action.build else []) + loose
-            return f"Capture {' + '.join(taken)} with {word}"
+            taken = ([_item_words(f"b{action.build}")] if action.build else []) + loose
+            return _("Capture {taken} with {card}").format(taken=" + ".join(taken), card=word)
         if kind == BUILD:
             value = sum(c.rank for c in action.cards) + card.rank
-            return f"Build {value}: {word} on {' + '.join(loose)}"
+            return _("Build {value}: {card} on {cards}").format(
+                value=value, card=word, cards=" + ".join(loose)
+            )
         if kind == CHANGE:
             value = action.build + (action.ace or card.rank)
-            return f"Change your opponent's build of {action.build} into {value} with {word}"
-        return f"Lay {card.pretty} on the table"
+            return _("Change your opponent's build of {old} into {value} with {card}").format(
+                old=action.build, value=value, card=word
+            )
+        return _("Lay {card} on the table").format(card=card.pretty)
 
     def describe(self, view: View) -> list[str]:
         header, scores = self.summary(view)
-        lines = [header, f"Layout: {describe_cards(view['layout']) or '(empty)'}"]
+        layout = describe_cards(view["layout"]) or _("(empty)")
+        lines = [header, _("Layout: {cards}").format(cards=layout)]
         for build in view["builds"]:
-            lines.append(
-                f"Build of {build['value']} ({{s{build['owner']}}}"
-                + (", augmented" if build["augmented"] else "")
-                + f"): {describe_cards(build['cards'])}"
-            )
+            line = _("Build of {value} ({owner}, augmented): {cards}")
+            if not build["augmented"]:
+                line = _("Build of {value} ({owner}): {cards}")
+            owner, cards = _seat(build["owner"]), describe_cards(build["cards"])
+            lines.append(line.format(value=build["value"], owner=owner, cards=cards))
         for seat, pile in enumerate(view["piles"]):
-            top = describe_cards([pile["top"]]) if pile["top"] else "empty"
-            lines.append(f"Pile of {{s{seat}}}: {pile['size']} cards, top {top}")
+            size = pile["size"]
+            # the English says "cards" for one too: the plural forms are for other languages
+            line = ngettext(
+                "Pile of {owner}: {size} cards, top {top}",
+                "Pile of {owner}: {size} cards, top {top}",
+                size,
+            )
+            if not pile["top"]:
+                line = ngettext(
+                    "Pile of {owner}: {size} cards, top empty",
+                    "Pile of {owner}: {size} cards, top empty",
+                    size,
+                )
+            top = describe_cards([pile["top"]]) if pile["top"] else ""
+            lines.append(line.format(owner=_seat(seat), size=size, top=top))
         lines.append(scores)
         if "hand" in view:
-            lines.append(f"Your hand: {describe_cards(view['hand']) or '(empty)'}")
+            hand = describe_cards(view["hand"]) or _("(empty)")
+            lines.append(_("Your hand: {cards}").format(cards=hand))
         if view["turn"] is not None:
-            lines.append(f"To play: {{s{view['turn']}}}")
+            lines.append(_("To play: {player}").format(player=_seat(view["turn"])))
         return lines
 
     def summary(self, view: View) -> list[str]:
+        header = _("Deal {deal} (second half) · dealer {dealer} · playing to {target}")
+        if view["half"] == "first":
+            header = _("Deal {deal} (first half) · dealer {dealer} · playing to {target}")
         return [
-            f"Deal {view['deal_number']} ({view['half']} half) · dealer {{s{view['dealer']}}} · "
-            + f"playing to {self.option('target').amount(view['target'])}",
+            header.format(
+                deal=view["deal_number"],
+                dealer=_seat(view["dealer"]),
+                target=self.option("target").amount(view["target"]),
+            ),
             scores_line(view["scores"]),
         ]
 
     def layout(self, view: View) -> Layout:
         builds = [
-            face_up(f"Build {build['value']} · {{s{build['owner']}}}", build["cards"])
+            face_up(
+                _("Build {value} · {owner}").format(
+                    value=build["value"], owner=_seat(build["owner"])
+                ),
+                build["cards"],
+            )
             for build in view["builds"]
         ]
         piles = [
-            stack(f"{{s{seat}}}'s pile", pile["size"], pile["top"])
+            stack(_("{owner}'s pile").format(owner=_seat(seat)), pile["size"], pile["top"])
             for seat, pile in enumerate(view["piles"])
         ]
         return rows(
-            [face_up("Layout", view["layout"]), *builds],
-            [*piles, stack("Stock", view["stock"])],
+            [face_up(_("Layout"), view["layout"]), *builds],
+            [*piles, stack(_("Stock"), view["stock"])],
             your_hand(view),
         )
 
 
-_EXPECTED = (
+def _seat(seat: int) -> str:
+    """A seat's placeholder in a text the caller fills with names: ``{s1}``."""
+    return f"{{s{seat}}}"
+
+
+def _pick_question(chosen: tuple[str, ...], one_at_a_time: bool) -> str:
+    """What the set of targets after ``chosen`` (a hand card and a kind of move, or a
+    card-less ``build`` / ``augment bN``) is asked with; ``one_at_a_time`` when the targets
+    are picked one by one."""
+    first = chosen[0]
+    if first == "build":
+        if one_at_a_time:
+            return _("Build with which table cards? (one at a time)")
+        return _("Build with which table cards?")
+    if first.startswith("augment"):
+        build = _item_words(first.split()[1])
+        if one_at_a_time:
+            return _("Add what to {build}? (one at a time)").format(build=build)
+        return _("Add what to {build}?").format(build=build)
+    card = _item_words(first)
+    if chosen[1] == "build on":
+        if one_at_a_time:
+            return _("Build {card} on which table cards? (one at a time)").format(card=card)
+        return _("Build {card} on which table cards?").format(card=card)
+    if one_at_a_time:
+        return _("Capture what with {card}? (one at a time)").format(card=card)
+    return _("Capture what with {card}?").format(card=card)
+
+
+_EXPECTED = N_(
     "a swazi move such as 'capture 9D take b9 4S 5H', 'build 3H on 2D 5C', 'build 2D 5C', "
     "'augment b9 with top 4S', 'change b10 with 2C' or 'discard JC'"
 )
@@ -1577,12 +1771,15 @@ def _hand_word(word: str, text: str, valued: bool = True) -> tuple[Card, int]:
     if not eq:
         if card.rank == 1 and valued:
             raise ActionParseError(
-                f"cannot read {text!r}: say which value the ace has ({card.text}=1 or "
-                f"{card.text}=14)"
+                _("cannot read {text}: say which value the ace has ({card}=1 or {card}=14)").format(
+                    text=repr(text), card=card.text
+                )
             )
         return card, 0
     if card.rank != 1 or value not in ("1", "14"):
-        raise ActionParseError(f"cannot read {text!r}: only an ace takes a value, =1 or =14")
+        raise ActionParseError(
+            _("cannot read {text}: only an ace takes a value, =1 or =14").format(text=repr(text))
+        )
     return card, int(value)
 
 
@@ -1590,7 +1787,11 @@ def _build_word(word: str, text: str) -> int:
     """A build named by its value: ``b9``."""
     digits = word[1:]
     if word[:1].lower() != "b" or not digits.isdigit() or not 2 <= int(digits) <= TOP_BUILD:
-        raise ActionParseError(f"cannot read {text!r}: {word!r} is not a build (b2 … b14)")
+        raise ActionParseError(
+            _("cannot read {text}: {word} is not a build (b2 … b14)").format(
+                text=repr(text), word=repr(word)
+            )
+        )
     return int(digits)
 
 
@@ -1610,20 +1811,26 @@ def _items(
             build = _build_word(word, text)
         elif "=" in word:
             if marked is not None:
-                raise ActionParseError(f"cannot read {text!r}: only one hand card per move")
+                raise ActionParseError(
+                    _("cannot read {text}: only one hand card per move").format(text=repr(text))
+                )
             marked = _hand_word(word, text)
         else:
             cards.append(Card.parse(word))
     if len(set(cards)) != len(cards):
-        raise ActionParseError(f"cannot read {text!r}: a card is named twice")
+        raise ActionParseError(
+            _("cannot read {text}: a card is named twice").format(text=repr(text))
+        )
     if not cards and not build and not top and marked is None:
-        raise parse_error(text, _EXPECTED)
+        raise parse_error(text, _(_EXPECTED))
     return build, tuple(sorted(cards)), top, marked
 
 
 def _no_repeat(card: Card, cards: Sequence[Card], text: str) -> None:
     if card in cards:
-        raise ActionParseError(f"cannot read {text!r}: a card is named twice")
+        raise ActionParseError(
+            _("cannot read {text}: a card is named twice").format(text=repr(text))
+        )
 
 
 GAME = SwaziGame()
