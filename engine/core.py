@@ -172,10 +172,16 @@ class Event(NamedTuple):
         return self.message.format_map(_KeepSeats(self.args)) if self.args else self.message
 
     def render(self, names: Sequence[str]) -> str:
-        """The line in the active language, seat names and arguments filled in."""
-        return _(self.message).format(
-            **{f"s{seat}": name for seat, name in enumerate(names)}, **dict(self.args)
-        )
+        """The line in the active language, seat names and arguments filled in. An argument
+        may name seats itself (``("player", "{s2}")``), so one message id serves every seat.
+
+        >>> lead = Event("{player} leads {card}", args=(("player", "{s1}"), ("card", "6♦")))
+        >>> lead.render(["Ann", "Bob"]), lead.text
+        ('Bob leads 6♦', '{s1} leads 6♦')
+        """
+        seats = {f"s{seat}": name for seat, name in enumerate(names)}
+        args = {key: value.format(**seats) if "{" in value else value for key, value in self.args}
+        return _(self.message).format(**seats, **args)
 
     def visible(self, seat: int | None) -> bool:
         """Whether ``seat`` (None: an onlooker) may see this event."""
