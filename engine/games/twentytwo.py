@@ -62,6 +62,7 @@ from engine.core import (
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
 from engine.layout import Layout, face_up, rows, stack, your_hand
+from engine.words import N_, _, ngettext
 
 FIRST_HAND_SIZE = 7
 ELIMINATED_AT = 22
@@ -560,23 +561,38 @@ class TwentyTwoState(State):
         self.discards = [[] for _ in range(self.players)]
         self.trick, self.best_seat, self.best, self.played, self.revealed = [], None, (), [], []
         self.floors = [0] * self.players
-        short = f" (the deck of {len(deck)} is short for {wanted} each)" if dealt < wanted else ""
-        events = [
-            Event(
-                f"Hand {self.hand_number + 1}: {{s{self.dealer}}} deals {dealt} cards each"
-                f"{short}; {len(self.stock)} left in the stock",
-                kind="deal",
+        deal = (
+            N_("Hand {hand}: {player} deals {count} cards each; {left} left in the stock")
+            if dealt == wanted
+            else N_(
+                "Hand {hand}: {player} deals {count} cards each (the deck of {deck} is short"
+                " for {wanted} each); {left} left in the stock"
             )
-        ]
+        )
+        numbers = {
+            "hand": self.hand_number + 1,
+            "count": dealt,
+            "left": len(self.stock),
+            "deck": len(deck),
+            "wanted": wanted,
+        }
+        events = [Event(deal, "deal", args=(seat_arg(self.dealer), *number_args(numbers)))]
         hands = self.hands = [[] for _ in range(self.players)]
         for place, seat in enumerate(order):
             hand = hands[seat] = sorted(deck[place:dealt_cards:seats], key=RANK_ORDER.__getitem__)
-            events.append(Event(f"{{s{seat}}} is dealt {cards_pretty(hand)}", "hand", ONLY[seat]))
+            events.append(
+                Event(
+                    N_("{player} is dealt {cards}"),
+                    "hand",
+                    ONLY[seat],
+                    (seat_arg(seat), ("cards", cards_pretty(hand))),
+                )
+            )
         if self.stock:
             self.phase = "exchange"
             self.pending = order
             return events
-        events.append(Event("The stock is empty: nobody exchanges", "exchange"))
+        events.append(Event(N_("The stock is empty: nobody exchanges"), "exchange"))
         return events + self.start_play()
 
     def start_play(self) -> list[Event]:
@@ -652,29 +668,35 @@ class TwentyTwoState(State):
         if isinstance(action, (Exchange, Play)):
             missing = [card for card in action.cards if card not in hand]
             if missing:
-                return f"You do not hold {cards_pretty(missing)}."
+                return _("You do not hold {cards}.").format(cards=cards_pretty(missing))
         if self.phase == "exchange":
             if isinstance(action, Play):
-                return "First comes the exchange: keep your cards or exchange some."
+                return _("First comes the exchange: keep your cards or exchange some.")
             if isinstance(action, Exchange) and len(action.cards) > len(self.stock):
                 left = len(self.stock)
-                return f"The stock has only {left} card{'s' if left != 1 else ''} to exchange."
+                return ngettext(
+                    "The stock has only {count} card to exchange.",
+                    "The stock has only {count} cards to exchange.",
+                    left,
+                ).format(count=left)
             return super().explain_illegal(seat, action)
         if not isinstance(action, Play):
-            return "The exchange is over: play to the trick."
+            return _("The exchange is over: play to the trick.")
         if not self.trick:
             if len(set(action.ranks)) != 1:
-                return "A lead is one or more cards of the same rank."
-            return "You must keep at least one card in your hand when you lead."
+                return _("A lead is one or more cards of the same rank.")
+            return _("You must keep at least one card in your hand when you lead.")
         count = len(self.trick[0][1])
         if len(action.cards) != count:
-            return f"Play exactly {count} card{'s' if count > 1 else ''}, as many as were led."
-        lowest = cards_pretty(hand[:count])
-        return (
-            f"{cards_pretty(action.cards)} does not beat the best play: beat it (each card at "
-            f"least as high as the best play's card in the same place) or play your lowest: "
-            f"{lowest}."
-        )
+            return ngettext(
+                "Play exactly {count} card, as many as were led.",
+                "Play exactly {count} cards, as many as were led.",
+                count,
+            ).format(count=count)
+        return _(
+            "{cards} does not beat the best play: beat it (each card at least as high as the"
+            " best play's card in the same place) or play your lowest: {lowest}."
+        ).format(cards=cards_pretty(action.cards), lowest=cards_pretty(hand[:count]))
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if isinstance(action, Play):
@@ -686,7 +708,7 @@ class TwentyTwoState(State):
         """One player's exchange; the round ends when all had theirs or the stock is empty."""
         del self.pending[0]
         if isinstance(action, Word):
-            events = [seat_event(seat, "keeps their cards", "exchange")]
+            events = [seat_event(seat, N_("{player} keeps their cards"), "exchange")]
         else:
             cards = action.cards
             hand = self.hands[seat]
@@ -702,14 +724,25 @@ class TwentyTwoState(State):
             events = [
                 exchange_event(seat, count, len(self.stock)),
                 Event(
-                    f"{{s{seat}}} discards {cards_pretty(cards)} and draws {cards_pretty(drawn)}",
+                    N_("{player} discards {cards} and draws {drawn}"),
                     "exchange",
                     ONLY[seat],
+                    (
+                        seat_arg(seat),
+                        ("cards", cards_pretty(cards)),
+                        ("drawn", cards_pretty(drawn)),
+                    ),
                 ),
             ]
         if not self.stock and self.pending:
             skipped = ", ".join(f"{{s{other}}}" for other in self.pending)
-            events.append(Event(f"The stock is empty: {skipped} keep their cards", "exchange"))
+            events.append(
+                Event(
+                    N_("The stock is empty: {players} keep their cards"),
+                    "exchange",
+                    args=(("players", skipped),),
+                )
+            )
             self.pending = []
         if not self.pending:
             events.extend(self.start_play())
@@ -728,23 +761,25 @@ class TwentyTwoState(State):
             self.trick = [(seat, cards)]
             self.best_seat, self.best = seat, ranks
             self.pending = self.others_after(seat)
-            events = [cards_event(seat, "leads", cards, "play")]
+            events = [cards_event(seat, N_("{player} leads {cards}"), cards, "play")]
         else:
             trick.append((seat, cards))
             if beats_in_order(ranks, self.best):  # a legal follow: as many cards
                 self.best_seat, self.best = seat, ranks
-                events = [cards_event(seat, "beats with", cards, "play")]
+                events = [cards_event(seat, N_("{player} beats with {cards}"), cards, "play")]
             else:
                 self.floors[seat] = ranks[-1]
-                events = [cards_event(seat, "plays their lowest:", cards, "play")]
+                events = [
+                    cards_event(seat, N_("{player} plays their lowest: {cards}"), cards, "play")
+                ]
         if self.pending:
             return events
         winner = self.best_seat
         assert winner is not None
-        for _, played in self.trick:
+        for _seat, played in self.trick:
             self.played += played
         self.trick, self.best_seat, self.best = [], None, ()
-        events.append(seat_event(winner, "wins the trick", "trick"))
+        events.append(seat_event(winner, N_("{player} wins the trick"), "trick"))
         # Everyone in the hand plays as many cards to a trick: all hold as many as this seat.
         if len(hand) == 1:
             events.extend(self.showdown(winner))
@@ -762,7 +797,7 @@ class TwentyTwoState(State):
         penalty = PENALTY[top]
         events, losers, shown = [], [], []
         for seat, card in reveals:
-            events.append(cards_event(seat, "shows", (card,), "reveal"))
+            events.append(cards_event(seat, N_("{player} shows {cards}"), (card,), "reveal"))
             shown.append([seat, card.text])
             hands[seat] = []
             if STRENGTH[card] == top:
@@ -777,20 +812,20 @@ class TwentyTwoState(State):
             "losers": losers,
             "penalty": penalty,
         }
-        names = seat_names(losers)
-        loss = (
-            f"{names} loses with {RANK_LABEL[top]} and scores {penalty}"
-            if len(losers) == 1
-            else f"{names} tie with {RANK_NAME[top]} and score {penalty} each"
-        )
         out = [seat for seat in losers if totals[seat] >= ELIMINATED_AT]
-        eliminated = " · out: " + ", ".join(f"{{s{seat}}}" for seat in out) if out else ""
-        events.append(
-            Event(
-                f"Hand {self.hand_number + 1}: {loss} · totals: {totals_text(totals)}{eliminated}",
-                "hand_end",
-            )
-        )
+        if len(losers) == 1:
+            message = LOSS_OUT if out else LOSS
+        else:
+            message = TIES_OUT[top] if out else TIES[top]
+        args = {
+            "hand": str(self.hand_number + 1),
+            "players": seat_names(losers),
+            "rank": RANK_LABEL[top],
+            "penalty": str(penalty),
+            "totals": totals_text(totals),
+            "out": ", ".join(f"{{s{seat}}}" for seat in out),
+        }
+        events.append(Event(message, "hand_end", args=tuple(args.items())))
         still_in = self.seats_in_from(0)
         if len(still_in) <= 1:
             events.extend(self.finish(still_in))
@@ -809,9 +844,10 @@ class TwentyTwoState(State):
             low = min(self.totals[seat] for seat in self.in_hand)
             self.winner_seats = [seat for seat in self.in_hand if self.totals[seat] == low]
         self.phase, self.pending = "over", []
-        names = seat_names(self.winner_seats)
-        verb = "wins" if len(self.winner_seats) == 1 else "share the win"
-        return [Event(f"{names} {verb}", "game_end")]
+        if len(self.winner_seats) == 1:
+            return [seat_event(self.winner_seats[0], N_("{player} wins"), "game_end")]
+        shared = N_("{players} share the win")
+        return [Event(shared, "game_end", args=(("players", seat_names(self.winner_seats)),))]
 
     @property
     def is_over(self) -> bool:
@@ -938,32 +974,128 @@ class TwentyTwoState(State):
         }
 
 
+LOSS = N_("Hand {hand}: {players} loses with {rank} and scores {penalty} · totals: {totals}")
+LOSS_OUT = N_(
+    "Hand {hand}: {players} loses with {rank} and scores {penalty} · totals: {totals} · out: {out}"
+)
+TIES = {
+    2: N_("Hand {hand}: {players} tie with 2s and score {penalty} each · totals: {totals}"),
+    3: N_("Hand {hand}: {players} tie with 3s and score {penalty} each · totals: {totals}"),
+    4: N_("Hand {hand}: {players} tie with 4s and score {penalty} each · totals: {totals}"),
+    5: N_("Hand {hand}: {players} tie with 5s and score {penalty} each · totals: {totals}"),
+    6: N_("Hand {hand}: {players} tie with 6s and score {penalty} each · totals: {totals}"),
+    7: N_("Hand {hand}: {players} tie with 7s and score {penalty} each · totals: {totals}"),
+    8: N_("Hand {hand}: {players} tie with 8s and score {penalty} each · totals: {totals}"),
+    9: N_("Hand {hand}: {players} tie with 9s and score {penalty} each · totals: {totals}"),
+    10: N_("Hand {hand}: {players} tie with 10s and score {penalty} each · totals: {totals}"),
+    11: N_("Hand {hand}: {players} tie with jacks and score {penalty} each · totals: {totals}"),
+    12: N_("Hand {hand}: {players} tie with queens and score {penalty} each · totals: {totals}"),
+    13: N_("Hand {hand}: {players} tie with kings and score {penalty} each · totals: {totals}"),
+    14: N_("Hand {hand}: {players} tie with aces and score {penalty} each · totals: {totals}"),
+}
+"""The end of a hand lost by several players at once, by the rank they tie with."""
+TIES_OUT = {
+    2: N_(
+        "Hand {hand}: {players} tie with 2s and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    3: N_(
+        "Hand {hand}: {players} tie with 3s and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    4: N_(
+        "Hand {hand}: {players} tie with 4s and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    5: N_(
+        "Hand {hand}: {players} tie with 5s and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    6: N_(
+        "Hand {hand}: {players} tie with 6s and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    7: N_(
+        "Hand {hand}: {players} tie with 7s and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    8: N_(
+        "Hand {hand}: {players} tie with 8s and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    9: N_(
+        "Hand {hand}: {players} tie with 9s and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    10: N_(
+        "Hand {hand}: {players} tie with 10s and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    11: N_(
+        "Hand {hand}: {players} tie with jacks and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    12: N_(
+        "Hand {hand}: {players} tie with queens and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    13: N_(
+        "Hand {hand}: {players} tie with kings and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+    14: N_(
+        "Hand {hand}: {players} tie with aces and score {penalty} each · totals: {totals}"
+        " · out: {out}"
+    ),
+}
+"""``TIES``, when one of them or more reaches 22 and is out."""
+
+
+def seat_arg(seat: int) -> tuple[str, str]:
+    """The argument naming the seat a message is about: ``{player}`` is ``{s2}``."""
+    return ("player", f"{{s{seat}}}")
+
+
+def number_args(numbers: Mapping[str, int]) -> tuple[tuple[str, str], ...]:
+    """Numbers as an event's arguments."""
+    return tuple((name, str(number)) for name, number in numbers.items())
+
+
 @lru_cache(maxsize=1 << 14)
-def cards_event(seat: int, verb: str, cards: tuple[Card, ...], kind: str) -> Event:
+def cards_event(seat: int, message: str, cards: tuple[Card, ...], kind: str) -> Event:
     """A public table-log line of a seat showing cards (``{s0} leads 7♣ 7♦``). Made once per
-    seat, verb and cards (events are immutable, so sharing them is safe): the same plays come
-    back game after game, and the look-up costs less than writing the cards in people form."""
-    return Event(f"{{s{seat}}} {verb} {cards_pretty(cards)}", kind)
+    seat, message and cards (events are immutable, so sharing them is safe): the same plays
+    come back game after game, and the look-up costs less than writing the cards in people
+    form."""
+    return Event(message, kind, args=(seat_arg(seat), ("cards", cards_pretty(cards))))
 
 
 @cache  # a few per seat
-def seat_event(seat: int, what: str, kind: str) -> Event:
+def seat_event(seat: int, message: str, kind: str) -> Event:
     """A table-log line naming only a seat (``{s0} wins the trick``), made once."""
-    return Event(f"{{s{seat}}} {what}", kind)
+    return Event(message, kind, args=(seat_arg(seat),))
 
 
 @cache  # a few thousand at most: by seat, count and stock size
 def exchange_event(seat: int, count: int, left: int) -> Event:
     """The public line of an exchange (``{s0} exchanges 3 cards; 25 left in the stock``),
     made once."""
-    cards = "card" if count == 1 else "cards"
-    return Event(f"{{s{seat}}} exchanges {count} {cards}; {left} left in the stock", "exchange")
+    message = (
+        N_("{player} exchanges {count} card; {left} left in the stock")
+        if count == 1
+        else N_("{player} exchanges {count} cards; {left} left in the stock")
+    )
+    return Event(
+        message, "exchange", args=(seat_arg(seat), ("count", str(count)), ("left", str(left)))
+    )
 
 
 def seat_names(seats: Sequence[int]) -> str:
     """Seats for people: ``{s0}``, ``{s0} and {s1}``, ``{s0}, {s1} and {s2}``."""
     names = [f"{{s{seat}}}" for seat in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return _("{players} and {last}").format(players=", ".join(names[:-1]), last=names[-1])
 
 
 def totals_text(totals: Sequence[int]) -> str:
@@ -977,10 +1109,14 @@ def draw_events(rounds: Sequence[Sequence[tuple[int, Card]]]) -> list[Event]:
     events = []
     for index, drawn in enumerate(rounds):
         what = ", ".join(f"{{s{seat}}} {RANK_LABEL[STRENGTH[card]]}" for seat, card in drawn)
-        label = "Draw for the first dealer" if index == 0 else "Tied players draw again"
-        events.append(Event(f"{label}: {what}", "draw"))
+        message = (
+            N_("Draw for the first dealer: {draws}")
+            if index == 0
+            else N_("Tied players draw again: {draws}")
+        )
+        events.append(Event(message, "draw", args=(("draws", what),)))
     dealer = max(rounds[-1], key=lambda pair: STRENGTH[pair[1]])[0]
-    events.append(Event(f"{{s{dealer}}} drew highest and deals first", "draw"))
+    events.append(seat_event(dealer, N_("{player} drew highest and deals first"), "draw"))
     return events
 
 
@@ -994,10 +1130,10 @@ class TwentyTwoGame(Game):
     full_deck_hands = 1  # penalty cards leave the deck, so later hands hold fewer
 
     id = "twentytwo"
-    name = "Twenty-Two"
+    name = N_("Twenty-Two")
     player_counts = PLAYER_COUNTS
     options = ()
-    pitch = (
+    pitch = N_(
         "Don't hold the highest last card: its penalty counts against you, and "
         "22 points puts you out."
     )
@@ -1071,7 +1207,11 @@ class TwentyTwoGame(Game):
     def step_label(self, chosen: tuple[str, ...], step: str, names: Sequence[str]) -> str | None:
         if is_card_text(step):  # suits never matter: a card is its rank
             return RANK_LABEL[STRENGTH[Card.parse(step)]]
-        return {"keep": "Keep your hand", "exchange": "Exchange cards"}.get(step)
+        if step == "keep":
+            return _("Keep your hand")
+        if step == "exchange":
+            return _("Exchange cards")
+        return None
 
     def card_set(self, action: Action) -> CardSet | None:
         """An exchange or a play is a set of cards, told apart by ranks only."""
@@ -1086,31 +1226,41 @@ class TwentyTwoGame(Game):
     ) -> str | None:
         count = count_words(sizes)
         if chosen == ("exchange",):
-            return f"Exchange which cards for new ones from the stock? ({count}; only ranks matter)"
+            return _(
+                "Exchange which cards for new ones from the stock? ({count}; only ranks matter)"
+            ).format(count=count)
         if len(sizes) == 1:  # a follow plays as many cards as the lead
-            return f"Play which {count} cards? (a beat, or your {count} lowest)"
-        return f"Lead which cards? ({count} of one rank)"
+            return _("Play which {count} cards? (a beat, or your {count} lowest)").format(
+                count=count
+            )
+        return _("Lead which cards? ({count} of one rank)").format(count=count)
 
     def step_prompt(
         self, chosen: tuple[str, ...], offered: tuple[str, ...], names: Sequence[str]
     ) -> str | None:
         if "keep" in offered:
-            return "Keep your hand, or exchange cards for new ones from the stock?"
+            return _("Keep your hand, or exchange cards for new ones from the stock?")
         if chosen == ("exchange",):
-            return "Exchange which cards? Pick the lowest one first, then each next one up:"
+            return _("Exchange which cards? Pick the lowest one first, then each next one up:")
         if chosen[:1] == ("exchange",):
             held = describe_cards(chosen[1:])
-            return f"Exchanging {held}: pick a higher card too, or take these?"
+            return _("Exchanging {cards}: pick a higher card too, or take these?").format(
+                cards=held
+            )
         if chosen:
-            return f"Playing {describe_cards(chosen)}: add a card, or play these?"
-        return "Play which cards?"
+            return _("Playing {cards}: add a card, or play these?").format(
+                cards=describe_cards(chosen)
+            )
+        return _("Play which cards?")
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         if isinstance(action, Exchange):
             count = len(action.cards)
-            return f"Exchange {cards_pretty(action.cards)} (draw {count} new)"
+            return _("Exchange {cards} (draw {count} new)").format(
+                cards=cards_pretty(action.cards), count=count
+            )
         if isinstance(action, Play):
-            return f"Play {cards_pretty(action.cards)}"
+            return _("Play {cards}").format(cards=cards_pretty(action.cards))
         return self.step_label((), action.text, names)
 
     def only_move_reason(self, view: View, action: Action) -> str | None:
@@ -1118,63 +1268,87 @@ class TwentyTwoGame(Game):
             return None
         if not view["trick"]:
             rank = RANK_LABEL[action.ranks[0]]
-            return f"You must keep a card in hand, so you lead a single {rank}."
+            return _("You must keep a card in hand, so you lead a single {rank}.").format(rank=rank)
         best = next(play["cards"] for play in view["trick"] if play["seat"] == view["best_seat"])
         if is_beat(action.ranks, ranks_of(map(Card.parse, best))):
             shown = describe_cards(best)
-            return f"Whichever cards you pick, the play is the same, and it beats {shown}."
-        lowest = "your lowest card" if len(best) == 1 else f"your {len(best)} lowest cards"
-        return f"You can't beat {describe_cards(best)}, so you must play {lowest}."
+            return _(
+                "Whichever cards you pick, the play is the same, and it beats {cards}."
+            ).format(cards=shown)
+        return ngettext(
+            "You can't beat {cards}, so you must play your lowest card.",
+            "You can't beat {cards}, so you must play your {count} lowest cards.",
+            len(best),
+        ).format(cards=describe_cards(best), count=len(best))
 
     def describe(self, view: View) -> list[str]:
         lines = self._opening(view)
         if view["phase"] == "exchange" and view["to_act"]:
-            lines.append(f"Exchange: {{s{view['to_act'][0]}}} to choose")
+            player = f"{{s{view['to_act'][0]}}}"
+            lines.append(_("Exchange: {player} to choose").format(player=player))
         if view["trick"]:
-            plays = "; ".join(
-                f"{{s{entry['seat']}}} {describe_cards(entry['cards'])}"
-                + (" (best)" if entry["seat"] == view["best_seat"] else "")
-                for entry in view["trick"]
-            )
-            lines.append(f"Trick: {plays}")
+            parts = []
+            for entry in view["trick"]:
+                player, cards = f"{{s{entry['seat']}}}", describe_cards(entry["cards"])
+                part = (
+                    _("{player} {cards} (best)")
+                    if entry["seat"] == view["best_seat"]
+                    else _("{player} {cards}")
+                )
+                parts.append(part.format(player=player, cards=cards))
+            lines.append(_("Trick: {plays}").format(plays="; ".join(parts)))
         elif view["phase"] == "play" and view["to_act"]:
-            lines.append(f"{{s{view['to_act'][0]}}} leads")
+            lines.append(_("{player} leads").format(player=f"{{s{view['to_act'][0]}}}"))
         scores = []
         for seat, total in enumerate(view["scores"]):
             pile = describe_cards(view["penalties"][seat])
-            out = " out" if seat not in view["in"] else ""
-            scores.append(f"{{s{seat}}} {total}" + (f" ({pile})" if pile else "") + out)
-        lines.append("Penalties: " + ", ".join(scores))
+            score = (_("{player} {total} ({cards})") if pile else _("{player} {total}")).format(
+                player=f"{{s{seat}}}", total=total, cards=pile
+            )
+            scores.append(score if seat in view["in"] else _("{score} out").format(score=score))
+        lines.append(_("Penalties: {scores}").format(scores=", ".join(scores)))
         if "hand" in view:
-            lines.append(f"Your hand: {describe_cards(view['hand']) or '(none)'}")
+            held = describe_cards(view["hand"])
+            lines.append(
+                _("Your hand: {cards}").format(cards=held) if held else _("Your hand: (none)")
+            )
         if view["over"]:
-            lines.append("Winner: " + seat_names(view["winners"]))
+            lines.append(_("Winner: {players}").format(players=seat_names(view["winners"])))
         return lines
 
     def summary(self, view: View) -> list[str]:
         totals = ", ".join(
-            f"{{s{seat}}} {total}" + (" out" if seat not in view["in"] else "")
+            (_("{player} {total}") if seat in view["in"] else _("{player} {total} out")).format(
+                player=f"{{s{seat}}}", total=total
+            )
             for seat, total in enumerate(view["scores"])
         )
-        return [*self._opening(view), f"Penalties: {totals}"]
+        return [*self._opening(view), _("Penalties: {scores}").format(scores=totals)]
 
     def _opening(self, view: View) -> list[str]:
         """The first dealer's draw (in hand 1), the last hand's reveal, and this hand."""
         lines = []
         if view["hand_number"] == 1 and view["phase"] == "exchange" and view["dealer_draw"]:
-            draws = " · then ".join(
+            draws = _(" · then ").join(
                 ", ".join(f"{{s{seat}}} {rank}" for seat, rank in draw)
                 for draw in view["dealer_draw"]
             )
-            lines.append(f"Draw for the first dealer: {draws}")
+            lines.append(_("Draw for the first dealer: {draws}").format(draws=draws))
         last = view["last_hand"]
         if last is not None:
             shown = ", ".join(f"{{s{seat}}} {rank}" for seat, rank in last["reveals"])
-            losers = seat_names(last["losers"])
-            lines.append(f"Last hand: {shown} → {losers} +{last['penalty']}")
+            lines.append(
+                _("Last hand: {shown} → {players} +{penalty}").format(
+                    shown=shown, players=seat_names(last["losers"]), penalty=last["penalty"]
+                )
+            )
         lines.append(
-            f"Hand {view['hand_number']} · dealer {{s{view['dealer']}}} · "
-            f"{view['dealt']} cards each · stock {view['stock']}"
+            _("Hand {hand} · dealer {player} · {count} cards each · stock {stock}").format(
+                hand=view["hand_number"],
+                player=f"{{s{view['dealer']}}}",
+                count=view["dealt"],
+                stock=view["stock"],
+            )
         )
         return lines
 
@@ -1182,7 +1356,9 @@ class TwentyTwoGame(Game):
         best = view["best_seat"]
         trick = [
             face_up(
-                f"{{s{play['seat']}}}'s play" + (" · best" if play["seat"] == best else ""),
+                (
+                    _("{player}'s play · best") if play["seat"] == best else _("{player}'s play")
+                ).format(player=f"{{s{play['seat']}}}"),
                 play["cards"],
             )
             for play in view["trick"]
@@ -1193,15 +1369,15 @@ class TwentyTwoGame(Game):
             if size and seat != view.get("seat")
         ]
         penalties = [
-            face_up(f"{{s{seat}}}'s penalties", pile)
+            face_up(_("{player}'s penalties").format(player=f"{{s{seat}}}"), pile)
             for seat, pile in enumerate(view["penalties"])
             if pile
         ]
         mine = your_hand(view)
         if view.get("discards"):
-            mine.append(face_up("Your discards", view["discards"], mine=True))
-        shown = [face_up("Shown at the end", view["revealed"])] if view["revealed"] else []
-        return rows([*trick, stack("Stock", view["stock"])], hands, [*shown, *penalties], mine)
+            mine.append(face_up(_("Your discards"), view["discards"], mine=True))
+        shown = [face_up(_("Shown at the end"), view["revealed"])] if view["revealed"] else []
+        return rows([*trick, stack(_("Stock"), view["stock"])], hands, [*shown, *penalties], mine)
 
 
 GAME = TwentyTwoGame()

@@ -221,7 +221,8 @@ def test_a_lead_is_several_cards_of_one_rank_and_a_two_card_beat_may_mix_ranks()
     ]
     with pytest.raises(IllegalActionError, match="same rank"):
         state.apply_text(1, "play 7C 2C")
-    assert act(state, 1, "play 7D 7C") == [Event("{s1} leads 7♣ 7♦", "play")]
+    (lead,) = act(state, 1, "play 7D 7C")
+    assert (lead.text, lead.kind) == ("{s1} leads 7♣ 7♦", "play")
     # s2 beats with two cards (each at least a 7, high to low) or plays the two lowest.
     assert legal(state, 2) == ["play 3C 3D", "play 8D 9D", "play 8D AD", "play 9D AD"]
     assert event_texts(act(state, 2, "play AD 9D")) == ["{s2} beats with 9♦ A♦"]
