@@ -1,24 +1,49 @@
 """The one place errors become answers: user-caused errors get a private, plain-language reply;
-anything unexpected is logged and answered with a short apology (never silence)."""
+anything unexpected is logged and answered with a short apology (never silence).
+
+A click's or a command's work runs in its clicker's language (``in_clickers_language``), so
+whatever it answers privately, errors included, is in their words."""
 
 from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from typing import Any, ParamSpec
 
 import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.i18n import catalog, language_of
 from engine.errors import EngineError
+from engine.words import N_, _, speaking
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 
-APOLOGY = "Sorry, something went wrong on our side; it has been logged. Please try again."
-NOT_OURS = "That button is not one of ours."
+APOLOGY = N_("Sorry, something went wrong on our side; it has been logged. Please try again.")
+NOT_OURS = N_("That button is not one of ours.")
+
+
+def clicker_language(interaction: discord.Interaction) -> str:
+    """The language a person who clicked or ran a command reads (their Discord's locale)."""
+    return language_of(interaction.locale.value)
+
+
+def public_language(interaction: discord.Interaction) -> str:
+    """The language a table opened by ``interaction`` speaks in public: its server's, or
+    its opener's where there is no server (a DM)."""
+    locale = interaction.guild_locale or interaction.locale
+    return language_of(locale.value)
+
+
+@contextmanager
+def in_clickers_language(interaction: discord.Interaction) -> Iterator[None]:
+    """Speak the clicker's language inside the block: what they are answered is theirs."""
+    with speaking(catalog(clicker_language(interaction))):
+        yield
 
 
 def user_message(error: BaseException) -> str | None:
@@ -30,13 +55,13 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, EngineError):
         return str(error)
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Server permission for this."
+        return _("You need the Manage Server permission for this.")
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works in a server channel, not in DMs."
+        return _("This command works in a server channel, not in DMs.")
     if isinstance(error, app_commands.CheckFailure):
-        return "You cannot use this command here."
+        return _("You cannot use this command here.")
     if isinstance(error, app_commands.TransformerError):
-        return f"I could not read {error.value!r}."
+        return _("I could not read {value}.").format(value=repr(error.value))
     return None
 
 
@@ -53,10 +78,11 @@ async def reply_private(interaction: discord.Interaction, text: str) -> None:
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer an error from a command or a component."""
-    text = user_message(error)
-    if text is None:
-        log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
-        text = APOLOGY
+    with in_clickers_language(interaction):
+        text = user_message(error)
+        if text is None:
+            log.error("unexpected error in interaction %s", interaction.id, exc_info=error)
+            text = _(APOLOGY)
     await reply_private(interaction, text)
 
 
@@ -65,12 +91,13 @@ async def answer_click(
 ) -> None:
     """Run a button's work; any error becomes the clicker's private answer (an unexpected one
     is logged with an apology and raised on, so discord.py's handler sees it too)."""
-    try:
-        await handle()
-    except Exception as error:
-        await report_error(interaction, error)
-        if user_message(error) is None:
-            raise
+    with in_clickers_language(interaction):
+        try:
+            await handle()
+        except Exception as error:
+            await report_error(interaction, error)
+            if user_message(error) is None:
+                raise
 
 
 def answers_user_errors(
@@ -81,13 +108,14 @@ def answers_user_errors(
 
     @functools.wraps(func)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        try:
-            await func(*args, **kwargs)
-        except Exception as error:
-            text = user_message(error)
-            if text is None:
-                raise
-            interaction = next(a for a in args if isinstance(a, discord.Interaction))
-            await reply_private(interaction, text)
+        interaction = next(a for a in args if isinstance(a, discord.Interaction))
+        with in_clickers_language(interaction):
+            try:
+                await func(*args, **kwargs)
+            except Exception as error:
+                text = user_message(error)
+                if text is None:
+                    raise
+                await reply_private(interaction, text)
 
     return wrapper

@@ -1,10 +1,13 @@
 """Errors a player or admin can act on, raised anywhere below the Discord side.
 
 Plain exceptions with no Discord in them, so sessions and services can raise them;
-``bot.answers`` turns them into private answers.
+``bot.answers`` turns them into private answers. A message is translated where the error is
+raised: that is inside the click or command it answers, in its clicker's language.
 """
 
 from __future__ import annotations
+
+from engine.words import N_, _
 
 
 class UserError(Exception):
@@ -19,7 +22,7 @@ class StaleMove(UserError):
     """A click made at an older revision (another move came first, or a double click)."""
 
     def __init__(self) -> None:
-        super().__init__("That move is no longer possible.")
+        super().__init__(_("That move is no longer possible."))
 
 
 class NoSuchMove(UserError):
@@ -31,15 +34,15 @@ class GameMovedElsewhere(UserError):
     drives it, or it was changed outside this one): this process stops driving it."""
 
     def __init__(self) -> None:
-        super().__init__(GAME_MOVED)
+        super().__init__(_(GAME_MOVED))
 
 
-GAME_MOVED = (
+GAME_MOVED = N_(
     "This game stopped: its saved copy was changed from somewhere else, so this move and any"
     " later one could not be saved here."
 )
 # the same, for everyone at the table (in the channel and the hand DMs), who made no move
-TABLE_MOVED = (
+TABLE_MOVED = N_(
     "This game stopped: its saved copy was changed from somewhere else, so this table can save"
     " no more moves. Start a new game with /game start."
 )
@@ -49,4 +52,6 @@ class SaveFailed(UserError):
     """The change could not be saved, so it was not made (the table is as it was)."""
 
     def __init__(self) -> None:
-        super().__init__("That could not be saved just now, so nothing changed. Please try again.")
+        super().__init__(
+            _("That could not be saved just now, so nothing changed. Please try again.")
+        )

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 
 from engine.core import Event, score_lines
+from engine.words import ngettext
 
 _SEAT = re.compile(r"\{s(\d+)\}")
 _STARTS_ITS_OWN_LINE = re.compile(r"([-*+>#|]|\d+[.)])(\s|$)")
@@ -49,6 +50,27 @@ def show(text: str, names: Sequence[str]) -> str:
     return suit_symbols(fill_names(text, names))
 
 
+def event_text(event: Event, seats: int) -> str:
+    """An event's line in the active language, its arguments filled in and its ``seats``
+    seats still ``{s0}`` … (to be laid out before names, which may hold any character, go in).
+
+    >>> event_text(Event("{s0} plays {card}", "play", args=(("card", "6♦"),)), 2)
+    '{s0} plays 6♦'
+    """
+    return event.render([f"{{s{seat}}}" for seat in range(seats)])
+
+
+def said(event: Event, names: Sequence[str]) -> str:
+    """An event as people read it, in the active language: names filled in, suits readable."""
+    return show(event_text(event, len(names)), names)
+
+
+def score_parts(event: Event, names: Sequence[str]) -> list[str]:
+    """A hand's scores (a ``hand_end`` event) as people read them: the title, each seat's
+    part, then the rest (``engine.core.score_lines``)."""
+    return [show(line, names) for line in score_lines(event_text(event, len(names)))]
+
+
 def event_lines(event: Event, names: Sequence[str]) -> list[str]:
     """An event as lines of a table log: a hand's scores under their title, a player a line.
 
@@ -57,9 +79,9 @@ def event_lines(event: Event, names: Sequence[str]) -> list[str]:
     ['• Round 1 scores:', '  ◦ Ann 0 (went out)', '  ◦ Bob 7', '  ◦ Totals: …']
     """
     if event.kind != "hand_end":
-        return [f"• {show(event.text, names)}"]
-    title, *rest = score_lines(event.text)
-    return [f"• {show(title, names)}:", *(f"  ◦ {show(line, names)}" for line in rest)]
+        return [f"• {said(event, names)}"]
+    title, *rest = score_parts(event, names)
+    return [f"• {title}:", *(f"  ◦ {line}" for line in rest)]
 
 
 def flowing(markdown: str) -> str:
@@ -104,10 +126,13 @@ def duration(seconds: int) -> str:
     >>> duration(30), duration(120), duration(86_400), duration(90)
     ('30 seconds', '2 minutes', '24 hours', '90 seconds')
     """
-    for unit, size in (("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            return plural(seconds // size, unit)
-    return plural(seconds, "second")
+    if seconds >= 3600 and seconds % 3600 == 0:
+        hours = seconds // 3600
+        return ngettext("{count} hour", "{count} hours", hours).format(count=hours)
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = seconds // 60
+        return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
+    return ngettext("{count} second", "{count} seconds", seconds).format(count=seconds)
 
 
 def plural(count: int, word: str) -> str:

@@ -21,6 +21,7 @@ from discord import app_commands
 from bot.pictures import Picture, PictureCache
 from bot.text import clip
 from engine.registry import games
+from engine.words import N_
 
 RED = discord.Colour(0xC0392B)
 GREEN = discord.Colour(0x2E8B57)
@@ -29,26 +30,27 @@ GOLD = discord.Colour(0xD4A017)
 AMBER = discord.Colour(0xE67E22)
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
-# What the bot needs in a table's channel, by discord.Permissions flag: the replies to
+# What the bot needs in a table's channel, by discord.Permissions flag (and Discord's name for
+# it, translated where shown): the replies to
 # interactions need none, so without these a lobby would work and its table never appear.
 CHANNEL_PERMISSIONS = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "embed_links": "Embed Links",
-    "attach_files": "Attach Files",
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
 }
 
 
 # What the bot needs in a channel, besides those, to give each table a thread of its own
 THREAD_PERMISSIONS = {
-    "create_public_threads": "Create Public Threads",
-    "send_messages_in_threads": "Send Messages in Threads",
+    "create_public_threads": N_("Create Public Threads"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
 }
 # What the bot needs in a thread a table plays in: Send Messages there is the parent channel's,
 # and counts for nothing in its threads
 TABLE_THREAD_PERMISSIONS = {
     flag: name for flag, name in CHANNEL_PERMISSIONS.items() if flag != "send_messages"
-} | {"send_messages_in_threads": "Send Messages in Threads"}
+} | {"send_messages_in_threads": N_("Send Messages in Threads")}
 THREAD_TYPES = (
     discord.ChannelType.public_thread,
     discord.ChannelType.private_thread,

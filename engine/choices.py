@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card, is_card_text
 from engine.core import Action, CardSet, Game, View
+from engine.words import _
 
 HERE = -1
 """Index meaning "the action whose path ends at this step" (when other paths go on from it, or
@@ -203,12 +204,13 @@ def readable(text: str, names: Sequence[str]) -> str:
 
 
 def _readable_word(word: str, names: Sequence[str]) -> str:
-    base, _, value = word.partition("=")
+    base, _equals, value = word.partition("=")
     if is_card_text(base):
-        return Card.parse(base).pretty + (f" as {value}" if value else "")
+        card = Card.parse(base).pretty
+        return _("{card} as {value}").format(card=card, value=value) if value else card
     if word[:1] == "s" and word[1:].isdigit() and word[1:].isascii():
         seat = int(word[1:])
-        return names[seat] if seat < len(names) else f"seat {seat}"
+        return names[seat] if seat < len(names) else _("seat {number}").format(number=seat)
     return word
 
 
@@ -250,11 +252,11 @@ def step_prompt(game: Game, step: Step, names: Sequence[str]) -> str:
     if own is not None:
         return own
     if not chosen:
-        return "Your move:"
+        return _("Your move:")
     so_far = " › ".join(
         step_label(game, chosen[:depth], step, names) for depth, step in enumerate(chosen)
     )
-    return f"{so_far} — then:"
+    return _("{steps} — then:").format(steps=so_far)
 
 
 def only_move_reason(game: Game, view: View, legal: Sequence[Action]) -> str | None:
@@ -407,12 +409,17 @@ def pick_labels(game: Game, pick: Pick, names: Sequence[str]) -> tuple[str, ...]
         words = step_label(game, pick.chosen, item, names)
         words = words[:1].upper() + words[1:]
         seen[words] = copies = seen.get(words, 0) + 1
-        labels.append(words if copies == 1 else f"{words} ({_ordinal(copies)})")
+        labels.append(words if copies == 1 else _copy_label(words, copies))
     return tuple(labels)
 
 
-def _ordinal(number: int) -> str:
-    return {2: "2nd", 3: "3rd"}.get(number, f"{number}th")
+def _copy_label(label: str, copy: int) -> str:
+    """``label`` of the ``copy``-th item that reads alike: ``7 (2nd)``."""
+    if copy == 2:
+        return _("{label} (2nd)").format(label=label)
+    if copy == 3:
+        return _("{label} (3rd)").format(label=label)
+    return _("{label} ({number}th)").format(label=label, number=copy)
 
 
 def pick_prompt(game: Game, pick: Pick, names: Sequence[str]) -> str:
@@ -426,7 +433,7 @@ def pick_prompt(game: Game, pick: Pick, names: Sequence[str]) -> str:
     'Choose 2'
     """
     own = game.pick_prompt(pick.chosen, pick.sizes, names)
-    return own if own is not None else f"Choose {count_words(pick.sizes)}"
+    return own if own is not None else _("Choose {count}").format(count=count_words(pick.sizes))
 
 
 def count_words(sizes: Sequence[int]) -> str:
@@ -438,5 +445,5 @@ def count_words(sizes: Sequence[int]) -> str:
     if len(sizes) == 1:
         return str(sizes[0])
     if list(sizes) == list(range(sizes[0], sizes[-1] + 1)):
-        return f"{sizes[0]} to {sizes[-1]}"
-    return ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}"
+        return _("{low} to {high}").format(low=sizes[0], high=sizes[-1])
+    return _("{counts} or {last}").format(counts=", ".join(map(str, sizes[:-1])), last=sizes[-1])

@@ -26,6 +26,7 @@ from engine.core import Event, Game, State
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
 from engine.layout import Group, Layout, Row, Shown, fill_seats
 from engine.registry import get_game
+from engine.words import _, and_list
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +55,10 @@ class ReplayStep:
         for event in self.events:
             text = event.render(names)
             if event.visible_to is not None:
-                seats = " and ".join(
-                    fill_seats(f"{{s{seat}}}", names) for seat in sorted(event.visible_to)
+                seats = and_list(
+                    [fill_seats(f"{{s{seat}}}", names) for seat in sorted(event.visible_to)]
                 )
-                text = f"({seats} only) {text}"
+                text = _("({seats} only) {line}").format(seats=seats, line=text)
             lines.append(text)
         return lines
 
@@ -81,7 +82,11 @@ class Replay:
             try:
                 events = state.apply_text(seat, text)
             except (ActionParseError, IllegalActionError, DeckError) as error:
-                raise SetupError(f"move {index} ({text!r} by seat {seat}): {error}") from None
+                raise SetupError(
+                    _("move {index} ({text} by seat {seat}): {error}").format(
+                        index=index, text=repr(text), seat=seat, error=error
+                    )
+                ) from None
             steps.append(ReplayStep(index, seat, text, tuple(events), copy.deepcopy(state), hand))
             hand += sum(event.kind == "deal" for event in events)
         return cls(state.game, steps)
@@ -129,24 +134,25 @@ def start(record: object) -> tuple[State, list[tuple[int, str]]]:
     """The starting state and the checked ``(seat, text)`` moves of a record; raises
     SetupError for a bad record."""
     if not isinstance(record, dict):
-        raise SetupError("the record must be a JSON object")
+        raise SetupError(_("the record must be a JSON object"))
     unknown = set(record) - {"game", "players", "seed", "options", "deck", "actions"}
     if unknown:
-        raise SetupError(f"unknown field(s) in the record: {', '.join(sorted(unknown))}")
+        fields = ", ".join(sorted(unknown))
+        raise SetupError(_("unknown field(s) in the record: {fields}").format(fields=fields))
     if not isinstance(record.get("game"), str):
-        raise SetupError("the record has no game id")
+        raise SetupError(_("the record has no game id"))
     game = get_game(record["game"])
     players, seed = record.get("players"), record.get("seed", 0)
     if not isinstance(players, int) or isinstance(players, bool):
-        raise SetupError("the record needs a whole number of players")
+        raise SetupError(_("the record needs a whole number of players"))
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise SetupError("the seed must be a whole number")
+        raise SetupError(_("the seed must be a whole number"))
     options = record.get("options") or {}
     if not isinstance(options, dict):
-        raise SetupError("options must be a JSON object")
+        raise SetupError(_("options must be a JSON object"))
     actions = record.get("actions", [])
     if not isinstance(actions, list):
-        raise SetupError("actions must be a list of [seat, text]")
+        raise SetupError(_("actions must be a list of [seat, text]"))
     for index, entry in enumerate(actions):
         if not (
             isinstance(entry, (list, tuple))
@@ -155,7 +161,11 @@ def start(record: object) -> tuple[State, list[tuple[int, str]]]:
             and not isinstance(entry[0], bool)
             and isinstance(entry[1], str)
         ):
-            raise SetupError(f"action {index} is not [seat, text]: {entry!r}")
+            raise SetupError(
+                _("action {index} is not [seat, text]: {entry}").format(
+                    index=index, entry=repr(entry)
+                )
+            )
     moves = [(seat, text) for seat, text in actions]
     return game.new_state(players, seed, options, record.get("deck")), moves
 
@@ -175,9 +185,12 @@ def open_layout(state: State) -> Layout:
         owned = _SEAT_ZONE.match(zone.name)
         place = _SEAT_PLACE.match(zone.name)
         if owned:
-            label, caption = f"{{s{owned['seat']}}}'s {owned['what']}", ""
+            seat = f"{{s{owned['seat']}}}"
+            label, caption = _("{seat}'s {zone}").format(seat=seat, zone=owned["what"]), ""
         elif place:
-            label, caption = f"{{s{place['seat']}}}'s cards", f"card {place['place']}"
+            seat = f"{{s{place['seat']}}}"
+            label = _("{seat}'s cards").format(seat=seat)
+            caption = _("card {place}").format(place=place["place"])
         elif zone.seen_by:  # a card only some seats have seen (a drawn card)
             label, caption = zone.name.capitalize(), ""
         else:

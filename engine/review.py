@@ -29,6 +29,7 @@ from engine.ai import heuristic, yardstick
 from engine.ai.search import hand_gains, outcome, play_on, spread
 from engine.choices import action_label
 from engine.replay import Replay, ReplayStep
+from engine.words import _
 
 WORLDS = 48
 """Worlds a decision's moves are played out in (the CPU figure: scripts/bench_review.py)."""
@@ -66,10 +67,13 @@ class Judgement:
         the points and the search's value (in percent) the move made lost against the best."""
         made = _label(replay, self.chosen, names)
         if self.best == self.chosen:
-            return f"Step {self.step}: {made} — the best move found"
+            return _("Step {step}: {made} — the best move found").format(step=self.step, made=made)
         better = _label(replay, self.best, names)
-        cost = f"{-self.points_lost:+.1f} points, {-100 * self.value_lost:+.0f}%"
-        return f"Step {self.step}: {made} — best: {better} ({cost.replace('-', '−')})"
+        points = f"{-self.points_lost:+.1f}".replace("-", "−")
+        value = f"{-100 * self.value_lost:+.0f}".replace("-", "−")
+        return _("Step {step}: {made} — best: {better} ({points} points, {value}%)").format(
+            step=self.step, made=made, better=better, points=points, value=value
+        )
 
 
 def _label(replay: Replay, text: str, names: Sequence[str]) -> str:
@@ -105,7 +109,7 @@ def judge(
         moves.append(chosen)
     values: list[list[float]] = [[] for _ in moves]
     points: list[list[float]] = [[] for _ in moves]
-    for _ in range(worlds):
+    for _world in range(worlds):
         deal_seed, play_seed = rng.getrandbits(48), rng.getrandbits(32)
         for index, move in enumerate(moves):
             world = state.determinize(seat, random.Random(deal_seed))
@@ -174,8 +178,10 @@ def review_lines(
     """The review as text: a summary line, then the costliest decisions."""
     worst = costliest(judged)
     kept = sum(found.best == found.chosen for found in judged)
-    yield (f"{names[seat]}: {len(judged)} decisions reviewed, {kept} matched the best move found")
+    yield _("{player}: {count} decisions reviewed, {kept} matched the best move found").format(
+        player=names[seat], count=len(judged), kept=kept
+    )
     if not worst:
-        yield "No move cost anything the search could measure."
+        yield _("No move cost anything the search could measure.")
     for found in worst:
         yield found.line(replay, names)

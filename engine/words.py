@@ -16,7 +16,7 @@ English text (the message id).
 from __future__ import annotations
 
 import gettext
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -38,6 +38,24 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     '2 cards'
     """
     return _active.get().ngettext(singular, plural, count)
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``items`` said as one, each joined to the next by "and" in the active language.
+
+    >>> and_list(["Ann"]), and_list(["Ann", "Bob", "Cy"])
+    ('Ann', 'Ann and Bob and Cy')
+    """
+    said = items[0] if items else ""
+    for item in items[1:]:
+        said = _("{first} and {second}").format(first=said, second=item)
+    return said
+
+
+def active_catalog() -> gettext.NullTranslations:
+    """The catalog speaking now (what is rendered from words depends on it: a cache of
+    rendered things keys on it)."""
+    return _active.get()
 
 
 def N_(message: str) -> str:

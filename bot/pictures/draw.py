@@ -8,6 +8,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from gettext import NullTranslations
 
 from PIL import Image, ImageDraw
 
@@ -22,6 +23,7 @@ from bot.pictures.faces import (
 )
 from engine.cards import Card
 from engine.layout import Group, Layout, fill_seats
+from engine.words import _, active_catalog, ngettext
 
 # Shown 1:1 on a desktop; a phone 400 px wide gives a message's picture about 275 px, so the
 # narrower the picture, the larger its cards there (600 px made a card 30 px wide on a phone).
@@ -88,7 +90,9 @@ def stack_caption(size: int) -> str:
     >>> stack_caption(0), stack_caption(1), stack_caption(36)
     ('empty', '1 card', '36 cards')
     """
-    return "empty" if not size else f"{size} card{'' if size == 1 else 's'}"
+    if not size:
+        return _("empty")
+    return ngettext("{count} card", "{count} cards", size).format(count=size)
 
 
 def _measure(group: Group, label: str, width: int = WIDTH) -> _Placed:
@@ -240,23 +244,25 @@ def render(layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.ST
 
 
 class PictureCache:
-    """Pictures by content (layout, names, style): an unchanged picture is neither drawn nor
-    uploaded again. Holds pictures of at most ``max_bytes`` of PNG in all, dropping the least
-    recently used (the layouts kept as keys are small beside their pictures)."""
+    """Pictures by content (layout, names, style, and the language of the words drawn on them
+    and of their alt text): an unchanged picture is neither drawn nor uploaded again. Holds
+    pictures of at most ``max_bytes`` of PNG in all, dropping the least recently used (the
+    layouts kept as keys are small beside their pictures)."""
 
     def __init__(self, max_bytes: int = 8_000_000) -> None:
         self.max_bytes = max_bytes
         self.bytes = 0  # PNG bytes held now
         self.drawn = 0  # how many pictures were actually drawn (the rest came from the cache)
-        self._pictures: OrderedDict[tuple[Layout, tuple[str, ...], DeckStyle], Picture] = (
-            OrderedDict()
-        )
+        self._pictures: OrderedDict[
+            tuple[Layout, tuple[str, ...], DeckStyle, NullTranslations], Picture
+        ] = OrderedDict()
 
     def picture(
         self, layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.STANDARD
     ) -> Picture:
-        """The picture of ``layout``, drawn only if it is not already held."""
-        key = (layout, tuple(names), style)
+        """The picture of ``layout`` in the active language, drawn only if it is not already
+        held."""
+        key = (layout, tuple(names), style, active_catalog())
         picture = self._pictures.get(key)
         if picture is not None:
             self._pictures.move_to_end(key)

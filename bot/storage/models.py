@@ -129,15 +129,18 @@ class SeatRecord(BaseModel):
     dm_failed: bool = False  # DMs closed: told once in the channel
     timeouts_in_a_row: int = 0
     level: str = "normal"  # how the AI plays the seat (easy, normal, hard)
+    language: str | None = None  # the language the person reads (None: not known)
 
 
 class SavedEvent(BaseModel):
-    """A line of a table's log as saved: an engine event and the revision it happened at."""
+    """A line of a table's log as saved: an engine event (its message id and arguments, read
+    later in each reader's language) and the revision it happened at."""
 
     revision: int = Field(ge=0)
-    text: str
+    text: str  # the message id (English text with its arguments filled, saved before args)
     kind: str
     visible_to: list[int] | None = None  # None: a public event
+    args: list[list[str]] = Field(default_factory=list)  # [name, value] of each argument
 
 
 class SavedRoundEnd(BaseModel):
@@ -145,10 +148,11 @@ class SavedRoundEnd(BaseModel):
     deal: its scores (the engine's ``hand_end`` text), the public view of what was turned up
     (None: nothing), the revision it ended at and when the next deal is shown by itself."""
 
-    scores: str
+    scores: str  # the hand_end event's message id (English text, saved before args)
     reveal: dict[str, Any] | None
     revision: int = Field(ge=0)
     until: UtcDatetime
+    args: list[list[str]] = Field(default_factory=list)  # the scores' arguments
 
 
 class TableLog(BaseModel):
@@ -157,9 +161,11 @@ class TableLog(BaseModel):
     end it holds before the next deal (None: none)."""
 
     events: list[SavedEvent]
-    summaries: list[str]
+    # each hand's scores: an event, or (saved before events) its English text, names filled
+    summaries: list[SavedEvent | str]
     deals: int = Field(ge=0)
     round_end: SavedRoundEnd | None = None
+    language: str = "en"  # the language the table speaks in public
 
 
 class SavedGame(BaseModel):

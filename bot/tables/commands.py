@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import answers_user_errors
+from bot.answers import answers_user_errors, clicker_language, public_language
 from bot.boards.pages import history_page
 from bot.errors import UserError
 from bot.help.rules import send_rules
@@ -55,18 +55,20 @@ from bot.ui import (
     missing_permissions,
 )
 from bot.wiring import Wiring, wired
-from engine.core import Game, Option
+from engine.core import Event, Game, Option
 from engine.registry import games
+from engine.words import N_, _, and_list
 
-HOST_LEFT = (
+HOST_LEFT = N_(
     "You left the game; the AI plays your seat, and it counts as a loss for you. Only "
     "someone with Manage Server can stop a game without a result."
 )
-NO_THREADS = (
+NO_THREADS = N_(
     "This table will play in this channel, one table at a time: I may not open threads here. "
     "Give me {permissions} in this channel and each table gets a thread of its own, so that "
     "several can play here at once."
 )
+CLOSED = Event(N_("This lobby was closed."), "closed")
 BUTTONS = (
     HandButton,
     NextRoundButton,
@@ -161,12 +163,14 @@ async def open_lobby(
     """Open a lobby with the given options (the rest at their defaults) and turn time
     (None: the server's)."""
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise UserError("Start a game in a server channel.")
+        raise UserError(_("Start a game in a server channel."))
     missing = missing_permissions(interaction.app_permissions)
     if missing:
         raise UserError(
-            "I cannot run a table in this channel: I need these permissions here: "
-            f"{', '.join(missing)}. Ask an admin to grant them, or use another channel."
+            _(
+                "I cannot run a table in this channel: I need these permissions here: "
+                "{permissions}. Ask an admin to grant them, or use another channel."
+            ).format(permissions=", ".join(_(name) for name in missing))
         )
     given = {name: value for name, value in options.items() if value is not None}
     service = wiring.tables
@@ -178,13 +182,15 @@ async def open_lobby(
         game.id,
         given,
         turn_seconds,
+        language=public_language(interaction),
+        host_language=clicker_language(interaction),
     )
     await post_lobby(interaction, service, lobby)
     if wiring.table_threads.enabled(interaction.guild_id) and not in_a_thread(interaction):
         missing = missing_permissions(interaction.app_permissions, THREAD_PERMISSIONS)
         if missing:  # only the host is told: the others need not read about permissions
-            names = " and ".join(f"**{name}**" for name in missing)
-            await interaction.followup.send(NO_THREADS.format(permissions=names), ephemeral=True)
+            names = and_list([f"**{_(name)}**" for name in missing])
+            await interaction.followup.send(_(NO_THREADS).format(permissions=names), ephemeral=True)
 
 
 class GameCog(commands.Cog):
@@ -400,14 +406,14 @@ class GameCog(commands.Cog):
         if lobby is not None and lobby.seat_of(user_id) is not None:
             await service.lobbies.change(lobby, lambda: lobby.leave(user_id))
             await edit_lobby(interaction.client, lobby, lobby_message(lobby))
-            await interaction.response.send_message("You left the lobby.", ephemeral=True)
+            await interaction.response.send_message(_("You left the lobby."), ephemeral=True)
             return
         # no game: answered before deferring
         service.table_in(interaction.channel_id or 0, interaction.user.id)
         await interaction.response.defer(ephemeral=True)
         await service.leave(interaction.channel_id or 0, interaction.user.id)
         await interaction.followup.send(
-            "You left the game; the AI plays your seat from now on.", ephemeral=True
+            _("You left the game; the AI plays your seat from now on."), ephemeral=True
         )
 
     async def stop(self, interaction: discord.Interaction) -> None:
@@ -417,16 +423,16 @@ class GameCog(commands.Cog):
         lobby = service.lobbies.in_channel(interaction.channel_id or 0)
         if lobby is not None:
             if interaction.user.id != lobby.host_id and not may_manage:
-                raise UserError("Only the host or someone with Manage Server can stop this.")
+                raise UserError(_("Only the host or someone with Manage Server can stop this."))
             service.lobbies.close(lobby)
-            await edit_lobby(interaction.client, lobby, lobby_closed_message(lobby, "was closed"))
-            await interaction.response.send_message("The lobby is closed.", ephemeral=True)
+            await edit_lobby(interaction.client, lobby, lobby_closed_message(lobby, CLOSED))
+            await interaction.response.send_message(_("The lobby is closed."), ephemeral=True)
             return
         name = display_name(interaction.user)
         stopped = await service.stop(
             interaction.channel_id or 0, interaction.user.id, may_manage, name
         )
-        answer = "The game is stopped." if stopped else HOST_LEFT
+        answer = _("The game is stopped.") if stopped else _(HOST_LEFT)
         await interaction.response.send_message(answer, ephemeral=True)
 
     async def pings(self, interaction: discord.Interaction, when: str | None) -> None:
@@ -435,10 +441,12 @@ class GameCog(commands.Cog):
         if when is not None:
             await pings.choose(interaction.user.id, PINGS[when])
         ping = pings.of(interaction.guild_id or 0, interaction.user.id)
-        verb = "From now on you get" if when is not None else "When it is your turn you get"
-        await interaction.response.send_message(
-            f"{verb} {ping.words}. Change it with `/game pings`.", ephemeral=True
+        said = (
+            _("From now on you get {pings}. Change it with `/game pings`.")
+            if when is not None
+            else _("When it is your turn you get {pings}. Change it with `/game pings`.")
         )
+        await interaction.response.send_message(said.format(pings=ping.words), ephemeral=True)
 
     async def server_settings(
         self, interaction: discord.Interaction, pings: str | None, threads: bool | None
@@ -446,7 +454,7 @@ class GameCog(commands.Cog):
         """Show, or change, the server's defaults (Manage Server: Discord checks it first;
         checked again here, since a server may hand the command to anyone)."""
         if not interaction.permissions.manage_guild:
-            raise UserError("Only someone with Manage Server can change Cardroom's settings.")
+            raise UserError(_("Only someone with Manage Server can change Cardroom's settings."))
         guild_id = interaction.guild_id or 0
         turn_pings = self.wiring.turn_pings
         table_threads = self.wiring.table_threads
@@ -456,15 +464,18 @@ class GameCog(commands.Cog):
             await table_threads.choose(guild_id, threads)
         ping = turn_pings.server_default(guild_id)
         where = (
-            "each in a thread of its own, where I may open threads (else in the channel)"
+            _(
+                "Tables play each in a thread of its own, where I may open threads (else in the "
+                "channel)."
+            )
             if table_threads.enabled(guild_id)
-            else "in the channel where their lobby was, one table a channel"
+            else _("Tables play in the channel where their lobby was, one table a channel.")
         )
-        await interaction.response.send_message(
-            f"Turn pings on this server: {ping.words}, unless a person chose otherwise with "
-            f"`/game pings`.\nTables play {where}.",
-            ephemeral=True,
-        )
+        pings_said = _(
+            "Turn pings on this server: {pings}, unless a person chose otherwise with "
+            "`/game pings`."
+        ).format(pings=ping.words)
+        await interaction.response.send_message(f"{pings_said}\n{where}", ephemeral=True)
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """The player-facing rules, privately."""

@@ -28,6 +28,7 @@ from bot.storage import BrokenGame
 from bot.tables.backoff import DiscordUnavailable, Outage, retry_delay
 from bot.tables.records import Clock, RoundEnd, Spawn
 from bot.tables.session import TableSession, working_on
+from engine.core import Event
 
 if TYPE_CHECKING:
     from bot.tables.lobby import Lobby
@@ -75,8 +76,8 @@ class Presenter(Protocol):
     the table's channel at all raises ChannelLost (the display then has the game ended or
     paused)."""
 
-    async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
-        """The lobby ended without a game (expired)."""
+    async def lobby_closed(self, lobby: Lobby, reason: Event) -> None:
+        """The lobby ended without a game (expired; ``reason`` says so)."""
 
     async def show_lobby(self, lobby: Lobby) -> bool:
         """Show the lobby as it is now in its message (after a restart, or a change made
@@ -95,8 +96,8 @@ class Presenter(Protocol):
         """Edit a seat's hand DM one last time when the AI took the seat: no cards, no
         controls."""
 
-    async def notice(self, session: TableSession, text: str) -> None:
-        """Say something in the table's channel."""
+    async def notice(self, session: TableSession, notice: Event) -> None:
+        """Say ``notice`` in the table's channel."""
 
     async def round_ended(self, session: TableSession, ended: RoundEnd) -> None:
         """Post a hand's or round's end (its scores and the cards turned up) in the channel,
@@ -257,9 +258,9 @@ class TableDisplay:
         updates.changed()
         updates.turns()
 
-    def notice(self, session: TableSession, text: str) -> None:
-        """Say something in the table's channel (in the background)."""
-        self.in_background(session, "notice", partial(self.presenter.notice, session, text))
+    def notice(self, session: TableSession, notice: Event) -> None:
+        """Say ``notice`` in the table's channel (in the background)."""
+        self.in_background(session, "notice", partial(self.presenter.notice, session, notice))
 
     def round_ended(self, session: TableSession, ended: RoundEnd) -> None:
         """Post a hand's or round's end in the table's channel (in the background)."""

@@ -31,12 +31,13 @@ import discord
 from bot.errors import UserError
 from bot.storage import ForwardedClick, Shards, Storage
 from bot.wiring import Wiring
+from engine.words import N_, _
 
 log = logging.getLogger(__name__)
 
 TOKEN_LIFETIME = timedelta(minutes=15)  # how long Discord takes answers through a token
 FORWARDED = "cardroom_forwarded"  # in a forwarded interaction's extras: never forwarded again
-OWNER_GONE = (
+OWNER_GONE = N_(
     "The bot is restarting the part that runs this game's server, so it cannot take this "
     "click just now. Nothing was lost: try again in a minute."
 )
@@ -70,7 +71,7 @@ async def forward_elsewhere(
         return False  # over (or never was): answered as such here
     shard = shards.of(guild_id)
     if not await clicks.shard_held(shard):
-        raise UserError(OWNER_GONE)
+        raise UserError(_(OWNER_GONE))
     expires = interaction.created_at + TOKEN_LIFETIME
     payload = json.dumps(interaction_payload(interaction))
     await clicks.forward(

@@ -62,6 +62,7 @@ from engine.choices import (
     step_prompt,
 )
 from engine.core import Action
+from engine.words import N_, _, and_list
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +71,11 @@ MAX_BUTTON_OPTIONS = 10  # two even rows of five at most; more options go in a s
 SELECT_PAGE = 25
 HAND_EVENTS = 2
 DM_EVENTS = 4
-BACK, NOT_YET = "◀ Back", "◀ Not yet"  # a step's way back; a confirmation's "no"
-STALE = "That move is no longer possible; here is the current position."
-FOLLOWS = "This view follows the game until {until}; after that, press **Hand** on the table again."
+BACK, NOT_YET = N_("◀ Back"), N_("◀ Not yet")  # a step's way back; a confirmation's "no"
+STALE = N_("That move is no longer possible; here is the current position.")
+FOLLOWS = N_(
+    "This view follows the game until {until}; after that, press **Hand** on the table again."
+)
 
 
 # -- the buttons --------------------------------------------------------------------------------
@@ -85,7 +88,7 @@ class HandButton(
 
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
-        super().__init__(button(f"cr:hand:{table_id}", "Hand", discord.ButtonStyle.primary))
+        super().__init__(button(f"cr:hand:{table_id}", _("Hand"), discord.ButtonStyle.primary))
 
     @classmethod
     async def from_custom_id(
@@ -107,7 +110,7 @@ class RefreshButton(
 
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
-        super().__init__(button(f"cr:refresh:{table_id}", "↻ Refresh"))
+        super().__init__(button(f"cr:refresh:{table_id}", _("↻ Refresh")))
 
     @classmethod
     async def from_custom_id(
@@ -141,7 +144,7 @@ class DeckButton(
     def __init__(self, table_id: str, style: DeckStyle = DeckStyle.STANDARD) -> None:
         self.table_id = table_id
         self.to = _other(style)
-        super().__init__(button(f"cr:deck:{table_id}:{self.to.value}", DECK_LABELS[self.to]))
+        super().__init__(button(f"cr:deck:{table_id}:{self.to.value}", _(DECK_LABELS[self.to])))
 
     @classmethod
     async def from_custom_id(
@@ -170,8 +173,8 @@ class DeckButton(
 
 # what the button offers: the style a click switches to
 DECK_LABELS = {
-    DeckStyle.FOUR_COLOUR: "🎨 Four-colour deck",
-    DeckStyle.STANDARD: "🎨 Red/black deck",
+    DeckStyle.FOUR_COLOUR: N_("🎨 Four-colour deck"),
+    DeckStyle.STANDARD: N_("🎨 Red/black deck"),
 }
 
 
@@ -246,11 +249,11 @@ class StepSelect(
         async def chosen() -> None:
             values = self.item.values
             if not values:
-                raise UserError("Choose one of the options.")
+                raise UserError(_("Choose one of the options."))
             try:
                 path = (*self.step.path, *parse_path(values[0]))
             except ValueError:
-                raise UserError(NOT_OURS) from None
+                raise UserError(_(NOT_OURS)) from None
             await choose_step(interaction, self.wiring, replace(self.step, path=path, page=0))
 
         await answer_in_place(interaction, self.wiring, self.step.table_id, chosen)
@@ -295,11 +298,11 @@ class PickSelect(
         async def chosen() -> None:
             values = self.item.values
             if not values:
-                raise UserError("Choose the cards to play.")
+                raise UserError(_("Choose the cards to play."))
             try:
                 picked = tuple(int(value) for value in values)
             except ValueError:
-                raise UserError(NOT_OURS) from None
+                raise UserError(_(NOT_OURS)) from None
             await choose_step(interaction, self.wiring, self.step, picked)
 
         await answer_in_place(interaction, self.wiring, self.step.table_id, chosen)
@@ -322,7 +325,7 @@ async def answer_in_place(
     async def acknowledged() -> None:
         shown = interaction.message
         if interaction.guild_id is not None and (shown is None or not shown.flags.ephemeral):
-            raise UserError(NOT_OURS)
+            raise UserError(_(NOT_OURS))
         if not interaction.response.is_done():
             await interaction.response.defer()
         if not await forward_elsewhere(interaction, wiring, table_id):
@@ -375,7 +378,7 @@ async def choose_step(
         return
     except UserError as error:  # stale, or not now: the hand as it is, with why
         session = service.table(step.table_id)
-        note = STALE if isinstance(error, StaleMove) else error.message
+        note = _(STALE) if isinstance(error, StaleMove) else error.message
         await edit_hand(interaction, wiring, session, session.seat_for(user_id), note=note)
         return
     if isinstance(chosen.outcome, Step):
@@ -482,9 +485,9 @@ def hand_message(
         parts += [shown, clip("\n".join(summary), 1000) if summary else None, *decision]
     parts += [
         discord.ui.Separator() if moves else None,
-        clip(small(["Recent", *moves]), 1200) if moves else None,
-        small([f"{session.game.name} · {names[seat]}"]),
-        small([FOLLOWS.format(until=f"<t:{int(live_until.timestamp())}:t>")])
+        clip(small([_("Recent"), *moves]), 1200) if moves else None,
+        small([f"{_(session.game.name)} · {names[seat]}"]),
+        small([_(FOLLOWS).format(until=f"<t:{int(live_until.timestamp())}:t>")])
         if live_until is not None and not session.ended
         else None,
     ]
@@ -496,32 +499,44 @@ def _status(
 ) -> tuple[str, discord.Colour]:
     """The hand's first line, prominent, and the container's colour."""
     state = session.state
-    title = session.game.name
+    game = _(session.game.name)
     if session.ending is not None:
-        over = "the game is over" if session.ending.finished else session.ending.text
-        return f"### {title} — {over}", GREY
+        if session.ending.finished:
+            return "### " + _("{game} — the game is over").format(game=game), GREY
+        return "### " + _("{game} — {reason}").format(
+            game=game, reason=session.ending.render()
+        ), GREY
     if session.paused:
-        return f"### {title} — paused\n{PAUSED}", GREY
+        return "### " + _("{game} — paused").format(game=game) + f"\n{_(PAUSED)}", GREY
     window_end = session.window_end
     if urgent:
-        until = f" · closes {timestamp(window_end)}" if window_end else ""
-        return f"## ⚡ Act now{until}\nYou may play out of turn now, or let it pass.", AMBER
+        act = (
+            _("⚡ Act now · closes {time}").format(time=timestamp(window_end))
+            if window_end
+            else _("⚡ Act now")
+        )
+        return f"## {act}\n" + _("You may play out of turn now, or let it pass."), AMBER
     waiting = state.waiting_for()
     if seat in waiting:
-        line = f"## Your turn — {title}"
+        line = "## " + _("Your turn — {game}").format(game=game)
         deadline = session.deadlines.get(seat)
         if deadline is not None:
-            line += f"\nDecide {timestamp(deadline)} or the AI plays for you."
+            decide = _("Decide {time} or the AI plays for you.")
+            line += "\n" + decide.format(time=timestamp(deadline))
         if session.window_left(now) > 0 and window_end is not None:
-            line += f"\nOthers may still play out of turn: you can move {timestamp(window_end)}."
+            others = _("Others may still play out of turn: you can move {time}.")
+            line += "\n" + others.format(time=timestamp(window_end))
         if session.round_end is not None:
-            line += (
-                "\nThe table shows the last round's end until someone presses **Next round** "
-                f"or {timestamp(session.round_end.until)}; a move here starts the new round now."
+            held = _(
+                "The table shows the last round's end until someone presses **Next round** "
+                "or {time}; a move here starts the new round now."
             )
+            line += "\n" + held.format(time=timestamp(session.round_end.until))
         return line, GREEN
-    who = " and ".join(session.names[s] for s in waiting) or "nobody"
-    return f"### {title} — waiting for {who}", GREY
+    if not waiting:
+        return "### " + _("{game} — waiting for nobody").format(game=game), GREY
+    who = and_list([session.names[s] for s in waiting])
+    return "### " + _("{game} — waiting for {players}").format(game=game, players=who), GREY
 
 
 def _pick(session: TableSession, legal: tuple[Action, ...], node: Step) -> Pick | None:
@@ -550,7 +565,11 @@ def _controls(
     names = session.names
     here = StepTarget(session.table_id, session.revision, node.prefix)
     options = node.choices
-    question = f"Your only move. {forced}" if forced else step_prompt(session.game, node, names)
+    question = (
+        _("Your only move. {reason}").format(reason=forced)
+        if forced
+        else step_prompt(session.game, node, names)
+    )
     if pick is not None:
         question = pick_prompt(session.game, pick, names)
     prompt = f"**{suit_symbols(question)}**"
@@ -562,14 +581,14 @@ def _controls(
     navigation: list[discord.ui.Item[Any]] = []
     if node.prefix:
         back = StepTarget(session.table_id, session.revision, node.prefix[:-1])
-        navigation.append(StepButton(back, label=NOT_YET if node.confirms else BACK))
+        navigation.append(StepButton(back, label=_(NOT_YET if node.confirms else BACK)))
     if pick is not None:
         labels = pick_labels(session.game, pick, names)
         choices = [
             discord.SelectOption(label=clip(suit_symbols(label), 100), value=str(index))
             for index, label in enumerate(labels)
         ]
-        placeholder = f"Choose {count_words(pick.sizes)}"
+        placeholder = _("Choose {count}").format(count=count_words(pick.sizes))
         menu = PickSelect(here, placeholder=placeholder, options=choices, sizes=pick.sizes)
         items.append(controls(menu))
     elif len(options) <= MAX_BUTTON_OPTIONS:
@@ -595,14 +614,18 @@ def _controls(
             discord.SelectOption(label=clip(label(option), 100), value=path_text((option.index,)))
             for option in shown
         ]
-        placeholder = "Choose one" + (f" (page {page + 1} of {pages})" if pages > 1 else "")
+        placeholder = (
+            _("Choose one (page {page} of {pages})").format(page=page + 1, pages=pages)
+            if pages > 1
+            else _("Choose one")
+        )
         items.append(
             controls(StepSelect(replace(here, page=page), placeholder=placeholder, options=choices))
         )
         if page > 0:
-            navigation.append(StepButton(replace(here, page=page - 1), label="◀ Previous"))
+            navigation.append(StepButton(replace(here, page=page - 1), label=_("◀ Previous")))
         if page < pages - 1:
-            navigation.append(StepButton(replace(here, page=page + 1), label="More ▶"))
+            navigation.append(StepButton(replace(here, page=page + 1), label=_("More ▶")))
     navigation += [RefreshButton(session.table_id), deck]
     items.append(controls(*navigation))
     return items

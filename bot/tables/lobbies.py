@@ -22,14 +22,17 @@ from bot.tables.display import Presenter
 from bot.tables.lobby import Lobby, LobbyStatus
 from bot.tables.records import Seat, Spawn
 from bot.tables.restore import restore_lobbies
+from engine.core import Event
 from engine.errors import SetupError
 from engine.registry import get_game
+from engine.words import N_, _
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-HOST_LEFT = "closed because its host left the server"
-SHARD_NOT_HERE = "The bot is restarting for this server: try again in a minute."
+HOST_LEFT = Event(N_("This lobby closed because its host left the server."), "closed")
+EXPIRED = N_("This lobby expired after {minutes} idle minutes.")
+SHARD_NOT_HERE = N_("The bot is restarting for this server: try again in a minute.")
 
 
 class Lobbies:
@@ -61,7 +64,7 @@ class Lobbies:
         """An open lobby; raises UserError when it is gone."""
         lobby = self.by_id.get(lobby_id)
         if lobby is None or lobby.closed:
-            raise UserError("This lobby is closed.")
+            raise UserError(_("This lobby is closed."))
         return lobby
 
     def in_channel(self, channel_id: int) -> Lobby | None:
@@ -83,24 +86,29 @@ class Lobbies:
         game_id: str,
         options: dict[str, object],
         turn_seconds: int | None = None,
+        *,
+        language: str = "en",
+        host_language: str | None = None,
     ) -> Lobby:
         """Open a lobby in a channel (one game per channel) and save it, its turns
-        ``turn_seconds`` long (None: the server's TURN_SECONDS); raises UserError if it
-        cannot (SaveFailed: nothing opened)."""
+        ``turn_seconds`` long (None: the server's TURN_SECONDS), speaking ``language`` in
+        public (its host reads ``host_language``); raises UserError if it cannot
+        (SaveFailed: nothing opened)."""
         if channel_id in self.by_channel:
             raise UserError(
-                "This channel already has a game or a lobby; finish it or use another channel."
+                _("This channel already has a game or a lobby; finish it or use another channel.")
             )
         if self.lost_shards is not None and self.lost_shards.owns(guild_id):
-            raise UserError(SHARD_NOT_HERE)
+            raise UserError(_(SHARD_NOT_HERE))
         self._check_caps(guild_id, host_id)
         try:
             game = get_game(game_id)
             resolved = game.resolve_options(options)
         except SetupError as error:
-            raise UserError(f"{error}.") from None
-        seats = [Seat(host_id, host_name)]
+            raise UserError(_("{reason}.").format(reason=error)) from None
+        seats = [Seat(host_id, host_name, language=host_language)]
         lobby = Lobby(self.new_id(), guild_id, channel_id, host_id, game, resolved, seats)
+        lobby.language = language
         lobby.turn_seconds = turn_seconds or self.settings.turn_seconds
         self._add(lobby)  # before the save: a second start in the channel is refused
         try:
@@ -119,14 +127,18 @@ class Lobbies:
         most = self.settings.max_tables_per_server
         if len(hosts) >= most:
             raise UserError(
-                f"This server already has {most} open or running tables, the most it may "
-                "(the bot's MAX_TABLES_PER_SERVER setting); finish one first."
+                _(
+                    "This server already has {count} open or running tables, the most it may "
+                    "(the bot's MAX_TABLES_PER_SERVER setting); finish one first."
+                ).format(count=most)
             )
         most = self.settings.max_tables_per_member
         if hosts.count(host_id) >= most:
             raise UserError(
-                f"You already host {most} open or running tables, the most one member may "
-                "(the bot's MAX_TABLES_PER_MEMBER setting); finish one first."
+                _(
+                    "You already host {count} open or running tables, the most one member may "
+                    "(the bot's MAX_TABLES_PER_MEMBER setting); finish one first."
+                ).format(count=most)
             )
 
     def _add(self, lobby: Lobby) -> None:
@@ -198,12 +210,13 @@ class Lobbies:
         if lobby.status is LobbyStatus.OPEN:  # a lobby being dealt is a start's to end
             self.close(lobby, cancel_expiry=False)
             minutes = round(self.settings.lobby_idle_seconds / 60)
-            await self.presenter.lobby_closed(lobby, f"expired after {minutes} idle minutes")
+            expired = Event(EXPIRED, "closed", args=(("minutes", str(minutes)),))
+            await self.presenter.lobby_closed(lobby, expired)
 
     # -- closing -------------------------------------------------------------------------------
     def cancel(self, lobby: Lobby, user_id: int) -> None:
         """The host cancels the lobby (refused while it is being dealt)."""
-        lobby.check_host(user_id, "cancel this lobby")
+        lobby.check_host(user_id, N_("Only the host can cancel this lobby."))
         lobby.check_open()
         self.close(lobby)
 

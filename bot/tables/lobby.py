@@ -22,9 +22,10 @@ from bot.tables.records import Seat
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
 from engine.registry import get_game
+from engine.words import N_, _
 
 # AI seats are named like people, never "AI 1", which runs into the scores beside it.
-DEALING = "The table is being dealt: wait a moment, then use the table's buttons."
+DEALING = N_("The table is being dealt: wait a moment, then use the table's buttons.")
 
 AI_NAMES = ("Ada", "Alan", "Grace", "Kurt", "Emmy", "Hedy", "Edsger", "Ida", "Niels", "Rosa")
 
@@ -65,6 +66,9 @@ class Lobby:
     expiry: asyncio.Task[None] | None = None
     status: LobbyStatus = LobbyStatus.OPEN
     turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
+    # the language its messages and its table speak in public (its server's, or its opener's
+    # where there is none); after a restart, its host's
+    language: str = "en"
     # held by every saved change and by a start: a start waits for changes in flight, so
     # none lands after the game took the seats (nor saves the lobby's row again)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
@@ -77,9 +81,9 @@ class Lobby:
     def check_open(self) -> None:
         """Raise UserError unless the lobby may change now (open, not being dealt)."""
         if self.status is LobbyStatus.STARTING:
-            raise UserError(DEALING)
+            raise UserError(_(DEALING))
         if self.closed:
-            raise UserError("This lobby is closed.")
+            raise UserError(_("This lobby is closed."))
 
     def begin_start(self, user_id: int) -> None:
         """open → starting, for the host with a player count the game allows; a second Start
@@ -97,29 +101,29 @@ class Lobby:
         """The seat of a user, or None."""
         return next((i for i, s in enumerate(self.seats) if s.user_id == user_id), None)
 
-    def join(self, user_id: int, name: str) -> None:
-        """Take a seat."""
+    def join(self, user_id: int, name: str, language: str | None = None) -> None:
+        """Take a seat (its person reads ``language``, None: not known)."""
         self.check_open()
         if self.seat_of(user_id) is not None:
-            raise UserError("You are already seated at this table.")
+            raise UserError(_("You are already seated at this table."))
         self._check_room()
-        self.seats.append(Seat(user_id, name))
+        self.seats.append(Seat(user_id, name, language=language))
 
     def leave(self, user_id: int) -> None:
         """Leave (the host cancels instead)."""
         self.check_open()
         seat = self.seat_of(user_id)
         if seat is None:
-            raise UserError("You are not seated at this table.")
+            raise UserError(_("You are not seated at this table."))
         if user_id == self.host_id:
-            raise UserError("You are the host: use Cancel to close the lobby.")
+            raise UserError(_("You are the host: use Cancel to close the lobby."))
         del self.seats[seat]
 
     def add_ai(self, user_id: int, level: str) -> Seat:
         """Add an AI seat playing at ``level`` (anyone seated may)."""
         self.check_open()
         if self.seat_of(user_id) is None:
-            raise UserError("Only players seated at this table can add an AI.")
+            raise UserError(_("Only players seated at this table can add an AI."))
         self._check_room()
         seat = Seat(None, ai_seat_name(s.name for s in self.seats), is_ai=True, level=level)
         self.seats.append(seat)
@@ -129,26 +133,27 @@ class Lobby:
         """Make the AI seat called ``name`` play at ``level`` (anyone seated may)."""
         self.check_open()
         if self.seat_of(user_id) is None:
-            raise UserError("Only players seated at this table can choose an AI's level.")
+            raise UserError(_("Only players seated at this table can choose an AI's level."))
         seat = next((s for s in self.seats if s.is_ai and s.name == name), None)
         if seat is None:
-            raise UserError(f"{name} is no longer at this table.")
+            raise UserError(_("{player} is no longer at this table.").format(player=name))
         seat.level = level
         return seat
 
-    def check_host(self, user_id: int, doing: str) -> None:
-        """Raise UserError unless ``user_id`` hosts this lobby."""
+    def check_host(self, user_id: int, refusal: str) -> None:
+        """Raise UserError (saying ``refusal``, a message id) unless ``user_id`` hosts this
+        lobby."""
         if user_id != self.host_id:
-            raise UserError(f"Only the host can {doing}.")
+            raise UserError(_(refusal))
 
     def check_start(self, user_id: int) -> None:
         """Raise UserError unless ``user_id`` may start the game now (the host, with a
         player count the game allows)."""
-        self.check_host(user_id, "start the game")
+        self.check_host(user_id, N_("Only the host can start the game."))
         try:
             self.game.check_players(len(self.seats))
         except SetupError as error:
-            raise UserError(f"Cannot start: {error}.") from None
+            raise UserError(_("Cannot start: {reason}.").format(reason=error)) from None
 
     def saved(self) -> SavedLobby:
         """The stored form (saved with every change)."""
@@ -180,9 +185,11 @@ class Lobby:
             seats,
             saved.message_id,
             turn_seconds=saved.turn_seconds,
+            # not stored: the host's own (a lobby lives minutes; its table stores its own)
+            language=seats[0].language or "en" if seats else "en",
         )
 
     def _check_room(self) -> None:
         most = max(self.game.player_counts)
         if len(self.seats) >= most:
-            raise UserError(f"The table is full ({most} seats).")
+            raise UserError(_("The table is full ({count} seats).").format(count=most))

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.answers import NOT_OURS, answer_click
+from bot.answers import NOT_OURS, answer_click, clicker_language, public_language
 from bot.errors import UserError
 from bot.help.rules import RulesButton
+from bot.i18n import catalog
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat
 from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
@@ -37,6 +38,8 @@ from bot.ui import (
     small,
 )
 from bot.wiring import UsesWiring
+from engine.core import Event
+from engine.words import N_, _, speaking
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -45,11 +48,32 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOBBY_ACTIONS = {
-    "join": ("Join", discord.ButtonStyle.primary),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "add-ai": ("Add AI", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.success),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "join": (N_("Join"), discord.ButtonStyle.primary),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+    "add-ai": (N_("Add AI"), discord.ButtonStyle.secondary),
+    "start": (N_("Start"), discord.ButtonStyle.success),
+    "cancel": (N_("Cancel"), discord.ButtonStyle.danger),
+}
+CANCELLED = Event(N_("This lobby was cancelled by the host."), "closed")
+LEVEL_NAMES = {"easy": N_("Easy"), "normal": N_("Normal"), "hard": N_("Hard")}
+# the private note to whoever added an AI, by its level (each level's word in its sentence)
+PLAYS_AT = {
+    "easy": N_("**🤖 {name}** plays at the **easy** level."),
+    "normal": N_("**🤖 {name}** plays at the **normal** level."),
+    "hard": N_("**🤖 {name}** plays at the **hard** level."),
+}
+# how a table just dealt goes on: where it plays (below, or in its thread) and how hands come
+STARTED = {
+    (False, True): N_(
+        "{seats}. The table follows below; each player's hand comes by DM and with the "
+        "**Hand** button."
+    ),
+    (False, False): N_("{seats}. The table follows below; the AI plays every seat."),
+    (True, True): N_(
+        "{seats}. The table plays in {thread}; each player's hand comes by DM and with the "
+        "**Hand** button."
+    ),
+    (True, False): N_("{seats}. The table plays in {thread}; the AI plays every seat."),
 }
 
 
@@ -63,7 +87,7 @@ class LobbyButton(
     def __init__(self, lobby_id: str, action: str) -> None:
         self.lobby_id, self.action = lobby_id, action
         label, style = LOBBY_ACTIONS[action]
-        super().__init__(button(f"cr:lobby:{lobby_id}:{action}", label, style))
+        super().__init__(button(f"cr:lobby:{lobby_id}:{action}", _(label), style))
 
     @classmethod
     async def from_custom_id(
@@ -79,7 +103,7 @@ class LobbyButton(
         service = self.wiring.tables
         lobby = service.lobbies.get(self.lobby_id)
         if not on_lobby_message(interaction, lobby):
-            raise UserError(NOT_OURS)
+            raise UserError(_(NOT_OURS))
         user = interaction.user
         if self.action == "start":
             threads = self.wiring.table_threads.enabled(lobby.guild_id)
@@ -87,12 +111,15 @@ class LobbyButton(
             return
         if self.action == "cancel":
             service.lobbies.cancel(lobby, user.id)
-            closed = lobby_closed_message(lobby, "was cancelled by the host")
+            closed = lobby_closed_message(lobby, CANCELLED)
             await interaction.response.edit_message(**closed.kwargs())
             return
         added = None
         if self.action == "join":
-            await service.lobbies.change(lobby, lambda: lobby.join(user.id, display_name(user)))
+            language = clicker_language(interaction)
+            await service.lobbies.change(
+                lobby, lambda: lobby.join(user.id, display_name(user), language)
+            )
         elif self.action == "leave":
             await service.lobbies.change(lobby, lambda: lobby.leave(user.id))
         else:
@@ -116,7 +143,7 @@ class AiLevelButton(
         self.lobby_id, self.name, self.level = lobby_id, name, level
         style = discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary
         custom_id = f"cr:ai-level:{lobby_id}:{name}:{level}"
-        super().__init__(button(custom_id, level.capitalize(), style))
+        super().__init__(button(custom_id, _(LEVEL_NAMES[level]), style))
 
     @classmethod
     async def from_custom_id(
@@ -141,10 +168,11 @@ class AiLevelButton(
 
 def level_offer(lobby: Lobby, seat: Seat) -> Message:
     """The private note to whoever added an AI: its level, and buttons to change it."""
-    text = (
-        f"**🤖 {seat.name}** plays at the **{seat.level}** level. Easy makes beginner's slips, "
-        "normal plays well and fast, hard thinks ahead (a little slower)."
+    levels = _(
+        "Easy makes beginner's slips, normal plays well and fast, hard thinks ahead (a little "
+        "slower)."
     )
+    text = _(PLAYS_AT[seat.level]).format(name=seat.name) + " " + levels
     buttons = (
         AiLevelButton(lobby.lobby_id, seat.name, level, level == seat.level) for level in LEVELS
     )
@@ -185,15 +213,14 @@ async def start_table(
     thread = await open_thread(interaction, session) if threads else None
     if thread is not None:
         await service.in_thread(session, thread.id)
-    humans = sum(seat.is_human for seat in session.seats)
-    how = (
-        "each player's hand comes by DM and with the **Hand** button."
-        if humans
-        else "the AI plays every seat."
-    )
-    where = "The table follows below" if thread is None else f"The table plays in {thread.mention}"
-    seats = ", ".join(seat.shown for seat in session.seats)
-    started = f"### {session.game.name} — started\n{seats}. {where}; {how}"
+    humans = any(seat.is_human for seat in session.seats)
+    with speaking(catalog(session.language)):  # in place of the lobby: public
+        seats = ", ".join(seat.shown for seat in session.seats)
+        how = _(STARTED[thread is not None, humans]).format(
+            seats=seats, thread=thread.mention if thread is not None else ""
+        )
+        title = _("{game} — started").format(game=_(session.game.name))
+    started = f"### {title}\n{how}"
     try:
         await interaction.edit_original_response(
             **Message(layout(started, colour=GREY)).kwargs(attached=[])
@@ -214,11 +241,11 @@ async def open_thread(
     if missing_permissions(interaction.app_permissions, THREAD_PERMISSIONS):
         return None
     players = ", ".join(seat.name for seat in session.seats)
+    with speaking(catalog(session.language)):
+        name = f"{_(session.game.name)} · {players}"
     try:
         # the longest auto-archive: the table's end archives the thread itself
-        return await message.create_thread(
-            name=clip(f"{session.game.name} · {players}", 100), auto_archive_duration=10080
-        )
+        return await message.create_thread(name=clip(name, 100), auto_archive_duration=10080)
     except discord.HTTPException:
         log.warning("table %s: its thread could not be opened; it plays here", session.table_id)
         return None
@@ -233,7 +260,9 @@ class RematchButton(
 
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
-        super().__init__(button(f"cr:rematch:{table_id}", "Rematch", discord.ButtonStyle.success))
+        super().__init__(
+            button(f"cr:rematch:{table_id}", _("Rematch"), discord.ButtonStyle.success)
+        )
 
     @classmethod
     async def from_custom_id(
@@ -247,7 +276,13 @@ class RematchButton(
         async def rematch() -> None:
             user = interaction.user
             service = self.wiring.tables
-            lobby = await service.rematch(self.table_id, user.id, display_name(user))
+            lobby = await service.rematch(
+                self.table_id,
+                user.id,
+                display_name(user),
+                language=public_language(interaction),
+                host_language=clicker_language(interaction),
+            )
             await post_lobby(interaction, service, lobby)
 
         await answer_click(interaction, rematch)
@@ -261,41 +296,47 @@ async def post_lobby(interaction: discord.Interaction, service: TableService, lo
 
 
 def lobby_message(lobby: Lobby) -> Message:
-    """The lobby: the game, its seats and options, and the lobby buttons."""
+    """The lobby: the game, its seats and options, and the lobby buttons (in the lobby's
+    language: everyone in its channel reads it)."""
+    with speaking(catalog(lobby.language)):
+        return _lobby_message(lobby)
+
+
+def _lobby_message(lobby: Lobby) -> Message:
     game = lobby.game
     counts = game.player_counts
     host = next((s.name for s in lobby.seats if s.user_id == lobby.host_id), "?")
     seats = [f"{i + 1}. {seat.shown}" for i, seat in enumerate(lobby.seats)]
-    lines = [
-        f"## {game.name} — new table",
-        game.pitch,
-        f"**Seats ({len(lobby.seats)} of {_counts(counts)})** · host {host}",
-        *seats,
-    ]
+    taken = _("**Seats ({count} of {counts})** · host {host}").format(
+        count=len(lobby.seats), counts=_counts(counts), host=host
+    )
+    lines = ["## " + _("{game} — new table").format(game=_(game.name)), _(game.pitch), taken]
+    lines += seats
     options = []
     for option in game.options:
         shown = option.amount(lobby.options.get(option.name))
-        options.append(f"**{option.label}:** {shown} — {option.description}")
+        options.append(f"**{_(option.label)}:** {shown} — {_(option.description)}")
     if lobby.turn_seconds is not None:
-        options.append(f"**Turn time:** {duration(lobby.turn_seconds)} a turn")
+        turn = _("**Turn time:** {duration} a turn")
+        options.append(turn.format(duration=duration(lobby.turn_seconds)))
     buttons = [LobbyButton(lobby.lobby_id, action) for action in LOBBY_ACTIONS]
     return Message(
         layout(
             clip(show("\n".join(lines), []), 2000),
-            clip("\n".join(["**Options**", *options]), 1500) if options else None,
+            clip("\n".join([f"**{_('Options')}**", *options]), 1500) if options else None,
             controls(*buttons),
             controls(RulesButton(game.id)),
-            small(["This new table closes after 10 minutes without a click."]),
+            small([_("This new table closes after 10 minutes without a click.")]),
             colour=GREY,
         )
     )
 
 
-def lobby_closed_message(lobby: Lobby, reason: str) -> Message:
-    """A lobby that ended without a game."""
-    return Message(
-        layout(f"### {lobby.game.name} — lobby closed\nThis lobby {reason}.", colour=GREY)
-    )
+def lobby_closed_message(lobby: Lobby, reason: Event) -> Message:
+    """A lobby that ended without a game, saying why (``reason``), in its language."""
+    with speaking(catalog(lobby.language)):
+        title = _("{game} — lobby closed").format(game=_(lobby.game.name))
+        return Message(layout(f"### {title}\n{reason.render([])}", colour=GREY))
 
 
 def _counts(counts: tuple[int, ...]) -> str:
@@ -303,4 +344,4 @@ def _counts(counts: tuple[int, ...]) -> str:
         return str(counts[0])
     if counts == tuple(range(counts[0], counts[-1] + 1)):
         return f"{counts[0]}–{counts[-1]}"
-    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+    return _("{counts} or {last}").format(counts=", ".join(map(str, counts[:-1])), last=counts[-1])

@@ -11,8 +11,10 @@ from datetime import datetime, timedelta
 import aiohttp
 import discord
 
+from bot.answers import in_clickers_language
 from bot.tables.session import TableSession
 from bot.ui import GREY, Message, layout, small
+from engine.words import N_, _
 
 log = logging.getLogger(__name__)
 
@@ -21,12 +23,12 @@ log = logging.getLogger(__name__)
 TOKEN_LIFETIME = timedelta(minutes=15)
 LIFETIME = timedelta(minutes=14)
 
-GAME_OVER = "The game is over."
-STOPPED_FOLLOWING = (
+GAME_OVER = N_("The game is over.")
+STOPPED_FOLLOWING = N_(
     "This view no longer follows the game (Discord lets a private answer change for 15 minutes "
     "only): press **Hand** on the table for your current hand."
 )
-AI_HAS_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
+AI_HAS_THE_SEAT = N_("The AI plays this seat now, so its cards are no longer shown to you.")
 
 # (session, seat, until): the seat's Hand view at the session's position, saying that it
 # follows the game until ``until``
@@ -114,7 +116,8 @@ class OpenHands:
         """The game moved: draw each of the table's Hand views at the new position (one in
         the middle of a move stays there while that move is still possible), or close it
         when the game ended, the AI took the seat or Discord is about to stop taking its
-        edits. A refused edit is logged and left: the next move tries again."""
+        edits. A refused edit is logged and left: the next move tries again. Each view is
+        drawn in the language of whoever opened it."""
         for key, shown in list(self._open.items()):
             if key[0] != session.table_id or shown.revision == session.revision:
                 continue
@@ -131,11 +134,14 @@ class OpenHands:
                     if session.seats[seat].is_ai
                     else STOPPED_FOLLOWING
                 )
-                await self._edit(key, shown, superseded_message(text))
+                with in_clickers_language(shown.interaction):
+                    closed = superseded_message(_(text))
+                await self._edit(key, shown, closed)
                 continue
             shown.revision, shown.legal, shown.mid_move = session.revision, legal, False
             try:
-                message = draw(session, seat, shown.until)
+                with in_clickers_language(shown.interaction):
+                    message = draw(session, seat, shown.until)
             except Exception:  # one view that cannot be drawn is dropped, never the table's edit
                 log.exception("table %s: could not draw seat %d's hand", session.table_id, seat)
                 del self._open[key]

@@ -34,11 +34,14 @@ from bot.tables.table_view import (
     table_message,
     thread_end_message,
 )
+from bot.text import said
 from bot.ui import CHANNEL_PERMISSIONS, TABLE_THREAD_PERMISSIONS, Message
+from engine.core import Event
+from engine.words import ENGLISH, N_, _, and_list, speaking
 
 log = logging.getLogger(__name__)
 
-DM_FAILED = (
+DM_FAILED = N_(
     "{mention}, I cannot send you direct messages (they are closed for this server), so use "
     "the **Hand** button on the table to see your cards and move."
 )
@@ -54,26 +57,26 @@ UNKNOWN_MEMBER = 10007
 NO_ANSWER = (discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError)
 
 ATTACHED_KEPT = 10_000  # messages whose picture file names are remembered
-LAST_DEAL = "That deal is over: your hand for the next one is below."
-GAME_OVER = "The game is over: **{headline}**. [See the results]({link})"
-YOUR_TURN = "{mention}, it is your turn in **{game}**."
-YOUR_TURN_BY_DM = "⏰ It is your turn in **{game}** on **{guild}**: [go to the table]({link})"
-AI_TOOK_THE_SEAT = "The AI plays this seat now, so its cards are no longer shown to you."
+LAST_DEAL = N_("That deal is over: your hand for the next one is below.")
+GAME_OVER = N_("The game is over: **{headline}**. [See the results]({link})")
+YOUR_TURN = N_("{mention}, it is your turn in **{game}**.")
+YOUR_TURN_BY_DM = N_("⏰ It is your turn in **{game}** on **{guild}**: [go to the table]({link})")
+AI_TOOK_THE_SEAT = N_("The AI plays this seat now, so its cards are no longer shown to you.")
 
 # A DM names the channel and the server in words: a channel mention there may not resolve.
-PAUSED_FOR_PLAYERS = (
+PAUSED_FOR_PLAYERS = N_(
     "⏸️ Your {game} game in **{channel}** on **{guild}** is paused: I may no longer see or post "
     "in that channel (a server admin changed my permissions there). It goes on where it stopped "
     "as soon as I have {permissions} there again; if that has not happened within {minutes} "
     "minutes, the game ends without a result."
 )
-PAUSED_FOR_OWNER = (
+PAUSED_FOR_OWNER = N_(
     "⏸️ A {game} game in **{channel}** on your server **{guild}** is paused: I may no longer "
     "see or post in that channel. Give me {permissions} there and it goes on where it "
     "stopped; otherwise it ends without a result in {minutes} minutes."
 )
 
-RESTORE_FAILED = (
+RESTORE_FAILED = N_(
     "⚠️ The game at this table (table {table}) could not be restored after the bot restarted: "
     "its saved data is damaged. It has been set aside for the bot's admins, and nothing was "
     "recorded for it. Start a new game with `/game start`."
@@ -169,7 +172,7 @@ class DiscordPresenter:
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
 
-    async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
+    async def lobby_closed(self, lobby: Lobby, reason: Event) -> None:
         """Show that the lobby closed (expired)."""
         if lobby.message_id is None:
             return
@@ -237,7 +240,9 @@ class DiscordPresenter:
         if info.user_id is None or info.dm_failed:
             return None
         style = self.deck_styles.of(info.user_id)
-        message = hand_message(session, seat, self.clock(), full=True, style=style)
+        with session.in_seats_language(seat):  # their DM: theirs alone
+            message = hand_message(session, seat, self.clock(), full=True, style=style)
+            last_deal = _(LAST_DEAL)
         async with reaching_discord():
             try:
                 channel = await self.client.create_dm(discord.Object(id=info.user_id))
@@ -250,15 +255,17 @@ class DiscordPresenter:
                         pass
                 if info.dm_message_id is not None:
                     # The last deal's DM is superseded: a short line, no cards, no controls.
-                    await self._close_dm(channel, info.dm_message_id, LAST_DEAL)
+                    await self._close_dm(channel, info.dm_message_id, last_deal)
                 sent = await channel.send(**message.send_kwargs())
                 return (sent.id,)
             except discord.Forbidden:
                 if not await self.is_member(session.guild_id, info.user_id):
                     raise MemberGone(info.user_id) from None
+                with session.in_its_language():  # said in the table's channel
+                    failed = _(DM_FAILED).format(mention=f"<@{info.user_id}>")
                 async with reaching_the_channel():
                     await self._channel(session.channel_id).send(
-                        DM_FAILED.format(mention=f"<@{info.user_id}>"),
+                        failed,
                         allowed_mentions=discord.AllowedMentions(users=True),
                     )
                 return (None,)
@@ -276,10 +283,14 @@ class DiscordPresenter:
                     raise
                 log.info("could not reach the hand DM of seat %s", seat)
                 return
-        await self._close_dm(dm, info.dm_message_id, AI_TOOK_THE_SEAT)
+        with session.in_seats_language(seat):
+            took = _(AI_TOOK_THE_SEAT)
+        await self._close_dm(dm, info.dm_message_id, took)
 
-    async def notice(self, session: TableSession, text: str) -> None:
-        """Say something in the table's channel."""
+    async def notice(self, session: TableSession, notice: Event) -> None:
+        """Say ``notice`` in the table's channel, in its language."""
+        with session.in_its_language():
+            text = said(notice, session.names)
         async with reaching_the_channel():
             await self._channel(session.channel_id).send(
                 text, allowed_mentions=discord.AllowedMentions.none()
@@ -299,22 +310,30 @@ class DiscordPresenter:
         channel = self.client.get_channel(channel_id)
         in_thread = session.parent_channel_id is not None
         wanted = TABLE_THREAD_PERMISSIONS if in_thread else CHANNEL_PERMISSIONS
-        needed = [f"**{name}**" for name in wanted.values()]
-        values = {
-            "game": session.game.name,
-            "channel": f"#{discord.utils.escape_markdown(channel.name)}"
+        where = (
+            f"#{discord.utils.escape_markdown(channel.name)}"
             if isinstance(channel, discord.abc.GuildChannel)
-            else f"<#{channel_id}>",
-            "guild": discord.utils.escape_markdown(guild.name)
-            if guild is not None
-            else "its server",
-            "permissions": ", ".join(needed[:-1]) + f" and {needed[-1]}",
-            "minutes": round(self.settings.paused_table_seconds / 60),
-        }
-        people = {seat.user_id for seat in session.seats if seat.user_id and seat.is_human}
-        texts = {user_id: PAUSED_FOR_PLAYERS.format(**values) for user_id in people}
-        if guild is not None and guild.owner_id is not None and guild.owner_id not in people:
-            texts[guild.owner_id] = PAUSED_FOR_OWNER.format(**values)
+            else f"<#{channel_id}>"
+        )
+
+        def paused(message: str) -> str:  # in the active language: its reader's
+            needed = [f"**{_(name)}**" for name in wanted.values()]
+            return _(message).format(
+                game=_(session.game.name),
+                channel=where,
+                guild=discord.utils.escape_markdown(guild.name) if guild else _("its server"),
+                permissions=and_list([", ".join(needed[:-1]), needed[-1]]),
+                minutes=round(self.settings.paused_table_seconds / 60),
+            )
+
+        texts: dict[int, str] = {}
+        for seat, info in enumerate(session.seats):
+            if info.user_id and info.is_human:
+                with session.in_seats_language(seat):
+                    texts[info.user_id] = paused(PAUSED_FOR_PLAYERS)
+        if guild is not None and guild.owner_id is not None and guild.owner_id not in texts:
+            with session.in_its_language():  # the owner's server's language
+                texts[guild.owner_id] = paused(PAUSED_FOR_OWNER)
         for user_id, text in texts.items():
             try:
                 dm = await self.client.create_dm(discord.Object(id=user_id))
@@ -361,14 +380,14 @@ class DiscordPresenter:
         mention after all when their DMs are closed)."""
         user_id = session.seats[seat].user_id
         assert user_id is not None, "only people are pinged"
-        game = session.game.name
         if direct and not session.seats[seat].dm_failed:
             guild = self.client.get_guild(session.guild_id)
-            text = YOUR_TURN_BY_DM.format(
-                game=game,
-                guild=discord.utils.escape_markdown(guild.name) if guild else "its server",
-                link=message_link(session, session.table_message_id),
-            )
+            with session.in_seats_language(seat):
+                text = _(YOUR_TURN_BY_DM).format(
+                    game=_(session.game.name),
+                    guild=discord.utils.escape_markdown(guild.name) if guild else _("its server"),
+                    link=message_link(session, session.table_message_id),
+                )
             async with reaching_discord():
                 try:
                     dm = await self.client.create_dm(discord.Object(id=user_id))
@@ -381,10 +400,10 @@ class DiscordPresenter:
         only_them = discord.AllowedMentions(
             everyone=False, roles=False, replied_user=False, users=[discord.Object(id=user_id)]
         )
+        with session.in_its_language():  # said in the table's channel
+            text = _(YOUR_TURN).format(mention=f"<@{user_id}>", game=_(session.game.name))
         async with reaching_the_channel():
-            sent = await self._channel(session.channel_id).send(
-                YOUR_TURN.format(mention=f"<@{user_id}>", game=game), allowed_mentions=only_them
-            )
+            sent = await self._channel(session.channel_id).send(text, allowed_mentions=only_them)
         return sent.id
 
     async def unping(self, session: TableSession, message_id: int) -> None:
@@ -402,8 +421,10 @@ class DiscordPresenter:
         it may quote the saved state, hidden cards included)."""
         if broken.channel_id is None:
             return
+        with speaking(ENGLISH):  # its language was saved with what could not be read back
+            text = _(RESTORE_FAILED).format(table=broken.table_id)
         await self._channel(broken.channel_id).send(
-            RESTORE_FAILED.format(table=broken.table_id),
+            text,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -417,7 +438,9 @@ class DiscordPresenter:
             try:
                 if ending.finished:
                     return (await self._send(channel, results_message(session))).id
-                await channel.send(ending.text, allowed_mentions=discord.AllowedMentions.none())
+                with session.in_its_language():
+                    why = ending.render()
+                await channel.send(why, allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as error:
                 if no_answer(error):
                     raise
@@ -433,9 +456,6 @@ class DiscordPresenter:
         if session.parent_channel_id is not None and ending.stored_here:
             await self._close_thread(session, session.parent_channel_id, link)
         await self.open_hands.follow(session, self._hand_view)
-        over = ending.text
-        if ending.finished:
-            over = GAME_OVER.format(headline=headline(session), link=link)
         for seat, info in enumerate(session.seats):
             if info.user_id is None or info.dm_failed or info.dm_message_id is None:
                 continue
@@ -447,4 +467,10 @@ class DiscordPresenter:
             except discord.HTTPException:
                 log.info("could not reach the hand DM of seat %s", seat)
                 continue
+            with session.in_seats_language(seat):  # their DM: theirs alone
+                over = (
+                    _(GAME_OVER).format(headline=headline(session), link=link)
+                    if ending.finished
+                    else ending.render()
+                )
             await self._close_dm(dm, info.dm_message_id, over)

@@ -7,17 +7,27 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Callable, Coroutine
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
 from typing import Any
 
 from bot.errors import TABLE_MOVED
+from bot.i18n import catalog
 from bot.settings import Settings
 from bot.storage import ActionRecord, SavedEvent, SavedRoundEnd, SeatRecord, Storage
 from bot.tables.thinking import AiPlayers
 from engine.choices import Step
 from engine.core import Event, Game, OptionValue, State, View
+from engine.words import N_, _, speaking
+
+# An AI seat as people see it in a list, by its level (each level's word inside its sentence)
+AI_SEAT = {
+    "easy": N_("🤖 {name} (easy)"),
+    "normal": N_("🤖 {name} (normal)"),
+    "hard": N_("🤖 {name} (hard)"),
+}
 
 LOG_LENGTH = 40  # the table log's latest entries kept (and saved)
 Clock = Callable[[], datetime]
@@ -37,12 +47,16 @@ class Seat:
     dm_deal: int = -1  # the deal the hand DM shows (a new deal gets a new DM)
     timeouts_in_a_row: int = 0
     level: str = "normal"  # how the AI plays the seat (a seat handed over plays normal)
+    # the language the person reads, as they last clicked (None: not known; the table's then)
+    language: str | None = None
 
     @property
     def shown(self) -> str:
         """The seat as people see it in a list: an AI seat marked and with its level,
         ``🤖 Ada (hard)``."""
-        return f"🤖 {self.name} ({self.level})" if self.is_ai else self.name
+        if not self.is_ai:
+            return self.name
+        return _(AI_SEAT.get(self.level, "🤖 {name} (" + self.level + ")")).format(name=self.name)
 
     @property
     def is_human(self) -> bool:
@@ -60,6 +74,7 @@ class Seat:
             record.dm_failed,
             timeouts_in_a_row=record.timeouts_in_a_row,
             level=record.level,
+            language=record.language,
         )
 
     def record(self) -> SeatRecord:
@@ -72,6 +87,7 @@ class Seat:
             dm_failed=self.dm_failed,
             timeouts_in_a_row=self.timeouts_in_a_row,
             level=self.level,
+            language=self.language,
         )
 
 
@@ -83,30 +99,58 @@ class LoggedEvent:
     revision: int
 
     def record(self) -> SavedEvent:
-        """The stored form."""
+        """The stored form: the event's message id and arguments, so that it is read later
+        in its reader's language."""
         seen = self.event.visible_to
         return SavedEvent(
             revision=self.revision,
-            text=self.event.text,
+            text=self.event.message,
             kind=self.event.kind,
             visible_to=None if seen is None else sorted(seen),
+            args=[list(arg) for arg in self.event.args],
         )
 
     @classmethod
     def from_record(cls, saved: SavedEvent) -> LoggedEvent:
-        """The event of a stored log line."""
+        """The event of a stored log line (one saved as English text, without arguments,
+        reads as it was written)."""
         seen = None if saved.visible_to is None else frozenset(saved.visible_to)
-        return cls(Event(saved.text, saved.kind, seen), saved.revision)
+        return cls(event_of(saved.text, saved.kind, saved.args, seen), saved.revision)
+
+
+def event_of(
+    message: str,
+    kind: str,
+    args: list[list[str]],
+    visible_to: frozenset[int] | None = None,
+) -> Event:
+    """A stored event back from its message id and its ``[name, value]`` arguments."""
+    return Event(message, kind, visible_to, tuple((name, value) for name, value in args))
+
+
+def summary_of(saved: SavedEvent | str) -> Event:
+    """A stored hand's scores back; one saved as English text (names filled in) reads as it
+    was written."""
+    if isinstance(saved, str):
+        return Event(saved.replace("{", "{{").replace("}", "}}"), "hand_end")
+    return event_of(saved.text, saved.kind, saved.args)
+
+
+def saved_summary(event: Event) -> SavedEvent:
+    """A hand's scores (a ``hand_end`` event) as the table log stores them."""
+    return SavedEvent(
+        revision=0, text=event.message, kind=event.kind, args=[list(arg) for arg in event.args]
+    )
 
 
 @dataclass(frozen=True)
 class RoundEnd:
     """A hand or round that ended while the game goes on: its scores (the engine's
-    ``hand_end`` text), the public view of the cards turned up at its end (``reveal``; None
+    ``hand_end`` event), the public view of the cards turned up at its end (``reveal``; None
     when the game turns none up), the revision it ended at, and until when the table shows
     it before the next deal (the break; a Next round click or a move ends it sooner)."""
 
-    scores: str
+    scores: Event
     reveal: View | None
     revision: int
     until: datetime
@@ -114,13 +158,18 @@ class RoundEnd:
     def record(self) -> SavedRoundEnd:
         """The stored form."""
         return SavedRoundEnd(
-            scores=self.scores, reveal=self.reveal, revision=self.revision, until=self.until
+            scores=self.scores.message,
+            args=[list(arg) for arg in self.scores.args],
+            reveal=self.reveal,
+            revision=self.revision,
+            until=self.until,
         )
 
     @classmethod
     def from_record(cls, saved: SavedRoundEnd) -> RoundEnd:
-        """A stored round end back."""
-        return cls(saved.scores, saved.reveal, saved.revision, saved.until)
+        """A stored round end back (one saved as English text reads as it was written)."""
+        scores = event_of(saved.scores, "hand_end", saved.args)
+        return cls(scores, saved.reveal, saved.revision, saved.until)
 
 
 @dataclass(frozen=True)
@@ -129,7 +178,8 @@ class Change:
 
     events: tuple[Event, ...] = ()
     views: frozenset[int] = frozenset()  # seats whose private view changed
-    notices: tuple[str, ...] = ()  # to say in the table's channel
+    # to say in the table's channel (in its language; seats and arguments filled when said)
+    notices: tuple[Event, ...] = ()
     ended: bool = False  # the game ended (over, stopped, or no players left)
     rounds: tuple[RoundEnd, ...] = ()  # round ends the table moved on from: kept in the channel
 
@@ -147,11 +197,22 @@ class EndKind(Enum):
 
 @dataclass(frozen=True)
 class Ending:
-    """How a table ended: why (``kind``), and what its channel and hand DMs are told
-    (``text``; a finished game shows its results instead)."""
+    """How a table ended: why (``kind``), and what its channel and hand DMs are told (the
+    message id ``message`` filled from ``args``, in their reader's language: ``render``; a
+    finished game shows its results instead)."""
 
     kind: EndKind
-    text: str = ""
+    message: str = ""
+    args: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """Why, in English (for the operators' log and the stored record)."""
+        return self.message.format(**dict(self.args))
+
+    def render(self) -> str:
+        """Why, in the active language."""
+        return _(self.message).format(**dict(self.args)) if self.message else ""
 
     @property
     def finished(self) -> bool:
@@ -166,7 +227,9 @@ class Ending:
 
 
 FINISHED = Ending(EndKind.FINISHED)
-NO_PLAYERS_LEFT = Ending(EndKind.NO_PLAYERS, "No players are left at the table, so the game ends.")
+NO_PLAYERS_LEFT = Ending(
+    EndKind.NO_PLAYERS, N_("No players are left at the table, so the game ends.")
+)
 MOVED_ELSEWHERE = Ending(EndKind.MOVED, TABLE_MOVED)
 
 
@@ -217,7 +280,7 @@ class TableData:
     window_end: datetime | None = None
     deals: int = 0  # "deal" events so far: the number of the current hand or round
     log: deque[LoggedEvent] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
-    summaries: list[str] = field(default_factory=list)
+    summaries: list[Event] = field(default_factory=list)  # each hand's scores (hand_end)
     ending: Ending | None = None  # how it ended (None: running)
     # since when the bot may not post in the table's channel (None: it may): no move, timeout
     # or AI move is made until it may again (or the pause runs out and the game ends)
@@ -236,6 +299,20 @@ class TableData:
     # the channel whose thread ``channel_id`` is: its lobby was there, its result goes there
     # (None: the table plays in its lobby's channel)
     parent_channel_id: int | None = None
+    # the language the table speaks in public (its server's, or its opener's where there is
+    # none), fixed when it opens
+    language: str = "en"
+
+    def in_its_language(self) -> AbstractContextManager[None]:
+        """Speak the table's language inside the block: for what everyone at it reads (the
+        table, its results, what is said in its channel), whoever's click or task shows it."""
+        return speaking(catalog(self.language))
+
+    def in_seats_language(self, seat: int) -> AbstractContextManager[None]:
+        """Speak the language of the seat's person inside the block (as they last clicked;
+        the table's when not known): for what they alone read outside any click of theirs
+        (their hand DM, a DM about the table)."""
+        return speaking(catalog(self.seats[seat].language or self.language))
 
     @property
     def ended(self) -> bool:

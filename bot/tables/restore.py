@@ -15,7 +15,7 @@ import logging
 
 from bot.storage import READ_IN_TURNS, ActionRecord, BrokenGame, LoadedGame, Shards, Storage
 from bot.tables.lobby import Lobby
-from bot.tables.records import LoggedEvent, RoundEnd, Seat, SessionContext
+from bot.tables.records import LoggedEvent, RoundEnd, Seat, SessionContext, summary_of
 from bot.tables.session import RESTARTED, TableSession
 from engine.errors import EngineError, SetupError
 from engine.runner import collector_paused
@@ -89,7 +89,8 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
         replay_log(session)
     else:
         session.log.extend(LoggedEvent.from_record(event) for event in saved.table_log.events)
-        session.summaries.extend(saved.table_log.summaries)
+        session.summaries.extend(summary_of(summary) for summary in saved.table_log.summaries)
+        session.language = saved.table_log.language
         session.deals = saved.table_log.deals
         if saved.table_log.round_end is not None:
             session.round_end = RoundEnd.from_record(saved.table_log.round_end)

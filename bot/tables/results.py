@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from bot.storage import FinishedGame, FinishedSeat, SavedGame, TableLog
-from bot.tables.records import TableData
+from bot.tables.records import TableData, saved_summary
+from engine.words import ENGLISH, speaking
 
 
 def places_of(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
@@ -71,7 +72,7 @@ def finished_game(table: TableData, ended_at: datetime) -> FinishedGame:
             "options": dict(table.options),
             "actions": [list(action) for action in table.actions],
         },
-        summary=list(table.summaries),
+        summary=english_summaries(table),
     )
 
 
@@ -96,8 +97,16 @@ def saved_game(table: TableData) -> SavedGame:
         parent_channel_id=table.parent_channel_id,
         table_log=TableLog(
             events=[entry.record() for entry in table.log],
-            summaries=list(table.summaries),
+            summaries=[saved_summary(event) for event in table.summaries],
             deals=table.deals,
             round_end=None if table.round_end is None else table.round_end.record(),
+            language=table.language,
         ),
     )
+
+
+def english_summaries(table: TableData) -> list[str]:
+    """Each hand's scores in English, names filled in: the finished game's stored record."""
+    names = [seat.name for seat in table.seats]
+    with speaking(ENGLISH):
+        return [event.render(names) for event in table.summaries]

@@ -37,35 +37,36 @@ from bot.tables.thinking import AiPlayers
 from bot.tables.timers import LEFT_THE_SERVER, TableTimers
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
+from engine.words import N_, _
 
 log = logging.getLogger(__name__)
 
-CHANNEL_LOST = "The bot can no longer reach this table's channel, so the game ended."
-CHANNEL_DELETED = "This table's channel was deleted, so the game ended without a result."
-THREAD_DELETED = "This table's thread was deleted, so the game ended without a result."
-IN_THREADS = (
+CHANNEL_LOST = N_("The bot can no longer reach this table's channel, so the game ended.")
+CHANNEL_DELETED = N_("This table's channel was deleted, so the game ended without a result.")
+THREAD_DELETED = N_("This table's thread was deleted, so the game ended without a result.")
+IN_THREADS = N_(
     "This channel's tables play in threads of their own ({threads}): use the command inside "
     "your table's thread."
 )
 THREADS_NAMED = 10  # threads a "which table?" answer names
-GUILD_LEFT = "The bot was removed from this server, so the game ended without a result."
-PAUSE_RAN_OUT = (
+GUILD_LEFT = N_("The bot was removed from this server, so the game ended without a result.")
+PAUSE_RAN_OUT = N_(
     "The bot could not see or post in this table's channel for {minutes} minutes, so the "
     "game ended without a result."
 )
-RESUMED = "The game goes on: the bot may post in this channel again."
-RECONNECTED = "The game goes on: the bot is connected to Discord again."
-SHARD_LOST = (
+RESUMED = N_("The game goes on: the bot may post in this channel again.")
+RECONNECTED = N_("The game goes on: the bot is connected to Discord again.")
+SHARD_LOST = N_(
     "This game is interrupted: the bot lost the link to its saved games. It comes back from the"
     " last move shown when the bot has restarted, usually within a minute; nothing is lost."
 )
 # with several shard processes, a table unknown here is over, or another process's: a hand
 # DM's click on one lands in the process of shard 0 (Discord sends it every DM click), which
 # hands it on (bot.tables.dm_clicks) unless the game is stored nowhere
-OVER_OR_ELSEWHERE = (
+OVER_OR_ELSEWHERE = N_(
     "This game is over, or it cannot be played from here: use the Hand button in its channel."
 )
-HOST_STOPPED = "(the host) stopped playing"
+HOST_STOPPED = N_("{player} (the host) stopped playing; the AI plays their seat.")
 REMATCHES_KEPT = 1000  # Rematch offers of the latest finished games, across all servers
 
 
@@ -219,9 +220,9 @@ class TableService:
         """A running table; raises UserError when it is over or unknown."""
         session = self.tables.get(table_id)
         if session is None and self.settings.shards.count > 1:
-            raise UserError(OVER_OR_ELSEWHERE)
+            raise UserError(_(OVER_OR_ELSEWHERE))
         if session is None or session.ended:
-            raise UserError("This game is over.")
+            raise UserError(_("This game is over."))
         return working_on(session)
 
     def table_in(self, channel_id: int, user_id: int) -> TableSession:
@@ -242,8 +243,8 @@ class TableService:
             return working_on(theirs[0])
         if in_threads:
             threads = ", ".join(f"<#{each.channel_id}>" for each in in_threads[:THREADS_NAMED])
-            raise UserError(IN_THREADS.format(threads=threads))
-        raise UserError("There is no game running in this channel.")
+            raise UserError(_(IN_THREADS).format(threads=threads))
+        raise UserError(_("There is no game running in this channel."))
 
     # -- from lobby to table ---------------------------------------------------------------------
     async def start(
@@ -264,7 +265,7 @@ class TableService:
             try:
                 state = lobby.game.new_state(len(lobby.seats), seed, lobby.options)
             except SetupError as error:
-                raise UserError(f"Cannot start: {error}.") from None
+                raise UserError(_("Cannot start: {reason}.").format(reason=error)) from None
             session = TableSession(
                 await self._new_table_id(),
                 lobby.guild_id,
@@ -278,6 +279,7 @@ class TableService:
                 self.clock(),
                 context=self.context,
                 turn_seconds=lobby.turn_seconds,
+                language=lobby.language,
             )
             working_on(session)
             session.log_opening()
@@ -305,19 +307,35 @@ class TableService:
         self.display.changed(session)
         self.timers.schedule(session)
 
-    async def rematch(self, table_id: str, user_id: int, name: str) -> Lobby:
+    async def rematch(
+        self,
+        table_id: str,
+        user_id: int,
+        name: str,
+        *,
+        language: str = "en",
+        host_language: str | None = None,
+    ) -> Lobby:
         """Open a new lobby for the same game and options, once, seating only the clicker
         (a player of that game), who hosts it; the others join with the button, so nobody is
-        dealt into a game they did not ask for."""
+        dealt into a game they did not ask for. The lobby speaks ``language``, its host reads
+        ``host_language``."""
         old = self.rematches.get(table_id)
         if old is None:
-            raise UserError("This rematch is no longer available; start a new game instead.")
+            raise UserError(_("This rematch is no longer available; start a new game instead."))
         if user_id not in old.players:
-            raise UserError("Only players of that game can ask for a rematch.")
+            raise UserError(_("Only players of that game can ask for a rematch."))
         options: dict[str, object] = dict(old.options)
         game_id = old.game.id
         lobby = await self.lobbies.open(
-            old.guild_id, old.channel_id, user_id, name, game_id, options
+            old.guild_id,
+            old.channel_id,
+            user_id,
+            name,
+            game_id,
+            options,
+            language=language,
+            host_language=host_language,
         )
         self.rematches.pop(table_id, None)
         return lobby
@@ -363,7 +381,7 @@ class TableService:
             self.committed(session, await session.leave(user_id, HOST_STOPPED))
             return False
         session.check_may_stop(user_id, may_manage)
-        stopped = Ending(EndKind.STOPPED, f"{name} stopped the game.")
+        stopped = Ending(EndKind.STOPPED, N_("{player} stopped the game."), (("player", name),))
         self.committed(session, await session.end(stopped))
         return True
 
@@ -438,8 +456,8 @@ class TableService:
         await asyncio.sleep(max(0.0, left))
         self._pauses.pop(session.table_id, None)
         if session.paused:
-            ran_out = PAUSE_RAN_OUT.format(minutes=round(seconds / 60))
-            self.end(session, Ending(EndKind.CHANNEL_LOST, ran_out))
+            minutes = (("minutes", str(round(seconds / 60))),)
+            self.end(session, Ending(EndKind.CHANNEL_LOST, PAUSE_RAN_OUT, minutes))
 
     async def _store_pause(self, session: TableSession) -> None:
         """Store whether the table is paused, as it is when this runs (under the table's

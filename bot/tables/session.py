@@ -44,19 +44,21 @@ from bot.tables.records import (
 )
 from bot.tables.results import finished_game, saved_game
 from bot.tables.snapshot import Snapshot
-from bot.text import fill_names, plural
 from engine.ai import heuristic
 from engine.choices import NotAMove, StaleChoice, Step, picked_path, resolve
 from engine.core import Action, Event
 from engine.errors import EngineError
 from engine.runner import agent_move
+from engine.words import N_, _, ngettext
 
 log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
-RESTARTED = "The game resumes after a restart."
-NOT_A_MOVE = "Those choices together are not a move; choose again."
-PAUSED = (
+RESTARTED = N_("The game resumes after a restart.")
+NOT_A_MOVE = N_("Those choices together are not a move; choose again.")
+# how a person left, said in the table's channel
+LEFT = N_("{player} left; the AI plays their seat.")
+PAUSED = N_(
     "This game is paused: the bot may no longer post in its channel. It goes on where it "
     "stopped as soon as a server admin gives the bot its permissions there back."
 )
@@ -107,12 +109,12 @@ class TableSession(TableData):
     def seat_for(self, user_id: int) -> int:
         """The seat a person plays at this table; raises UserError otherwise."""
         if self.ended:
-            raise UserError("This game is over.")
+            raise UserError(_("This game is over."))
         seat = self.seat_of(user_id)
         if seat is None:
-            raise UserError("You are not seated at this table.")
+            raise UserError(_("You are not seated at this table."))
         if self.seats[seat].is_ai:
-            raise UserError("Your seat was handed to the AI for the rest of this game.")
+            raise UserError(_("Your seat was handed to the AI for the rest of this game."))
         return seat
 
     def optional_seats(self) -> tuple[int, ...]:
@@ -157,17 +159,22 @@ class TableSession(TableData):
             except StaleChoice:
                 raise StaleMove() from None
             except NotAMove:
-                raise NoSuchMove(NOT_A_MOVE) from None
+                raise NoSuchMove(_(NOT_A_MOVE)) from None
             if isinstance(target, Step):
                 return Chosen(seat, target)
             if self.paused:
-                raise UserError(PAUSED)
+                raise UserError(_(PAUSED))
             left = self.window_left(self.context.clock())
             if left > 0 and seat in self.state.waiting_for():
-                raise UserError(
-                    f"Others may still play out of turn for {plural(math.ceil(left), 'second')}:"
-                    " make your move after that."
+                seconds = math.ceil(left)
+                wait = ngettext(
+                    "Others may still play out of turn for {count} second: make your move "
+                    "after that.",
+                    "Others may still play out of turn for {count} seconds: make your move "
+                    "after that.",
+                    seconds,
                 )
+                raise UserError(wait.format(count=seconds))
 
             def move() -> Change:
                 self.seats[seat].timeouts_in_a_row = 0
@@ -181,7 +188,7 @@ class TableSession(TableData):
         self.seat_for(user_id)
         async with self.lock:
             if self.paused:
-                raise UserError(PAUSED)
+                raise UserError(_(PAUSED))
             return await self._move_on(revision)
 
     async def break_over(self, revision: int) -> Change | None:
@@ -232,13 +239,14 @@ class TableSession(TableData):
                 return None
             return await self._commit(lambda: self._time_out(seat))
 
-    async def leave(self, user_id: int, how: str = "left") -> Change:
-        """A player leaves (``how``: "left", "left the server"): the AI takes the seat; with
-        no people left the game ends."""
+    async def leave(self, user_id: int, how: str = LEFT) -> Change:
+        """A player leaves (``how``: the notice saying so, ``LEFT``, the timers'
+        ``LEFT_THE_SERVER``, with the ``{player}`` who left): the AI takes the seat; with no
+        people left the game ends."""
         seat = self.seat_for(user_id)
         async with self.lock:
             if self.ended:
-                raise UserError("This game is over.")
+                raise UserError(_("This game is over."))
 
             def hand_over() -> Change:
                 self.seats[seat].is_ai = True
@@ -248,7 +256,7 @@ class TableSession(TableData):
                     return Change(views=self._all_seats(), ended=True)
                 return Change(
                     views=self._all_seats(),
-                    notices=(f"{name} {how}; the AI plays their seat.",),
+                    notices=(Event(how, "notice", args=(("player", name),)),),
                 )
 
             return await self._commit(hand_over)
@@ -256,7 +264,7 @@ class TableSession(TableData):
     def check_may_stop(self, user_id: int, may_manage: bool) -> None:
         """Only the host or someone with Manage Server may stop the game (UserError)."""
         if user_id != self.host_id and not may_manage:
-            raise UserError("Only the host or someone with Manage Server can stop this game.")
+            raise UserError(_("Only the host or someone with Manage Server can stop this game."))
 
     async def end(self, ending: Ending) -> Change:
         """End the game without a result, for ``ending``'s reason (stopped, its channel lost,
@@ -265,7 +273,7 @@ class TableSession(TableData):
         it had ended already."""
         async with self.lock:
             if self.ended:
-                raise UserError("This game is over.")
+                raise UserError(_("This game is over."))
             return await self._commit(lambda: self._end(ending))
 
     async def begin(self, lobby_id: str) -> None:
@@ -456,7 +464,7 @@ class TableSession(TableData):
         table for the break (nobody's clock runs meanwhile), or with no break (none is set,
         or only AI seats are still in the game: nobody would press Next round) returned to
         be shown in the channel at once."""
-        scores = [event.text for event in events if event.kind == "hand_end"]
+        scores = [event for event in events if event.kind == "hand_end"]
         if not scores or self.state.is_over:
             return ()
         ended = RoundEnd(scores[-1], self.state.last_reveal, self.revision, self._break_end())
@@ -496,9 +504,13 @@ class TableSession(TableData):
         change = self._apply(seat, action) if action is not None else Change()
         if not handed or self.state.is_over:
             return change
-        notice = (
-            f"{info.name} ran out of time {MAX_TIMEOUTS} times in a row: "
-            "the AI plays their seat for the rest of the game."
+        notice = Event(
+            N_(
+                "{player} ran out of time {count} times in a row: the AI plays their seat for "
+                "the rest of the game."
+            ),
+            "notice",
+            args=(("player", info.name), ("count", str(MAX_TIMEOUTS))),
         )
         ended = self._end_if_no_humans()
         return replace(change, notices=(notice,), ended=ended, views=self._all_seats())
@@ -530,11 +542,12 @@ class TableSession(TableData):
             if event.kind == "deal":
                 self.deals += 1
             elif event.kind == "hand_end":
-                self.summaries.append(fill_names(event.text, self.names))
+                self.summaries.append(event)
 
     def log_opening(self) -> None:
         """The log of a game just dealt: it begins, and what happened while it was set up."""
-        self.log.append(LoggedEvent(Event(f"{self.game.name} begins.", "deal"), 0))
+        begins = Event(N_("{game} begins."), "deal", args=(("game", self.game.name),))
+        self.log.append(LoggedEvent(begins, 0))
         self.log.extend(LoggedEvent(event, 0) for event in self.state.opening_events())
 
     def _after_change(self, acted: Sequence[int]) -> None:

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from bot.storage import ActionRecord
 from bot.tables.records import Ending, LoggedEvent, RoundEnd, Seat, TableData
-from engine.core import State
+from engine.core import Event, State
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Snapshot:
     revision: int
     actions: ActionRecord  # immutable: the record as it was
     log: tuple[LoggedEvent, ...]
-    summaries: tuple[str, ...]
+    summaries: tuple[Event, ...]
     deals: int
     deadlines: dict[int, datetime]
     window_end: datetime | None

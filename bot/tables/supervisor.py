@@ -24,6 +24,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.ops import metrics
+from engine.words import N_
 
 if TYPE_CHECKING:
     from bot.tables.session import TableSession
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)
 # A driver that has not acted this long after its time holds an await that never ends
 # (every await it makes is bounded well below this: the AI's search, the member check)
 STUCK_SECONDS = 120.0
-CLOCK_RESTARTED = "The table's clock was restarted."
+CLOCK_RESTARTED = N_("The table's clock was restarted.")
 
 
 class Watched(Protocol):

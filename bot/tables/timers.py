@@ -23,10 +23,11 @@ from bot.tables.backoff import retry_delay
 from bot.tables.records import Change, Clock, Spawn
 from bot.tables.session import TableSession, working_on
 from bot.tables.thinking import DEFAULT_LEVEL
+from engine.words import N_
 
 log = logging.getLogger(__name__)
 
-LEFT_THE_SERVER = "left the server"
+LEFT_THE_SERVER = N_("{player} left the server; the AI plays their seat.")
 # Discord's answer to "is this person still a member?" at a deadline; without one in this
 # long (or with an error) they count as a member and their timeout is played
 MEMBER_CHECK_SECONDS = 10.0

@@ -57,6 +57,7 @@ from bot.tables.records import FINISHED, Change, EndKind, RoundEnd
 from bot.tables.service import TableService
 from bot.tables.session import TableSession
 from bot.tables.supervisor import STUCK_SECONDS
+from engine.core import Event
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import SeededDraws
 from tests.bot.test_interleavings import indices_for
@@ -233,8 +234,8 @@ class RecordingPresenter:
             raise DiscordUnavailable(str(error)) from error
         return shown
 
-    async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
-        await self._call("lobby_closed", lobby.lobby_id, reason)
+    async def lobby_closed(self, lobby: Lobby, reason: Event) -> None:
+        await self._call("lobby_closed", lobby.lobby_id, reason.text)
 
     async def show_lobby(self, lobby: Lobby) -> bool:
         return bool(await self._call("show_lobby", lobby.lobby_id, "", True))
@@ -251,11 +252,11 @@ class RecordingPresenter:
     async def hand_closed(self, session: TableSession, seat: int) -> None:
         await self._call("hand_closed", session.table_id, str(seat))
 
-    async def notice(self, session: TableSession, text: str) -> None:
-        await self._call("notice", session.table_id, text)
+    async def notice(self, session: TableSession, notice: Event) -> None:
+        await self._call("notice", session.table_id, notice.text)
 
     async def round_ended(self, session: TableSession, ended: RoundEnd) -> None:
-        await self._call("round_ended", session.table_id, ended.scores)
+        await self._call("round_ended", session.table_id, ended.scores.text)
 
     async def table_paused(self, session: TableSession) -> None:
         await self._call("table_paused", session.table_id, "paused")

@@ -31,7 +31,7 @@ from bot.tables.records import Change, RoundEnd
 from bot.tables.service import TableService
 from bot.tables.session import TableSession
 from engine.choices import HERE, Step, resolve
-from engine.core import Action, Game
+from engine.core import Action, Event, Game
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import SeededDraws
 
@@ -65,7 +65,7 @@ class FakePresenter:
     async def _discord(self) -> None:
         await asyncio.sleep(0)
 
-    async def lobby_closed(self, lobby: Lobby, reason: str) -> None:
+    async def lobby_closed(self, lobby: Lobby, reason: Event) -> None:
         await self._discord()
 
     async def show_lobby(self, lobby: Lobby) -> bool:
@@ -86,7 +86,7 @@ class FakePresenter:
     async def hand_closed(self, session: TableSession, seat: int) -> None:
         await self._discord()
 
-    async def notice(self, session: TableSession, text: str) -> None:
+    async def notice(self, session: TableSession, notice: Event) -> None:
         await self._discord()
 
     async def table_paused(self, session: TableSession) -> None:

@@ -12,7 +12,7 @@ import simcord
 from discord import app_commands
 
 from bot.app import CardroomBot
-from bot.tables.records import NO_PLAYERS_LEFT, Ending, EndKind
+from bot.tables.records import NO_PLAYERS_LEFT, EndKind
 from bot.tables.session import MAX_TIMEOUTS
 from engine.core import PITCH_LIMIT
 from engine.registry import games
@@ -135,7 +135,8 @@ async def test_stop_needs_host_or_manage_server(
     boss = admin(env, guild, "boss")
     result = await boss.slash(channel, "game stop")
     assert result.ephemeral
-    assert table.ending == Ending(EndKind.STOPPED, "boss stopped the game.")
+    assert table.ending is not None and table.ending.kind is EndKind.STOPPED
+    assert table.ending.text == "boss stopped the game."
     assert "boss stopped the game" in channel.history()[-1].content
     assert await bot.storage.running.load() == []
 
