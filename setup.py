@@ -1,5 +1,6 @@
 """Cardroom's build: the engine's rules compiled to C extensions by mypyc where a C compiler
-works, else the pure-Python engine (the same source, run by the interpreter).
+works, else the pure-Python engine (the same source, run by the interpreter); and the message
+catalogs compiled (data/locales/*/LC_MESSAGES/cardroom.mo, from their .po: scripts/catalogs.py).
 
 ``CARDROOM_PURE=1`` forces the pure build. Everything else (the package's name, version and
 dependencies) is in ``pyproject.toml``.
@@ -16,6 +17,10 @@ import tempfile
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_py import build_py
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from scripts.catalogs import compile_catalogs
 
 INTERPRETED = {
     "engine/__main__.py",
@@ -29,6 +34,7 @@ INTERPRETED = {
     "engine/choices.py",
     "engine/cli.py",
     "engine/games/twentytwo.py",
+    "engine/languages.py",
     "engine/registry.py",
     "engine/replay.py",
     "engine/review.py",
@@ -38,7 +44,8 @@ INTERPRETED = {
 packages' ``__init__`` files (``engine/__init__.py`` chooses the build, so it runs as
 source). twentytwo's actions subclass ``tuple``, which mypyc's native classes cannot, and as
 non-native classes the module crashed on import. ``engine.words`` defines ``_``, which a
-compiled module does not export."""
+compiled module does not export. ``engine.languages`` loads catalogs and rules texts once
+each: nothing there to speed up."""
 
 COMPILED = sorted(
     path.as_posix()
@@ -83,4 +90,13 @@ def extensions() -> list[object]:
     return list(mypycify(COMPILED, group_name="cardroom_engine"))
 
 
-setup(ext_modules=extensions())
+class BuildWithCatalogs(build_py):
+    """The packages' build, which an editable install runs too, compiling the catalogs first."""
+
+    def run(self) -> None:
+        for mo in compile_catalogs():
+            print(f"cardroom: compiled {mo.parent.parent.name}'s catalog", file=sys.stderr)
+        super().run()
+
+
+setup(ext_modules=extensions(), cmdclass={"build_py": BuildWithCatalogs})

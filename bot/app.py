@@ -1,7 +1,8 @@
 """``create_bot(settings)``: the configured Cardroom bot (used by ``python -m bot`` and tests).
 
 setup_hook opens storage (SQLite or PostgreSQL, migrated), claims the process's shards, builds
-the table service and the ``Wiring`` the Discord-facing code uses, sets up the features with it
+the table service and the ``Wiring`` the Discord-facing code uses, sets the command tree's
+translator (``bot.languages``: every command in each Discord locale), sets up the features with it
 (each adds its commands and registers its buttons, so clicks on old messages still work after a
 restart), restores the running games of its shards' servers, takes the hand DM clicks that
 the process of shard 0 hands on for its games (``ClickInbox``, when other processes run some
@@ -21,6 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import languages as language_commands
 from bot import owner
 from bot.answers import NOT_OURS, reply_private, report_error
 from bot.boards import commands as board_commands
@@ -28,7 +30,7 @@ from bot.boards.ratings import Ratings
 from bot.help import commands as help_commands
 from bot.ops.metrics import RESTORE_SECONDS
 from bot.ops.observe import Observer, http_trace
-from bot.preferences import DeckStyles, TableThreads, TurnPings
+from bot.preferences import DeckStyles, Languages, TableThreads, TurnPings
 from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
 from bot.storage import Shards, Storage
@@ -114,6 +116,7 @@ class CardroomBot(commands.AutoShardedBot):
         table_threads = await TableThreads.load(
             self.storage.preferences, self.settings.table_threads
         )
+        languages = await Languages.load(self.storage.preferences)
         clock = discord.utils.utcnow
         open_hands = OpenHands(clock)
         presenter = DiscordPresenter(self, self.settings, clock, deck_styles, open_hands)
@@ -135,10 +138,14 @@ class CardroomBot(commands.AutoShardedBot):
             ratings,
             self.reviews,
             table_threads,
+            languages,
         )
+        # every command's name, description and choices in each Discord locale
+        await self.tree.set_translator(language_commands.CatalogTranslator())
         await table_commands.setup(self, self.wiring)
         await board_commands.setup(self, self.wiring)
         await help_commands.setup(self)
+        await language_commands.setup(self, languages)
         await owner.setup(self)
         with RESTORE_SECONDS.time():
             self.restore_problems = await self.tables.restore(shards)

@@ -1,5 +1,6 @@
-"""Each person's deck style and turn ping, and whether a server's tables play in threads,
-kept in memory for drawing and in the database across restarts.
+"""Each person's deck style, turn ping and language, and whether a server's tables play in
+threads and in which language, kept in memory for drawing and in the database across
+restarts.
 
 A Hand view is drawn synchronously at every click, so the styles are read once at start (one
 small row per person who ever chose) and every change is stored before it is used. Another
@@ -16,6 +17,7 @@ from enum import Enum
 
 from bot.pictures import DeckStyle
 from bot.storage import Preferences
+from engine.languages import LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -163,3 +165,68 @@ class TableThreads:
         """Store the server's choice, then use it (a failed save changes nothing)."""
         await self._store.set_server_table_threads(guild_id, threads)
         self._chosen[guild_id] = threads
+
+
+class Languages:
+    """The languages people chose for their private answers, and admins for their server's
+    tables; whoever never chose reads their Discord's (``bot.i18n`` decides with these).
+
+    A stored language Cardroom no longer ships counts as never chosen."""
+
+    def __init__(self, store: Preferences, people: dict[int, str], servers: dict[int, str]) -> None:
+        self._store = store
+        self._people = {user: each for user, each in people.items() if each in LANGUAGES}
+        self._servers = {guild: each for guild, each in servers.items() if each in LANGUAGES}
+
+    @classmethod
+    async def load(cls, store: Preferences) -> Languages:
+        """The choices stored in ``store``."""
+        return cls(store, await store.languages(), await store.server_languages())
+
+    def of_person(self, user_id: int) -> str | None:
+        """The language ``user_id`` chose (None: their Discord client's)."""
+        return self._people.get(user_id)
+
+    def of_server(self, guild_id: int) -> str | None:
+        """The language a server's admin chose for its tables (None: the server's locale)."""
+        return self._servers.get(guild_id)
+
+    async def refresh(self, user_id: int) -> str | None:
+        """Read ``user_id``'s stored choice again (another process may have changed it) and
+        return it. A failed read keeps the choice known here: a language is not worth
+        failing someone's answer for."""
+        try:
+            stored = await self._store.language(user_id)
+        except Exception:
+            log.warning("could not read the language of user %s", user_id, exc_info=True)
+            return self.of_person(user_id)
+        if stored in LANGUAGES:
+            self._people[user_id] = stored
+        else:
+            self._people.pop(user_id, None)
+        return self.of_person(user_id)
+
+    async def choose(self, user_id: int, language: str | None) -> None:
+        """Store ``user_id``'s choice (None: their Discord client's again), then use it (a
+        failed save changes nothing)."""
+        await self._store.set_language(user_id, _shipped(language))
+        _remember(self._people, user_id, language)
+
+    async def choose_for_server(self, guild_id: int, language: str | None) -> None:
+        """Store the server's choice (None: its own locale again), then use it (a failed
+        save changes nothing)."""
+        await self._store.set_server_language(guild_id, _shipped(language))
+        _remember(self._servers, guild_id, language)
+
+
+def _shipped(language: str | None) -> str | None:
+    if language is not None and language not in LANGUAGES:
+        raise ValueError(f"Cardroom does not speak {language!r}")
+    return language
+
+
+def _remember(chosen: dict[int, str], owner_id: int, language: str | None) -> None:
+    if language is None:
+        chosen.pop(owner_id, None)
+    else:
+        chosen[owner_id] = language

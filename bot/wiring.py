@@ -13,7 +13,7 @@ import discord
 
 if TYPE_CHECKING:
     from bot.boards.ratings import Ratings
-    from bot.preferences import DeckStyles, TableThreads, TurnPings
+    from bot.preferences import DeckStyles, Languages, TableThreads, TurnPings
     from bot.replays.reviewing import Reviewer
     from bot.storage import Results
     from bot.tables.open_hands import OpenHands
@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 class Wiring:
     """The bot's parts a command or a click uses: the running tables (and their lobbies),
     the private Hand views open now, each person's deck style and turn ping, the finished
-    games' results and ratings, the move reviews of their replays, and whether each server's
-    tables play in threads."""
+    games' results and ratings, the move reviews of their replays, whether each server's
+    tables play in threads, and the languages people and servers chose."""
 
     tables: TableService
     open_hands: OpenHands
@@ -35,6 +35,7 @@ class Wiring:
     ratings: Ratings
     reviews: Reviewer
     table_threads: TableThreads
+    languages: Languages
 
 
 class UsesWiring:

@@ -1,6 +1,6 @@
 """Each person's own choices (the deck style of their private pictures, how they are told
-it is their turn), each server's default for the latter, and whether a server's tables play
-in threads.
+it is their turn, their language), each server's default for the turn ping, whether a
+server's tables play in threads, and the language of its tables.
 
 ``Preferences`` is what the bot needs from any backend; ``SqlPreferences`` keeps them in
 SQLite or PostgreSQL. Styles are stored by name ('standard', 'four_colour') and turn pings as
@@ -43,6 +43,21 @@ class Preferences(Protocol):
 
     async def set_server_table_threads(self, guild_id: int, threads: bool) -> None:
         """Store whether ``guild_id``'s tables play in threads (replacing the choice stored)."""
+
+    async def languages(self) -> dict[int, str]:
+        """Every person's chosen language, by user id."""
+
+    async def language(self, user_id: int) -> str | None:
+        """``user_id``'s chosen language (None: never chosen, or back to Discord's)."""
+
+    async def set_language(self, user_id: int, language: str | None) -> None:
+        """Store ``user_id``'s language (None: forget it, their Discord client's again)."""
+
+    async def server_languages(self) -> dict[int, str]:
+        """Every server's chosen language for its tables, by server id."""
+
+    async def set_server_language(self, guild_id: int, language: str | None) -> None:
+        """Store ``guild_id``'s language (None: forget it, the server's own locale again)."""
 
 
 class SqlPreferences:
@@ -123,4 +138,47 @@ class SqlPreferences:
                 "INSERT INTO server_table_threads (guild_id, threads) VALUES (:id, :threads)"
                 " ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
                 {"id": guild_id, "threads": int(threads)},
+            )
+
+    async def languages(self) -> dict[int, str]:
+        """Every person's chosen language, by user id."""
+        async with self._db.session() as sql:
+            rows = await sql.fetchall("SELECT user_id, language FROM player_languages")
+        return {int(row["user_id"]): str(row["language"]) for row in rows}
+
+    async def language(self, user_id: int) -> str | None:
+        """``user_id``'s chosen language (None: never chosen, or back to Discord's)."""
+        async with self._db.session() as sql:
+            row = await sql.fetchone(
+                "SELECT language FROM player_languages WHERE user_id = :user_id",
+                {"user_id": user_id},
+            )
+        return None if row is None else str(row["language"])
+
+    async def set_language(self, user_id: int, language: str | None) -> None:
+        """Store ``user_id``'s language, or forget it (one statement: its own transaction)."""
+        await self._choose_language("player_languages", "user_id", user_id, language)
+
+    async def server_languages(self) -> dict[int, str]:
+        """Every server's chosen language for its tables, by server id."""
+        async with self._db.session() as sql:
+            rows = await sql.fetchall("SELECT guild_id, language FROM server_languages")
+        return {int(row["guild_id"]): str(row["language"]) for row in rows}
+
+    async def set_server_language(self, guild_id: int, language: str | None) -> None:
+        """Store ``guild_id``'s language, or forget it (one statement: its own transaction)."""
+        await self._choose_language("server_languages", "guild_id", guild_id, language)
+
+    async def _choose_language(
+        self, table: str, key: str, owner_id: int, language: str | None
+    ) -> None:
+        # table and key are one of the two pairs above, never anyone's input
+        async with self._db.session() as sql:
+            if language is None:
+                await sql.execute(f"DELETE FROM {table} WHERE {key} = :id", {"id": owner_id})
+                return
+            await sql.execute(
+                f"INSERT INTO {table} ({key}, language) VALUES (:id, :language)"
+                f" ON CONFLICT ({key}) DO UPDATE SET language = excluded.language",
+                {"id": owner_id, "language": language},
             )

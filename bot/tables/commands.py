@@ -22,6 +22,7 @@ from bot.answers import answers_user_errors, clicker_language, public_language
 from bot.boards.pages import history_page
 from bot.errors import UserError
 from bot.help.rules import send_rules
+from bot.languages import server_language_command
 from bot.preferences import PingKind, TurnPing
 from bot.replays import commands as replays
 from bot.tables.hand_view import (
@@ -241,6 +242,7 @@ class GameCog(commands.Cog):
                 callback=settings,
             )
         )
+        group.add_command(server_language_command(cog.wiring.languages))
         return group
 
     @commands.Cog.listener()

@@ -105,6 +105,18 @@ ELSEWHERE = {
         "test_replays.py and test_deck_style.py answer refusals",
     ),
     **dict.fromkeys(
+        [
+            "preferences.languages",
+            "preferences.language",
+            "preferences.set_language",
+            "preferences.server_languages",
+            "preferences.set_server_language",
+        ],
+        "read once as the process starts (Languages.load) and by /language, written by "
+        "/language and /cardroom language: a table only asks the choices held in memory, and a "
+        "failed read or save is the clicker's private answer; tests/bot/test_languages.py",
+    ),
+    **dict.fromkeys(
         ["preferences.server_table_threads", "preferences.set_server_table_threads"],
         "read once as the process starts (TableThreads.load, beside TurnPings.load) and written "
         "by /cardroom settings: a table only asks the choice held in memory; "
