@@ -173,6 +173,50 @@ Arg = str | Phrase
 is, or a phrase translated with the message."""
 
 
+def args_json(args: Iterable[tuple[str, Arg]]) -> list[list[Any]]:
+    """A message's arguments as JSON: ``[name, value]``, a phrase as an object.
+
+    >>> args_json([("card", "6♦"), ("why", Phrase("most cards {points}", (("points", "2"),)))])
+    [['card', '6♦'], ['why', {'message': 'most cards {points}', 'args': [['points', '2']], \
+'plural': None, 'counted': 0}]]
+    """
+    return [
+        [
+            name,
+            value
+            if isinstance(value, str)
+            else {
+                "message": value.message,
+                "args": args_json(value.args),
+                "plural": value.plural,
+                "counted": value.counted,
+            },
+        ]
+        for name, value in args
+    ]
+
+
+def args_from_json(data: Iterable[Any]) -> tuple[tuple[str, Arg], ...]:
+    """A message's arguments back from ``args_json``; SavedStateError if they are not."""
+    try:
+        return tuple(
+            (
+                str(name),
+                value
+                if isinstance(value, str)
+                else Phrase(
+                    str(value["message"]),
+                    args_from_json(value["args"]),
+                    None if value["plural"] is None else str(value["plural"]),
+                    int(value["counted"]),
+                ),
+            )
+            for name, value in data
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise SavedStateError(f"a message's arguments are malformed: {error}") from None
+
+
 def _english(message: str, args: tuple[tuple[str, Arg], ...]) -> str:
     if not args:
         return message

@@ -140,7 +140,7 @@ class SavedEvent(BaseModel):
     text: str  # the message id (English text with its arguments filled, saved before args)
     kind: str
     visible_to: list[int] | None = None  # None: a public event
-    args: list[list[str]] = Field(default_factory=list)  # [name, value] of each argument
+    args: list[list[Any]] = Field(default_factory=list)  # engine.core.args_json
 
 
 class SavedRoundEnd(BaseModel):
@@ -152,7 +152,7 @@ class SavedRoundEnd(BaseModel):
     reveal: dict[str, Any] | None
     revision: int = Field(ge=0)
     until: UtcDatetime
-    args: list[list[str]] = Field(default_factory=list)  # the scores' arguments
+    args: list[list[Any]] = Field(default_factory=list)  # the scores' (args_json)
 
 
 class TableLog(BaseModel):

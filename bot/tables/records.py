@@ -19,7 +19,7 @@ from bot.settings import Settings
 from bot.storage import ActionRecord, SavedEvent, SavedRoundEnd, SeatRecord, Storage
 from bot.tables.thinking import AiPlayers
 from engine.choices import Step
-from engine.core import Event, Game, OptionValue, State, View
+from engine.core import Event, Game, OptionValue, State, View, args_from_json, args_json
 from engine.words import N_, _, speaking
 
 # An AI seat as people see it in a list, by its level (each level's word inside its sentence)
@@ -107,7 +107,7 @@ class LoggedEvent:
             text=self.event.message,
             kind=self.event.kind,
             visible_to=None if seen is None else sorted(seen),
-            args=[list(arg) for arg in self.event.args],
+            args=args_json(self.event.args),
         )
 
     @classmethod
@@ -121,11 +121,11 @@ class LoggedEvent:
 def event_of(
     message: str,
     kind: str,
-    args: list[list[str]],
+    args: list[list[Any]],
     visible_to: frozenset[int] | None = None,
 ) -> Event:
-    """A stored event back from its message id and its ``[name, value]`` arguments."""
-    return Event(message, kind, visible_to, tuple((name, value) for name, value in args))
+    """A stored event back from its message id and its arguments (``args_json``)."""
+    return Event(message, kind, visible_to, args_from_json(args))
 
 
 def summary_of(saved: SavedEvent | str) -> Event:
@@ -138,9 +138,7 @@ def summary_of(saved: SavedEvent | str) -> Event:
 
 def saved_summary(event: Event) -> SavedEvent:
     """A hand's scores (a ``hand_end`` event) as the table log stores them."""
-    return SavedEvent(
-        revision=0, text=event.message, kind=event.kind, args=[list(arg) for arg in event.args]
-    )
+    return SavedEvent(revision=0, text=event.message, kind=event.kind, args=args_json(event.args))
 
 
 @dataclass(frozen=True)
@@ -159,7 +157,7 @@ class RoundEnd:
         """The stored form."""
         return SavedRoundEnd(
             scores=self.scores.message,
-            args=[list(arg) for arg in self.scores.args],
+            args=args_json(self.scores.args),
             reveal=self.reveal,
             revision=self.revision,
             until=self.until,

@@ -471,6 +471,7 @@ def test_run_help_is_the_command_list_only() -> None:
         "engine ARGS...",
         "build build",
         "lock write",
+        "catalogs extract",
         "bench print",
     ]
 

@@ -5,12 +5,14 @@ in after translating."""
 from __future__ import annotations
 
 import gettext
+import json
 import random
 from typing import ClassVar
 
 import pytest
 
-from engine.core import Event, Phrase, joined, listing, seat_words
+from engine.core import Event, Phrase, args_from_json, args_json, joined, listing, seat_words
+from engine.errors import SavedStateError
 from engine.registry import games
 from engine.words import N_, speaking
 
@@ -118,3 +120,11 @@ def test_every_line_a_player_reads_goes_through_the_catalog(game: str) -> None:
         lines = [line for seed in range(3) for line in _words_of(game, 3, seed)]
     unmarked = sorted({line for line in lines if not line.startswith("[")})
     assert not unmarked
+
+
+def test_a_message_s_arguments_survive_json_and_malformed_ones_are_refused() -> None:
+    reason = Phrase("most cards {points}", (("points", "2"),), "most cards {points} each", 2)
+    args = (("player", "{s1}"), ("why", listing("; ", ["{s0} 3", reason])))
+    assert args_from_json(json.loads(json.dumps(args_json(args)))) == args
+    with pytest.raises(SavedStateError, match="arguments are malformed"):
+        args_from_json([["why", {"message": "x"}]])
