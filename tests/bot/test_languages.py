@@ -72,14 +72,14 @@ class Unreachable:
 
 # -- whose language -----------------------------------------------------------------------------
 def test_a_private_answer_speaks_the_persons_choice_else_their_discords() -> None:
-    chosen = Languages(Unreachable(), {1: "fr"}, {})  # type: ignore[arg-type]
+    chosen = Languages(Unreachable(), {1: "fr"}, {})
     assert private_language(chosen, 1, "de") == "fr"
     assert private_language(chosen, 2, "pt-BR") == "pt_BR"
     assert private_language(chosen, 2, "ja") == "en"
 
 
 def test_a_table_speaks_its_servers_choice_else_the_servers_locale() -> None:
-    chosen = Languages(Unreachable(), {}, {10: "es"})  # type: ignore[arg-type]
+    chosen = Languages(Unreachable(), {}, {10: "es"})
     assert table_language(chosen, 10, "de") == "es"
     assert table_language(chosen, 11, "de") == "de"
     assert table_language(chosen, None, "fr") == "fr"  # a DM: the locale the caller gives
@@ -123,7 +123,7 @@ async def test_choices_are_stored_forgotten_and_read_back(database_url: str) -> 
 async def test_a_failed_save_changes_nothing_and_a_failed_read_keeps_what_is_known(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    chosen = Languages(Unreachable(), {1: "fr"}, {10: "es"})  # type: ignore[arg-type]
+    chosen = Languages(Unreachable(), {1: "fr"}, {10: "es"})
     with pytest.raises(OSError):
         await chosen.choose(1, "de")
     with pytest.raises(OSError):
