@@ -14,6 +14,7 @@ import simcord
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
+from bot.answers import APOLOGY
 from bot.app import CardroomBot
 from bot.i18n import COMMAND_NAME, day, listing, number, private_language, table_language
 from bot.languages import CatalogTranslator, translated, valid_command_name
@@ -235,3 +236,24 @@ def walk(node: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_the_translator_is_set_on_the_tree(bot: CardroomBot) -> None:
     assert isinstance(bot.tree.translator, CatalogTranslator)
+
+
+async def test_a_choice_that_cannot_be_saved_is_answered_privately_and_changes_nothing(
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ann, boss = member(env, guild, "ann"), admin(env, guild, "boss")
+    store = bot.storage.preferences
+    monkeypatch.setattr(store, "set_language", Unreachable().set_language)
+    monkeypatch.setattr(store, "set_server_language", Unreachable().set_server_language)
+    for actor, command in ((ann, "language"), (boss, "cardroom language")):
+        refused = await actor.slash(channel, command, language="fr")
+        assert refused.ephemeral and refused.response is not None
+        assert refused.response.content == APOLOGY
+    assert bot.wiring.languages.of_person(ann.id) is None
+    assert bot.wiring.languages.of_server(guild.id) is None
+    logged = env.errors  # the failed saves, logged for the operators
+    assert len(logged) == 2 and all("the database is gone" in repr(e.__cause__) for e in logged)
