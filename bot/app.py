@@ -144,7 +144,7 @@ class CardroomBot(commands.AutoShardedBot):
         await self.tree.set_translator(language_commands.CatalogTranslator())
         await table_commands.setup(self, self.wiring)
         await board_commands.setup(self, self.wiring)
-        await help_commands.setup(self)
+        await help_commands.setup(self, self.wiring)
         await language_commands.setup(self, languages)
         await owner.setup(self)
         with RESTORE_SECONDS.time():

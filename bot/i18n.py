@@ -10,7 +10,7 @@ Whose language: a private answer (a Hand, a hand DM, an ephemeral answer) is in 
 clicker's (``private_language``: their own choice, else their Discord client's locale); a
 public table and its results in the server's (``table_language``: an admin's choice, else
 the server's locale). Numbers, dates and lists on boards follow the language through Babel
-(``number``, ``day``, ``listing``).
+(``number``, ``percent``, ``day``, ``listing``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Protocol
 
 from babel.dates import format_date
 from babel.lists import format_list
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 from engine.languages import (
     LANGUAGES,
@@ -44,6 +44,7 @@ __all__ = [
     "language_of",
     "listing",
     "number",
+    "percent",
     "private_language",
     "rules_path",
     "table_language",
@@ -85,9 +86,15 @@ def table_language(languages: ChosenLanguages, guild_id: int | None, locale: str
     return chosen or language_of(locale)
 
 
-def number(value: float, language: str) -> str:
-    """A number as ``language`` writes it (``1,234.5``; ``1.234,5`` in German)."""
-    return format_decimal(value, locale=language)
+def number(value: float, language: str, pattern: str | None = None) -> str:
+    """A number as ``language`` writes it (``1,234.5``; ``1.234,5`` in German); ``pattern``
+    fixes its digits (``#,##0.0``: always one after the point)."""
+    return format_decimal(value, format=pattern, locale=language)
+
+
+def percent(value: float, language: str) -> str:
+    """A share as ``language`` writes it (``67%``; ``67 %`` in German and French)."""
+    return format_percent(value, locale=language)
 
 
 def day(value: datetime.date, language: str) -> str:

@@ -4,8 +4,8 @@
 Discord client's); ``/cardroom language`` (Manage Server) the language of a server's tables
 (else the server's locale). ``CatalogTranslator`` gives Discord the commands' names,
 descriptions and choices in each language from the same catalogs as every other message; a
-translation Discord would refuse (a name with a space or a capital, a description past 100
-characters) is left out, so that one bad entry never stops the commands from syncing.
+name Discord would refuse (with a space or a capital) is left out, and a description past
+Discord's 100 characters is cut, so that one bad entry never stops the commands from syncing.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from bot.i18n import (
     private_language,
 )
 from bot.preferences import Languages
+from bot.text import clip
 from engine.words import N_, _, speaking
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ class CatalogTranslator(app_commands.Translator):
 
 def translated(message: str, locale: str, name: bool) -> str | None:
     """``message`` (a name when ``name``) in the language of the Discord ``locale``; None
-    where it is English, untranslated, or a translation Discord would refuse."""
+    where it is English, untranslated, or a name Discord would refuse."""
     language = language_of(locale)
     if language == SOURCE_LANGUAGE:
         return None
@@ -77,10 +78,10 @@ def translated(message: str, locale: str, name: bool) -> str | None:
     found = words.pgettext(COMMAND_NAME, message) if name else words.gettext(message)
     if found == message:
         return None
-    if not (valid_command_name(found) if name else len(found) <= TEXT_LIMIT):
-        log.warning("the %s translation of %r is refused by Discord: %r", language, message, found)
+    if name and not valid_command_name(found):
+        log.warning("the %s name %r (for %r) is not one Discord takes", language, found, message)
         return None
-    return found
+    return found if name else clip(found, TEXT_LIMIT)
 
 
 def language_choices(forget: str) -> list[app_commands.Choice[str]]:

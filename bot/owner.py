@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from discord.ext import commands
 
+from engine.words import ngettext
+
 
 async def setup(bot: commands.AutoShardedBot) -> None:
     """Add the owner's commands to the bot."""
@@ -29,7 +31,19 @@ class OwnerCog(commands.Cog):
         if scope == "here" and ctx.guild is not None:
             self.bot.tree.copy_global_to(guild=ctx.guild)
             synced = await self.bot.tree.sync(guild=ctx.guild)
-            await ctx.reply(f"Synced {len(synced)} commands to this server.")
+            await ctx.reply(
+                ngettext(
+                    "Synced {count} command to this server.",
+                    "Synced {count} commands to this server.",
+                    len(synced),
+                ).format(count=len(synced))
+            )
             return
         synced = await self.bot.tree.sync()
-        await ctx.reply(f"Synced {len(synced)} commands globally (they may take a while).")
+        await ctx.reply(
+            ngettext(
+                "Synced {count} command globally (it may take a while).",
+                "Synced {count} commands globally (they may take a while).",
+                len(synced),
+            ).format(count=len(synced))
+        )

@@ -18,6 +18,7 @@ from enum import Enum
 from bot.pictures import DeckStyle
 from bot.storage import Preferences
 from engine.languages import LANGUAGES
+from engine.words import N_, _, ngettext
 
 log = logging.getLogger(__name__)
 
@@ -79,14 +80,15 @@ class TurnPing:
 
     @property
     def words(self) -> str:
-        """The choice in people's words ("a mention after 30 seconds")."""
+        """The choice in people's words ("a mention after 30 seconds"), in the active
+        language."""
         if self.kind is PingKind.LATER:
-            return f"a mention after {self.delay_seconds} seconds if the turn is still yours"
-        return {
-            PingKind.NOW: "a mention as soon as the turn is yours",
-            PingKind.DM: "a direct message instead of a mention",
-            PingKind.NEVER: "no ping",
-        }[self.kind]
+            return ngettext(
+                "a mention after {count} second if the turn is still yours",
+                "a mention after {count} seconds if the turn is still yours",
+                self.delay_seconds,
+            ).format(count=self.delay_seconds)
+        return _(PING_WORDS[self.kind])
 
     @property
     def stored(self) -> tuple[str, int]:
@@ -99,6 +101,11 @@ class TurnPing:
         return cls(PingKind(stored[0]), stored[1])
 
 
+PING_WORDS = {
+    PingKind.NOW: N_("a mention as soon as the turn is yours"),
+    PingKind.DM: N_("a direct message instead of a mention"),
+    PingKind.NEVER: N_("no ping"),
+}
 DEFAULT_PING = TurnPing(PingKind.NOW)  # a server whose admin never chose
 
 

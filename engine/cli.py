@@ -34,17 +34,17 @@ from engine.choices import (
 )
 from engine.core import Action, Agent, Event, Game, Option, State, StateAgent, score_lines
 from engine.errors import ActionParseError, DeckError, IllegalActionError, SetupError
+from engine.languages import catalog, environment_language, rules_path
 from engine.registry import games, get_game
 from engine.replay import Replay, start
 from engine.review import review, review_lines
 from engine.runner import agent_move, play_out
-from engine.words import N_, _
+from engine.words import N_, _, speaking
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_RECORD = 2
 EXIT_INTERRUPTED = 130  # what shells report for Ctrl-C
 
-RULES_DIR = Path(__file__).resolve().parents[1] / "data" / "rules"
 HELP_KEYS = ("?", "h", "help")
 KEYS = N_("Type the number of your choice and press Enter; b goes back, ? shows help, q quits.")
 COMMANDS = N_("""Commands, at any question:
@@ -123,17 +123,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         # ``play ID --help``: the options of that game only.
         play.epilog = options_help([get_game(argv[1])])
     args = parser.parse_args(argv)
-    try:
-        if args.command == "simulate":
-            return run_simulate(args)
-        if args.command == "play":
-            return run_play(args)
-        if args.review is not None:
-            return run_review(args.file, args.review, args.seed)
-        return run_replay(args.file)
-    except SetupError as error:
-        print(_("error: {error}").format(error=error), file=sys.stderr)
-        return EXIT_BAD_RECORD
+    # the terminal speaks its environment's language (LANG and the others, as gettext reads them)
+    with speaking(catalog(environment_language(os.environ))):
+        try:
+            if args.command == "simulate":
+                return run_simulate(args)
+            if args.command == "play":
+                return run_play(args)
+            if args.review is not None:
+                return run_review(args.file, args.review, args.seed)
+            return run_replay(args.file)
+        except SetupError as error:
+            print(_("error: {error}").format(error=error), file=sys.stderr)
+            return EXIT_BAD_RECORD
 
 
 def wants_colour(stream: TextIO, environ: Mapping[str, str]) -> bool:
@@ -188,10 +190,11 @@ def _capitalised(match: re.Match[str]) -> str:
 
 
 def rules_for_terminal(game: Game) -> str:
-    """The game's rules text (data/rules/<id>.md) without markdown's emphasis marks, which a
-    terminal shows as they are; or its pitch where the text is missing (an engine installed
-    without the repository's data folder)."""
-    path = RULES_DIR / f"{game.id}.md"
+    """The game's rules text in the terminal's language (data/rules/<id>.<language>.md, else
+    the English data/rules/<id>.md) without markdown's emphasis marks, which a terminal shows
+    as they are; or its pitch where the text is missing (an engine installed without the
+    repository's data folder)."""
+    path = rules_path(game.id, environment_language(os.environ))
     if not path.is_file():
         return _("{game}: {pitch}\n(The full rules are in data/rules/{id}.md.)").format(
             game=_(game.name), pitch=_(game.pitch), id=game.id

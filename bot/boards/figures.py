@@ -1,25 +1,42 @@
 """The words and figures of the boards, apart from their buttons: the overall ranking, a
-scoreboard row, a history entry, a player's stats."""
+scoreboard row, a history entry, a player's stats; in the active language, their numbers
+written as ``language`` writes them (Babel)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow, StatsRow, rating_text
+from bot.i18n import number, percent
 from bot.storage import HistoryRow
-from bot.text import clip, plural
+from bot.text import clip
 from bot.ui import GREY, MEDALS, Message, game_name, layout, small, timestamp
+from engine.words import _, ngettext
 
 OVERALL = "overall"  # the scoreboard of every game together, ranked by wins
 
 
-def played_scores(row: StatsRow) -> str:
+def played_scores(row: StatsRow, language: str) -> str:
     """A stats line's scores, which count only games played to the end; where the lowest
     score wins, the best is the lowest, and the line says so."""
     if row.average_score is None:
-        return "no game played to the end"
-    best = f"best {row.best_score}" + (" (low scores win)" if row.lowest_wins else "")
-    return f"{best} · average {row.average_score:.1f}"
+        return _("no game played to the end")
+    scores = {
+        "best": number(row.best_score or 0, language),
+        "average": number(row.average_score, language, "#,##0.0"),
+    }
+    if row.lowest_wins:
+        return _("best {best} (low scores win) · average {average}").format(**scores)
+    return _("best {best} · average {average}").format(**scores)
+
+
+def games_and_wins(games: int, wins: int, language: str) -> str:
+    """How many games and wins, and the share won: ``3 games, 2 wins (67%)``."""
+    return _("{games}, {wins} ({share})").format(
+        games=ngettext("{count} game", "{count} games", games).format(count=games),
+        wins=ngettext("{count} win", "{count} wins", wins).format(count=wins),
+        share=percent(wins / games if games else 0, language),
+    )
 
 
 def overall(rows: Sequence[ScoreRow]) -> list[ScoreRow]:
@@ -50,13 +67,17 @@ def overall(rows: Sequence[ScoreRow]) -> list[ScoreRow]:
     ]
 
 
-def score_line(row: ScoreRow) -> str:
+def score_line(row: ScoreRow, language: str) -> str:
     """A scoreboard row: rank, name, rating (not in the overall view), games and wins."""
-    figures = f"{plural(row.games, 'game')}, {plural(row.wins, 'win')} ({row.win_rate:.0%})"
+    figures = games_and_wins(row.games, row.wins, language)
     if row.game_id == OVERALL:
-        return f"{row.rank}. **{row.name}** — {figures}"
+        return _("{rank}. **{name}** — {figures}").format(
+            rank=row.rank, name=row.name, figures=figures
+        )
     rating = rating_text(row.rating, row.provisional)
-    return f"{row.rank}. **{row.name}** — rating {rating} · {figures}"
+    return _("{rank}. **{name}** — rating {rating} · {figures}").format(
+        rank=row.rank, name=row.name, rating=rating, figures=figures
+    )
 
 
 def history_entry(row: HistoryRow) -> str:
@@ -67,31 +88,50 @@ def history_entry(row: HistoryRow) -> str:
         f" {seat.score}"
         for seat in seats
     )
-    when = f"{timestamp(row.ended_at)} · season {row.season}"
-    return f"**{game_name(row.game_id)}** · {when}\n{results}\n-# table {row.table_id}"
+    # a Discord timestamp: each reader's client writes the date in their own language
+    return _("**{game}** · {when} · season {season}\n{results}\n-# table {table}").format(
+        game=_(game_name(row.game_id)),
+        when=timestamp(row.ended_at),
+        season=row.season,
+        results=results,
+        table=row.table_id,
+    )
 
 
-def stats_message(name: str, rows: Sequence[StatsRow]) -> Message:
+def stats_message(name: str, rows: Sequence[StatsRow], language: str) -> Message:
     """A player's figures as a small table per game: games and wins, scores, rating."""
     tables = [
-        f"**{game_name(row.game_id)}**\n"
-        f"`games   ` {row.games} · {plural(row.wins, 'win')} ({row.wins / row.games:.0%})\n"
-        f"`scores  ` {played_scores(row)}\n"
-        f"`rating  ` {rating_text(row.rating, row.provisional)} after "
-        f"{plural(row.season_games, 'game')} of season {row.season}"
+        _(
+            "**{game}**\n`games   ` {games} · {wins} ({share})\n`scores  ` {scores}\n"
+            "`rating  ` {rating} after {season_games} of season {season}"
+        ).format(
+            game=_(game_name(row.game_id)),
+            games=number(row.games, language),
+            wins=ngettext("{count} win", "{count} wins", row.wins).format(count=row.wins),
+            share=percent(row.wins / row.games, language),
+            scores=played_scores(row, language),
+            rating=rating_text(row.rating, row.provisional),
+            season_games=ngettext("{count} game", "{count} games", row.season_games).format(
+                count=row.season_games
+            ),
+            season=row.season,
+        )
         for row in rows
     ]
     return Message(
         layout(
             clip(
-                f"## Stats — {name}\n"
-                + ("\n\n".join(tables) or "No finished games on this server yet."),
+                _("## Stats — {name}").format(name=name)
+                + "\n"
+                + ("\n\n".join(tables) or _("No finished games on this server yet.")),
                 3500,
             ),
             small(
                 [
-                    "Scores count games played to the end. Rating: this season; "
-                    f"? = provisional (under {PROVISIONAL_GAMES} rated games)."
+                    _(
+                        "Scores count games played to the end. Rating: this season; "
+                        "? = provisional (under {count} rated games)."
+                    ).format(count=PROVISIONAL_GAMES)
                 ]
             ),
             colour=GREY,

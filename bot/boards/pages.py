@@ -24,23 +24,37 @@ from bot.answers import answer_click
 from bot.boards.figures import OVERALL, history_entry, notice_message, overall, score_line
 from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow
 from bot.errors import UserError
+from bot.i18n import catalog, private_language, table_language
 from bot.replays.views import ReplayButton
 from bot.storage import HistoryRow
 from bot.text import clip
 from bot.ui import GREY, Message, button, controls, game_name, layout, small
 from bot.wiring import UsesWiring, Wiring
 from engine.registry import games
+from engine.words import N_, _, speaking
 
 SCOREBOARD_PAGE = 10
 HISTORY_PAGE = 8
+PREVIOUS, NEXT = N_("◀ Previous"), N_("Next ▶")
+NOT_A_MANAGER = N_("You need the Manage Server permission to reset the scoreboard.")
 ALL = "all"  # the custom_id word for "every game" (no game has this id)
 GAME = r"(?P<game>[a-z0-9_]+)"
 
 
 def _guild(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
-        raise UserError("Scoreboards belong to a server; use this in a server channel.")
+        raise UserError(_("Scoreboards belong to a server; use this in a server channel."))
     return interaction.guild_id
+
+
+def board_language(interaction: discord.Interaction, wiring: Wiring) -> str:
+    """A board's language: its server's, as its tables speak (a board is public)."""
+    return table_language(wiring.languages, interaction.guild_id, str(interaction.guild_locale))
+
+
+def asker_language(interaction: discord.Interaction, wiring: Wiring) -> str:
+    """The language of a private answer to whoever clicked or asked."""
+    return private_language(wiring.languages, interaction.user.id, str(interaction.locale))
 
 
 def _game(word: str) -> str | None:
@@ -83,7 +97,8 @@ class ScoreboardPageButton(
             )
             await answer_page(interaction, self.owner, page)
 
-        await answer_click(interaction, turn)
+        with speaking(catalog(asker_language(interaction, self.wiring))):
+            await answer_click(interaction, turn)
 
 
 class HistoryPageButton(
@@ -110,7 +125,8 @@ class HistoryPageButton(
             page = await history_page(interaction, self.wiring, self.game_id, self.page)
             await answer_page(interaction, self.owner, page)
 
-        await answer_click(interaction, turn)
+        with speaking(catalog(asker_language(interaction, self.wiring))):
+            await answer_click(interaction, turn)
 
 
 class SeasonResetButton(
@@ -123,9 +139,9 @@ class SeasonResetButton(
     def __init__(self, game_id: str | None, answer: str) -> None:
         self.game_id, self.answer = game_id, answer
         label, style = (
-            ("Reset", discord.ButtonStyle.danger)
+            (_("Reset"), discord.ButtonStyle.danger)
             if answer == "reset"
-            else ("Keep", discord.ButtonStyle.secondary)
+            else (_("Keep"), discord.ButtonStyle.secondary)
         )
         super().__init__(button(f"cr:season-reset:{game_id or ALL}:{answer}", label, style))
 
@@ -137,24 +153,30 @@ class SeasonResetButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Start the new season, or leave things as they are."""
-        await answer_click(interaction, lambda: self._answer(interaction))
+        with speaking(catalog(asker_language(interaction, self.wiring))):
+            await answer_click(interaction, lambda: self._answer(interaction))
 
     async def _answer(self, interaction: discord.Interaction) -> None:
         # the question is private, so only the person who asked can click here
         if self.answer != "reset":
             await interaction.response.edit_message(
-                **notice_message("Nothing was reset.").kwargs(attached=[])
+                **notice_message(_("Nothing was reset.")).kwargs(attached=[])
             )
             return
         if not interaction.permissions.manage_guild:
-            raise UserError("You need the Manage Server permission to reset the scoreboard.")
+            raise UserError(_(NOT_A_MANAGER))
         results = self.wiring.results
         season = await results.reset_season(_guild(interaction), self.game_id)
-        what = game_name(self.game_id) if self.game_id else "every game"
-        text = (
-            f"A new season has begun for {what} (season {season}). Older seasons stay "
-            "available with `/scoreboard season:`."
-        )
+        if self.game_id:
+            text = _(
+                "A new season has begun for {game} (season {season}). Older seasons stay "
+                "available with `/scoreboard season:`."
+            ).format(game=_(game_name(self.game_id)), season=season)
+        else:
+            text = _(
+                "A new season has begun for every game (season {season}). Older seasons stay "
+                "available with `/scoreboard season:`."
+            ).format(season=season)
         await interaction.response.edit_message(**notice_message(text).kwargs(attached=[]))
 
 
@@ -167,11 +189,11 @@ class ScoreboardGameSelect(
 
     def __init__(self, owner: int, season: int | None, game_id: str | None = None) -> None:
         self.owner, self.season = owner, season
-        choices = [(each.id, each.name) for each in games().values()]
-        choices.append((OVERALL, "All games together (by wins)"))
+        choices = [(each.id, _(each.name)) for each in games().values()]
+        choices.append((OVERALL, _("All games together (by wins)")))
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"cr:scoreboard-game:{owner}:{season or 0}",
-            placeholder="Another game's scoreboard",
+            placeholder=_("Another game's scoreboard"),
             options=[
                 discord.SelectOption(label=name, value=value, default=value == game_id)
                 for value, name in choices[:25]
@@ -191,11 +213,12 @@ class ScoreboardGameSelect(
         async def show() -> None:
             values = self.item.values
             if not values or (values[0] != OVERALL and values[0] not in games()):
-                raise UserError("Choose one of the games.")
+                raise UserError(_("Choose one of the games."))
             page = await scoreboard_page(interaction, self.wiring, values[0], self.season, 0)
             await answer_page(interaction, self.owner, page)
 
-        await answer_click(interaction, show)
+        with speaking(catalog(asker_language(interaction, self.wiring))):
+            await answer_click(interaction, show)
 
 
 BUTTONS = (ScoreboardPageButton, ScoreboardGameSelect, HistoryPageButton, SeasonResetButton)
@@ -218,7 +241,9 @@ async def scoreboard_page(
         current = await wiring.results.current_season(guild_id, game_id)
         if season > current:
             raise UserError(
-                f"{game_name(game_id)} is in season {current} here; season {season} has not begun."
+                _("{game} is in season {current} here; season {season} has not begun.").format(
+                    game=_(game_name(game_id)), current=current, season=season
+                )
             )
     if not await ratings.rated(guild_id, None if game_id == OVERALL else game_id, season):
         # an older season (or one not rated since the start): rating it takes seconds at
@@ -235,7 +260,9 @@ async def scoreboard_page(
         rows = [row for row in every if row.game_id == game_id]
     else:
         rows = await ratings.scoreboard(guild_id, game_id, season)
-    return scoreboard_message(rows, interaction.user.id, game_id, season, page)
+    language = board_language(interaction, wiring)
+    with speaking(catalog(language)):
+        return scoreboard_message(rows, interaction.user.id, game_id, season, page, language)
 
 
 async def history_page(
@@ -247,7 +274,8 @@ async def history_page(
         _guild(interaction), HISTORY_PAGE + 1, page * HISTORY_PAGE, game_id
     )
     has_next = len(rows) > HISTORY_PAGE
-    return history_message(rows[:HISTORY_PAGE], interaction.user.id, game_id, page, has_next)
+    with speaking(catalog(board_language(interaction, wiring))):
+        return history_message(rows[:HISTORY_PAGE], interaction.user.id, game_id, page, has_next)
 
 
 async def answer_page(interaction: discord.Interaction, owner: int, message: Message) -> None:
@@ -268,7 +296,7 @@ async def ask_reset(interaction: discord.Interaction, game_id: str | None) -> No
     """/scoreboard-reset: ask privately for a confirmation (Manage Server only)."""
     _guild(interaction)
     if not interaction.permissions.manage_guild:
-        raise UserError("You need the Manage Server permission to reset the scoreboard.")
+        raise UserError(_(NOT_A_MANAGER))
     message = reset_confirm_message(game_id)
     await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
 
@@ -288,7 +316,12 @@ def _pager(
 
 
 def scoreboard_message(
-    rows: Sequence[ScoreRow], owner: int, game_id: str | None, season: int | None, page: int
+    rows: Sequence[ScoreRow],
+    owner: int,
+    game_id: str | None,
+    season: int | None,
+    page: int,
+    language: str,
 ) -> Message:
     """One page of a server's scoreboard (``rows``: the whole ranking, every page), with a
     menu to see another game's or the overall ranking."""
@@ -296,33 +329,35 @@ def scoreboard_message(
     page = min(max(page, 0), pages - 1)
     shown = rows[page * SCOREBOARD_PAGE : (page + 1) * SCOREBOARD_PAGE]
     if game_id == OVERALL:
-        what = "all games together"
-        how = "ranked by wins in every game, then win rate (ratings of different games differ)"
+        what = _("all games together")
+        how = _("ranked by wins in every game, then win rate (ratings of different games differ)")
     else:
-        what = game_name(game_id) if game_id else "no game yet"
-        how = (
-            f"rating from places against other people, 1000 to start; ? = provisional (under "
-            f"{PROVISIONAL_GAMES} rated games), listed after settled ratings · games against "
+        what = _(game_name(game_id)) if game_id else _("no game yet")
+        how = _(
+            "rating from places against other people, 1000 to start; ? = provisional (under "
+            "{count} rated games), listed after settled ratings · games against "
             "the AI count for games and wins, not the rating"
-        )
-    when = f"season {season}" if season else "this season"
-    lines = [score_line(row) for row in shown]
+        ).format(count=PROVISIONAL_GAMES)
+    if season:
+        title = _("## Scoreboard — {what}, season {season}").format(what=what, season=season)
+    else:
+        title = _("## Scoreboard — {what}, this season").format(what=what)
+    lines = [score_line(row, language) for row in shown]
     pager = _pager(
-        ScoreboardPageButton(owner, game_id, season, max(page - 1, 0), label="◀ Previous"),
-        ScoreboardPageButton(owner, game_id, season, page + 1, label="Next ▶"),
+        ScoreboardPageButton(owner, game_id, season, max(page - 1, 0), label=_(PREVIOUS)),
+        ScoreboardPageButton(owner, game_id, season, page + 1, label=_(NEXT)),
         page,
         page < pages - 1,
     )
     return Message(
         layout(
             clip(
-                f"## Scoreboard — {what}, {when}\n"
-                + ("\n".join(lines) or "No finished games with players yet."),
+                title + "\n" + ("\n".join(lines) or _("No finished games with players yet.")),
                 3000,
             ),
             pager,
             controls(ScoreboardGameSelect(owner, season, game_id)) if rows or game_id else None,
-            small([f"Page {page + 1}/{pages} · {how}"]),
+            small([_("Page {page}/{pages} · {how}").format(page=page + 1, pages=pages, how=how)]),
             colour=GREY,
         )
     )
@@ -332,23 +367,24 @@ def history_message(
     rows: Sequence[HistoryRow], owner: int, game_id: str | None, page: int, has_next: bool
 ) -> Message:
     """One page of a server's finished games, newest first."""
-    what = game_name(game_id) if game_id else "all games"
+    what = _(game_name(game_id)) if game_id else _("all games")
     entries: list[discord.ui.Item[Any]] = [
         discord.ui.Section(history_entry(row), accessory=ReplayButton.opener(row.table_id))
         for row in rows
     ]
     pager = _pager(
-        HistoryPageButton(owner, game_id, max(page - 1, 0), label="◀ Previous"),
-        HistoryPageButton(owner, game_id, page + 1, label="Next ▶"),
+        HistoryPageButton(owner, game_id, max(page - 1, 0), label=_(PREVIOUS)),
+        HistoryPageButton(owner, game_id, page + 1, label=_(NEXT)),
         page,
         has_next,
     )
     return Message(
         layout(
-            f"## Recent games — {what}" + ("" if entries else "\nNo finished games here yet."),
+            _("## Recent games — {what}").format(what=what)
+            + ("" if entries else "\n" + _("No finished games here yet.")),
             *entries,
             pager,
-            small([f"Page {page + 1} · 🤖 = an AI seat"]),
+            small([_("Page {page} · 🤖 = an AI seat").format(page=page + 1)]),
             colour=GREY,
         )
     )
@@ -356,12 +392,21 @@ def history_message(
 
 def reset_confirm_message(game_id: str | None) -> Message:
     """The private question /scoreboard-reset asks before starting a new season."""
-    what = game_name(game_id) if game_id else "every game"
+    if game_id:
+        question = _(
+            "### Start a new scoreboard season?\n"
+            "The scoreboard of {game} on this server starts again from zero. Nothing is "
+            "deleted: older seasons stay in `/scoreboard season:` and `/game history`."
+        ).format(game=_(game_name(game_id)))
+    else:
+        question = _(
+            "### Start a new scoreboard season?\n"
+            "The scoreboard of every game on this server starts again from zero. Nothing is "
+            "deleted: older seasons stay in `/scoreboard season:` and `/game history`."
+        )
     return Message(
         layout(
-            "### Start a new scoreboard season?\n"
-            f"The scoreboard of {what} on this server starts again from zero. Nothing is "
-            "deleted: older seasons stay in `/scoreboard season:` and `/game history`.",
+            question,
             controls(SeasonResetButton(game_id, "reset"), SeasonResetButton(game_id, "keep")),
             colour=GREY,
         )

@@ -9,6 +9,7 @@ from bot.errors import UserError
 from bot.storage import FinishedSeat, Results
 from engine.errors import SetupError
 from engine.replay import Replay
+from engine.words import _
 
 
 @dataclass(frozen=True)
@@ -40,17 +41,19 @@ async def load_replay(
     found = await results.replayed(table_id)
     if found is None:
         raise UserError(
-            f"There is no finished game `{table_id}` (a game can be replayed once it is over); "
-            "table ids are in `/game history`."
+            _(
+                "There is no finished game `{table}` (a game can be replayed once it is over); "
+                "table ids are in `/game history`."
+            ).format(table=table_id)
         )
     if guild_id is not None and found.guild_id != guild_id:
-        raise UserError("That game was played on another server.")
+        raise UserError(_("That game was played on another server."))
     if guild_id is None and all(seat.user_id != user_id for seat in found.seats):
-        raise UserError("Outside its server, only the people who played a game can replay it.")
+        raise UserError(_("Outside its server, only the people who played a game can replay it."))
     try:
         replay = Replay.of(found.record)
     except SetupError:
         raise UserError(
-            "This game cannot be replayed: its moves no longer fit the game's rules."
+            _("This game cannot be replayed: its moves no longer fit the game's rules.")
         ) from None
     return ReplayedGame(table_id, found.record, replay, found.seats)

@@ -27,6 +27,7 @@ from bot.replays.book import ReplayedGame
 from bot.settings import Settings
 from bot.storage import Storage
 from engine.review import WORLDS, Judgement, decisions, judge_saved
+from engine.words import _
 
 log = logging.getLogger(__name__)
 
@@ -92,17 +93,19 @@ class Reviewer:
     def _admit(self, user_id: int) -> None:
         """Count a new review for ``user_id``, or say why they may not start one now."""
         if user_id in self._running:
-            raise UserError("Your other review is still running; this one can start after it.")
+            raise UserError(_("Your other review is still running; this one can start after it."))
         now = self.clock()
         started = self._started[user_id]
         while started and now - started[0] >= WINDOW:
             started.popleft()
         if len(started) >= self.per_hour:
             if not self.per_hour:
-                raise UserError("Move reviews are turned off on this bot.")
+                raise UserError(_("Move reviews are turned off on this bot."))
             raise UserError(
-                f"You have started {self.per_hour} reviews in the last hour, the most allowed; "
-                "try again later (a review already made is shown at any time)."
+                _(
+                    "You have started {count} reviews in the last hour, the most allowed; "
+                    "try again later (a review already made is shown at any time)."
+                ).format(count=self.per_hour)
             )
         started.append(now)
 
@@ -133,7 +136,7 @@ class Reviewer:
             log.exception("the review's worker process broke; starting a new one")
             self.close()
             raise UserError(
-                "The review stopped because its worker failed; please try again."
+                _("The review stopped because its worker failed; please try again.")
             ) from None
 
     def pool(self) -> ProcessPoolExecutor:

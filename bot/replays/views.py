@@ -24,6 +24,7 @@ import discord
 
 from bot.answers import answer_click
 from bot.errors import UserError
+from bot.i18n import catalog, private_language
 from bot.pictures import Picture
 from bot.replays.book import ReplayedGame, load_replay
 from bot.text import clip, show
@@ -31,14 +32,25 @@ from bot.ui import GREY, PICTURES, Message, button, controls, gallery, layout, s
 from bot.wiring import UsesWiring, Wiring
 from engine.replay import open_layout
 from engine.review import Judgement, costliest, review_lines
+from engine.words import N_, _, speaking
 
 TABLE = r"(?P<table>\w+)"
-ROLES = {"first": "⏮ First", "previous": "◀ Previous", "next": "Next ▶", "last": "Last ⏭"}
+ROLES = {
+    "first": N_("⏮ First"),
+    "previous": N_("◀ Previous"),
+    "next": N_("Next ▶"),
+    "last": N_("Last ⏭"),
+}
 OPEN = "open"
 MENU_HANDS = 25  # options a select may hold
 PROGRESS_SECONDS = 2.0  # least time between two edits of a review's progress
 
 log = logging.getLogger(__name__)
+
+
+def asker(wiring: Wiring, interaction: discord.Interaction) -> str:
+    """The language of the private replay (or answer) of whoever clicked or asked."""
+    return private_language(wiring.languages, interaction.user.id, str(interaction.locale))
 
 
 def step_picture(game: ReplayedGame, index: int) -> Picture:
@@ -51,8 +63,8 @@ def step_lines(game: ReplayedGame, index: int) -> list[str]:
     step = game.replay.steps[index]
     said = [show(line, game.names) for line in step.words(game.names)]
     if step.seat is None:
-        return ["**The deal**", *said]
-    return [f"▶ **{game.names[step.seat]}**'s turn", *said]
+        return [_("**The deal**"), *said]
+    return [_("▶ **{player}**'s turn").format(player=game.names[step.seat]), *said]
 
 
 def replay_message(game: ReplayedGame, index: int, owner: int, shared: bool = False) -> Message:
@@ -87,8 +99,17 @@ def replay_message(game: ReplayedGame, index: int, owner: int, shared: bool = Fa
     )
     return Message(
         layout(
-            f"## {replay.game.name} — replay\n"
-            f"Step {index} of {last} · hand {step.hand} of {len(hands)} · scores: {scores}",
+            _(
+                "## {game} — replay\n"
+                "Step {step} of {last} · hand {hand} of {hands} · scores: {scores}"
+            ).format(
+                game=_(replay.game.name),
+                step=index,
+                last=last,
+                hand=step.hand,
+                hands=len(hands),
+                scores=scores,
+            ),
             clip("\n".join(step_lines(game, index)), 1500),
             gallery(picture),
             controls(*steps),
@@ -96,8 +117,10 @@ def replay_message(game: ReplayedGame, index: int, owner: int, shared: bool = Fa
             review,
             small(
                 [
-                    "A replay shows every card: the game is over · "
-                    f"`/game replay {game.table_id}` opens it again"
+                    _(
+                        "A replay shows every card: the game is over · "
+                        "`/game replay {table}` opens it again"
+                    ).format(table=game.table_id)
                 ]
             ),
             colour=GREY,
@@ -147,10 +170,10 @@ class ReplayButton(
         role: str = OPEN,
         *,
         disabled: bool = False,
-        label: str = "▶ Replay",
+        label: str = "",
     ) -> None:
         self.owner, self.table_id, self.step, self.role = owner, table_id, step, role
-        label = ROLES.get(role, label)
+        label = _(ROLES[role]) if role in ROLES else label or _("▶ Replay")
         style = discord.ButtonStyle.primary if role == OPEN else discord.ButtonStyle.secondary
         custom_id = f"cr:replay:{owner}:{table_id}:{step}:{role}"
         super().__init__(button(custom_id, label, style, disabled=disabled))
@@ -175,7 +198,8 @@ class ReplayButton(
             else:
                 await go_to(self.wiring, interaction, self.owner, self.table_id, self.step)
 
-        await answer_click(interaction, act)
+        with speaking(catalog(asker(self.wiring, interaction))):
+            await answer_click(interaction, act)
 
 
 class ShowReplayButton(
@@ -188,7 +212,7 @@ class ShowReplayButton(
     def __init__(self, table_id: str, step: int) -> None:
         self.table_id, self.step = table_id, step
         custom_id = f"cr:replay-show:{table_id}:{step}"
-        super().__init__(button(custom_id, "Show to the channel", discord.ButtonStyle.primary))
+        super().__init__(button(custom_id, _("Show to the channel"), discord.ButtonStyle.primary))
 
     @classmethod
     async def from_custom_id(
@@ -206,7 +230,8 @@ class ShowReplayButton(
                 allowed_mentions=discord.AllowedMentions.none(), **message.send_kwargs()
             )
 
-        await answer_click(interaction, post)
+        with speaking(catalog(asker(self.wiring, interaction))):
+            await answer_click(interaction, post)
 
 
 class ReplayHandSelect(
@@ -224,15 +249,18 @@ class ReplayHandSelect(
         first = min(max(current - MENU_HANDS // 2, 1), max(len(starts) - MENU_HANDS + 1, 1))
         options = [
             discord.SelectOption(
-                label=f"Hand {hand}", value=str(starts[hand - 1]), default=hand == current
+                label=_("Hand {hand}").format(hand=hand),
+                value=str(starts[hand - 1]),
+                default=hand == current,
             )
             for hand in range(first, min(first + MENU_HANDS, len(starts) + 1))
         ]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"cr:replay-hand:{owner}:{table_id}",
-                placeholder="Jump to a hand",
-                options=options or [discord.SelectOption(label="Hand 1", value="0")],
+                placeholder=_("Jump to a hand"),
+                options=options
+                or [discord.SelectOption(label=_("Hand {hand}").format(hand=1), value="0")],
             )
         )
 
@@ -250,7 +278,8 @@ class ReplayHandSelect(
             step = int(chosen[0]) if chosen else 0
             await go_to(self.wiring, interaction, self.owner, self.table_id, step)
 
-        await answer_click(interaction, jump)
+        with speaking(catalog(asker(self.wiring, interaction))):
+            await answer_click(interaction, jump)
 
 
 class ReviewButton(
@@ -262,7 +291,7 @@ class ReviewButton(
 
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
-        super().__init__(button(f"cr:replay-review:{table_id}", "Review my moves"))
+        super().__init__(button(f"cr:replay-review:{table_id}", _("Review my moves")))
 
     @classmethod
     async def from_custom_id(
@@ -276,7 +305,8 @@ class ReviewButton(
         async def run() -> None:
             await review_moves(self.wiring, interaction, self.table_id)
 
-        await answer_click(interaction, run)
+        with speaking(catalog(asker(self.wiring, interaction))):
+            await answer_click(interaction, run)
 
 
 async def review_moves(wiring: Wiring, interaction: discord.Interaction, table_id: str) -> None:
@@ -286,12 +316,12 @@ async def review_moves(wiring: Wiring, interaction: discord.Interaction, table_i
     game = await _load(wiring, interaction, table_id)
     seat = game.seat_of(interaction.user.id)
     if seat is None:
-        raise UserError("Only the people who played this game can review their moves in it.")
+        raise UserError(_("Only the people who played this game can review their moves in it."))
     reviewer = wiring.reviews
     judged = await reviewer.kept(game, seat)
     if judged is None:
         await interaction.response.send_message(
-            ephemeral=True, **Message(layout("Reviewing your moves…", colour=GREY)).send_kwargs()
+            ephemeral=True, **Message(layout(_("Reviewing your moves…"), colour=GREY)).send_kwargs()
         )
         shown = [0.0]
 
@@ -301,7 +331,7 @@ async def review_moves(wiring: Wiring, interaction: discord.Interaction, table_i
                 return
             shown[0] = now
             try:
-                text = f"Reviewing move {done} of {total}…"
+                text = _("Reviewing move {done} of {total}…").format(done=done, total=total)
                 await interaction.edit_original_response(
                     **Message(layout(text, colour=GREY)).kwargs()
                 )
@@ -325,19 +355,23 @@ def review_message(game: ReplayedGame, seat: int, judged: list[Judgement]) -> Me
     items: list[discord.ui.Item[Any]] = [
         discord.ui.Section(
             show(found.line(replay, game.names), game.names),
-            accessory=ReplayButton(0, game.table_id, found.step, label=f"Step {found.step}"),
+            accessory=ReplayButton(
+                0, game.table_id, found.step, label=_("Step {step}").format(step=found.step)
+            ),
         )
         for found in worst
     ]
     return Message(
         layout(
-            f"## Your moves — {replay.game.name}\n{summary}",
+            _("## Your moves — {game}").format(game=_(replay.game.name)) + "\n" + summary,
             *items,
             *([] if items else [show(line, game.names) for line in rest]),
             small(
                 [
-                    "The hard AI judged each decision from what you knew then; points are the "
-                    "hand's, the percentage is its estimate of your share of the win"
+                    _(
+                        "The hard AI judged each decision from what you knew then; points are "
+                        "the hand's, the percentage is its estimate of your share of the win"
+                    )
                 ]
             ),
             colour=GREY,

@@ -22,6 +22,7 @@ from bot.answers import answers_user_errors, clicker_language, public_language
 from bot.boards.pages import history_page
 from bot.errors import UserError
 from bot.help.rules import send_rules
+from bot.i18n import private_language
 from bot.languages import server_language_command
 from bot.preferences import PingKind, TurnPing
 from bot.replays import commands as replays
@@ -481,4 +482,6 @@ class GameCog(commands.Cog):
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """The player-facing rules, privately."""
-        await send_rules(interaction, game)
+        languages = self.wiring.languages
+        language = private_language(languages, interaction.user.id, str(interaction.locale))
+        await send_rules(interaction, game, language)

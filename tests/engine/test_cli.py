@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gettext
 import io
 import json
 import os
@@ -15,13 +16,13 @@ from typing import Any
 
 import pytest
 
+from engine import cli, languages, words
 from engine.cards import FULL_DECK
 from engine.choices import Step, descend, pick_at, pick_labels, resolve, step_prompt
 from engine.cli import (
     COMMANDS,
     EXIT_INTERRUPTED,
     RED_CARD,
-    RULES_DIR,
     QuitGame,
     TerminalGame,
     main,
@@ -29,6 +30,7 @@ from engine.cli import (
     wants_colour,
 )
 from engine.core import Action, State, View
+from engine.languages import RULES_DIR
 from engine.registry import games, get_game
 from tests.engine.decks import round_robin_deck
 from tests.engine.helpers import sampled_steps
@@ -571,3 +573,38 @@ def test_the_person_is_you_and_your_in_every_line(game_id: str, seed: int) -> No
     assert not re.search(r"^[ ·]*You [^.;\n]*\btheir\b", said, re.MULTILINE)
     if game_id == "cambio":  # the AI looked at one of the person's cards
         assert re.search(r"AI 1 looked at your card [A-D]\b", said)
+
+
+def test_the_terminal_reads_the_rules_in_its_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "fishing.md").write_text("# Fishing\n\nThe **English** rules.")
+    (tmp_path / "fishing.de.md").write_text("# Fischen\n\nDie **deutschen** Regeln.")
+    monkeypatch.setattr(languages, "RULES_DIR", tmp_path)
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "de_AT.UTF-8")
+    assert rules_for_terminal(get_game("fishing")) == "# Fischen\n\nDie deutschen Regeln."
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")  # no French text: the English one
+    assert rules_for_terminal(get_game("fishing")) == "# Fishing\n\nThe English rules."
+
+
+def test_the_terminal_speaks_the_language_of_its_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loaded: dict[str, gettext.NullTranslations] = {}
+
+    def load(language: str) -> gettext.NullTranslations:
+        return loaded.setdefault(language, gettext.NullTranslations())
+
+    spoken: list[gettext.NullTranslations] = []
+
+    def replay(file: Path) -> int:
+        spoken.append(words._active.get())
+        return 0
+
+    monkeypatch.setattr(languages, "_compiled", load)
+    monkeypatch.setattr(cli, "run_replay", replay)
+    monkeypatch.setenv("LANGUAGE", "ja:pt_BR")
+    assert main(["replay", str(tmp_path / "game.json")]) == 0
+    assert spoken == [loaded["pt_BR"]]
