@@ -10,13 +10,13 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from typing import Any, ParamSpec
+from typing import Any, ParamSpec, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.i18n import catalog, language_of
+from bot.i18n import ChosenLanguages, catalog, private_language, table_language
 from engine.errors import EngineError
 from engine.words import N_, _, speaking
 
@@ -27,16 +27,40 @@ APOLOGY = N_("Sorry, something went wrong on our side; it has been logged. Pleas
 NOT_OURS = N_("That button is not one of ours.")
 
 
+@runtime_checkable
+class KnowsLanguages(Protocol):
+    """A client that knows the languages people and servers chose (the bot, from its
+    ``setup_hook`` on)."""
+
+    languages: ChosenLanguages
+
+
+class _NoneChosen:
+    """Nobody chose: everyone reads their Discord's language (a client without choices)."""
+
+    def of_person(self, user_id: int) -> str | None:
+        return None
+
+    def of_server(self, guild_id: int) -> str | None:
+        return None
+
+
+def _chosen(interaction: discord.Interaction) -> ChosenLanguages:
+    client = interaction.client
+    return client.languages if isinstance(client, KnowsLanguages) else _NoneChosen()
+
+
 def clicker_language(interaction: discord.Interaction) -> str:
-    """The language a person who clicked or ran a command reads (their Discord's locale)."""
-    return language_of(interaction.locale.value)
+    """The language a person who clicked or ran a command reads: the one they chose with
+    ``/language``, else their Discord's."""
+    return private_language(_chosen(interaction), interaction.user.id, interaction.locale.value)
 
 
 def public_language(interaction: discord.Interaction) -> str:
-    """The language a table opened by ``interaction`` speaks in public: its server's, or
-    its opener's where there is no server (a DM)."""
+    """The language a table opened by ``interaction`` speaks in public: the one its server's
+    admin chose, else the server's own, else its opener's where there is no server (a DM)."""
     locale = interaction.guild_locale or interaction.locale
-    return language_of(locale.value)
+    return table_language(_chosen(interaction), interaction.guild_id, locale.value)
 
 
 @contextmanager

@@ -64,6 +64,7 @@ class CardroomBot(commands.AutoShardedBot):
     storage: Storage
     tables: TableService
     wiring: Wiring
+    languages: Languages
     reviews: Reviewer
     observer: Observer
 
@@ -116,7 +117,7 @@ class CardroomBot(commands.AutoShardedBot):
         table_threads = await TableThreads.load(
             self.storage.preferences, self.settings.table_threads
         )
-        languages = await Languages.load(self.storage.preferences)
+        languages = self.languages = await Languages.load(self.storage.preferences)
         clock = discord.utils.utcnow
         open_hands = OpenHands(clock)
         presenter = DiscordPresenter(self, self.settings, clock, deck_styles, open_hands)

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.errors import UserError
+from bot.i18n import catalog
 from bot.storage import SavedLobby
 from bot.tables.records import Seat
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
 from engine.registry import get_game
-from engine.words import N_, _
+from engine.words import N_, _, speaking
 
 # AI seats are named like people, never "AI 1", which runs into the scores beside it.
 DEALING = N_("The table is being dealt: wait a moment, then use the table's buttons.")
@@ -72,6 +74,10 @@ class Lobby:
     # held by every saved change and by a start: a start waits for changes in flight, so
     # none lands after the game took the seats (nor saves the lobby's row again)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+
+    def in_its_language(self) -> AbstractContextManager[None]:
+        """Speak the lobby's language inside the block: for its message, everyone's."""
+        return speaking(catalog(self.language))
 
     @property
     def closed(self) -> bool:

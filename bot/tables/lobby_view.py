@@ -20,7 +20,6 @@ import discord
 from bot.answers import NOT_OURS, answer_click, clicker_language, public_language
 from bot.errors import UserError
 from bot.help.rules import RulesButton
-from bot.i18n import catalog
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat
 from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
@@ -39,7 +38,7 @@ from bot.ui import (
 )
 from bot.wiring import UsesWiring
 from engine.core import Event
-from engine.words import N_, _, speaking
+from engine.words import N_, _
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -214,7 +213,7 @@ async def start_table(
     if thread is not None:
         await service.in_thread(session, thread.id)
     humans = any(seat.is_human for seat in session.seats)
-    with speaking(catalog(session.language)):  # in place of the lobby: public
+    with session.in_its_language():  # in place of the lobby: public
         seats = ", ".join(seat.shown for seat in session.seats)
         how = _(STARTED[thread is not None, humans]).format(
             seats=seats, thread=thread.mention if thread is not None else ""
@@ -241,7 +240,7 @@ async def open_thread(
     if missing_permissions(interaction.app_permissions, THREAD_PERMISSIONS):
         return None
     players = ", ".join(seat.name for seat in session.seats)
-    with speaking(catalog(session.language)):
+    with session.in_its_language():
         name = f"{_(session.game.name)} · {players}"
     try:
         # the longest auto-archive: the table's end archives the thread itself
@@ -298,7 +297,7 @@ async def post_lobby(interaction: discord.Interaction, service: TableService, lo
 def lobby_message(lobby: Lobby) -> Message:
     """The lobby: the game, its seats and options, and the lobby buttons (in the lobby's
     language: everyone in its channel reads it)."""
-    with speaking(catalog(lobby.language)):
+    with lobby.in_its_language():
         return _lobby_message(lobby)
 
 
@@ -334,7 +333,7 @@ def _lobby_message(lobby: Lobby) -> Message:
 
 def lobby_closed_message(lobby: Lobby, reason: Event) -> Message:
     """A lobby that ended without a game, saying why (``reason``), in its language."""
-    with speaking(catalog(lobby.language)):
+    with lobby.in_its_language():
         title = _("{game} — lobby closed").format(game=_(lobby.game.name))
         return Message(layout(f"### {title}\n{reason.render([])}", colour=GREY))
 

@@ -47,7 +47,7 @@ class Seat:
     dm_deal: int = -1  # the deal the hand DM shows (a new deal gets a new DM)
     timeouts_in_a_row: int = 0
     level: str = "normal"  # how the AI plays the seat (a seat handed over plays normal)
-    # the language the person reads, as they last clicked (None: not known; the table's then)
+    # the language the person reads, as they joined (None: not known; the table's then)
     language: str | None = None
 
     @property
@@ -307,7 +307,7 @@ class TableData:
         return speaking(catalog(self.language))
 
     def in_seats_language(self, seat: int) -> AbstractContextManager[None]:
-        """Speak the language of the seat's person inside the block (as they last clicked;
+        """Speak the language of the seat's person inside the block (as they joined;
         the table's when not known): for what they alone read outside any click of theirs
         (their hand DM, a DM about the table)."""
         return speaking(catalog(self.seats[seat].language or self.language))
