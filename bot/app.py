@@ -33,10 +33,11 @@ from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables import commands as table_commands
+from bot.tables.anywhere import AnywherePresenter
 from bot.tables.dm_clicks import ClickInbox, forwards_clicks
 from bot.tables.open_hands import OpenHands
-from bot.tables.presenter import DiscordPresenter
 from bot.tables.service import TableService
+from bot.tables.tokens import Anywhere
 from bot.wiring import Wiring
 
 log = logging.getLogger(__name__)
@@ -116,7 +117,8 @@ class CardroomBot(commands.AutoShardedBot):
         )
         clock = discord.utils.utcnow
         open_hands = OpenHands(clock)
-        presenter = DiscordPresenter(self, self.settings, clock, deck_styles, open_hands)
+        anywhere = await Anywhere.load(self.storage.anywhere, clock)
+        presenter = AnywherePresenter(anywhere, self, self.settings, clock, deck_styles, open_hands)
         self.tables = TableService(
             self.settings,
             self.storage,
@@ -135,6 +137,7 @@ class CardroomBot(commands.AutoShardedBot):
             ratings,
             self.reviews,
             table_threads,
+            anywhere,
         )
         await table_commands.setup(self, self.wiring)
         await board_commands.setup(self, self.wiring)
@@ -142,6 +145,7 @@ class CardroomBot(commands.AutoShardedBot):
         await owner.setup(self)
         with RESTORE_SECONDS.time():
             self.restore_problems = await self.tables.restore(shards)
+        anywhere.attach(self.tables)
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)
         self.tables.spawn(ratings.warm(), "ratings-warm")  # cancelled by tables.close()

@@ -18,14 +18,15 @@ if TYPE_CHECKING:
     from bot.storage import Results
     from bot.tables.open_hands import OpenHands
     from bot.tables.service import TableService
+    from bot.tables.tokens import Anywhere
 
 
 @dataclass(eq=False)
 class Wiring:
     """The bot's parts a command or a click uses: the running tables (and their lobbies),
     the private Hand views open now, each person's deck style and turn ping, the finished
-    games' results and ratings, the move reviews of their replays, and whether each server's
-    tables play in threads."""
+    games' results and ratings, the move reviews of their replays, whether each server's
+    tables play in threads, and the tokens of tables where the bot is not a member."""
 
     tables: TableService
     open_hands: OpenHands
@@ -35,6 +36,7 @@ class Wiring:
     ratings: Ratings
     reviews: Reviewer
     table_threads: TableThreads
+    anywhere: Anywhere
 
 
 class UsesWiring:

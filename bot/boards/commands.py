@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.answers import answers_user_errors
 from bot.boards.figures import stats_message
 from bot.boards.pages import BUTTONS, ask_reset, scoreboard_page
+from bot.tables.tokens import board_of
 from bot.ui import display_name, game_choices
 from bot.wiring import Wiring, wired
 
@@ -31,7 +32,8 @@ class ScoresCog(commands.Cog):
         game="only this game", season="an earlier season (default: the current one)"
     )
     @app_commands.choices(game=game_choices())
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @answers_user_errors
     async def scoreboard(
         self,
@@ -52,15 +54,16 @@ class ScoresCog(commands.Cog):
 
     @app_commands.command(name="stats", description="A player's games, wins and rating here")
     @app_commands.describe(member="whose stats (default: yours)")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @answers_user_errors
     async def stats(
         self, interaction: discord.Interaction, member: discord.User | None = None
     ) -> None:
-        """A small table per game the member played on this server, privately."""
-        assert interaction.guild_id is not None
+        """A small table per game the member played on this board (the server's, the group
+        DM's, or in a DM their personal board: ``board_of``), privately."""
         who = member or interaction.user
-        rows = await self.wiring.ratings.stats(interaction.guild_id, who.id)
+        rows = await self.wiring.ratings.stats(board_of(interaction), who.id)
         await interaction.response.send_message(
             ephemeral=True, **stats_message(display_name(who), rows).send_kwargs()
         )

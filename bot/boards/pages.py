@@ -26,6 +26,7 @@ from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow
 from bot.errors import UserError
 from bot.replays.views import ReplayButton
 from bot.storage import HistoryRow
+from bot.tables.tokens import board_of
 from bot.text import clip
 from bot.ui import GREY, Message, button, controls, game_name, layout, small
 from bot.wiring import UsesWiring, Wiring
@@ -38,9 +39,9 @@ GAME = r"(?P<game>[a-z0-9_]+)"
 
 
 def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise UserError("Scoreboards belong to a server; use this in a server channel.")
-    return interaction.guild_id
+    """The board of the place (``board_of``): a server's, a group DM's, or in a DM the
+    personal board."""
+    return board_of(interaction)
 
 
 def _game(word: str) -> str | None:

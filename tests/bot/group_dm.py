@@ -1,0 +1,163 @@
+"""A group DM under simcord, which simulates none: a channel of Discord's type 3 where people
+use the app installed to their own account (``context`` private_channel, the installs that
+authorised it naming only a user's), and where the bot is not a member: its own requests to
+the channel are refused (Missing Access), so that only its interactions' tokens reach it.
+
+simcord builds the interaction payloads of guild members and of a person in their DM with
+the bot; this fake builds the same payloads for a group DM from simcord's own builders, and
+hands them to the bot the way simcord's actors do. Responses, follow-ups and edits go
+through simcord's interaction routes, whose tokens expire with the simulated clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import simcord
+from simcord import interactions as simcord_interactions
+from simcord.actors import _find_component
+from simcord.backend import serializers
+from simcord.backend.models import Channel
+from simcord.enums import SELECT_TYPES, AppCommandType, ComponentType, InteractionType
+from simcord.results import to_discord_message
+
+GROUP_DM = 3  # Discord's channel type of a group DM
+PRIVATE_CHANNEL = 2  # the interaction context of a DM between people or a group DM
+USER_INSTALL = "1"  # the key of a user's install in authorizing_integration_owners
+MISSING_ACCESS = 50001
+
+
+@dataclass
+class GroupDm:
+    """A group DM of ``people`` in which the app is used through a user install."""
+
+    env: simcord.Env
+    people: list[simcord.UserHandle]
+    channel_id: int = 0
+    refused: list[str] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, env: simcord.Env, *names: str) -> GroupDm:
+        """A new group DM of new people; the bot cannot see it."""
+        people = [env.create_user(name) for name in names]
+        backend = env.backend
+        channel_id = backend.snowflake()
+        backend.channels[channel_id] = Channel(
+            id=channel_id, type=GROUP_DM, recipient_ids=[person.id for person in people]
+        )
+        backend.messages[channel_id] = {}
+        # the bot is no member: any request of its own to the channel is refused
+        for path in (f"/channels/{channel_id}", f"/channels/{channel_id}/*"):
+            env.inject_error(
+                "*", path, status=403, code=MISSING_ACCESS, message="Missing Access", times=None
+            )
+        return cls(env, people, channel_id)
+
+    def history(self, viewer: simcord.UserHandle | None = None) -> list[discord.Message]:
+        """The channel's messages, oldest first (with ``viewer``: what that person sees)."""
+        messages = self.env.backend.messages.get(self.channel_id, {}).values()
+        return [
+            to_discord_message(self.env, message)
+            for message in sorted(messages, key=lambda m: m.id)
+            if message.visible_to(None if viewer is None else viewer.id)
+        ]
+
+    def _channel_payload(self) -> dict[str, Any]:
+        backend = self.env.backend
+        return {
+            "id": str(self.channel_id),
+            "type": GROUP_DM,
+            "name": None,
+            "icon": None,
+            "owner_id": str(self.people[0].id),
+            "recipients": [
+                dict(serializers.user_payload(backend.get_user(person.id)))
+                for person in self.people
+            ],
+        }
+
+    async def _dispatch(
+        self,
+        person: simcord.UserHandle,
+        kind: int,
+        data: dict[str, Any],
+        source: Any = None,
+    ) -> simcord.InteractionResult:
+        assert person in self.people, "only its members can use the group DM"
+        backend = self.env.backend
+        record, payload = simcord_interactions.base_payload(
+            backend,
+            type=kind,
+            channel_id=self.channel_id,
+            guild_id=None,
+            user_id=person.id,
+            data=data,
+        )
+        payload["context"] = PRIVATE_CHANNEL
+        payload["authorizing_integration_owners"] = {USER_INSTALL: str(person.id)}
+        payload["channel"] = self._channel_payload()
+        if source is not None:
+            payload["message"] = dict(serializers.message_payload(backend, source))
+            record.source_message_id = source.id
+        backend.emit("INTERACTION_CREATE", payload)
+        await self.env._settle_internal(dispatch="INTERACTION_CREATE")
+        return simcord.InteractionResult(self.env, record)
+
+    async def slash(
+        self, person: simcord.UserHandle, name: str, /, **options: Any
+    ) -> simcord.InteractionResult:
+        """``person`` uses a slash command of the user-installed app here."""
+        parts = name.split()
+        backend = self.env.backend
+        root = backend.find_command(parts[0], None)
+        assert root is not None, f"/{parts[0]} is not registered"
+        contexts = root.get("contexts") or []
+        assert PRIVATE_CHANNEL in contexts, f"/{parts[0]} is not allowed in group DMs"
+        assert 1 in (root.get("integration_types") or []), f"/{parts[0]} has no user install"
+        leaf, nesting = simcord_interactions.walk_to_subcommand(root, parts[1:])
+        built, resolved = simcord_interactions.build_options(
+            person, name, leaf, options, channel_id=self.channel_id
+        )
+        data: dict[str, Any] = {
+            "id": root["id"],
+            "name": root["name"],
+            "type": AppCommandType.CHAT_INPUT,
+            "options": simcord_interactions.nest_options(root, nesting, built),
+        }
+        if resolved:
+            data["resolved"] = resolved
+        return await self._dispatch(person, InteractionType.APPLICATION_COMMAND, data)
+
+    def _stored(self, person: simcord.UserHandle, message: Any) -> Any:
+        stored = self.env.backend.get_message(self.channel_id, message.id)
+        assert stored.visible_to(person.id), "that message is not shown to them"
+        return stored
+
+    async def click(
+        self,
+        person: simcord.UserHandle,
+        message: Any,
+        *,
+        label: str | None = None,
+        custom_id: str | None = None,
+    ) -> simcord.InteractionResult:
+        """``person`` clicks a button of a message of the group DM."""
+        stored = self._stored(person, message)
+        found = _find_component(
+            stored.components, types=(ComponentType.BUTTON,), custom_id=custom_id, label=label
+        )
+        data = {"custom_id": found["custom_id"], "component_type": ComponentType.BUTTON}
+        return await self._dispatch(person, InteractionType.MESSAGE_COMPONENT, data, stored)
+
+    async def select(
+        self, person: simcord.UserHandle, message: Any, values: list[str], *, custom_id: str
+    ) -> simcord.InteractionResult:
+        """``person`` chooses ``values`` in a select of a message of the group DM."""
+        stored = self._stored(person, message)
+        menu = _find_component(
+            stored.components, types=SELECT_TYPES, custom_id=custom_id, label=None
+        )
+        data = {"custom_id": menu["custom_id"], "component_type": menu["type"], "values": values}
+        return await self._dispatch(person, InteractionType.MESSAGE_COMPONENT, data, stored)
