@@ -31,6 +31,9 @@ from engine.words import _
 log = logging.getLogger(__name__)
 
 FOLLOWUPS_PER_TOKEN = 5  # follow-ups one interaction may post (Discord limits them)
+# Discord's answers meaning a token may post no more: Unknown Webhook (expired), Maximum
+# number of follow-up messages hit
+TOKEN_REFUSED = frozenset({10015, 40094})
 POSTED_KEPT = 10_000  # follow-ups remembered, to delete a ping once its turn is over
 
 GOING_QUIET = _(
@@ -115,7 +118,16 @@ class AnywherePresenter(DiscordPresenter):
         for token in reversed(self.anywhere.recent.get(session.channel_id, ())):
             if token.alive(self.clock()) and token.followups < FOLLOWUPS_PER_TOKEN:
                 token.followups += 1
-                sent = await self._webhook(token).send(wait=True, **shown.send_kwargs(), **extra)
+                try:
+                    webhook = self._webhook(token)
+                    sent = await webhook.send(wait=True, **shown.send_kwargs(), **extra)
+                except discord.HTTPException as error:
+                    if no_answer(error) or error.code not in TOKEN_REFUSED:
+                        raise
+                    # this token may post no more (its follow-ups used up, or expired
+                    # sooner than counted): the next freshest may
+                    token.followups = FOLLOWUPS_PER_TOKEN
+                    continue
                 self._posted[sent.id] = token
                 if len(self._posted) > POSTED_KEPT:
                     del self._posted[next(iter(self._posted))]
@@ -136,9 +148,14 @@ class AnywherePresenter(DiscordPresenter):
         if table.asleep and self.anywhere.freshest(session.channel_id, WARN_SECONDS) is None:
             return None  # nothing could show it long enough: it waits for Bring it back
         owner = table.owner
+        edited = False
         if owner is not None and table.message_id is not None and owner.alive(now, WARN_SECONDS):
-            await self._webhook(owner).edit_message(table.message_id, **shown.kwargs())
-        else:
+            try:
+                await self._webhook(owner).edit_message(table.message_id, **shown.kwargs())
+                edited = True
+            except discord.NotFound:  # its token (or message) is gone sooner than counted
+                owner.expires = now
+        if not edited:
             posted = await self._follow_up(session, shown)
             if posted is None:
                 return None

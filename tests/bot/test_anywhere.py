@@ -14,15 +14,22 @@ from bot.app import CardroomBot
 from bot.tables.session import TableSession
 from engine.registry import games
 from tests.bot.group_dm import GroupDm
-from tests.bot.helpers import members_of, move_buttons, short_options, shown_pick, text_of
+from tests.bot.helpers import (
+    kill_and_restart,
+    members_of,
+    move_buttons,
+    short_options,
+    shown_pick,
+    text_of,
+)
 
 
 async def open_group_table(
-    group: GroupDm, bot: CardroomBot, game_id: str, ai_seats: int
+    group: GroupDm, bot: CardroomBot, game_id: str, ai_seats: int, **more: Any
 ) -> TableSession:
     """The first person opens a lobby with the app, the others join, AI seats, Start."""
     host, *others = group.people
-    options = short_options(games()[game_id])
+    options = short_options(games()[game_id]) | more
     lobby = (await group.slash(host, f"game start {game_id}", **options)).response
     assert lobby is not None, "the lobby was not answered"
     for person in others:
@@ -100,3 +107,97 @@ async def test_a_whole_game_in_a_group_dm(env: simcord.Env, bot: CardroomBot, ga
     assert any("wins" in t or "won" in t or "🏆" in t for t in texts), texts[-3:]
     # the bot never posted on its own: every message came through an interaction
     assert all(m.interaction_metadata is not None or m.webhook_id for m in group.history())
+    # the game counts on the group DM's own board, which /stats shows there
+    stats = (await group.slash(group.people[0], "stats")).response
+    assert stats is not None and table.game.name in text_of(stats)
+    assert await bot.storage.results.game_ids(group.channel_id) == [game_id]
+
+
+def table_text(group: GroupDm, bot: CardroomBot, table: TableSession) -> str:
+    """What the table message reads now."""
+    return text_of(table_shown(group, bot, table))
+
+
+def expire_token(env: simcord.Env, token: str) -> None:
+    """Discord stops taking ``token`` now (sooner than the bot counted)."""
+    backend = env.backend
+    record = backend.interactions[backend.interaction_tokens[token]]
+    record.expires_at = backend.now_iso()
+
+
+async def test_every_token_expired_and_the_table_was_brought_back(
+    env: simcord.Env, bot: CardroomBot
+) -> None:
+    group = GroupDm.open(env, "ann", "bob")
+    ann, bob = group.people
+    table = await open_group_table(group, bot, "stuck", 0, turn_time="post")
+    await move_in_hand(group, ann if table.seat_of(ann.id) == 0 else bob, table, random.Random(1))
+    assert "Hand" in table_text(group, bot, table)
+    await env.advance_time(14 * 60)  # no click for 14 minutes
+    resting = table_text(group, bot, table)
+    assert "This table is resting" in resting and "Bring it back" in resting
+    assert table.table_id not in bot.tables.timers.due  # its clocks stand still
+    revision = table.revision
+    await env.advance_time(3 * 3600)  # every token long expired: nothing moves meanwhile
+    assert table.revision == revision and not table.ended
+    stored = {row.table_id: row for row in await bot.storage.anywhere.all()}
+    assert stored[table.table_id].asleep
+    result = await group.click(bob, table_shown(group, bot, table), label="Bring it back")
+    assert result.response is not None and "Hand" in text_of(result.response)
+    assert table.table_id in bot.tables.timers.due  # the clocks run again
+    await play_out(group, bot, table, "brought back")
+    assert table.ending is not None and table.ending.finished
+
+
+async def test_a_restart_goes_on_through_the_stored_tokens(
+    env: simcord.Env, bot: CardroomBot
+) -> None:
+    group = GroupDm.open(env, "ann", "bob")
+    table = await open_group_table(group, bot, "fishing", 0)
+    human = next(p for p in group.people if table.seat_of(p.id) == table.state.waiting_for()[0])
+    await move_in_hand(group, human, table, random.Random(2))
+    shown_before = bot.wiring.anywhere.tables[table.table_id].message_id
+    new = await kill_and_restart(env, bot)
+    restored = new.tables.tables[table.table_id]
+    # shown anew after the restart through the token stored before it, in the same message
+    assert new.wiring.anywhere.tables[table.table_id].message_id == shown_before
+    assert restored.revision == table.revision
+    await play_out(group, new, restored, "restarted")
+    assert restored.ending is not None and restored.ending.finished
+
+
+async def test_a_refused_follow_up_posts_through_another_token(
+    env: simcord.Env, bot: CardroomBot
+) -> None:
+    group = GroupDm.open(env, "ann", "bob")
+    # the Start click's token may post no follow-up: the table comes through the lobby's
+    env.inject_error("POST", "/webhooks/*", status=400, code=40094, times=1)
+    table = await open_group_table(group, bot, "stuck", 0)
+    assert "Hand" in table_text(group, bot, table)
+    await play_out(group, bot, table, "refused")
+    assert table.ending is not None and table.ending.finished
+
+
+async def test_a_token_expired_mid_ai_turn_reposts_the_table(
+    env: simcord.Env, bot: CardroomBot
+) -> None:
+    bot.settings.ai_delay_seconds = 2.0  # the AI's move lands after the token went
+    group = GroupDm.open(env, "ann", "bob")
+    ann = group.people[0]
+    table = await open_group_table(group, bot, "stuck", 0)
+    await bot.tables.leave(group.channel_id, group.people[1].id)  # the AI plays bob's seat
+    anywhere = bot.wiring.anywhere.tables[table.table_id]
+    assert anywhere.owner is not None
+    old_message = anywhere.message_id
+    while table.seats[table.state.waiting_for()[0]].user_id != ann.id:
+        await env.advance_time(6)
+    await move_in_hand(group, ann, table, random.Random(3))
+    owner = anywhere.owner
+    assert owner is not None
+    expire_token(env, owner.value)
+    revision = table.revision
+    await env.advance_time(6)  # the AI moves: its table edit is refused, posted anew
+    assert table.revision > revision
+    assert anywhere.message_id != old_message
+    await play_out(group, bot, table, "expired")
+    assert table.ending is not None and table.ending.finished
