@@ -26,7 +26,7 @@ from bot.tables.table_view import results_message, round_message, table_message
 from bot.tables.tokens import WARN_SECONDS, Anywhere, Token
 from bot.ui import GREY, Message, button, controls, layout
 from bot.wiring import UsesWiring
-from engine.words import _
+from engine.words import N_, _
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ FOLLOWUPS_PER_TOKEN = 5  # follow-ups one interaction may post (Discord limits t
 TOKEN_REFUSED = frozenset({10015, 40094})
 POSTED_KEPT = 10_000  # follow-ups remembered, to delete a ping once its turn is over
 
-GOING_QUIET = _(
+GOING_QUIET = N_(
     "⏳ **This table is resting.** Discord lets me show a game here only for 15 minutes "
     "after someone clicks, and nobody has for a while. Nothing is lost: press **Bring it "
     "back** and the game goes on where it stopped, each player with a whole turn."
@@ -47,7 +47,7 @@ def resting_message(session: TableSession) -> Message:
     """A resting table: its game, why it rests, and Bring it back."""
     return Message(
         layout(
-            f"## {_(session.game.name)}\n{GOING_QUIET}",
+            f"## {_(session.game.name)}\n{_(GOING_QUIET)}",
             controls(BringBackButton(session.table_id)),
             colour=GREY,
         )

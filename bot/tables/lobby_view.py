@@ -11,6 +11,7 @@ Custom_ids, each built and parsed by its class:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -152,10 +153,12 @@ def level_offer(lobby: Lobby, seat: Seat) -> Message:
 
 
 async def edit_lobby(client: discord.Client, lobby: Lobby, message: Message) -> None:
-    """Edit the lobby's message in its channel, if it was posted."""
+    """Edit the lobby's message in its channel, if it was posted. Where the bot is not a
+    member (a group DM) Discord refuses it: the lobby's next click shows it as it is."""
     if lobby.message_id is not None:
         channel = client.get_partial_messageable(lobby.channel_id)
-        await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
+        with contextlib.suppress(discord.Forbidden):
+            await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
 
 
 def on_lobby_message(interaction: discord.Interaction, lobby: Lobby) -> bool:

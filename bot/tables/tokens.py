@@ -26,7 +26,7 @@ import discord
 from bot.storage import AnywhereRow, AnywhereTables, TokenRow
 from bot.tables.records import Clock
 from bot.tables.session import TableSession
-from engine.words import _
+from engine.words import N_
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -38,7 +38,7 @@ TOKEN_SECONDS = 15 * 60  # how long Discord takes requests with an interaction's
 # edit to land, and for a player who is there to click.
 WARN_SECONDS = 120
 RECENT_KEPT = 8  # interactions kept per channel: the freshest answered one is used
-BROUGHT_BACK = _("The game goes on: the table was brought back.")
+BROUGHT_BACK = N_("The game goes on: the table was brought back.")
 
 
 def bot_absent(interaction: discord.Interaction) -> bool:
@@ -246,7 +246,7 @@ class Anywhere:
         table = self.table(session)
         if table.asleep:
             table.asleep = False
-            session.resume(BROUGHT_BACK)
+            session.resume(BROUGHT_BACK)  # an event: rendered in its reader's language
         self._save(table)
         if not session.paused:
             self.service.timers.schedule(session)

@@ -1,7 +1,8 @@
-"""A group DM under simcord, which simulates none: a channel of Discord's type 3 where people
-use the app installed to their own account (``context`` private_channel, the installs that
-authorised it naming only a user's), and where the bot is not a member: its own requests to
-the channel are refused (Missing Access), so that only its interactions' tokens reach it.
+"""A group DM (or a DM between two people) under simcord, which simulates neither: a
+channel of Discord's type 3 (or 1) where people use the app installed to their own account
+(``context`` private_channel, the installs that authorised it naming only a user's), and
+where the bot is not a member: its own requests to the channel are refused (Missing Access),
+so that only its interactions' tokens reach it.
 
 simcord builds the interaction payloads of guild members and of a person in their DM with
 the bot; this fake builds the same payloads for a group DM from simcord's own builders, and
@@ -11,7 +12,7 @@ through simcord's interaction routes, whose tokens expire with the simulated clo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -23,7 +24,8 @@ from simcord.backend.models import Channel
 from simcord.enums import SELECT_TYPES, AppCommandType, ComponentType, InteractionType
 from simcord.results import to_discord_message
 
-GROUP_DM = 3  # Discord's channel type of a group DM
+DM = 1  # Discord's channel types: a DM, a group DM
+GROUP_DM = 3
 PRIVATE_CHANNEL = 2  # the interaction context of a DM between people or a group DM
 USER_INSTALL = "1"  # the key of a user's install in authorizing_integration_owners
 MISSING_ACCESS = 50001
@@ -36,16 +38,18 @@ class GroupDm:
     env: simcord.Env
     people: list[simcord.UserHandle]
     channel_id: int = 0
-    refused: list[str] = field(default_factory=list)
+    channel_type: int = GROUP_DM
 
     @classmethod
-    def open(cls, env: simcord.Env, *names: str) -> GroupDm:
-        """A new group DM of new people; the bot cannot see it."""
+    def open(cls, env: simcord.Env, *names: str, channel_type: int = GROUP_DM) -> GroupDm:
+        """A new group DM of new people (a DM between two with ``channel_type=DM``); the
+        bot cannot see it."""
         people = [env.create_user(name) for name in names]
+        assert channel_type == GROUP_DM or len(people) == 2, "a DM is between two people"
         backend = env.backend
         channel_id = backend.snowflake()
         backend.channels[channel_id] = Channel(
-            id=channel_id, type=GROUP_DM, recipient_ids=[person.id for person in people]
+            id=channel_id, type=channel_type, recipient_ids=[person.id for person in people]
         )
         backend.messages[channel_id] = {}
         # the bot is no member: any request of its own to the channel is refused
@@ -53,7 +57,7 @@ class GroupDm:
             env.inject_error(
                 "*", path, status=403, code=MISSING_ACCESS, message="Missing Access", times=None
             )
-        return cls(env, people, channel_id)
+        return cls(env, people, channel_id, channel_type)
 
     def history(self, viewer: simcord.UserHandle | None = None) -> list[discord.Message]:
         """The channel's messages, oldest first (with ``viewer``: what that person sees)."""
@@ -68,7 +72,7 @@ class GroupDm:
         backend = self.env.backend
         return {
             "id": str(self.channel_id),
-            "type": GROUP_DM,
+            "type": self.channel_type,
             "name": None,
             "icon": None,
             "owner_id": str(self.people[0].id),

@@ -7,13 +7,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import discord
 import pytest
 import simcord
 
 from bot.app import CardroomBot
 from bot.tables.session import TableSession
 from engine.registry import games
-from tests.bot.group_dm import GroupDm
+from tests.bot.group_dm import DM, MISSING_ACCESS, GroupDm
 from tests.bot.helpers import (
     kill_and_restart,
     members_of,
@@ -201,3 +202,42 @@ async def test_a_token_expired_mid_ai_turn_reposts_the_table(
     assert anywhere.message_id != old_message
     await play_out(group, bot, table, "expired")
     assert table.ending is not None and table.ending.finished
+
+
+async def test_the_bot_cannot_post_in_the_group_dm_by_itself(
+    env: simcord.Env, bot: CardroomBot
+) -> None:
+    group = GroupDm.open(env, "ann", "bob")
+    with pytest.raises(discord.Forbidden) as refused:
+        await bot.get_partial_messageable(group.channel_id).send("hello")
+    assert refused.value.code == MISSING_ACCESS
+
+
+async def test_leaving_a_lobby_in_a_group_dm(env: simcord.Env, bot: CardroomBot) -> None:
+    group = GroupDm.open(env, "ann", "bob")
+    ann, bob = group.people
+    lobby_message = (await group.slash(ann, "game start stuck")).response
+    assert lobby_message is not None
+    await group.click(bob, lobby_message, label="Join")
+    # the bot may not edit the lobby by itself here: bob is told, the lobby's next click shows it
+    left = (await group.slash(bob, "game leave")).response
+    assert left is not None and "You left the lobby" in text_of(left)
+    lobby = bot.tables.lobbies.in_channel(group.channel_id)
+    assert lobby is not None and lobby.seat_of(bob.id) is None
+    shown = (await group.click(ann, lobby_message, label="Add AI")).response
+    assert shown is not None and "bob" not in text_of(shown)
+
+
+async def test_a_dm_game_counts_on_each_players_personal_board(
+    env: simcord.Env, bot: CardroomBot
+) -> None:
+    dm = GroupDm.open(env, "ann", "bob", channel_type=DM)
+    table = await open_group_table(dm, bot, "fishing", 0)
+    assert table.guild_id == 0  # the personal board: every DM game, rated together
+    await play_out(dm, bot, table, "dm")
+    assert table.ending is not None and table.ending.finished
+    assert await bot.storage.results.game_ids(0) == ["fishing"]
+    # /stats in ann's own DM with the bot shows her personal board
+    ann = dm.people[0]
+    stats = (await ann.slash("stats")).response
+    assert stats is not None and table.game.name in text_of(stats)
