@@ -13,7 +13,8 @@ trouble, ``--game welcome`` what a newcomer finds (``/help``, a lobby and its Ho
 ``/stats`` of a lowest-wins game), ``--game threads`` a table in a thread of its own (the
 games' screens show their table in the channel, as a server without threads has it),
 ``--game picks`` Hands that choose several cards at once (cambio's opening look, twentytwo's
-exchange) and a fishing turn whose cards say they capture.
+exchange) and a fishing turn whose cards say they capture, ``--game anywhere`` a table in a
+group DM (the app installed to a user), resting and brought back.
 
 simcord's preview draws Discord's dark theme only: the light theme is Discord's light palette
 laid over the preview's colour variables, close to Discord's but not its pixels.
@@ -54,6 +55,7 @@ from bot.storage import Shards
 from bot.tables.results import saved_game
 from bot.text import suit_symbols
 from engine.registry import games
+from tests.bot.group_dm import GroupDm, move_in_hand, open_group_table, table_shown
 from tests.bot.helpers import (
     Player,
     Playthrough,
@@ -576,6 +578,32 @@ async def shoot_threads(here: World, camera: Camera) -> None:
 
 PICKS = "picks"
 """Not a game: Hands that choose several cards at once (``--game picks``)."""
+ANYWHERE = "anywhere"
+"""Not a game: a table in a group DM, where the bot is no member (``--game anywhere``)."""
+
+
+async def shoot_anywhere(here: World, camera: Camera) -> None:
+    """A fishing table in a group DM through the user-installed app, as ann sees it: the
+    table after a few moves, the table resting once no click came for 14 minutes (every
+    token about to expire), and the table brought back by bob's click."""
+    env, bot = here.env, here.bot
+    group = GroupDm.open(env, "ann", "bob")
+    ann, bob = group.people
+    table = await open_group_table(group, bot, "fishing", 0, turn_time="post")
+    rng = random.Random(0)
+    for _ in range(3):
+        waiting = table.seats[table.state.waiting_for()[0]].user_id
+        await move_in_hand(group, ann if waiting == ann.id else bob, table, rng)
+    group.shown_to(ann)
+    channel = group.handle()
+    table_now = table_shown(group, bot, table)
+    await camera.shoot("01-table", "the table in a group DM", channel, ann, table_now, "channel")
+    await env.advance_time(14 * 60)
+    resting = table_shown(group, bot, table)
+    await camera.shoot("02-resting", "the table resting", channel, ann, resting, "channel")
+    await group.click(bob, resting, label="Bring it back")
+    back = table_shown(group, bot, table)
+    await camera.shoot("03-brought-back", "the table brought back", channel, ann, back, "channel")
 
 
 async def shoot_welcome(here: World, camera: Camera) -> None:
@@ -750,6 +778,7 @@ async def shoot(
                     WELCOME: "A newcomer",
                     THREADS: "A table in its thread",
                     PICKS: "Several cards at once",
+                    ANYWHERE: "A table in a group DM",
                 }
                 title = games()[game_id].name if game_id in games() else titles[game_id]
                 index += ["", f"## {title}", ""]
@@ -762,6 +791,8 @@ async def shoot(
                         await shoot_threads(here, camera)
                     elif game_id == PICKS:
                         await shoot_picks(here, camera)
+                    elif game_id == ANYWHERE:
+                        await shoot_anywhere(here, camera)
                     else:
                         await shoot_game(here, camera, game_id, seed)
                 finally:
@@ -781,14 +812,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ids = [*sorted(games()), NOTICES, WELCOME, THREADS, PICKS]
+    ids = [*sorted(games()), NOTICES, WELCOME, THREADS, PICKS, ANYWHERE]
     parser.add_argument(
         "--game",
         action="append",
         choices=ids,
         help="a game to shoot, notices: a table in trouble, welcome: what a newcomer finds, "
-        "threads: a table in its thread, or picks: several cards chosen at once (repeat; "
-        "default all)",
+        "threads: a table in its thread, picks: several cards chosen at once, or anywhere: a "
+        "table in a group DM (repeat; default all)",
     )
     parser.add_argument("--out", type=Path, default=Path("screens"), help="default screens/")
     parser.add_argument("--themes", default="dark,light", help="dark, light or both (default)")

@@ -24,6 +24,7 @@ from bot.help.rules import RulesButton
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat
 from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
+from bot.tables.tokens import bot_absent
 from bot.text import clip, duration, show
 from bot.ui import (
     GREY,
@@ -38,6 +39,7 @@ from bot.ui import (
     small,
 )
 from bot.wiring import UsesWiring
+from engine.words import _
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -194,6 +196,8 @@ async def start_table(
         if humans
         else "the AI plays every seat."
     )
+    if humans and bot_absent(interaction):  # no hand DMs where the bot is no member
+        how = _("each player's hand comes with the **Hand** button.")
     where = "The table follows below" if thread is None else f"The table plays in {thread.mention}"
     seats = ", ".join(seat.shown for seat in session.seats)
     started = f"### {session.game.name} — started\n{seats}. {where}; {how}"

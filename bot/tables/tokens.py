@@ -145,6 +145,7 @@ class Anywhere:
                 self.tables.pop(table.table_id)
                 service.spawn(self.store.drop(table.table_id), f"anywhere-drop-{table.table_id}")
             elif table.asleep:
+                service.resting.add(table.table_id)
                 service.timers.cancel(session)
             else:
                 self._watch(table)
@@ -234,6 +235,7 @@ class Anywhere:
         assert self.service is not None
         table = self.table(session)
         table.asleep = True
+        self.service.resting.add(session.table_id)
         self.service.timers.cancel(session)
         self._save(table)
         if self.show_resting is not None:
@@ -244,6 +246,7 @@ class Anywhere:
         waiting seat gets a whole turn, and the clocks run again."""
         assert self.service is not None
         table = self.table(session)
+        self.service.resting.discard(session.table_id)
         if table.asleep:
             table.asleep = False
             session.resume(BROUGHT_BACK)  # an event: rendered in its reader's language
@@ -254,6 +257,8 @@ class Anywhere:
     def woke(self, session: TableSession) -> None:
         """A move at a resting table showed it again through a fresh token."""
         table = self.table(session)
+        if self.service is not None:
+            self.service.resting.discard(session.table_id)
         if table.asleep:
             table.asleep = False
             self._save(table)
@@ -264,6 +269,7 @@ class Anywhere:
         if table is not None and table.watch is not None:
             table.watch.cancel()
         if self.service is not None:
+            self.service.resting.discard(session.table_id)
             drop = self.store.drop(session.table_id)
             self.service.spawn(drop, f"anywhere-drop-{session.table_id}")
 

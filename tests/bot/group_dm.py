@@ -12,6 +12,7 @@ through simcord's interaction routes, whose tokens expire with the simulated clo
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,11 @@ from simcord.backend import serializers
 from simcord.backend.models import Channel
 from simcord.enums import SELECT_TYPES, AppCommandType, ComponentType, InteractionType
 from simcord.results import to_discord_message
+
+from bot.app import CardroomBot
+from bot.tables.session import TableSession
+from engine.registry import games
+from tests.bot.helpers import members_of, move_buttons, short_options, shown_pick
 
 DM = 1  # Discord's channel types: a DM, a group DM
 GROUP_DM = 3
@@ -67,6 +73,16 @@ class GroupDm:
             for message in sorted(messages, key=lambda m: m.id)
             if message.visible_to(None if viewer is None else viewer.id)
         ]
+
+    def handle(self) -> simcord.ChannelHandle:
+        """The channel as simcord's handles (its preview) take it."""
+        return simcord.ChannelHandle(self.env, None, self.env.backend.get_channel(self.channel_id))
+
+    def shown_to(self, person: simcord.UserHandle) -> None:
+        """Let simcord's preview draw the channel for ``person``: it draws a channel outside
+        a server only for the person whose DM with the bot it is, so the person's DM is
+        pointed at this channel (for pictures only: the person's own DM is lost)."""
+        self.env.backend.dm_channels[person.id] = self.channel_id
 
     def _channel_payload(self) -> dict[str, Any]:
         backend = self.env.backend
@@ -165,3 +181,76 @@ class GroupDm:
         )
         data = {"custom_id": menu["custom_id"], "component_type": menu["type"], "values": values}
         return await self._dispatch(person, InteractionType.MESSAGE_COMPONENT, data, stored)
+
+
+async def open_group_table(
+    group: GroupDm, bot: CardroomBot, game_id: str, ai_seats: int, **more: Any
+) -> TableSession:
+    """The first person opens a lobby with the app, the others join, AI seats, Start."""
+    host, *others = group.people
+    options = short_options(games()[game_id]) | more
+    lobby = (await group.slash(host, f"game start {game_id}", **options)).response
+    assert lobby is not None, "the lobby was not answered"
+    for person in others:
+        await group.click(person, lobby, label="Join")
+    for _ in range(ai_seats):
+        await group.click(host, lobby, label="Add AI")
+    await group.click(host, lobby, label="Start")
+    return next(t for t in bot.tables.tables.values() if t.channel_id == group.channel_id)
+
+
+def table_shown(group: GroupDm, bot: CardroomBot, table: TableSession) -> discord.Message:
+    """The table's message in the group DM (shown through a token)."""
+    message_id = bot.wiring.anywhere.tables[table.table_id].message_id
+    return next(m for m in group.history() if m.id == message_id)
+
+
+async def move_in_hand(
+    group: GroupDm, person: simcord.UserHandle, table: TableSession, rng: random.Random
+) -> None:
+    """Open the Hand view from the table and click options until a move is made."""
+    bot_table = table
+    bot = group.env.bot
+    assert isinstance(bot, CardroomBot)
+    shown = table_shown(group, bot, table)
+    result = await group.click(person, shown, label="Hand")
+    assert result.ephemeral and result.response is not None
+    hand: Any = result.response
+    revision = bot_table.revision
+    for _ in range(12):
+        options = move_buttons(hand)
+        if not options:
+            return
+        item = rng.choice(options)
+        custom_id = str(item["custom_id"])
+        if custom_id.startswith("cr:pick:"):
+            seat = table.seat_of(person.id)
+            assert seat is not None
+            pick = shown_pick(table, seat, item)
+            values = members_of(pick, rng.choice(pick.sets)[1])
+            result = await group.select(person, hand, values, custom_id=custom_id)
+        elif custom_id.startswith("cr:step-menu:"):
+            value = rng.choice(item["options"])["value"]
+            result = await group.select(person, hand, [value], custom_id=custom_id)
+        else:
+            result = await group.click(person, hand, custom_id=custom_id)
+        if result.response is not None:
+            hand = result.response
+        if table.revision != revision or table.ended:
+            return
+
+
+async def play_out(group: GroupDm, bot: CardroomBot, table: TableSession, seed: str) -> None:
+    """People move through Hand views; time passes for the AI and the clocks."""
+    rng = random.Random(seed)
+    for _ in range(3000):
+        if table.ended:
+            return
+        waiting = [s for s in table.state.waiting_for() if table.seats[s].is_human]
+        if waiting:
+            user_id = table.seats[waiting[0]].user_id
+            person = next(p for p in group.people if p.id == user_id)
+            await move_in_hand(group, person, table, rng)
+        else:
+            await group.env.advance_time(6)
+    raise AssertionError(f"{table.game.id} did not end")
