@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -43,16 +43,38 @@ BROUGHT_BACK = N_("The game goes on: the table was brought back.")
 
 def bot_absent(interaction: discord.Interaction) -> bool:
     """Whether the bot is not a member where this interaction happened, so that it may only
-    answer it: a DM between people or a group DM (``private_channel``), or a server channel
-    that only a user's install of the app reached (no server install authorised it). An
-    interaction without installs named (older payloads) comes from a server install."""
-    context = interaction.context
+    answer it (``absent_from`` its context, server and authorising installs)."""
+    return absent_from(interaction.context, interaction.guild_id, interaction._integration_owners)
+
+
+def absent_from(
+    context: discord.app_commands.AppCommandContext,
+    guild_id: int | None,
+    owners: Mapping[int, int | str],
+) -> bool:
+    """Whether an interaction in ``context`` (in server ``guild_id``, authorised by the
+    installs ``owners``: install type → server or user id) comes from a place without the
+    bot: a DM between people or a group DM (``private_channel``), or a server channel that
+    only a user's install of the app reached. The bot's own DM has the bot; so has an
+    interaction naming no install (older payloads: a server install then).
+
+    >>> from discord.app_commands import AppCommandContext
+    >>> absent_from(AppCommandContext(private_channel=True), None, {1: 7})
+    True
+    >>> absent_from(AppCommandContext(guild=True), 5, {0: 5, 1: 7})
+    False
+    >>> absent_from(AppCommandContext(guild=True), 5, {1: 7})
+    True
+    >>> absent_from(AppCommandContext(dm_channel=True), None, {1: 7})
+    False
+    >>> absent_from(AppCommandContext(guild=True), 5, {})
+    False
+    """
     if context.private_channel:
         return True
-    if context.dm_channel or interaction.guild_id is None:
+    if context.dm_channel or guild_id is None:
         return False
-    owners = interaction._integration_owners
-    return bool(owners) and not interaction.is_guild_integration()
+    return bool(owners) and owners.get(0) != guild_id
 
 
 def board_of(interaction: discord.Interaction) -> int:
