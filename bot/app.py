@@ -35,10 +35,11 @@ from bot.replays.reviewing import Reviewer
 from bot.settings import Settings
 from bot.storage import Shards, Storage
 from bot.tables import commands as table_commands
+from bot.tables.anywhere import AnywherePresenter
 from bot.tables.dm_clicks import ClickInbox, forwards_clicks
 from bot.tables.open_hands import OpenHands
-from bot.tables.presenter import DiscordPresenter
 from bot.tables.service import TableService
+from bot.tables.tokens import Anywhere
 from bot.wiring import Wiring
 
 log = logging.getLogger(__name__)
@@ -120,7 +121,8 @@ class CardroomBot(commands.AutoShardedBot):
         languages = self.languages = await Languages.load(self.storage.preferences)
         clock = discord.utils.utcnow
         open_hands = OpenHands(clock)
-        presenter = DiscordPresenter(self, self.settings, clock, deck_styles, open_hands)
+        anywhere = await Anywhere.load(self.storage.anywhere, clock)
+        presenter = AnywherePresenter(anywhere, self, self.settings, clock, deck_styles, open_hands)
         self.tables = TableService(
             self.settings,
             self.storage,
@@ -140,6 +142,7 @@ class CardroomBot(commands.AutoShardedBot):
             self.reviews,
             table_threads,
             languages,
+            anywhere,
         )
         # every command's name, description and choices in each Discord locale
         await self.tree.set_translator(language_commands.CatalogTranslator())
@@ -150,6 +153,7 @@ class CardroomBot(commands.AutoShardedBot):
         await owner.setup(self)
         with RESTORE_SECONDS.time():
             self.restore_problems = await self.tables.restore(shards)
+        anywhere.attach(self.tables)
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)
         self.tables.spawn(ratings.warm(), "ratings-warm")  # cancelled by tables.close()

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from bot.storage import Results
     from bot.tables.open_hands import OpenHands
     from bot.tables.service import TableService
+    from bot.tables.tokens import Anywhere
 
 
 @dataclass(eq=False)
@@ -25,7 +26,8 @@ class Wiring:
     """The bot's parts a command or a click uses: the running tables (and their lobbies),
     the private Hand views open now, each person's deck style and turn ping, the finished
     games' results and ratings, the move reviews of their replays, whether each server's
-    tables play in threads, and the languages people and servers chose."""
+    tables play in threads, the languages people and servers chose, and the tokens of tables
+    where the bot is not a member."""
 
     tables: TableService
     open_hands: OpenHands
@@ -36,6 +38,7 @@ class Wiring:
     reviews: Reviewer
     table_threads: TableThreads
     languages: Languages
+    anywhere: Anywhere
 
 
 class UsesWiring:

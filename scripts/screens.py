@@ -13,7 +13,11 @@ trouble, ``--game welcome`` what a newcomer finds (``/help``, a lobby and its Ho
 ``/stats`` of a lowest-wins game), ``--game threads`` a table in a thread of its own (the
 games' screens show their table in the channel, as a server without threads has it),
 ``--game picks`` Hands that choose several cards at once (cambio's opening look, twentytwo's
-exchange) and a fishing turn whose cards say they capture.
+exchange) and a fishing turn whose cards say they capture, ``--game anywhere`` a table in a
+group DM (the app installed to a user), resting and brought back. ``--language es`` (or
+pt_BR, fr, de) plays in that language: a server admin chooses it with ``/cardroom language``
+and each person with ``/language`` before the first game, and the script's clicks find their
+buttons by their labels in it.
 
 simcord's preview draws Discord's dark theme only: the light theme is Discord's light palette
 laid over the preview's colour variables, close to Discord's but not its pixels.
@@ -49,11 +53,16 @@ from simcord.enums import OverwriteType
 from simcord.preview import Preview, _capture
 
 from bot.app import CardroomBot, create_bot
+from bot.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog
 from bot.settings import Settings
 from bot.storage import Shards
 from bot.tables.results import saved_game
 from bot.text import suit_symbols
 from engine.registry import games
+from engine.words import _ as translated
+from engine.words import speaking
+from tests.bot.conftest import admin
+from tests.bot.group_dm import GroupDm, move_in_hand, open_group_table, table_shown
 from tests.bot.helpers import (
     Player,
     Playthrough,
@@ -260,8 +269,9 @@ class World:
     players: list[Player] = field(default_factory=list)
 
 
-async def world(scratch: Path, game_id: str) -> World:
-    """Start the bot under simcord with a server, ``#<game>`` and three people."""
+async def world(scratch: Path, game_id: str, language: str) -> World:
+    """Start the bot under simcord with a server, ``#<game>`` and three people, all speaking
+    ``language`` (chosen as an admin and as each person would)."""
     bot = create_bot(screen_settings(scratch / f"{game_id}.db"))
     env = simcord.Env(bot)
     env.backend.bot_user.name = "Cardroom"
@@ -270,7 +280,31 @@ async def world(scratch: Path, game_id: str) -> World:
     guild = env.create_guild(name="Cardroom")
     channel = guild.create_text_channel(game_id)
     ann, bob, cara = (add_player(env, guild, name) for name in ("ann", "bob", "cara"))
+    if language != SOURCE_LANGUAGE:
+        await admin(env, guild, "boss").slash(channel, "cardroom language", language=language)
+        for person in (ann, bob, cara):
+            await person.member.slash(channel, "language", language=language)
     return World(env, bot, channel, guild, ann, bob, cara, [ann, bob])
+
+
+@contextmanager
+def labels_in(language: str) -> Iterator[None]:
+    """Make every click of a button by its label (``label="Join"``) look for the label in
+    ``language``: the script names buttons in English, the bot shows them in the players'
+    language."""
+    original = simcord.MemberActor.click
+
+    async def click(self: simcord.MemberActor, message: Any, **found: Any) -> Any:
+        if found.get("label") is not None:
+            with speaking(catalog(language)):
+                found["label"] = translated(found["label"])
+        return await original(self, message, **found)
+
+    simcord.MemberActor.click = click  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        simcord.MemberActor.click = original  # type: ignore[method-assign]
 
 
 async def shoot_game(here: World, camera: Camera, game_id: str, seed: int) -> None:
@@ -576,6 +610,32 @@ async def shoot_threads(here: World, camera: Camera) -> None:
 
 PICKS = "picks"
 """Not a game: Hands that choose several cards at once (``--game picks``)."""
+ANYWHERE = "anywhere"
+"""Not a game: a table in a group DM, where the bot is no member (``--game anywhere``)."""
+
+
+async def shoot_anywhere(here: World, camera: Camera) -> None:
+    """A fishing table in a group DM through the user-installed app, as ann sees it: the
+    table after a few moves, the table resting once no click came for 14 minutes (every
+    token about to expire), and the table brought back by bob's click."""
+    env, bot = here.env, here.bot
+    group = GroupDm.open(env, "ann", "bob")
+    ann, bob = group.people
+    table = await open_group_table(group, bot, "fishing", 0, turn_time="post")
+    rng = random.Random(0)
+    for _ in range(3):
+        waiting = table.seats[table.state.waiting_for()[0]].user_id
+        await move_in_hand(group, ann if waiting == ann.id else bob, table, rng)
+    group.shown_to(ann)
+    channel = group.handle()
+    table_now = table_shown(group, bot, table)
+    await camera.shoot("01-table", "the table in a group DM", channel, ann, table_now, "channel")
+    await env.advance_time(14 * 60)
+    resting = table_shown(group, bot, table)
+    await camera.shoot("02-resting", "the table resting", channel, ann, resting, "channel")
+    await group.click(bob, resting, label="Bring it back")
+    back = table_shown(group, bot, table)
+    await camera.shoot("03-brought-back", "the table brought back", channel, ann, back, "channel")
 
 
 async def shoot_welcome(here: World, camera: Camera) -> None:
@@ -730,6 +790,7 @@ async def shoot(
     widths: list[int],
     executable: str,
     say: Callable[[str], None],
+    language: str = SOURCE_LANGUAGE,
 ) -> int:
     """Shoot every game of ``game_ids`` into ``out``; the number of PNGs saved."""
     browser = Browser(executable)
@@ -737,12 +798,16 @@ async def shoot(
     shots = 0
     started = time.monotonic()
     named = list(zip(WIDTH_NAMES, widths, strict=False))
-    with tempfile.TemporaryDirectory(prefix="cardroom-screens-") as scratch, browser.installed():
+    with (
+        tempfile.TemporaryDirectory(prefix="cardroom-screens-") as scratch,
+        browser.installed(),
+        labels_in(language),
+    ):
         try:
             for seed, game_id in enumerate(game_ids):
                 folder = out / game_id
                 folder.mkdir(parents=True, exist_ok=True)
-                here = await world(Path(scratch), game_id)
+                here = await world(Path(scratch), game_id, language)
                 people = [here.ann.member, here.bob.member, here.cara.member]
                 camera = Camera(here.env, browser, folder, themes, named, index, people)
                 titles = {
@@ -750,6 +815,7 @@ async def shoot(
                     WELCOME: "A newcomer",
                     THREADS: "A table in its thread",
                     PICKS: "Several cards at once",
+                    ANYWHERE: "A table in a group DM",
                 }
                 title = games()[game_id].name if game_id in games() else titles[game_id]
                 index += ["", f"## {title}", ""]
@@ -762,6 +828,8 @@ async def shoot(
                         await shoot_threads(here, camera)
                     elif game_id == PICKS:
                         await shoot_picks(here, camera)
+                    elif game_id == ANYWHERE:
+                        await shoot_anywhere(here, camera)
                     else:
                         await shoot_game(here, camera, game_id, seed)
                 finally:
@@ -781,14 +849,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ids = [*sorted(games()), NOTICES, WELCOME, THREADS, PICKS]
+    ids = [*sorted(games()), NOTICES, WELCOME, THREADS, PICKS, ANYWHERE]
     parser.add_argument(
         "--game",
         action="append",
         choices=ids,
         help="a game to shoot, notices: a table in trouble, welcome: what a newcomer finds, "
-        "threads: a table in its thread, or picks: several cards chosen at once (repeat; "
-        "default all)",
+        "threads: a table in its thread, picks: several cards chosen at once, or anywhere: a "
+        "table in a group DM (repeat; default all)",
     )
     parser.add_argument("--out", type=Path, default=Path("screens"), help="default screens/")
     parser.add_argument("--themes", default="dark,light", help="dark, light or both (default)")
@@ -796,6 +864,7 @@ def main(argv: list[str] | None = None) -> int:
         "--widths", default="1000,400", help="desktop[,phone] widths in pixels (1000,400)"
     )
     parser.add_argument("--browser", default=str(CHROMIUM), help="chromium to drive")
+    parser.add_argument("--language", default=SOURCE_LANGUAGE, choices=LANGUAGES, help="default en")
     args = parser.parse_args(argv)
     themes = args.themes.split(",")
     if not set(themes) <= {"dark", "light"}:
@@ -812,6 +881,7 @@ def main(argv: list[str] | None = None) -> int:
             widths,
             args.browser,
             lambda line: print(line, flush=True),
+            args.language,
         )
     )
     print(f"{shots} screens in {out} (list: {out / 'index.md'})")

@@ -11,6 +11,7 @@ from bot.answers import answers_user_errors
 from bot.boards.figures import stats_message
 from bot.boards.pages import BUTTONS, ask_reset, asker_language, scoreboard_page
 from bot.i18n import catalog, command_name
+from bot.tables.tokens import board_of
 from bot.ui import display_name, game_choices
 from bot.wiring import Wiring, wired
 from engine.words import N_, speaking
@@ -36,7 +37,8 @@ class ScoresCog(commands.Cog):
         game=N_("only this game"), season=N_("an earlier season (default: the current one)")
     )
     @app_commands.choices(game=game_choices())
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @answers_user_errors
     async def scoreboard(
         self,
@@ -62,16 +64,17 @@ class ScoresCog(commands.Cog):
     )
     @app_commands.rename(member=command_name("member"))
     @app_commands.describe(member=N_("whose stats (default: yours)"))
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @answers_user_errors
     async def stats(
         self, interaction: discord.Interaction, member: discord.User | None = None
     ) -> None:
-        """A small table per game the member played on this server, privately in the
-        asker's language."""
-        assert interaction.guild_id is not None
+        """A small table per game the member played on this board (the server's, the group
+        DM's, or in a DM their personal board: ``board_of``), privately in the asker's
+        language."""
         who = member or interaction.user
-        rows = await self.wiring.ratings.stats(interaction.guild_id, who.id)
+        rows = await self.wiring.ratings.stats(board_of(interaction), who.id)
         language = asker_language(interaction, self.wiring)
         with speaking(catalog(language)):
             message = stats_message(display_name(who), rows, language)

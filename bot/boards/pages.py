@@ -27,6 +27,7 @@ from bot.errors import UserError
 from bot.i18n import catalog, private_language, table_language
 from bot.replays.views import ReplayButton
 from bot.storage import HistoryRow
+from bot.tables.tokens import board_of
 from bot.text import clip
 from bot.ui import GREY, Message, button, controls, game_name, layout, small
 from bot.wiring import UsesWiring, Wiring
@@ -42,9 +43,9 @@ GAME = r"(?P<game>[a-z0-9_]+)"
 
 
 def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise UserError(_("Scoreboards belong to a server; use this in a server channel."))
-    return interaction.guild_id
+    """The board of the place (``board_of``): a server's, a group DM's, or in a DM the
+    personal board."""
+    return board_of(interaction)
 
 
 def board_language(interaction: discord.Interaction, wiring: Wiring) -> str:

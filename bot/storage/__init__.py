@@ -5,6 +5,7 @@ preferences (SQLite via aiosqlite, or PostgreSQL via asyncpg).
 ``preferences``, ``reviews``); the only SQL of the project is in this package.
 """
 
+from bot.storage.anywhere import AnywhereRow, AnywhereTables, TokenRow
 from bot.storage.clicks import ClickWakeUps, ForwardedClick, ForwardedClicks
 from bot.storage.database import Storage
 from bot.storage.errors import RevisionConflictError, StorageError
@@ -38,6 +39,8 @@ from bot.storage.shards import Heartbeat, ShardInUseError, Shards
 __all__ = [
     "READ_IN_TURNS",
     "ActionRecord",
+    "AnywhereRow",
+    "AnywhereTables",
     "BrokenGame",
     "ClickWakeUps",
     "DatabaseInUseError",
@@ -70,4 +73,5 @@ __all__ = [
     "Storage",
     "StorageError",
     "TableLog",
+    "TokenRow",
 ]

@@ -3,7 +3,8 @@
 ``storage.running`` keeps running games (and those that ended without a result),
 ``storage.lobbies`` open lobbies, ``storage.results`` finished games and seasons,
 ``storage.preferences`` each person's own choices, ``storage.clicks`` hand DM clicks handed
-to the process that runs their game; the schema is migrated when the database
+to the process that runs their game, ``storage.anywhere`` the interaction tokens of tables
+where the bot is not a member; the schema is migrated when the database
 is opened. The database is a SQLite file (the default: one process per file) or a PostgreSQL
 database (several processes, one per range of shards), chosen by its URL; the stores' callers
 never know which. SQL lives only in ``bot/storage``.
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot.storage.anywhere import AnywhereTables
 from bot.storage.clicks import ForwardedClicks
 from bot.storage.connection import Database, DatabaseUrl, Synchronous, parse_database_url
 from bot.storage.errors import StorageError
@@ -58,6 +60,7 @@ class Storage:
         self.preferences: Preferences = SqlPreferences(database)
         self.reviews: Reviews = SqlReviews(database)
         self.clicks = ForwardedClicks(database)
+        self.anywhere = AnywhereTables(database)
 
     @classmethod
     async def open(

@@ -26,6 +26,7 @@ from bot.i18n import private_language
 from bot.languages import server_language_command
 from bot.preferences import PingKind, TurnPing
 from bot.replays import commands as replays
+from bot.tables.anywhere import BringBackButton
 from bot.tables.hand_view import (
     DeckButton,
     HandButton,
@@ -46,6 +47,7 @@ from bot.tables.lobby_view import (
 )
 from bot.tables.session import TableSession
 from bot.tables.table_view import NextRoundButton
+from bot.tables.tokens import board_of, bot_absent
 from bot.text import clip
 from bot.ui import (
     CHANNEL_PERMISSIONS,
@@ -82,8 +84,13 @@ BUTTONS = (
     LobbyButton,
     AiLevelButton,
     RematchButton,
+    BringBackButton,
     *replays.BUTTONS,
 )
+# Where the app may be installed and used: a server, or a person's own install, which works
+# in their DMs and group DMs and in servers that never invited the bot
+EVERY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+EVERY_PLACE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 
 # How a person may be told it is their turn (/game pings, and a server's default)
 PINGS = {
@@ -164,9 +171,10 @@ async def open_lobby(
 ) -> None:
     """Open a lobby with the given options (the rest at their defaults) and turn time
     (None: the server's)."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise UserError(_("Start a game in a server channel."))
-    missing = missing_permissions(interaction.app_permissions)
+    if interaction.channel_id is None:
+        raise UserError(_("Start a game in a channel or a conversation."))
+    absent = bot_absent(interaction)  # the table then lives on interaction answers
+    missing = [] if absent else missing_permissions(interaction.app_permissions)
     if missing:
         raise UserError(
             _(
@@ -177,7 +185,7 @@ async def open_lobby(
     given = {name: value for name, value in options.items() if value is not None}
     service = wiring.tables
     lobby = await service.lobbies.open(
-        interaction.guild_id,
+        board_of(interaction),
         interaction.channel_id,
         interaction.user.id,
         display_name(interaction.user),
@@ -188,6 +196,8 @@ async def open_lobby(
         host_language=clicker_language(interaction),
     )
     await post_lobby(interaction, service, lobby)
+    if absent or interaction.guild_id is None:
+        return
     if wiring.table_threads.enabled(interaction.guild_id) and not in_a_thread(interaction):
         missing = missing_permissions(interaction.app_permissions, THREAD_PERMISSIONS)
         if missing:  # only the host is told: the others need not read about permissions
@@ -245,6 +255,13 @@ class GameCog(commands.Cog):
         )
         group.add_command(server_language_command(cog.wiring.languages))
         return group
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Where the bot is not a member, every interaction's token may show the channel's
+        table for 15 minutes (``bot.tables.tokens``)."""
+        if bot_absent(interaction):
+            self.wiring.anywhere.noted(interaction)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
@@ -337,7 +354,10 @@ class GameCog(commands.Cog):
 
     def _build_group(self) -> app_commands.Group:
         group = app_commands.Group(
-            name="game", description="Play card games in this channel", guild_only=True
+            name="game",
+            description="Play card games in this channel",
+            allowed_installs=EVERY_INSTALL,
+            allowed_contexts=EVERY_PLACE,
         )
         start = app_commands.Group(
             name="start", description="Open a table for a game in this channel", parent=group

@@ -11,6 +11,7 @@ Custom_ids, each built and parsed by its class:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from bot.help.rules import RulesButton
 from bot.tables.lobby import Lobby
 from bot.tables.records import Seat
 from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
+from bot.tables.tokens import bot_absent
 from bot.text import clip, duration, show
 from bot.ui import (
     GREY,
@@ -74,6 +76,10 @@ STARTED = {
     ),
     (True, False): N_("{seats}. The table plays in {thread}; the AI plays every seat."),
 }
+ABSENT_STARTED = N_(
+    "{seats}. The table follows below; each player's hand comes with the **Hand** button."
+)
+"""Where the bot is not a member: no hand DMs there (and no threads)."""
 
 
 class LobbyButton(
@@ -179,10 +185,12 @@ def level_offer(lobby: Lobby, seat: Seat) -> Message:
 
 
 async def edit_lobby(client: discord.Client, lobby: Lobby, message: Message) -> None:
-    """Edit the lobby's message in its channel, if it was posted."""
+    """Edit the lobby's message in its channel, if it was posted. Where the bot is not a
+    member (a group DM) Discord refuses it: the lobby's next click shows it as it is."""
     if lobby.message_id is not None:
         channel = client.get_partial_messageable(lobby.channel_id)
-        await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
+        with contextlib.suppress(discord.Forbidden):
+            await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
 
 
 def on_lobby_message(interaction: discord.Interaction, lobby: Lobby) -> bool:
@@ -215,7 +223,8 @@ async def start_table(
     humans = any(seat.is_human for seat in session.seats)
     with session.in_its_language():  # in place of the lobby: public
         seats = ", ".join(seat.shown for seat in session.seats)
-        how = _(STARTED[thread is not None, humans]).format(
+        started_as = ABSENT_STARTED if humans and bot_absent(interaction) else None
+        how = _(started_as or STARTED[thread is not None, humans]).format(
             seats=seats, thread=thread.mention if thread is not None else ""
         )
         title = _("{game} — started").format(game=_(session.game.name))

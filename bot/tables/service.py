@@ -141,6 +141,8 @@ class TableService:
         self._background: set[asyncio.Task[None]] = set()
         self._pauses: dict[str, asyncio.Task[None]] = {}  # table id → the end of its pause
         self.disconnected: set[int] = set()  # shards whose gateway connection is down
+        # tables resting where the bot is no member (bot.tables.tokens): still, on purpose
+        self.resting: set[str] = set()
         self.ai = AiPlayers(settings)
         self.context = SessionContext(storage, settings, clock, self.ai, self._ended_alone)
         self.display = TableDisplay(

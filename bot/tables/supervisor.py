@@ -59,6 +59,11 @@ class Watched(Protocol):
     def keep_paused(self, session: TableSession) -> None:
         """Hold a paused table still until its channel opens or the pause runs out."""
 
+    @property
+    def resting(self) -> set[str]:
+        """The tables resting where the bot is no member (every token expired): still until
+        a click brings them back."""
+
 
 class Supervisor:
     """Checks the liveness of every table of a service, and repairs what broke."""
@@ -102,6 +107,8 @@ class Supervisor:
             return None if self.service.pause_held(session.table_id) else "pause"
         timers = self.service.timers
         if timers.held(session):  # its shard is disconnected: its clocks wait for it
+            return None
+        if session.table_id in self.service.resting:  # still until a click brings it back
             return None
         humans = [s for s in session.state.waiting_for() if session.seats[s].is_human]
         if any(seat not in session.deadlines for seat in humans):
