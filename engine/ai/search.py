@@ -19,6 +19,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.core import Action, Agent, State, StateAgent
 from engine.runner import step
@@ -26,10 +27,10 @@ from engine.runner import step
 MAX_ROLLOUT_STEPS = 5_000  # a hand never lasts this long; a guard, not a horizon
 
 
-@dataclass(frozen=True, slots=True)
-class Budget:
+class Budget(NamedTuple):
     """How long the search thinks: exactly ``rollouts`` playouts when given (reproducible, for
-    tests and the arena), otherwise about ``seconds`` of wall time per move."""
+    tests and the arena), otherwise about ``seconds`` of wall time per move. A named tuple:
+    the bot pickles it to its worker processes, which a compiled frozen dataclass refuses."""
 
     rollouts: int | None = None
     seconds: float = 0.3

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import pickle
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -324,3 +325,9 @@ def test_a_world_dealt_once_and_copied_is_the_world_each_deal_would_give(game_id
     action = copies[0].legal_actions(copies[0].to_act()[0])[0]
     copies[0].apply(copies[0].to_act()[0], action)
     assert copies[0] != dealt and copies[1:] == [dealt] * 2
+
+
+def test_a_budget_survives_the_trip_to_a_worker_process() -> None:
+    # The bot's searches run in worker processes, which get their budget pickled.
+    for budget in (Budget(rollouts=8), Budget(seconds=0.5)):
+        assert pickle.loads(pickle.dumps(budget)) == budget
