@@ -24,13 +24,6 @@ from scripts.catalogs import compile_catalogs
 
 INTERPRETED = {
     "engine/__main__.py",
-    "engine/ai/cambio.py",
-    "engine/ai/easy.py",
-    "engine/ai/fishing.py",
-    "engine/ai/search.py",
-    "engine/ai/stuck.py",
-    "engine/ai/swazi.py",
-    "engine/ai/twentytwo.py",
     "engine/choices.py",
     "engine/cli.py",
     "engine/games/twentytwo.py",

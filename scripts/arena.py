@@ -9,7 +9,8 @@ win share counts a shared win as a fraction (1/k of a win for each of k winners)
 interval is the normal approximation (1.96 standard errors). Fair play between levels at
 n players gives A a share of 1/n. The hard level thinks for ``--rollouts`` playouts a move
 (a node budget: reproducible and independent of the machine's load), not for 0.3 s.
-Time per move is the CPU time of each level's decisions (median and 99th percentile, ms).
+Time per move is the CPU time of each level's decisions (median and 99th percentile, ms), on
+the build it names (``compiled`` by mypyc, or ``pure`` Python: ``CARDROOM_PURE=1``).
 ``--jobs`` plays games in parallel processes. Not a test: it prints figures.
 """
 
@@ -24,6 +25,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+from engine import compiled
 from engine.ai import agent, level_name
 from engine.ai.search import Budget
 from engine.core import Action, Agent, State, StateAgent
@@ -126,6 +128,7 @@ def summary(
         "ci95": [round(mean - error, 3), round(mean + error, 3)],
         "fair_share": round(1 / players, 3),
         "rollouts": rollouts,
+        "build": "compiled" if compiled() else "pure",
         "wall_s": round(time.perf_counter() - started, 1),
     }
     for level, seconds in zip(pair, times, strict=True):

@@ -9,16 +9,24 @@ number of playouts it played is noted. Prints one JSON line per game: the median
 fewest playouts, and the arena's budget for that game (``Yardstick.playouts``: a timed search
 never plays fewer, so the bot's hard thinks at least as long as the arena's). Figures depend
 on the machine and its load (printed too). Not a test.
+
+``--node-budget``: hard thinks for its game's node budget instead, on the same positions, and
+the CPU time of each decision is noted (median and slowest, ms; CPU time, which the load
+changes far less than wall time), with a digest of the moves it chose: two versions of the
+search that print the same digest made the same decisions.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
 import statistics
+import time
 
+from engine import compiled
 from engine.ai import agent, heuristic, yardstick
 from engine.ai.search import Budget, SearchAgent
 from engine.core import State
@@ -44,12 +52,41 @@ def positions(game_id: str, count: int, seed: int = 1) -> list[tuple[State, int]
     return found
 
 
+def node_budget_costs(game_id: str, count: int) -> dict[str, object]:
+    """The CPU time of hard's decisions at the game's node budget on ``count`` positions, and
+    a digest of the moves chosen."""
+    game = games()[game_id]
+    budget = Budget(rollouts=yardstick(game).playouts)
+    searcher = SearchAgent(heuristic(game), yardstick(game), budget)
+    seconds = []
+    moves = hashlib.sha256()
+    for state, seat in positions(game_id, count):
+        legal = state.legal_actions(seat)
+        started = time.process_time()
+        action = searcher.choose_in(state, seat, legal, random.Random(0), False)
+        seconds.append(time.process_time() - started)
+        moves.update(b"-" if action is None else action.text.encode())
+    return {
+        "game": game_id,
+        "build": "compiled" if compiled() else "pure",
+        "rollouts": budget.rollouts,
+        "decisions": len(seconds),
+        "cpu_ms_median": round(1000 * statistics.median(seconds), 2),
+        "cpu_ms_slowest": round(1000 * max(seconds), 2),
+        "moves_digest": moves.hexdigest()[:12],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=0.3)
     parser.add_argument("--positions", type=int, default=12)
+    parser.add_argument("--node-budget", action="store_true", help="CPU time at the node budget")
     args = parser.parse_args()
     for game_id, game in games().items():
+        if args.node_budget:
+            print(json.dumps(node_budget_costs(game_id, args.positions)), flush=True)
+            continue
         searcher = SearchAgent(heuristic(game), yardstick(game), Budget(seconds=args.seconds))
         bought = []
         for state, seat in positions(game_id, args.positions):

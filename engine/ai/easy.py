@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.ai.search import Yardstick, rollout_value
+from engine.ai.search import Yardstick, rollout_value, worlds
 from engine.core import Action, Agent, State, StateAgent
 
 
@@ -49,10 +49,12 @@ class EasyAgent(StateAgent):
         tried = rng.sample(others, min(self.tries, len(others)))
         deal_seed = rng.getrandbits(48)
         play_seed = rng.getrandbits(32)
-
-        def value(action: Action) -> float:
-            world = state.determinize(seat, random.Random(deal_seed))
-            return rollout_value(world, seat, action, self.policy, play_seed, self.yardstick)
-
-        best_value, best = max((value(action), index) for index, action in enumerate(tried))
-        return tried[best] if best_value >= value(preferred) - self.blunder else preferred
+        *tried_worlds, preferred_world = worlds(state, seat, deal_seed, len(tried) + 1)
+        best_value, best = max(
+            (rollout_value(world, seat, action, self.policy, play_seed, self.yardstick), index)
+            for index, (action, world) in enumerate(zip(tried, tried_worlds, strict=True))
+        )
+        preferred_value = rollout_value(
+            preferred_world, seat, preferred, self.policy, play_seed, self.yardstick
+        )
+        return tried[best] if best_value >= preferred_value - self.blunder else preferred

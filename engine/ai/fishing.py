@@ -42,11 +42,11 @@ class FishingAgent:
 
     def worth(self, play: Play, table: list[Card]) -> float:
         if play.take:
-            return 10 + sum(map(self.card_worth, (*play.take, play.card)))
+            return 10 + sum(map(self.card_worth, (*play.take, play.card)), 0.0)
         # Leaving a card: it may be taken by the next player, together with what it completes.
         after = sorted([*table, play.card])
         exposed = {card for reply in plays(ONE_PER_RANK, after, multi=False) for card in reply.take}
-        exposure = sum(map(self.card_worth, exposed))
+        exposure = sum(map(self.card_worth, exposed), 0.0)
         low_value_bias = -0.05 * play.card.rank if play.card.rank <= 10 else 0.2
         return -self.card_worth(play.card) - 0.3 * exposure + low_value_bias
 

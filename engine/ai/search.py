@@ -12,12 +12,14 @@ and is left only for a move that clearly beat it in the same worlds. Only worlds
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.core import Action, Agent, State, StateAgent
 from engine.runner import step
@@ -25,10 +27,10 @@ from engine.runner import step
 MAX_ROLLOUT_STEPS = 5_000  # a hand never lasts this long; a guard, not a horizon
 
 
-@dataclass(frozen=True, slots=True)
-class Budget:
+class Budget(NamedTuple):
     """How long the search thinks: exactly ``rollouts`` playouts when given (reproducible, for
-    tests and the arena), otherwise about ``seconds`` of wall time per move."""
+    tests and the arena), otherwise about ``seconds`` of wall time per move. A named tuple:
+    the bot pickles it to its worker processes, which a compiled frozen dataclass refuses."""
 
     rollouts: int | None = None
     seconds: float = 0.3
@@ -121,7 +123,7 @@ def outcome(world: State, seat: int, before: Sequence[int], yardstick: Yardstick
         return yardstick.chances(world.scores(), seat)
     gains = hand_gains(world, before, yardstick)
     if yardstick.last_standing:
-        lead = gains[seat] - (sum(gains) - gains[seat]) / (len(gains) - 1)
+        lead = gains[seat] - (sum(gains, 0.0) - gains[seat]) / (len(gains) - 1)
     else:
         sign = -1 if world.game.lowest_wins else 1
         lead = lead_gained([sign * total for total in before], gains, seat)
@@ -263,8 +265,14 @@ class SearchAgent(StateAgent):
         """Play the candidates at ``indices`` out in one freshly dealt world (the same for all)."""
         deal_seed = rng.getrandbits(48)
         play_seed = rng.getrandbits(32)
-        for index in indices:
-            world = state.determinize(seat, random.Random(deal_seed))
+        for index, world in zip(indices, worlds(state, seat, deal_seed, len(indices)), strict=True):
             action = candidates[index]
             value = rollout_value(world, seat, action, self.policy, play_seed, self.yardstick)
             values[index].append(value)
+
+
+def worlds(state: State, seat: int, deal_seed: int, count: int) -> list[State]:
+    """``count`` copies of the world ``state.determinize(seat, …)`` deals from ``deal_seed``:
+    dealt once and copied, as a copy costs a fraction of a deal."""
+    world = state.determinize(seat, random.Random(deal_seed))
+    return [copy.deepcopy(world) for _ in range(count - 1)] + [world]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import pickle
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -241,64 +242,57 @@ def judged_against_the_others_average(
     return 0.5 + 0.5 * math.tanh((gains[seat] - others) / yardstick.scale)
 
 
-def searched(
-    game_id: str, players: int, judge: Callable[..., float], monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[Action | None], list[float]]:
-    """The decisions of a searcher that follows its playouts' every lead, on a few positions
-    (early and later hands) of ``players``, with ``judge`` as ``search.outcome``; and every
-    playout's value."""
-    values: list[float] = []
-
-    def judging(*args: Any) -> float:
-        values.append(judge(*args))
-        return values[-1]
-
-    monkeypatch.setattr(search, "outcome", judging)
+def searched(game_id: str, players: int, judge: Callable[..., float]) -> list[float]:
+    """The values ``judge`` (in place of ``search.outcome``) gives the playouts of hard's
+    candidates on a few positions (early and later hands) of ``players``: the same values
+    make the same decisions."""
     game = games()[game_id]
-    searcher = SearchAgent(heuristic(game), yardstick(game), BUDGET, confidence=0.0, evidence=2)
-    decisions = [
-        searcher.choose_in(state, seat, state.legal_actions(seat), random.Random(3), False)
-        for every in (3, 25)
-        for state, seat in positions(game_id, players, seed=1, every=every)
-    ]
-    return decisions, values
+    policy = heuristic(game)
+    stick = yardstick(game)
+    values: list[float] = []
+    for every in (3, 25):
+        for state, seat in positions(game_id, players, seed=1, every=every):
+            legal = state.legal_actions(seat)
+            rng = random.Random(3)
+            for action in (stick.candidates or search.spread)(legal, legal[0], 6, rng):
+                for _ in range(4):
+                    world = state.determinize(seat, random.Random(rng.getrandbits(48)))
+                    before = search.play_on(world, seat, action, policy, rng.getrandbits(32), stick)
+                    values.append(judge(world, seat, before, stick))
+    return values
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_two_player_decisions_are_judged_as_before_the_best_other_seat_counted(
-    game_id: str, monkeypatch: pytest.MonkeyPatch
+    game_id: str,
 ) -> None:
     # The same playout values, so the same decisions, as when hard judged against the others'
     # average: at two players the best other seat is the only one (the arena's 2-player
     # figures stay valid).
-    now = searched(game_id, 2, JUDGED_NOW, monkeypatch)
-    before = searched(game_id, 2, judged_against_the_others_average, monkeypatch)
+    now = searched(game_id, 2, JUDGED_NOW)
+    before = searched(game_id, 2, judged_against_the_others_average)
     assert now == before
-    assert len(now[1]) > 50
+    assert len(now) > 50
 
 
-def test_at_three_players_playouts_are_judged_against_the_best_other_seat(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    now = searched("stuck", 3, JUDGED_NOW, monkeypatch)
-    before = searched("stuck", 3, judged_against_the_others_average, monkeypatch)
-    assert now[1] != before[1]
+def test_at_three_players_playouts_are_judged_against_the_best_other_seat() -> None:
+    now = searched("stuck", 3, JUDGED_NOW)
+    before = searched("stuck", 3, judged_against_the_others_average)
+    assert now != before
 
 
-def test_a_last_standing_game_judges_three_players_against_the_others_average(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_last_standing_game_judges_three_players_against_the_others_average() -> None:
     # In twentytwo the last seat not knocked out wins: points pushed onto a trailing rival
     # bring it nearer to going out, which the lead over the best other seat would not count.
     assert yardstick(games()["twentytwo"]).last_standing
-    now = searched("twentytwo", 3, JUDGED_NOW, monkeypatch)
-    before = searched("twentytwo", 3, judged_against_the_others_average, monkeypatch)
+    now = searched("twentytwo", 3, JUDGED_NOW)
+    before = searched("twentytwo", 3, judged_against_the_others_average)
     assert now == before
 
     def by_the_lead(world: State, seat: int, before: Sequence[int], stick: Yardstick) -> float:
         return JUDGED_NOW(world, seat, before, replace(stick, last_standing=False))
 
-    assert searched("twentytwo", 3, by_the_lead, monkeypatch)[1] != now[1]
+    assert searched("twentytwo", 3, by_the_lead) != now
 
 
 def test_only_points_from_the_best_other_seat_gain_the_lead() -> None:
@@ -318,3 +312,22 @@ def test_easy_judges_its_slips_by_a_hands_points_not_by_the_chances_hard_uses() 
     easy = agent(twentytwo, "easy")
     assert isinstance(easy, EasyAgent)
     assert yardstick(twentytwo).chances is not None and easy.yardstick.chances is None
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_world_dealt_once_and_copied_is_the_world_each_deal_would_give(game_id: str) -> None:
+    # The search deals a world once and copies it for every candidate: each copy must be the
+    # world a deal of its own would give, and playing in one must leave the others as dealt.
+    state, seat = positions(game_id, 2, seed=5)[1]
+    copies = search.worlds(state, seat, 1234, 3)
+    dealt = state.determinize(seat, random.Random(1234))
+    assert copies == [dealt] * 3
+    action = copies[0].legal_actions(copies[0].to_act()[0])[0]
+    copies[0].apply(copies[0].to_act()[0], action)
+    assert copies[0] != dealt and copies[1:] == [dealt] * 2
+
+
+def test_a_budget_survives_the_trip_to_a_worker_process() -> None:
+    # The bot's searches run in worker processes, which get their budget pickled.
+    for budget in (Budget(rollouts=8), Budget(seconds=0.5)):
+        assert pickle.loads(pickle.dumps(budget)) == budget
