@@ -19,7 +19,7 @@ from bot.pictures.faces import (
     card_back,
     card_face,
     empty_place,
-    font,
+    words_font,
 )
 from engine.cards import Card
 from engine.layout import Group, Layout, fill_seats
@@ -108,10 +108,10 @@ def _measure(group: Group, label: str, width: int = WIDTH) -> _Placed:
         step = min(CARD_WIDTH + CARD_GAP, (available - CARD_WIDTH) // max(per_line - 1, 1))
     shift = 2 * STACK_SHIFT if group.size is not None else 0
     cards_width = CARD_WIDTH + (per_line - 1) * step + shift
-    label_width = math.ceil(font(LABEL_SIZE).getlength(label))
+    label_width = math.ceil(words_font(LABEL_SIZE).getlength(label))
     if group.size is not None:
         caption = stack_caption(group.size)
-        label_width = max(label_width, math.ceil(font(CAPTION_SIZE).getlength(caption)))
+        label_width = max(label_width, math.ceil(words_font(CAPTION_SIZE).getlength(caption)))
     card_height = CARD_HEIGHT + shift + (CAPTION_HEIGHT if _has_captions(group) else 0)
     height = LABEL_HEIGHT + lines * card_height + (lines - 1) * CARD_GAP
     return _Placed(group, label, step, per_line, max(cards_width, label_width), height)
@@ -153,7 +153,7 @@ def _draw_group(
 ) -> list[Card]:
     """Draw one group with its top-left corner at (x, y); returns the face-up cards drawn."""
     draw = ImageDraw.Draw(canvas)
-    draw.text((x, y + 2), placed.label, font=font(LABEL_SIZE), fill=LABEL_INK)
+    draw.text((x, y + 2), placed.label, font=words_font(LABEL_SIZE), fill=LABEL_INK)
     group = placed.group
     top = y + LABEL_HEIGHT
     captions = _has_captions(group)
@@ -176,7 +176,7 @@ def _draw_group(
             draw.text(
                 (left + CARD_WIDTH // 2, card_top + CARD_HEIGHT + 3),
                 shown.caption,
-                font=font(CAPTION_SIZE),
+                font=words_font(CAPTION_SIZE),
                 fill=CAPTION_INK,
                 anchor="mt",
             )
@@ -200,7 +200,7 @@ def _draw_stack(canvas: Image.Image, group: Group, x: int, top: int, style: Deck
     draw.text(
         (x, top + CARD_HEIGHT + 2 * STACK_SHIFT + 3),
         stack_caption(size),
-        font=font(CAPTION_SIZE),
+        font=words_font(CAPTION_SIZE),
         fill=CAPTION_INK if size else EMPTY_INK,
         anchor="lt",  # under the label, as wide as it may be
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from enum import Enum
 from functools import cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -40,10 +41,22 @@ class DeckStyle(Enum):
         return red if suit in (DIAMONDS, HEARTS) else black
 
 
+WORDS_FONT = Path(__file__).with_name("fonts") / "SourceSansPro-Regular.ttf"
+"""Source Sans Pro (SIL Open Font License, ``fonts/OFL.txt``), shipped with the bot: Pillow's
+bundled font has no accented letters, and a label's words are in each table's language."""
+
+
 @cache
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled font at ``size`` pixels (the same on every machine)."""
+    """Pillow's bundled font at ``size`` pixels (the same on every machine): the ranks."""
     return ImageFont.load_default(size)
+
+
+@cache
+def words_font(size: int) -> ImageFont.FreeTypeFont:
+    """The font of a picture's words (labels, captions) at ``size`` pixels, with the letters
+    of every language Cardroom speaks."""
+    return ImageFont.truetype(WORDS_FONT, size)
 
 
 def _heart_points(cx: float, cy: float, size: float, flip: bool) -> list[tuple[float, float]]:
