@@ -22,7 +22,7 @@ from bot.answers import answers_user_errors, clicker_language, public_language
 from bot.boards.pages import history_page
 from bot.errors import UserError
 from bot.help.rules import send_rules
-from bot.i18n import private_language
+from bot.i18n import command_name, private_language
 from bot.languages import server_language_command
 from bot.preferences import PingKind, TurnPing
 from bot.replays import commands as replays
@@ -103,17 +103,17 @@ PINGS = {
 # The turn times a host may choose when opening a table (else the server's TURN_SECONDS)
 TURN_TIMES = {"quick": 30, "normal": 120, "relaxed": 600, "post": 86_400}
 TURN_TIME_CHOICES = [
-    app_commands.Choice(name="Quick: 30 seconds a turn", value="quick"),
-    app_commands.Choice(name="Normal: 2 minutes a turn", value="normal"),
-    app_commands.Choice(name="Relaxed: 10 minutes a turn", value="relaxed"),
-    app_commands.Choice(name="Play by post: 24 hours a turn", value="post"),
+    app_commands.Choice(name=N_("Quick: 30 seconds a turn"), value="quick"),
+    app_commands.Choice(name=N_("Normal: 2 minutes a turn"), value="normal"),
+    app_commands.Choice(name=N_("Relaxed: 10 minutes a turn"), value="relaxed"),
+    app_commands.Choice(name=N_("Play by post: 24 hours a turn"), value="post"),
 ]
 PING_CHOICES = [
-    app_commands.Choice(name="Mention me when my turn begins", value="now"),
-    app_commands.Choice(name="Mention me after 30 seconds if I have not moved", value="30s"),
-    app_commands.Choice(name="Mention me after 2 minutes if I have not moved", value="2min"),
-    app_commands.Choice(name="Send me a new direct message instead", value="dm"),
-    app_commands.Choice(name="Never ping me", value="never"),
+    app_commands.Choice(name=N_("Mention me when my turn begins"), value="now"),
+    app_commands.Choice(name=N_("Mention me after 30 seconds if I have not moved"), value="30s"),
+    app_commands.Choice(name=N_("Mention me after 2 minutes if I have not moved"), value="2min"),
+    app_commands.Choice(name=N_("Send me a new direct message instead"), value="dm"),
+    app_commands.Choice(name=N_("Never ping me"), value="never"),
 ]
 
 
@@ -146,7 +146,7 @@ def start_command(game: Game, wiring: Wiring) -> app_commands.Command[Any, ..., 
     kind = inspect.Parameter.KEYWORD_ONLY
     parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     parameters.append(inspect.Parameter("turn_time", kind, annotation=str | None, default=None))
-    descriptions = {"turn_time": "How long each turn may take (default: the server's)"}
+    descriptions = {"turn_time": N_("How long each turn may take (default: the server's)")}
     for option in game.options:
         parameters.append(
             inspect.Parameter(option.name, kind, annotation=option_annotation(option), default=None)
@@ -226,16 +226,16 @@ class GameCog(commands.Cog):
 
     def _build_settings(self) -> app_commands.Group:
         group = app_commands.Group(
-            name="cardroom",
-            description="Cardroom's settings for this server",
+            name=command_name("cardroom"),
+            description=N_("Cardroom's settings for this server"),
             guild_only=True,
             default_permissions=discord.Permissions(manage_guild=True),
         )
         cog = self
 
         @app_commands.describe(
-            turn_pings="how people who never chose are told it is their turn",
-            threads="whether each table plays in a thread of its own (where I may open one)",
+            turn_pings=N_("how people who never chose are told it is their turn"),
+            threads=N_("whether each table plays in a thread of its own (where I may open one)"),
         )
         @app_commands.choices(turn_pings=PING_CHOICES)
         @answers_user_errors
@@ -248,8 +248,8 @@ class GameCog(commands.Cog):
 
         group.add_command(
             app_commands.Command(
-                name="settings",
-                description="See or change this server's defaults (Manage Server)",
+                name=command_name("settings"),
+                description=N_("See or change this server's defaults (Manage Server)"),
                 callback=settings,
             )
         )
@@ -354,13 +354,15 @@ class GameCog(commands.Cog):
 
     def _build_group(self) -> app_commands.Group:
         group = app_commands.Group(
-            name="game",
-            description="Play card games in this channel",
+            name=command_name("game"),
+            description=N_("Play card games in this channel"),
             allowed_installs=EVERY_INSTALL,
             allowed_contexts=EVERY_PLACE,
         )
         start = app_commands.Group(
-            name="start", description="Open a table for a game in this channel", parent=group
+            name=command_name("start"),
+            description=N_("Open a table for a game in this channel"),
+            parent=group,
         )
         for game in list(games().values())[:25]:
             start.add_command(start_command(game, self.wiring))
@@ -378,13 +380,13 @@ class GameCog(commands.Cog):
         async def stop(interaction: discord.Interaction) -> None:
             await cog.stop(interaction)
 
-        @app_commands.describe(game="which game")
+        @app_commands.describe(game=N_("which game"))
         @app_commands.choices(game=game_choices())
         @answers_user_errors
         async def rules(interaction: discord.Interaction, game: str) -> None:
             await cog.rules(interaction, game)
 
-        @app_commands.describe(game="only this game")
+        @app_commands.describe(game=N_("only this game"))
         @app_commands.choices(game=game_choices())
         @answers_user_errors
         async def history(interaction: discord.Interaction, game: str | None = None) -> None:
@@ -393,25 +395,41 @@ class GameCog(commands.Cog):
                 allowed_mentions=discord.AllowedMentions.none(), **message.send_kwargs()
             )
 
-        @app_commands.describe(table="the table id, as /game history shows it")
+        @app_commands.describe(table=N_("the table id, as /game history shows it"))
         @answers_user_errors
         async def replay(interaction: discord.Interaction, table: str) -> None:
             await replays.replay(cog.wiring, interaction, table)
 
-        @app_commands.describe(when="how you are told it is your turn (leave out to see it)")
+        @app_commands.describe(when=N_("how you are told it is your turn (leave out to see it)"))
         @app_commands.choices(when=PING_CHOICES)
         @answers_user_errors
         async def pings(interaction: discord.Interaction, when: str | None = None) -> None:
             await cog.pings(interaction, when)
 
         commands_: list[tuple[str, str, Callable[..., Coroutine[Any, Any, None]]]] = [
-            ("hand", "See your hand and move (only you see it)", hand),
-            ("leave", "Leave the game in this channel (the AI takes your seat)", leave),
-            ("stop", "Stop the game in this channel (host or Manage Server)", stop),
-            ("rules", "How to play a game", rules),
-            ("history", "This server's last games and results", history),
-            ("replay", "Step through a finished game, every card face up", replay),
-            ("pings", "How you are told it is your turn (only you see it)", pings),
+            (command_name("hand"), N_("See your hand and move (only you see it)"), hand),
+            (
+                command_name("leave"),
+                N_("Leave the game in this channel (the AI takes your seat)"),
+                leave,
+            ),
+            (
+                command_name("stop"),
+                N_("Stop the game in this channel (host or Manage Server)"),
+                stop,
+            ),
+            (command_name("rules"), N_("How to play a game"), rules),
+            (command_name("history"), N_("This server's last games and results"), history),
+            (
+                command_name("replay"),
+                N_("Step through a finished game, every card face up"),
+                replay,
+            ),
+            (
+                command_name("pings"),
+                N_("How you are told it is your turn (only you see it)"),
+                pings,
+            ),
         ]
         for name, description, callback in commands_:
             group.add_command(
