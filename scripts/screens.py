@@ -267,6 +267,7 @@ class World:
     bob: Player
     cara: Player
     players: list[Player] = field(default_factory=list)
+    language: str = SOURCE_LANGUAGE
 
 
 async def world(scratch: Path, game_id: str, language: str) -> World:
@@ -284,7 +285,7 @@ async def world(scratch: Path, game_id: str, language: str) -> World:
         await admin(env, guild, "boss").slash(channel, "cardroom language", language=language)
         for person in (ann, bob, cara):
             await person.member.slash(channel, "language", language=language)
-    return World(env, bot, channel, guild, ann, bob, cara, [ann, bob])
+    return World(env, bot, channel, guild, ann, bob, cara, [ann, bob], language)
 
 
 @contextmanager
@@ -356,7 +357,9 @@ async def shoot_game(here: World, camera: Camera, game_id: str, seed: int) -> No
         camera.skip("06-snap-*", f"{game.name} opened no snap window for a person")
     if not shot_round:
         camera.skip("17-round-end*", f"{game.name} ended in one round")
-    results = results_message(channel)
+    with speaking(catalog(here.language)):
+        title = translated("{game} — results").format(game=translated(game.name))
+    results = results_message(channel, title)
     if results is None:
         camera.skip("08-results", "the game did not end")
         return

@@ -331,7 +331,7 @@ def _lobby_message(lobby: Lobby) -> Message:
     return Message(
         layout(
             clip(show("\n".join(lines), []), 2000),
-            clip("\n".join([f"**{_('Options')}**", *options]), 1500) if options else None,
+            clip("\n".join(["**" + _("Options") + "**", *options]), 1500) if options else None,
             controls(*buttons),
             controls(RulesButton(game.id)),
             small([_("This new table closes after 10 minutes without a click.")]),

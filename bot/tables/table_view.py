@@ -126,7 +126,9 @@ def table_message(session: TableSession, now: datetime) -> Message:
     summary = "\n".join(show(line, names) for line in session.game.summary(view))
     if session.ending is not None:
         over = (
-            f"**{_('The game is over.')}**" if session.ending.finished else session.ending.render()
+            "**" + _("The game is over.") + "**"
+            if session.ending.finished
+            else session.ending.render()
         )
         turn: discord.ui.Item[Any] = discord.ui.TextDisplay(f"### {over}")
     else:

@@ -469,10 +469,12 @@ async def play(player: Player, table: TableSession, *texts: str, shown: Any = No
         assert made == [(seat, action.text)], f"{text!r}: {text_of(message)}"
 
 
-def results_message(channel: simcord.ChannelHandle) -> discord.Message | None:
-    """The results message, once posted."""
+def results_message(
+    channel: simcord.ChannelHandle, title: str = "— results"
+) -> discord.Message | None:
+    """The results message (the one whose text has ``title``), once posted."""
     for message in reversed(channel.history()):
-        if "— results" in text_of(message):
+        if title in text_of(message):
             return message
     return None
 
