@@ -1057,17 +1057,18 @@ def test_the_searchs_standing_adds_the_totals_in_the_last_round_only() -> None:
 
 def _marked_messages() -> set[str]:
     """Every string literal marked with ``N_`` in cambio's source."""
-    built = Path(inspect.getfile(cambio))
-    tree = ast.parse(built.with_name(built.name.split(".")[0] + ".py").read_text())
-    return {
-        node.args[0].value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "N_"
-        and isinstance(node.args[0], ast.Constant)
-        and isinstance(node.args[0].value, str)
-    }
+    marked: set[str] = set()
+    for source in Path(inspect.getfile(cambio)).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "N_"
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                marked.add(node.args[0].value)
+    return marked
 
 
 def test_every_event_is_a_marked_message_that_names_players_through_arguments() -> None:

@@ -1,0 +1,223 @@
+"""Cambio's moves and their text (docs/rules/cambio.md §12): ``look A B``, ``draw``,
+``cambio``, ``replace C``, ``discard``, ``peek B``, ``spy s2.C``, ``swap A s2.C``,
+``peek A s2.C`` then ``swap`` or ``keep``, ``skip``, ``snap C``, ``snap s2.C``, ``give A``.
+
+Frozen dataclasses (not NamedTuples), so that actions of different kinds never compare equal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.core import Action, Word, parse_error
+from engine.games.cambio.table import label_index
+
+DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP = (
+    Word(word) for word in ("draw", "cambio", "discard", "skip", "swap", "keep")
+)
+PLAIN_WORDS = {action.word: action for action in (DRAW, CAMBIO, DISCARD, SKIP, SWAP, KEEP)}
+"""The one-word moves by their text."""
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """The opening look at two own positions: ``look A B`` (labels in order)."""
+
+    first: str
+    second: str
+
+    @property
+    def text(self) -> str:
+        """``look C D``."""
+        return f"look {self.first} {self.second}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """One position, then the other."""
+        return ("look", self.first, self.second)
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """Put the drawn card in own position ``pos``; the old card goes to the discard."""
+
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``replace C``."""
+        return f"replace {self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Replace, then the position."""
+        return ("replace", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Peek:
+    """The 7/8 power: look at own position ``pos``."""
+
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``peek B``."""
+        return f"peek {self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Peek, then the position."""
+        return ("peek", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """After a correct snap of another player's card: move own ``pos`` into the gap."""
+
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``give A``."""
+        return f"give {self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Give, then the position."""
+        return ("give", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Spy:
+    """The 9/10 power: look at position ``pos`` of seat ``seat`` (another player)."""
+
+    seat: int
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``spy s2.C``."""
+        return f"spy s{self.seat}.{self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Spy, the seat, the position."""
+        return ("spy", f"s{self.seat}", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class BlindSwap:
+    """The J/Q power: swap own ``own`` with ``seat``'s ``pos`` without looking."""
+
+    own: str
+    seat: int
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``swap A s2.C``."""
+        return f"swap {self.own} s{self.seat}.{self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Swap, own position, seat, their position."""
+        return ("swap", self.own, f"s{self.seat}", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class KingPeek:
+    """The black king's look: own ``own`` and ``seat``'s ``pos``; then ``swap`` or ``keep``."""
+
+    own: str
+    seat: int
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``peek A s2.C``."""
+        return f"peek {self.own} s{self.seat}.{self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Peek, own position, seat, their position."""
+        return ("peek", self.own, f"s{self.seat}", self.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Snap:
+    """Snap the card at ``pos`` of ``seat`` (None: the snapper's own position)."""
+
+    seat: int | None
+    pos: str
+
+    @property
+    def text(self) -> str:
+        """``snap C`` (own) or ``snap s2.C``."""
+        return f"snap {self.pos}" if self.seat is None else f"snap s{self.seat}.{self.pos}"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Snap, whose card (``you`` or ``s2``), the position."""
+        return ("snap", "you" if self.seat is None else f"s{self.seat}", self.pos)
+
+
+_SEAT_POS = re.compile(r"^s(\d+)\.(\w+)$", re.IGNORECASE)
+_EXPECTED = (
+    "look A B, draw, cambio, replace C, discard, peek B, spy s2.C, swap A s2.C, "
+    "peek A s2.C, swap, keep, skip, snap C, snap s2.C or give A"
+)
+
+
+def parse_action(text: str) -> Action:
+    """A move from its text (§12); ActionParseError when the text is no cambio move."""
+    words = text.split()
+    if not words:
+        raise parse_error(text, _EXPECTED)
+    verb = words[0].lower()
+    args = words[1:]
+    try:
+        if not args and verb in PLAIN_WORDS:
+            return PLAIN_WORDS[verb]
+        if verb == "look" and len(args) == 2:
+            first, second = sorted((own_label(args[0]), own_label(args[1])), key=label_index)
+            if first == second:
+                raise ValueError(text)
+            return Look(first, second)
+        if len(args) == 1 and verb == "replace":
+            return Replace(own_label(args[0]))
+        if len(args) == 1 and verb == "peek":
+            return Peek(own_label(args[0]))
+        if len(args) == 1 and verb == "give":
+            return Give(own_label(args[0]))
+        if verb == "spy" and len(args) == 1:
+            other, pos = seat_label(args[0])
+            return Spy(other, pos)
+        if verb in ("swap", "peek") and len(args) == 2:
+            other, pos = seat_label(args[1])
+            if verb == "swap":
+                return BlindSwap(own_label(args[0]), other, pos)
+            return KingPeek(own_label(args[0]), other, pos)
+        if verb == "snap" and len(args) == 1:
+            if "." in args[0]:
+                other, pos = seat_label(args[0])
+                return Snap(other, pos)
+            return Snap(None, own_label(args[0]))
+    except ValueError:
+        pass
+    raise parse_error(text, _EXPECTED)
+
+
+def own_label(text: str) -> str:
+    """An own position label (``c`` → ``C``); ValueError when it is not one."""
+    label_index(text)
+    return text.upper()
+
+
+def seat_label(text: str) -> tuple[int, str]:
+    """``s2.C`` → (2, ``C``); ValueError when it is not that form."""
+    match = _SEAT_POS.match(text)
+    if not match:
+        raise ValueError(text)
+    return int(match.group(1)), own_label(match.group(2))
