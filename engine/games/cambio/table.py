@@ -4,7 +4,6 @@ that hold them (docs/rules/cambio.md §2, §3, §6)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.cards import ACE, CLUBS, JACK, KING, QUEEN, SPADES, Card
@@ -89,15 +88,18 @@ def label_index(label: str) -> int:
     return len(match.group(1)) * 25 + ord(match.group(2)) - ord("A")
 
 
-@dataclass(slots=True)
 class Slot:
     """A card in a position and who knows it (§10.1): ``known`` seats, or everyone when
     ``public``. Slots move with their cards in public moves (swaps, gives), so knowledge
     follows the card."""
 
-    card: Card
-    known: set[int] = field(default_factory=set)
-    public: bool = False
+    def __init__(self, card: Card, known: set[int] | None = None, public: bool = False) -> None:
+        self.card = card
+        self.known: set[int] = set() if known is None else known
+        self.public = public
+
+    def __repr__(self) -> str:
+        return f"Slot({self.card!r}, {self.known!r}, {self.public!r})"
 
     def knows(self, seat: int) -> bool:
         """Whether ``seat`` knows this card."""
