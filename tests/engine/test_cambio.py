@@ -953,6 +953,7 @@ def test_ai_snaps_a_known_match_and_gives_its_highest_card() -> None:
     # s1 knows A 10♣ and B 3♣ and sees nothing matching 4♠ either; now let s1 know s0's C.
     state.hands[0]["C"].known.add(1)
     move = agent.choose(state.agent_view(1), state.legal_actions(1), rng, True)
+    assert move is not None
     assert move == Snap(0, "C")
     state.apply(1, move)
     assert agent.choose(state.agent_view(1), state.legal_actions(1), rng, False) == Give("A")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.core import View, Zone, deal_out, redeal
 from engine.games.cambio.snaps import snap_open, snappers
-from engine.games.cambio.table import points
+from engine.games.cambio.table import may_call, points
 
 if TYPE_CHECKING:
     from engine.games.cambio.state import CambioState
@@ -41,7 +41,7 @@ def public_view(state: CambioState) -> View:
         "discard_top": state.discard[-1].text if state.discard else None,
         "discard_size": len(state.discard),
         "draws": state.draws,
-        "cambio_allowed": state.may_call(),
+        "cambio_allowed": may_call(state),
         "caller": state.caller,
         "snap_window": snap_open(state),
         "may_snap": snappers(state),

@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING
 
 from engine.core import Action, Event
 from engine.games.cambio.moves import Give, Snap
-from engine.games.cambio.table import GIVE, TURN, Slot, seat_ref, sorted_hand
+from engine.games.cambio.table import (
+    GIVE,
+    TURN,
+    Slot,
+    new_label,
+    seat_ref,
+    sorted_hand,
+    take_card,
+    unlocked_targets,
+)
 from engine.words import N_
 
 if TYPE_CHECKING:
@@ -48,7 +57,7 @@ def snap_moves(state: CambioState, seat: int) -> Iterator[Action]:
     order."""
     for label in state.hands[seat]:
         yield Snap(None, label)
-    for other, label in state.unlocked_targets(seat):
+    for other, label in unlocked_targets(state, seat):
         yield Snap(other, label)
 
 
@@ -97,11 +106,11 @@ def apply_snap(state: CambioState, seat: int, action: Snap) -> list[Event]:
             "{player} snapped {other}'s card {label}: {card} does not match {top} — wrong!"
         )
     events = [Event(message, "snap", args=(*snapped, ("top", top.pretty)))]
-    penalty = state.take_card(events)
+    penalty = take_card(state, events)
     if penalty is None:
         events.append(Event(N_("No card is left for a penalty."), "snap"))
         return events
-    label = state.new_label(seat)
+    label = new_label(state, seat)
     state.hands[seat][label] = Slot(penalty)
     events.append(
         Event(

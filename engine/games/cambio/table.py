@@ -1,12 +1,18 @@
-"""The table of cambio: what its cards are worth, their powers, and the labelled positions
-that hold them (docs/rules/cambio.md §2, §3, §6)."""
+"""The table of cambio: what its cards are worth, their powers, the labelled positions that
+hold them, and what every rule does to them: take a card from the stock, look at a card, swap
+two (docs/rules/cambio.md §2, §3, §6, §9, §10)."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from engine.cards import ACE, CLUBS, JACK, KING, QUEEN, SPADES, Card
+from engine.cards import ACE, CLUBS, JACK, KING, QUEEN, SPADES, Card, shuffle
+from engine.core import Event, make_rng
+from engine.words import N_
+
+if TYPE_CHECKING:
+    from engine.games.cambio.state import CambioState
 
 HAND_SIZE: Final = 4
 """Cards dealt to each player (§4.2)."""
@@ -125,3 +131,72 @@ Hand = dict[str, Slot]
 def sorted_hand(hand: Hand) -> Hand:
     """The hand with its labels in order (after a card came back into a gap)."""
     return dict(sorted(hand.items(), key=lambda item: label_index(item[0])))
+
+
+# -- what happens at the table ------------------------------------------------------------
+
+
+def take_card(state: CambioState, events: list[Event]) -> Card | None:
+    """§9: the top stock card; an empty stock is first refilled with the discard pile but
+    its top card, shuffled, at most ``RESHUFFLES`` times a round (``events`` gets the
+    reshuffle, which everyone sees). None when that leaves nothing."""
+    if not state.stock and len(state.discard) > 1 and state.reshuffles < RESHUFFLES:
+        state.stock = state.discard[:-1]
+        del state.discard[:-1]
+        shuffle(state.stock, make_rng(state.seed, "reshuffle", state.round_index, state.reshuffles))
+        state.reshuffles += 1
+        events.append(
+            Event(
+                N_(
+                    "The stock is empty: {count} discarded cards are shuffled into a new "
+                    "stock (reshuffle {reshuffle} of {reshuffles} this round)"
+                ),
+                "reshuffle",
+                args=(
+                    ("count", str(len(state.stock))),
+                    ("reshuffle", str(state.reshuffles)),
+                    ("reshuffles", str(RESHUFFLES)),
+                ),
+            )
+        )
+    return state.stock.pop(0) if state.stock else None
+
+
+def new_label(state: CambioState, seat: int) -> str:
+    """§3.2: the next label never used by ``seat`` this round (E, F, …)."""
+    label = label_of(state.next_label[seat])
+    state.next_label[seat] += 1
+    return label
+
+
+def may_call(state: CambioState) -> bool:
+    """§7.1: Cambio may be called once a round, once as many draws were made as there are
+    players."""
+    return state.caller is None and state.draws >= state.players
+
+
+def unlocked_targets(state: CambioState, seat: int) -> list[tuple[int, str]]:
+    """§6, §7.3: the positions of other players that ``seat`` may look at or swap with
+    (never the caller's)."""
+    caller = state.caller
+    return [
+        (other, label)
+        for other in range(state.players)
+        if other != seat and other != caller
+        for label in state.hands[other]
+    ]
+
+
+def see(state: CambioState, seat: int, owner: int, label: str) -> str:
+    """§10.1: ``seat`` looks at ``owner``'s ``label`` and knows the card from now on."""
+    slot = state.hands[owner][label]
+    slot.known.add(seat)
+    state.recent[seat].append((owner, label, slot.card.text))
+    return slot.card.pretty
+
+
+def swap(state: CambioState, seat: int, own: str, other: int, pos: str) -> None:
+    """§6.3, §10.1: a public swap: the cards change places and what anyone knew moves
+    with them."""
+    mine, theirs = state.hands[seat], state.hands[other]
+    mine[own], theirs[pos] = theirs[pos], mine[own]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.cards import RANK_TEXT, Card, describe_cards
-from engine.core import Action, Event, View, Word, scores_line
+from engine.core import Action, View, Word, scores_line
 from engine.games.cambio.moves import (
     CAMBIO,
     SWAP,
@@ -22,7 +22,7 @@ from engine.games.cambio.moves import (
     Spy,
 )
 from engine.games.cambio.snaps import snap_open
-from engine.games.cambio.table import GIVE, LOOK, POWER, TURN, points, seat_ref
+from engine.games.cambio.table import GIVE, LOOK, POWER, TURN, may_call, seat_ref
 from engine.layout import Group, Layout, Shown, face_up, rows, stack
 from engine.words import N_, _, ngettext
 
@@ -386,41 +386,6 @@ _FIRST_STEP_PROMPTS = {
 """The question after a decision's first step."""
 
 
-def round_scores(state: CambioState, scored: Sequence[int]) -> Event:
-    """§11.1: the round's scores, each card with its points so the sum can be checked
-    (``5♠ 5, K♥ -1``), then the totals."""
-    shown = "; ".join(
-        f"{seat_ref(seat)} {scored[seat]} ("
-        + (
-            ", ".join([f"{slot.card.pretty} {points(slot.card)}" for slot in hand.values()])
-            or "no cards"
-        )
-        + ")"
-        for seat, hand in enumerate(state.hands)
-    )
-    totals = ", ".join(f"{seat_ref(seat)} {total}" for seat, total in enumerate(state.totals))
-    return Event(
-        N_("Round {round} scores: {scores} · totals: {totals}"),
-        kind="hand_end",
-        args=(("round", str(state.round_index + 1)), ("scores", shown), ("totals", totals)),
-    )
-
-
-def game_won(winners: Sequence[int], best: int) -> Event:
-    """§11.2: the lowest total wins; equal lowest share the win."""
-    if len(winners) == 1:
-        return Event(
-            N_("{player} wins with {points} points"),
-            "game_end",
-            args=(("player", seat_ref(winners[0])), ("points", str(best))),
-        )
-    return Event(
-        N_("{players} share the win with {points} points"),
-        "game_end",
-        args=(("players", " and ".join(map(seat_ref, winners))), ("points", str(best))),
-    )
-
-
 def why_illegal(state: CambioState, seat: int, action: Action) -> str:
     """Why ``seat`` may not make ``action`` now, found by asking the rules that would allow
     it (the phase's, the targets', the call's, the snap's)."""
@@ -454,7 +419,7 @@ def why_illegal(state: CambioState, seat: int, action: Action) -> str:
                 position=f"s{action.seat}.{action.pos}"
             )
     if state.phase == TURN:
-        if state.may_call():
+        if may_call(state):
             expected = N_("'{action}' is not possible now: draw a card or call Cambio.")
         else:
             expected = N_("'{action}' is not possible now: draw a card.")
