@@ -1087,3 +1087,15 @@ def test_every_event_is_a_marked_message_that_names_players_through_arguments() 
             assert event.message in marked, event.message
             names = [f"N{seat}" for seat in range(state.players)]
             assert "{" not in event.render(names), event
+
+
+def test_a_move_equals_only_a_move_of_its_kind_with_the_same_fields() -> None:
+    """Moves are looked up in listings by equality and kept in sets: ``peek A`` (a power) is
+    not ``replace A`` nor ``give A``, and a move read back from its text is the listed one."""
+    assert Peek("A") != Replace("A") != Give("A")
+    assert Snap(None, "A") != Snap(0, "A")
+    assert Spy(1, "C") == GAME.parse_action("spy s1.c")
+    assert hash(BlindSwap("A", 1, "C")) == hash(GAME.parse_action("swap A s1.C"))
+    assert KingPeek("A", 1, "C") != BlindSwap("A", 1, "C")
+    assert len({Look("A", "B"), GAME.parse_action("look B A"), Look("A", "C")}) == 2
+    assert repr(Snap(2, "E")) == "Snap(2, 'E')"

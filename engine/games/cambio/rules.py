@@ -8,7 +8,7 @@ move does (``apply_*``); the state (``state.CambioState``) only holds the table 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.core import Action, Event, leader_order
@@ -93,57 +93,48 @@ def start_round(state: CambioState) -> list[Event]:
     ]
 
 
-def moves(state: CambioState, seat: int) -> Iterator[Action]:
-    """The moves of a seat that may act, each produced by the rule that allows it."""
+def moves(state: CambioState, seat: int) -> list[Action]:
+    """The moves of a seat that may act, each listed by the rule that allows it."""
     phase = state.phase
     hand = state.hands[seat]
     if phase == LOOK:  # §4.3: any two own positions
         labels = list(hand)
-        for index, first in enumerate(labels):
-            for second in labels[index + 1 :]:
-                yield Look(first, second)
-    elif phase == TURN:
+        return [
+            Look(first, second) for at, first in enumerate(labels) for second in labels[at + 1 :]
+        ]
+    if phase == TURN:
+        listed: list[Action] = []
         if seat == state.turn:  # §5.2 draw, §7.1 or call
-            yield DRAW
+            listed.append(DRAW)
             if may_call(state):
-                yield CAMBIO
+                listed.append(CAMBIO)
         # a seat that may act now and is not the turn's may only snap (§8.1)
         if seat != state.turn or snaps.may_snap(state, seat):
-            yield from snaps.snap_moves(state, seat)
-    elif phase == DRAWN:  # §5.2
-        for label in hand:
-            yield Replace(label)
-        yield DISCARD
-    elif phase == POWER:  # §6
-        yield from power_moves(state, seat)
-        yield SKIP
-    elif phase == DECIDE:  # §6.4
-        yield SWAP
-        yield KEEP
-    elif phase == GIVE:  # §8.4
-        for label in hand:
-            yield Give(label)
+            listed.extend(snaps.snap_moves(state, seat))
+        return listed
+    if phase == DRAWN:  # §5.2
+        return [*[Replace(label) for label in hand], DISCARD]
+    if phase == POWER:  # §6
+        return [*power_moves(state, seat), SKIP]
+    if phase == DECIDE:  # §6.4
+        return [SWAP, KEEP]
+    if phase == GIVE:  # §8.4
+        return [Give(label) for label in hand]
+    return []
 
 
-def power_moves(state: CambioState, seat: int) -> Iterator[Action]:
+def power_moves(state: CambioState, seat: int) -> list[Action]:
     """§6.1–§6.4: what the discarded card's power may do."""
     own = state.hands[seat]
     power = state.power
     if power == PEEK:
-        for label in own:
-            yield Peek(label)
-        return
+        return [Peek(label) for label in own]
     targets = unlocked_targets(state, seat)
     if power == SPY:
-        for other, label in targets:
-            yield Spy(other, label)
-        return
-    for mine in own:
-        for other, label in targets:
-            if power == SWAP_POWER:
-                yield BlindSwap(mine, other, label)
-            else:
-                yield KingPeek(mine, other, label)
+        return [Spy(other, label) for other, label in targets]
+    if power == SWAP_POWER:
+        return [BlindSwap(mine, other, label) for mine in own for other, label in targets]
+    return [KingPeek(mine, other, label) for mine in own for other, label in targets]
 
 
 def has_power_target(state: CambioState, seat: int, power: str) -> bool:

@@ -3,7 +3,6 @@ wrong snap does."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from engine.core import Action, Event
@@ -29,17 +28,21 @@ def snap_open(state: CambioState) -> bool:
     return state.window and state.phase == TURN
 
 
-def may_snap(state: CambioState, seat: int) -> bool:
-    """§8.1, §7.3: ``seat`` may snap now: the window is open, it has not tried in this window,
-    it is not the caller, and some unlocked position holds a card."""
-    if not snap_open(state) or seat in state.snapped or seat == state.caller:
-        return False
-    return any(state.hands[owner] for owner in range(state.players) if owner != state.caller)
-
-
 def snappers(state: CambioState) -> list[int]:
-    """The seats that may still snap in the open window, in seat order."""
-    return [seat for seat in range(state.players) if may_snap(state, seat)]
+    """§8.1, §7.3: the seats that may snap now, in seat order: while the window is open and
+    an unlocked position holds a card, every seat but the caller that has not tried in this
+    window."""
+    caller = state.caller
+    if not snap_open(state) or not any(
+        state.hands[owner] for owner in range(state.players) if owner != caller
+    ):
+        return []
+    return [seat for seat in range(state.players) if seat != caller and seat not in state.snapped]
+
+
+def may_snap(state: CambioState, seat: int) -> bool:
+    """Whether ``seat`` may snap now."""
+    return seat in snappers(state)
 
 
 def acting_in_window(state: CambioState) -> tuple[int, ...]:
@@ -52,13 +55,11 @@ def acting_in_window(state: CambioState) -> tuple[int, ...]:
     return tuple(acting)
 
 
-def snap_moves(state: CambioState, seat: int) -> Iterator[Action]:
+def snap_moves(state: CambioState, seat: int) -> list[Action]:
     """§8.1: every unlocked position holding a card: own first, then the other seats' in seat
     order."""
-    for label in state.hands[seat]:
-        yield Snap(None, label)
-    for other, label in unlocked_targets(state, seat):
-        yield Snap(other, label)
+    own: list[Action] = [Snap(None, label) for label in state.hands[seat]]
+    return own + [Snap(other, label) for other, label in unlocked_targets(state, seat)]
 
 
 def apply_snap(state: CambioState, seat: int, action: Snap) -> list[Event]:

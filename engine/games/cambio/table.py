@@ -130,7 +130,7 @@ Hand = dict[str, Slot]
 
 def sorted_hand(hand: Hand) -> Hand:
     """The hand with its labels in order (after a card came back into a gap)."""
-    return dict(sorted(hand.items(), key=lambda item: label_index(item[0])))
+    return {label: hand[label] for label in sorted(hand, key=label_index)}
 
 
 # -- what happens at the table ------------------------------------------------------------
