@@ -9,7 +9,7 @@ moves of different kinds (and other games' tuple-shaped actions) never compare e
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import ClassVar, Final
 
 from engine.core import Action, Word, parse_error
 from engine.games.cambio.table import label_index
@@ -66,8 +66,11 @@ class Look(Move):
         return ("look", self.first, self.second)
 
 
-class Replace(Move):
-    """Put the drawn card in own position ``pos``; the old card goes to the discard."""
+class OwnMove(Move):
+    """A move on one of the mover's own positions, ``pos``: its text and its path are its
+    ``verb`` and the position (``replace C``)."""
+
+    verb: ClassVar[str]
 
     def __init__(self, pos: str) -> None:
         self.pos: Final = pos
@@ -78,52 +81,30 @@ class Replace(Move):
     @property
     def text(self) -> str:
         """``replace C``."""
-        return f"replace {self.pos}"
+        return f"{self.verb} {self.pos}"
 
     @property
     def path(self) -> tuple[str, ...]:
-        """Replace, then the position."""
-        return ("replace", self.pos)
+        """The verb, then the position."""
+        return (self.verb, self.pos)
 
 
-class Peek(Move):
-    """The 7/8 power: look at own position ``pos``."""
+class Replace(OwnMove):
+    """Put the drawn card in own position ``pos``; the old card goes to the discard (§5.2)."""
 
-    def __init__(self, pos: str) -> None:
-        self.pos: Final = pos
-
-    def fields(self) -> tuple[str | int | None, ...]:
-        return (self.pos,)
-
-    @property
-    def text(self) -> str:
-        """``peek B``."""
-        return f"peek {self.pos}"
-
-    @property
-    def path(self) -> tuple[str, ...]:
-        """Peek, then the position."""
-        return ("peek", self.pos)
+    verb = "replace"
 
 
-class Give(Move):
-    """After a correct snap of another player's card: move own ``pos`` into the gap."""
+class Peek(OwnMove):
+    """The 7/8 power: look at own position ``pos`` (§6.1)."""
 
-    def __init__(self, pos: str) -> None:
-        self.pos: Final = pos
+    verb = "peek"
 
-    def fields(self) -> tuple[str | int | None, ...]:
-        return (self.pos,)
 
-    @property
-    def text(self) -> str:
-        """``give A``."""
-        return f"give {self.pos}"
+class Give(OwnMove):
+    """After a correct snap of another player's card: move own ``pos`` into the gap (§8.4)."""
 
-    @property
-    def path(self) -> tuple[str, ...]:
-        """Give, then the position."""
-        return ("give", self.pos)
+    verb = "give"
 
 
 class Spy(Move):
@@ -147,8 +128,11 @@ class Spy(Move):
         return ("spy", f"s{self.seat}", self.pos)
 
 
-class BlindSwap(Move):
-    """The J/Q power: swap own ``own`` with ``seat``'s ``pos`` without looking."""
+class OwnAndOtherMove(Move):
+    """A power's move on one own position, ``own``, and another player's, ``seat``'s ``pos``:
+    its text and path are its ``verb``, the own position and the other (``swap A s2.C``)."""
+
+    verb: ClassVar[str]
 
     def __init__(self, own: str, seat: int, pos: str) -> None:
         self.own: Final = own
@@ -161,34 +145,25 @@ class BlindSwap(Move):
     @property
     def text(self) -> str:
         """``swap A s2.C``."""
-        return f"swap {self.own} s{self.seat}.{self.pos}"
+        return f"{self.verb} {self.own} s{self.seat}.{self.pos}"
 
     @property
     def path(self) -> tuple[str, ...]:
-        """Swap, own position, seat, their position."""
-        return ("swap", self.own, f"s{self.seat}", self.pos)
+        """The verb, own position, seat, their position."""
+        return (self.verb, self.own, f"s{self.seat}", self.pos)
 
 
-class KingPeek(Move):
-    """The black king's look: own ``own`` and ``seat``'s ``pos``; then ``swap`` or ``keep``."""
+class BlindSwap(OwnAndOtherMove):
+    """The J/Q power: swap own ``own`` with ``seat``'s ``pos`` without looking (§6.3)."""
 
-    def __init__(self, own: str, seat: int, pos: str) -> None:
-        self.own: Final = own
-        self.seat: Final = seat
-        self.pos: Final = pos
+    verb = "swap"
 
-    def fields(self) -> tuple[str | int | None, ...]:
-        return (self.own, self.seat, self.pos)
 
-    @property
-    def text(self) -> str:
-        """``peek A s2.C``."""
-        return f"peek {self.own} s{self.seat}.{self.pos}"
+class KingPeek(OwnAndOtherMove):
+    """The black king's look (§6.4): own ``own`` and ``seat``'s ``pos``; then ``swap`` or
+    ``keep``."""
 
-    @property
-    def path(self) -> tuple[str, ...]:
-        """Peek, own position, seat, their position."""
-        return ("peek", self.own, f"s{self.seat}", self.pos)
+    verb = "peek"
 
 
 class Snap(Move):

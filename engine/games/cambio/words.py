@@ -16,6 +16,8 @@ from engine.games.cambio.moves import (
     Give,
     KingPeek,
     Look,
+    OwnAndOtherMove,
+    OwnMove,
     Peek,
     Replace,
     Snap,
@@ -432,9 +434,9 @@ def why_illegal(state: CambioState, seat: int, action: Action) -> str:
 
 def _own_position(action: Action) -> str | None:
     """The position of the mover's own that ``action`` names, if any."""
-    if isinstance(action, (Replace, Peek, Give)):
+    if isinstance(action, OwnMove):
         return action.pos
-    if isinstance(action, (BlindSwap, KingPeek)):
+    if isinstance(action, OwnAndOtherMove):
         return action.own
     return None
 
