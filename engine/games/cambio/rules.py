@@ -1,9 +1,10 @@
 """The rules of a cambio round as they are played (docs/rules/cambio.md): the deal and the
-opening look (§4), a turn (§5), the powers (§6), the Cambio call (§7), the stock running out
-(§9), and scoring and the game's end (§11). Snapping, out of turn, is in ``snaps``.
+opening look (§4), a turn (§5), the powers (§6), the Cambio call (§7), and scoring and the
+game's end (§11). Snapping, out of turn, is in ``snaps``; taking from the stock (§9) and the
+other things a rule does to the table are in ``table``.
 
-Each rule is one function: the moves it allows (``moves``, produced one by one) and what a
-move does (``apply_*``); the state (``state.CambioState``) only holds the table and asks them.
+Each rule is one function: the moves it allows (``moves`` lists them, phase by phase) and what
+a move does (``apply_*``); the state (``state.CambioState``) holds the table and asks them.
 """
 
 from __future__ import annotations
