@@ -28,7 +28,6 @@ INTERPRETED = {
     "engine/ai/twentytwo.py",
     "engine/choices.py",
     "engine/cli.py",
-    "engine/games/twentytwo.py",
     "engine/registry.py",
     "engine/replay.py",
     "engine/review.py",
@@ -36,9 +35,7 @@ INTERPRETED = {
 }
 """The engine's modules that stay Python source; mypyc compiles every other one except the
 packages' ``__init__`` files (``engine/__init__.py`` chooses the build, so it runs as
-source). twentytwo's actions subclass ``tuple``, which mypyc's native classes cannot, and as
-non-native classes the module crashed on import. ``engine.words`` defines ``_``, which a
-compiled module does not export."""
+source). ``engine.words`` defines ``_``, which a compiled module does not export."""
 
 COMPILED = sorted(
     path.as_posix()
