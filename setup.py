@@ -26,7 +26,6 @@ INTERPRETED = {
     "engine/__main__.py",
     "engine/choices.py",
     "engine/cli.py",
-    "engine/games/twentytwo.py",
     "engine/languages.py",
     "engine/registry.py",
     "engine/replay.py",
@@ -35,10 +34,8 @@ INTERPRETED = {
 }
 """The engine's modules that stay Python source; mypyc compiles every other one except the
 packages' ``__init__`` files (``engine/__init__.py`` chooses the build, so it runs as
-source). twentytwo's actions subclass ``tuple``, which mypyc's native classes cannot, and as
-non-native classes the module crashed on import. ``engine.words`` defines ``_``, which a
-compiled module does not export. ``engine.languages`` loads catalogs and rules texts once
-each: nothing there to speed up."""
+source). ``engine.words`` defines ``_``, which a compiled module does not export.
+``engine.languages`` loads catalogs and rules texts once each: nothing there to speed up."""
 
 COMPILED = sorted(
     path.as_posix()

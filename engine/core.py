@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeGuard, cast
+from typing import Any, ClassVar, NamedTuple, Protocol, Self, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -309,6 +309,12 @@ class Event(NamedTuple):
     def visible(self, seat: int | None) -> bool:
         """Whether ``seat`` (None: an onlooker) may see this event."""
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+def listed_objects(legal: Sequence[Action]) -> tuple[Action, ...]:
+    """The listed actions to find a chosen one among by identity: a tuple's own; none of a
+    sequence that makes its actions when asked (the rule answers for those: ``is_legal``)."""
+    return legal if type(legal) is tuple else ()
 
 
 class _KeepSeats:
@@ -710,11 +716,6 @@ class Game(ABC):
         return None
 
 
-LONG_LISTING = 16
-"""The fewest listed actions for which ``play_sole_turns`` asks a game's ``_find_listed``: a
-loop over fewer costs less than the call."""
-
-
 # serializable: a compiled state can be made without __init__ and lists its fields in
 # __getstate__ (see __deepcopy__); twentytwo's state stays Python (setup.py)
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -734,7 +735,7 @@ class State(ABC):
         self.seed = seed
         self.options = options
         self.deck_plan = deck_plan
-        self._legal_cache: dict[int, tuple[Action, ...]] = {}
+        self._legal_cache: dict[int, Sequence[Action]] = {}
         self._acting: tuple[int, ...] | None = None  # to_act's answer for this position
         self.first_events: list[Event] = []  # not saved: shown only when the game starts
         # The public view as the last hand or round was scored, in a game that turns hidden
@@ -788,8 +789,10 @@ class State(ABC):
         """The action a game's rules name for a seat whose time ran out (None: the AI decides)."""
         return None
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
-        """The seat's legal actions in a fixed order; empty for a seat that may not act."""
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """The seat's legal actions in a fixed order; empty for a seat that may not act. A
+        tuple, or a sequence that makes its actions when asked (twentytwo's up to 2,048
+        exchanges), whose ``in`` asks the rule."""
         cached = self._legal_cache.get(seat)
         if cached is None:
             acting = self._acting  # to_act's cache, read here to save its call
@@ -800,14 +803,8 @@ class State(ABC):
         return cached
 
     @abstractmethod
-    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
+    def _legal_actions(self, seat: int) -> Sequence[Action]:
         """Legal actions of a seat that may act."""
-
-    _find_listed: Callable[[Action | None, tuple[Action, ...]], TypeGuard[Action]] | None = None
-    """A game whose listings run long may search them faster than ``play_sole_turns``' loop
-    does (by an action's place, when they come in a known order): a method ``(action, legal)``
-    that is True if ``action`` is one of ``legal`` itself, False if not or if it cannot tell
-    (the loop then looks)."""
 
     def play_sole_turns(
         self, choosers: Sequence[Choose | None], rngs: Sequence[random.Random], limit: int
@@ -823,7 +820,6 @@ class State(ABC):
         is checked by ``is_legal``, and ``_apply`` sees ``to_act``'s answer for its position.
         """
         to_act, list_actions, carry_out = self._to_act, self._legal_actions, self._apply
-        find_listed = self._find_listed
         cache = self._legal_cache
         applied = 0
         while applied < limit:
@@ -832,20 +828,16 @@ class State(ABC):
                 break
             legal = list_actions(seat)
             action = choose(None, legal, rngs[seat], False)
-            if find_listed is None or len(legal) < LONG_LISTING or not find_listed(action, legal):
-                for listed in legal:
-                    if listed is action:
-                        break
-                else:
-                    if action is None:
-                        raise RuntimeError(f"seat {seat} did not move; the game waits for it")
-                    cache[seat] = legal
-                    self.apply(seat, action)  # checks it, as any action given from outside
-                    applied += 1
-                    continue
-            # Let go of the listed actions before the next position's work: kept, twentytwo's
-            # ~2,000 exchanges were promoted by its collections (+5.5% instructions a game).
-            del legal
+            for listed in listed_objects(legal):
+                if listed is action:
+                    break
+            else:
+                if action is None:
+                    raise RuntimeError(f"seat {seat} did not move; the game waits for it")
+                cache[seat] = legal
+                self.apply(seat, action)  # checks it, as any action given from outside
+                applied += 1
+                continue
             carry_out(seat, action)
             self._acting = None
             if cache:  # a listing ``_apply`` asked for (or one made before this loop)
@@ -866,7 +858,7 @@ class State(ABC):
         # by identity, it saves is_legal's frames, and the Python-level ``__eq__`` of the
         # dataclass actions listed before it, on every self-play step. A loop, as the lists
         # are short: quicker than any C-level search set up for them.
-        for listed in self._legal_cache.get(seat, ()):
+        for listed in listed_objects(self._legal_cache.get(seat, ())):
             if listed is action:
                 break
         else:
@@ -1055,7 +1047,7 @@ class TotalsState(State):
         return tuple(seat for seat, total in enumerate(self.totals) if total == best)
 
 
-NOT_FIELDS = frozenset({"__dict__", "__hash__", "_find_listed"})
+NOT_FIELDS = frozenset({"__dict__", "__hash__"})
 """What a compiled state's ``__getstate__`` lists besides its fields: values of its class,
 and the ``__dict__`` that holds an interpreted subclass's own fields."""
 

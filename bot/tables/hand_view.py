@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -453,7 +453,7 @@ def hand_message(
     view = state.view(seat)
     # a paused table takes no move: no controls that would only be refused
     playing = not (session.ended or session.paused)
-    legal: tuple[Action, ...] = state.legal_actions(seat) if playing else ()
+    legal: Sequence[Action] = state.legal_actions(seat) if playing else ()
     node = (step or first_step(legal)) if legal else None
     urgent = bool(legal) and seat not in state.waiting_for()
     game_layout = session.game.layout(view)
@@ -539,7 +539,7 @@ def _status(
     return "### " + _("{game} — waiting for {players}").format(game=game, players=who), GREY
 
 
-def _pick(session: TableSession, legal: tuple[Action, ...], node: Step) -> Pick | None:
+def _pick(session: TableSession, legal: Sequence[Action], node: Step) -> Pick | None:
     """The step ``node`` as one choice of several cards, where the game allows it (never
     a confirmation; None too for a step that a move made since drawing took away)."""
     if node.confirms is not None:

@@ -15,6 +15,7 @@ from engine.games.twentytwo import (
     KEEP,
     STRENGTH,
     Exchange,
+    ExchangeOptions,
     Play,
     is_beat,
     rank_key,
@@ -60,10 +61,8 @@ class TwentyTwoAgent:
         ]
         # With a short stock, the highest middling cards go first: the worst to be left with.
         middling.sort(key=rank_key, reverse=True)
-        options = {action.ranks: action for action in legal if isinstance(action, Exchange)}
-        limit = max((len(ranks) for ranks in options), default=0)
-        wanted = ranks_of(middling[:limit])
-        return options.get(wanted, legal[0])
+        assert isinstance(legal, ExchangeOptions)
+        return legal.listed(ranks_of(middling[: legal.limit])) or KEEP
 
     def lead(self, hand: list[Card], plays: list[Play]) -> Action:
         """Lead the highest rank, as many copies as allowed."""
@@ -96,19 +95,18 @@ def candidates(
     (fewest cards discarded differently; ties at random) among keeping and the exchanges of
     one band of ranks (every card between a low and a high rank, the lowest card always kept:
     what a player would try); for a play, ``spread`` (leads and follows are few)."""
-    bands = [action for action in legal if isinstance(action, Exchange)]
-    if not bands:
+    if not isinstance(legal, ExchangeOptions):
         return spread(legal, first, width, rng)
-    hand = bands[0].pool  # every exchange is chosen from the whole hand
+    hand = legal.hand
     strengths = [STRENGTH[card] for card in hand]
-    offered = {action.ranks: action for action in bands}
     tried: dict[tuple[int, ...], Action] = {(): KEEP}
     edges = [0, *sorted(set(strengths)), 15]
     for low in edges:
         for high in edges:
             ranks = tuple(strength for strength in strengths[1:] if low < strength < high)
-            if ranks in offered:
-                tried[ranks] = offered[ranks]
+            band = legal.listed(ranks)
+            if band is not None:
+                tried[ranks] = band
     chosen = Counter(first.ranks) if isinstance(first, Exchange) else Counter[int]()
 
     def distance(ranks: tuple[int, ...]) -> int:

@@ -340,7 +340,7 @@ async def test_a_select_choice_applies_its_move_and_stale_clicks_apply_nothing(
 
 
 # -- steps: the option tree itself -----------------------------------------------------------------
-def indices_of(legal: tuple[Action, ...], action: Action) -> tuple[int, ...]:
+def indices_of(legal: Sequence[Action], action: Action) -> tuple[int, ...]:
     """The indices that lead to ``action``, found as a person clicks: each step's option."""
     prefix: tuple[int, ...] = ()
     while isinstance(node := resolve(legal, prefix), Step):

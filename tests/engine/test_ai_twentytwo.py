@@ -10,14 +10,13 @@ import pytest
 from engine.ai.search import rollout_value, spread
 from engine.ai.twentytwo import NORMAL, YARDSTICK, candidates, chances, win_chance
 from engine.cards import Card
-from engine.core import Action
 from engine.games.twentytwo import (
     ELIMINATED_AT,
     KEEP,
     STRENGTH,
     Exchange,
-    exchanges,
     leads,
+    options,
     rank_key,
 )
 from engine.registry import games
@@ -39,7 +38,7 @@ def is_band(action: object, hand: list[Card]) -> bool:
 
 def test_hard_weighs_the_heuristics_exchange_against_the_nearest_bands_of_ranks() -> None:
     hand = hand_of("4C 4H 5H 7D 9C JC AS")
-    legal: list[Action] = [KEEP, *exchanges(hand, 38)]
+    legal = options(hand, 38)
     first = NORMAL().exchange(hand, legal)
     assert first.text == "exchange 7D 9C JC"
     picked = candidates(legal, first, 6, random.Random(0))
@@ -53,7 +52,7 @@ def test_hard_weighs_the_heuristics_exchange_against_the_nearest_bands_of_ranks(
 
 def test_the_exchanges_compared_are_within_the_stock_and_keeping_is_one() -> None:
     hand = hand_of("2C 6D 6H 8S 10C QD KS")
-    legal: list[Action] = [KEEP, *exchanges(hand, 2)]
+    legal = options(hand, 2)
     first = NORMAL().exchange(hand, legal)
     picked = candidates(legal, first, 6, random.Random(3))
     assert KEEP in picked and all(action in legal for action in picked)

@@ -27,18 +27,19 @@ from engine.errors import (
 from engine.games.twentytwo import (
     GAME,
     KEEP,
-    PENALTY,
     STRENGTH,
     Exchange,
+    ExchangeOptions,
     Play,
     TwentyTwoState,
     draw_for_dealer,
-    exchanges,
     follows,
     is_beat,
     leads,
+    penalty,
     rank_key,
     ranks_of,
+    strength,
 )
 from tests.engine.helpers import act, event_texts, legal, new
 
@@ -182,7 +183,9 @@ def test_exchange_offers_one_action_per_choice_of_ranks_in_lowest_suits() -> Non
     # 7s: 0–3, 9s: 0–2, 2s: 0–2 → 4·3·3 − 1 exchanges, plus keep.
     assert len(actions) == 4 * 3 * 3 - 1 + 1
     assert actions[0] == KEEP
-    assert [a.text for a in actions[1:4]] == ["exchange 2D", "exchange 7C", "exchange 9C"]
+    # Lowest cards first: the first step after ``exchange`` offers the ranks low to high.
+    assert [a.text for a in actions[1:4]] == ["exchange 2D", "exchange 2D 2S", "exchange 7C"]
+    assert list(dict.fromkeys(a.path[1] for a in actions[1:])) == ["2D", "7C", "9C"]
     assert "exchange 2D 2S 7C 7D 7H 9C 9S" in legal(state, 1)
     assert "exchange 7C 7D" in legal(state, 1) and "exchange 7D 7H" not in legal(state, 1)
     assert widest_step(actions) <= 25
@@ -455,7 +458,7 @@ def test_a_later_deck_must_hold_exactly_the_cards_still_in_play() -> None:
     [("A", 11), ("K", 10), ("Q", 10), ("J", 10), ("10", 10), ("9", 9), ("5", 5), ("2", 2)],
 )
 def test_penalty_values(rank: str, points: int) -> None:
-    assert PENALTY[STRENGTH[Card.parse(rank + "S")]] == points
+    assert penalty(strength(Card.parse(rank + "S"))) == points
 
 
 def short_deck_hands() -> dict[int, str]:
@@ -858,8 +861,28 @@ def test_exchanges_are_every_choice_of_ranks_the_stock_allows(
         for size in range(1, min(len(hand_sorted), stock) + 1)
         for chosen in combinations(hand_sorted, size)
     }
-    offered = exchanges(hand_sorted, stock)
-    assert [action.ranks for action in offered] == sorted(expected, key=lambda r: (len(r), r))
+    options = ExchangeOptions(hand_sorted, stock)
+    # A sequence, without confusing what else is one (a compiled ABC subclass would).
+    assert isinstance(options, Sequence) and not isinstance((), ExchangeOptions)
+    assert isinstance([], Sequence) and isinstance((), Sequence)
+    assert len(options) == len(expected) + 1 and options[0] == KEEP == options[-len(options)]
+    offered = [action for action in options[1:] if isinstance(action, Exchange)]
+    assert offered == list(options)[1:] and options[-1] == ([KEEP, *offered])[-1]
+    # Each choice of ranks once: counted, then made one at a time, in order.
+    assert sorted(action.ranks for action in offered) == sorted(expected)
+    # ``in`` asks the rule, for any held choice of ranks and for ranks not held.
+    limit = min(len(hand_sorted), stock)
+    assert all(
+        Exchange.of(chosen) in options
+        for size in range(1, limit + 1)
+        for chosen in combinations(hand_sorted, size)
+    )
+    unheld = next(card for card in FULL_DECK if strength(card) not in ranks_of(hand_sorted))
+    assert Exchange.of([unheld]) not in options and Play.of(hand_sorted[:1]) not in options
+    if stock < len(hand_sorted):
+        assert Exchange.of(hand_sorted[: stock + 1]) not in options
+    with pytest.raises(IndexError):
+        options[len(options)]
     for action in offered:
         # Written with the lowest suits held of each rank.
         for card in action.cards:
@@ -901,33 +924,6 @@ def test_is_legal_agrees_with_the_listed_actions(players: int) -> None:
     assert checked > 1000
 
 
-def test_a_listed_exchange_is_found_by_its_place_and_nothing_else_is() -> None:
-    """play_sole_turns asks _find_listed whether the chosen action is one of the listed objects:
-    every listed exchange is found by its place, at every stock size; keep, an equal exchange
-    that is not a listed object (parsed, or made again from the same hand) and an exchange of
-    another listing are not (the loop or is_legal then looks)."""
-    found = 0
-    for seed in range(12):
-        state = GAME.new_state(2 + seed % 5, seed)  # six players leave a short stock
-        assert isinstance(state, TwentyTwoState)
-        while state.phase == "exchange":
-            seat = state.to_act()[0]
-            legal = state.legal_actions(seat)
-            assert all(state._find_listed(action, legal) for action in legal[1:])
-            found += len(legal) - 1
-            assert not state._find_listed(KEEP, legal) and not state._find_listed(None, legal)
-            for action in legal[1:30]:
-                assert isinstance(action, Exchange)
-                assert not state._find_listed(GAME.parse_action(action.text), legal)
-                assert not state._find_listed(Exchange((action.picked, action.pool)), legal)
-            other = GAME.new_state(2, seed + 100)
-            assert isinstance(other, TwentyTwoState)
-            other_legal = other.legal_actions(other.to_act()[0])
-            assert not any(state._find_listed(action, legal) for action in other_legal[1:30])
-            state.apply(seat, legal[-1])  # the largest exchange: the stock shrinks fastest
-    assert found > 1000
-
-
 def test_self_play_with_copies_of_the_listed_actions_plays_the_same_game() -> None:
     """A chooser giving an equal action that is not one of the listed objects gets it checked
     by is_legal, and the game goes as with the listed objects themselves."""
@@ -935,7 +931,7 @@ def test_self_play_with_copies_of_the_listed_actions_plays_the_same_game() -> No
     def copying(view: Any, legal: Sequence[Action], rng: random.Random, optional: bool) -> Action:
         chosen = legal[int(rng.random() * len(legal))]
         if isinstance(chosen, (Exchange, Play)):
-            return type(chosen)((chosen.picked, chosen.pool))
+            return type(chosen)(chosen.ranks, chosen.cards)
         return chosen
 
     for seed in range(3):
