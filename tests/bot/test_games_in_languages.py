@@ -1,0 +1,98 @@
+"""A whole game of each kind in each language Cardroom ships, through the real bot under
+simcord with its real catalogs: a server admin chooses the language with ``/cardroom
+language``, each player with ``/language``; the people find every button by its label in that
+language, play to the end, and every message stays within Discord's limits."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.app import CardroomBot
+from bot.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog
+from engine.registry import games
+from engine.words import _, speaking
+from tests.bot import helpers
+from tests.bot.conftest import admin
+from tests.bot.helpers import (
+    Playthrough,
+    add_player,
+    all_messages,
+    assert_within_discord_limits,
+    components,
+    open_table,
+    results_message,
+    short_options,
+)
+
+TRANSLATED = [language for language in LANGUAGES if language != SOURCE_LANGUAGE]
+
+
+class LabelIn(str):
+    """A label the helpers look for, equal to its English and to its translation."""
+
+    language = SOURCE_LANGUAGE
+
+    def __eq__(self, other: object) -> bool:
+        with speaking(catalog(self.language)):
+            return str.__eq__(self, other) or other == _(str(self))
+
+    def __hash__(self) -> int:
+        return str.__hash__(self)
+
+
+@pytest.fixture(params=TRANSLATED)
+def language(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A language, in which people click the labels the bot shows them."""
+    chosen: str = request.param
+    monkeypatch.setattr(LabelIn, "language", chosen)
+    for name in ("BACK", "PREVIOUS", "MORE", "NOT_YET"):
+        monkeypatch.setattr(helpers, name, LabelIn(getattr(helpers, name)))
+    for actor in (simcord.MemberActor, simcord.UserHandle):
+        monkeypatch.setattr(actor, "click", clicking_in(chosen, actor.click))
+    yield chosen
+
+
+def clicking_in(language: str, click: Any) -> Any:
+    """``click`` that finds a label by its translation where the message shows that."""
+
+    async def translated(self: Any, message: Any, *, label: str | None = None, **rest: Any) -> Any:
+        shown = {str(item.get("label")) for item in components(message)}
+        if label is not None and label not in shown:
+            with speaking(catalog(language)):
+                label = _(label)
+        return await click(self, message, label=label, **rest)
+
+    return translated
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", sorted(games()))
+async def test_a_whole_game_in_each_language(
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    language: str,
+    game_id: str,
+) -> None:
+    game = games()[game_id]
+    channel = guild.create_text_channel(f"{language}-{game_id}")
+    await admin(env, guild, "boss").slash(channel, "cardroom language", language=language)
+    seats = min(game.player_counts)
+    players = [add_player(env, guild, f"player{i}") for i in range(2 if seats >= 2 else 1)]
+    for player in players:
+        await player.member.slash(channel, "language", language=language)
+    table = await open_table(
+        bot, channel, players, game_id, max(1, seats - len(players)), short_options(game)
+    )
+    assert table.language == language
+    await Playthrough(env, channel, players, table, random.Random(game_id)).to_the_end()
+    with speaking(catalog(language)):
+        title = _("{game} — results").format(game=_(game.name))
+    assert results_message(channel, title) is not None, "the results, in the table's language"
+    for message in all_messages(channel, players):
+        assert_within_discord_limits(message)
