@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import gettext
 import json
 import os
 import random
@@ -39,7 +40,7 @@ from engine.registry import games, get_game
 from engine.replay import Replay, start
 from engine.review import review, review_lines
 from engine.runner import agent_move, play_out
-from engine.words import N_, _, speaking
+from engine.words import N_, _, active_catalog, speaking
 
 EXIT_ILLEGAL = 1
 EXIT_BAD_RECORD = 2
@@ -433,13 +434,16 @@ class TerminalGame:
         self.names = [_("You")] + [
             _("AI {seat}").format(seat=seat) for seat in range(1, state.players)
         ]
+        # the verbs said to "you" are rewritten in English only (``addressed``); another
+        # language names seat 0 with its word for "you"
+        self.in_english = type(active_catalog()) is gettext.NullTranslations
         self.agent = agent(game, level)
         self.rngs = [random.Random(f"{seed}/agent/{seat}") for seat in range(state.players)]
         self.order_rng = random.Random(f"{seed}/order")
 
     def say(self, text: str = "") -> None:
         """Engine text (seat placeholders filled in, seat 0 as "you")."""
-        self.write(Event(addressed(text)).render(self.names))
+        self.write(Event(addressed(text) if self.in_english else text).render(self.names))
 
     def write(self, text: str) -> None:
         """Text as it is, red cards in red when colours are on."""

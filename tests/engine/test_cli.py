@@ -608,3 +608,13 @@ def test_the_terminal_speaks_the_language_of_its_environment(
     monkeypatch.setenv("LANGUAGE", "ja:pt_BR")
     assert main(["replay", str(tmp_path / "game.json")]) == 0
     assert spoken == [loaded["pt_BR"]]
+
+
+def test_the_terminal_says_you_in_english_and_names_you_in_another_language() -> None:
+    state = get_game("fishing").new_state(2, 0)
+    english = TerminalGame(state.game, state, 0, io.StringIO(), out := io.StringIO())
+    english.say("{s0} deals; {s1} plays first")
+    with words.speaking(languages.catalog("es")):
+        spanish = TerminalGame(state.game, state, 0, io.StringIO(), out)
+        spanish.say("{s0} ha jugado 6♦")
+    assert out.getvalue().splitlines() == ["You deal; AI 1 plays first", "Tú ha jugado 6♦"]
