@@ -270,7 +270,7 @@ class World:
     language: str = SOURCE_LANGUAGE
 
 
-async def world(scratch: Path, game_id: str, language: str) -> World:
+async def world(scratch: Path, game_id: str, language: str = SOURCE_LANGUAGE) -> World:
     """Start the bot under simcord with a server, ``#<game>`` and three people, all speaking
     ``language`` (chosen as an admin and as each person would)."""
     bot = create_bot(screen_settings(scratch / f"{game_id}.db"))
