@@ -23,8 +23,10 @@ def test_every_game_has_its_rules_file_listed_and_pointed_at(game_id: str) -> No
     for option in game.options:
         assert f"`{option.name}`" in text, f"{game_id}: option {option.name} is not described"
     assert f"[{game_id}.md]({game_id}.md)" in (RULES / "README.md").read_text(encoding="utf-8")
-    # the source's docstring: a module compiled by mypyc keeps none
+    # the source's docstring (a module's, or a package's __init__): mypyc keeps none
     source = ROOT / "engine" / "games" / f"{game_id}.py"
+    if not source.exists():
+        source = ROOT / "engine" / "games" / game_id / "__init__.py"
     docstring = ast.get_docstring(ast.parse(source.read_text(encoding="utf-8")))
     assert f"docs/rules/{game_id}.md" in (docstring or "")
 
