@@ -18,7 +18,7 @@ from babel import Locale
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import answers_user_errors
+from bot.answers import answers_user_errors, clicker_language
 from bot.errors import UserError
 from bot.i18n import (
     COMMAND_NAME,
@@ -27,7 +27,6 @@ from bot.i18n import (
     catalog,
     command_name,
     language_of,
-    private_language,
 )
 from bot.preferences import Languages
 from bot.text import clip
@@ -128,7 +127,7 @@ class LanguageCog(commands.Cog):
         else:
             await self.languages.refresh(user_id)
         chosen = self.languages.of_person(user_id)
-        with speaking(catalog(private_language(self.languages, user_id, str(interaction.locale)))):
+        with speaking(catalog(clicker_language(interaction))):
             if chosen is None:
                 answer = _(
                     "I speak to you in your Discord's language ({language}). Choose another "
@@ -165,8 +164,7 @@ async def server_language(
     """Show, or change, the language of the server's tables (Manage Server: Discord checks
     it first; checked again here, since a server may hand the command to anyone); answered
     privately in the clicker's language."""
-    own = private_language(languages, interaction.user.id, str(interaction.locale))
-    with speaking(catalog(own)):
+    with speaking(catalog(clicker_language(interaction))):
         if interaction.guild_id is None:
             raise UserError(_("A server's language is chosen in that server."))
         if language is not None and not interaction.permissions.manage_guild:
