@@ -68,6 +68,7 @@ from tests.bot.helpers import (
     Playthrough,
     add_player,
     answer,
+    clicking_translated,
     hand_dm,
     move_buttons,
     move_by_hand,
@@ -293,15 +294,13 @@ def labels_in(language: str) -> Iterator[None]:
     """Make every click of a button by its label (``label="Join"``) look for the label in
     ``language``: the script names buttons in English, the bot shows them in the players'
     language."""
+
+    def translate(label: str) -> str:
+        with speaking(catalog(language)):
+            return translated(label)
+
     original = simcord.MemberActor.click
-
-    async def click(self: simcord.MemberActor, message: Any, **found: Any) -> Any:
-        if found.get("label") is not None:
-            with speaking(catalog(language)):
-                found["label"] = translated(found["label"])
-        return await original(self, message, **found)
-
-    simcord.MemberActor.click = click  # type: ignore[method-assign]
+    simcord.MemberActor.click = clicking_translated(original, translate)  # type: ignore[method-assign]
     try:
         yield
     finally:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 from unittest import mock
 
 import discord
+import pytest
 import simcord
 from simcord.components import walk_components
 
@@ -59,6 +61,41 @@ def layout_of(message: Any) -> list[dict[str, Any]]:
     if rows is None:
         rows = [component.to_dict() for component in message.components]
     return list(walk_components(rows))
+
+
+class TranslatedLabel(str):
+    """A label the helpers look for (``BACK``, ``MORE`` …), equal to its English and to its
+    form in the language the test plays in (``into``, set by ``speak_labels``)."""
+
+    into: ClassVar[Callable[[str], str]] = staticmethod(lambda label: label)
+
+    def __eq__(self, other: object) -> bool:
+        return str.__eq__(self, other) or other == type(self).into(str(self))
+
+    def __hash__(self) -> int:
+        return str.__hash__(self)
+
+
+def clicking_translated(click: Any, translate: Callable[[str], str]) -> Any:
+    """``click`` that finds a button named in English by its ``translate``d label where the
+    message shows that one (tests and screenshots in another language)."""
+
+    async def clicked(self: Any, message: Any, *, label: str | None = None, **rest: Any) -> Any:
+        shown = {str(item.get("label")) for item in components(message)}
+        if label is not None and label not in shown and translate(label) in shown:
+            label = translate(label)
+        return await click(self, message, label=label, **rest)
+
+    return clicked
+
+
+def speak_labels(monkeypatch: pytest.MonkeyPatch, translate: Callable[[str], str]) -> None:
+    """People click the labels the bot shows them in ``translate``'s language."""
+    monkeypatch.setattr(TranslatedLabel, "into", staticmethod(translate))
+    for name in ("BACK", "PREVIOUS", "MORE", "NOT_YET"):
+        monkeypatch.setattr(sys.modules[__name__], name, TranslatedLabel(globals()[name]))
+    for actor in (simcord.MemberActor, simcord.UserHandle):
+        monkeypatch.setattr(actor, "click", clicking_translated(actor.click, translate))
 
 
 def components(message: Any) -> list[dict[str, Any]]:

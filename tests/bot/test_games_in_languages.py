@@ -6,8 +6,6 @@ language, play to the end, and every message stays within Discord's limits."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 import simcord
@@ -16,58 +14,32 @@ from bot.app import CardroomBot
 from bot.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog
 from engine.registry import games
 from engine.words import _, speaking
-from tests.bot import helpers
 from tests.bot.conftest import admin
 from tests.bot.helpers import (
     Playthrough,
     add_player,
     all_messages,
     assert_within_discord_limits,
-    components,
     open_table,
     results_message,
     short_options,
+    speak_labels,
 )
 
 TRANSLATED = [language for language in LANGUAGES if language != SOURCE_LANGUAGE]
 
 
-class LabelIn(str):
-    """A label the helpers look for, equal to its English and to its translation."""
-
-    language = SOURCE_LANGUAGE
-
-    def __eq__(self, other: object) -> bool:
-        with speaking(catalog(self.language)):
-            return str.__eq__(self, other) or other == _(str(self))
-
-    def __hash__(self) -> int:
-        return str.__hash__(self)
-
-
 @pytest.fixture(params=TRANSLATED)
-def language(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def language(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """A language, in which people click the labels the bot shows them."""
     chosen: str = request.param
-    monkeypatch.setattr(LabelIn, "language", chosen)
-    for name in ("BACK", "PREVIOUS", "MORE", "NOT_YET"):
-        monkeypatch.setattr(helpers, name, LabelIn(getattr(helpers, name)))
-    for actor in (simcord.MemberActor, simcord.UserHandle):
-        monkeypatch.setattr(actor, "click", clicking_in(chosen, actor.click))
-    yield chosen
 
+    def translate(label: str) -> str:
+        with speaking(catalog(chosen)):
+            return _(label)
 
-def clicking_in(language: str, click: Any) -> Any:
-    """``click`` that finds a label by its translation where the message shows that."""
-
-    async def translated(self: Any, message: Any, *, label: str | None = None, **rest: Any) -> Any:
-        shown = {str(item.get("label")) for item in components(message)}
-        if label is not None and label not in shown:
-            with speaking(catalog(language)):
-                label = _(label)
-        return await click(self, message, label=label, **rest)
-
-    return translated
+    speak_labels(monkeypatch, translate)
+    return chosen
 
 
 @pytest.mark.slow

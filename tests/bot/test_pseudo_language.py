@@ -20,7 +20,6 @@ from bot.app import CardroomBot
 from engine import languages as loader
 from engine import words
 from engine.registry import games
-from tests.bot import helpers
 from tests.bot.conftest import admin
 from tests.bot.helpers import (
     Playthrough,
@@ -31,6 +30,7 @@ from tests.bot.helpers import (
     layout_of,
     open_table,
     short_options,
+    speak_labels,
     text_of,
 )
 from tests.pseudo import PADDING, PseudoCatalog, pseudo
@@ -38,40 +38,14 @@ from tests.pseudo import PADDING, PseudoCatalog, pseudo
 PSEUDO = PseudoCatalog()
 
 
-class EitherLabel(str):
-    """A label the helpers look for, equal to its English and to its pseudo form (which it
-    is once the words that make it are marked)."""
-
-    def __eq__(self, other: object) -> bool:
-        return str.__eq__(self, other) or other == pseudo(str(self))
-
-    def __hash__(self) -> int:
-        return str.__hash__(self)
-
-
 @pytest.fixture(autouse=True)
 def pseudo_language(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every catalog is the pseudo-language, and so is the English nothing chose; people
     click the labels they see (the pseudo form where the bot shows it)."""
     monkeypatch.setattr(loader, "_compiled", lambda language: PSEUDO)
-    for name in ("BACK", "PREVIOUS", "MORE", "NOT_YET"):
-        monkeypatch.setattr(helpers, name, EitherLabel(getattr(helpers, name)))
-    for actor in (simcord.MemberActor, simcord.UserHandle):
-        monkeypatch.setattr(actor, "click", clicking_what_is_shown(actor.click))
+    speak_labels(monkeypatch, pseudo)
     with words.speaking(PSEUDO):
         yield
-
-
-def clicking_what_is_shown(click: Any) -> Any:
-    """``click`` that finds a label in the form the message shows it."""
-
-    async def shown(self: Any, message: Any, *, label: str | None = None, **rest: Any) -> Any:
-        labels = {str(item.get("label")) for item in components(message)}
-        if label is not None and label not in labels and pseudo(label) in labels:
-            label = pseudo(label)
-        return await click(self, message, label=label, **rest)
-
-    return shown
 
 
 def assert_within_limits(message: Any) -> None:
