@@ -151,6 +151,7 @@ class CardroomBot(commands.AutoShardedBot):
         await help_commands.setup(self, self.wiring)
         await language_commands.setup(self, languages)
         await owner.setup(self)
+        self.tables.resting.update(anywhere.resting())
         with RESTORE_SECONDS.time():
             self.restore_problems = await self.tables.restore(shards)
         anywhere.attach(self.tables)

@@ -635,7 +635,8 @@ class TableService:
             self._add(session)
             if session.paused:  # nothing asked of its channel: resumed once it is open
                 self.keep_paused(session)
-            else:  # playable at once; shown anew in turn, so as not to flood Discord
+            elif session.table_id not in self.resting:  # (a resting one stays still)
+                # playable at once; shown anew in turn, so as not to flood Discord
                 working_on(session)
                 self.timers.schedule(session)
                 self.display.redraw(session)

@@ -157,19 +157,21 @@ class Anywhere:
                 anywhere.recent[row.channel_id] = deque([fresh], maxlen=RECENT_KEPT)
         return anywhere
 
+    def resting(self) -> set[str]:
+        """The stored tables that rest (told to the service before it restores them, so
+        that no clock of theirs ever starts)."""
+        return {table.table_id for table in self.tables.values() if table.asleep}
+
     def attach(self, service: TableService) -> None:
-        """Drive the tables of ``service``: after a restart, each table shown through a
-        token sleeps (its clocks still) or is watched until its tokens run out."""
+        """Drive the tables of ``service`` (restored knowing ``resting``): each table shown
+        through a token sleeps or is watched until its tokens run out."""
         self.service = service
         for table in list(self.tables.values()):
-            session = service.tables.get(table.table_id)
-            if session is None:  # its game ended or is no longer this process's
+            if table.table_id not in service.tables:  # ended, or no longer this process's
                 self.tables.pop(table.table_id)
+                service.resting.discard(table.table_id)
                 service.spawn(self.store.drop(table.table_id), f"anywhere-drop-{table.table_id}")
-            elif table.asleep:
-                service.resting.add(table.table_id)
-                service.timers.cancel(session)
-            else:
+            elif not table.asleep:
                 self._watch(table)
 
     def absent(self, channel_id: int) -> bool:

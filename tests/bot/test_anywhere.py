@@ -5,6 +5,7 @@ only, resting when every token is about to expire and brought back by a click.""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import discord
 import pytest
@@ -12,6 +13,7 @@ import simcord
 
 from bot.app import CardroomBot
 from bot.tables.session import TableSession
+from bot.tables.timers import TableTimers
 from engine.registry import games
 from tests.bot.group_dm import (
     DM,
@@ -184,3 +186,33 @@ async def test_a_dm_game_counts_on_each_players_personal_board(
     ann = dm.people[0]
     stats = (await ann.slash("stats")).response
     assert stats is not None and table.game.name in text_of(stats)
+
+
+async def test_a_resting_table_stays_still_through_a_restart(
+    env: simcord.Env, bot: CardroomBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    group = GroupDm.open(env, "ann", "bob")
+    table = await open_group_table(group, bot, "stuck", 1, turn_time="post")
+    await env.advance_time(14 * 60)  # no click: every token about to expire, the table rests
+    assert "This table is resting" in table_text(group, bot, table)
+    scheduled: list[str] = []
+    schedule = TableTimers.schedule
+
+    def recorded(timers: TableTimers, session: TableSession, *args: Any, **kwargs: Any) -> None:
+        scheduled.append(session.table_id)
+        schedule(timers, session, *args, **kwargs)
+
+    monkeypatch.setattr(TableTimers, "schedule", recorded)
+    new = await kill_and_restart(env, bot)
+    # no clock of the resting table ever started (one started and cancelled later could
+    # have moved its AI seat while the rest of the restore awaited)
+    assert table.table_id not in scheduled
+    restored = new.tables.tables[table.table_id]
+    assert not driven(new, restored) and table.table_id in new.tables.resting
+    await env.advance_time(3600)
+    assert restored.revision == table.revision
+    result = await group.click(
+        group.people[0], table_shown(group, new, restored), label="Bring it back"
+    )
+    assert result.response is not None and driven(new, restored)
+    assert table.table_id in scheduled
