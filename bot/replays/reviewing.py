@@ -27,7 +27,7 @@ from bot.replays.book import ReplayedGame
 from bot.settings import Settings
 from bot.storage import Storage
 from engine.review import WORLDS, Judgement, decisions, judge_saved
-from engine.words import _
+from engine.words import _, ngettext
 
 log = logging.getLogger(__name__)
 
@@ -102,9 +102,12 @@ class Reviewer:
             if not self.per_hour:
                 raise UserError(_("Move reviews are turned off on this bot."))
             raise UserError(
-                _(
+                ngettext(
+                    "You have started {count} review in the last hour, the most allowed; "
+                    "try again later (a review already made is shown at any time).",
                     "You have started {count} reviews in the last hour, the most allowed; "
-                    "try again later (a review already made is shown at any time)."
+                    "try again later (a review already made is shown at any time).",
+                    self.per_hour,
                 ).format(count=self.per_hour)
             )
         started.append(now)

@@ -176,7 +176,7 @@ async def test_reviews_are_limited_per_person_and_a_kept_one_does_not_count(
     assert told and told[-1] == (len(judged), len(judged))
     assert await reviewer.review(first, 0, 1, progress) == judged  # kept: not counted
     assert await reviewer.review(second, 1, 2, progress)  # another person has their own
-    with pytest.raises(UserError, match="1 reviews in the last hour"):
+    with pytest.raises(UserError, match="1 review in the last hour"):
         await reviewer.review(second, 0, 1, progress)
     now[0] += timedelta(hours=1)
     assert await reviewer.review(second, 0, 1, progress)
