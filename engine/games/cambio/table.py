@@ -1,0 +1,202 @@
+"""The table of cambio: what its cards are worth, their powers, the labelled positions that
+hold them, and what every rule does to them: take a card from the stock, look at a card, swap
+two (docs/rules/cambio.md §2, §3, §6, §9, §10)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+from engine.cards import ACE, CLUBS, JACK, KING, QUEEN, SPADES, Card, shuffle
+from engine.core import Event, make_rng
+from engine.words import N_
+
+if TYPE_CHECKING:
+    from engine.games.cambio.state import CambioState
+
+HAND_SIZE: Final = 4
+"""Cards dealt to each player (§4.2)."""
+LOOK_COUNT: Final = 2
+"""Own positions each player looks at before play (§4.3)."""
+RESHUFFLES: Final = 2
+"""A round's reshuffles of the discard into the stock (§9.2): after that an empty stock has
+nothing to take, so no round goes on for ever."""
+
+LOOK: Final = "look"
+TURN: Final = "turn"
+DRAWN: Final = "drawn"
+POWER: Final = "power"
+DECIDE: Final = "decide"
+GIVE: Final = "give"
+OVER: Final = "over"
+"""The phases: the opening look; the turn's player draws or calls (a snap window may be
+open); replace or discard the drawn card; use the discarded card's power or skip; the black
+king's swap or keep; the snapper's give-back; the game is over."""
+
+
+PEEK: Final = "peek"
+SPY: Final = "spy"
+SWAP_POWER: Final = "swap"
+KING_POWER: Final = "king"
+"""The powers (§6)."""
+
+
+def points(card: Card) -> int:
+    """A card's points (§2.1): A 0, 2–10 face value, J Q and black kings 10, red kings −1.
+
+    >>> points(Card.parse("KH")), points(Card.parse("KS")), points(Card.parse("7C"))
+    (-1, 10, 7)
+    """
+    if card.rank == ACE:
+        return 0
+    if card.rank == KING and card.is_red:
+        return -1
+    return min(card.rank, 10)
+
+
+def power_of(card: Card) -> str | None:
+    """The power of a card discarded straight from the stock (§6): ``peek`` (7/8, one own
+    card), ``spy`` (9/10, one card of another player), ``swap`` (J/Q, blind swap), ``king``
+    (K♠ K♣, look at one of each then swap or keep); None for A–6 and red kings (§6.5)."""
+    if card.rank in (7, 8):
+        return PEEK
+    if card.rank in (9, 10):
+        return SPY
+    if card.rank in (JACK, QUEEN):
+        return SWAP_POWER
+    if card.rank == KING and card.suit in (CLUBS, SPADES):
+        return KING_POWER
+    return None
+
+
+def seat_ref(seat: int) -> str:
+    """A seat as an event's argument: ``{s2}``, filled with the player's name when rendered."""
+    return f"{{s{seat}}}"
+
+
+# -- position labels (§3) --------------------------------------------------------------------------
+# A … Y, then ZA … ZY, ZZA …: never a card text (a card is rank then suit) nor a seat (s2), so
+# no label is mistaken for either, and labels sort by their index.
+_LABEL = re.compile(r"^(Z*)([A-Y])$")
+
+
+def label_of(index: int) -> str:
+    """The label of the ``index``-th position a player gets in a round (0 → A, 25 → ZA)."""
+    prefix, letter = divmod(index, 25)
+    return "Z" * prefix + chr(ord("A") + letter)
+
+
+def label_index(label: str) -> int:
+    """The inverse of ``label_of``; raises ValueError for text that is not a label."""
+    match = _LABEL.match(label.upper())
+    if not match:
+        raise ValueError(label)
+    return len(match.group(1)) * 25 + ord(match.group(2)) - ord("A")
+
+
+class Slot:
+    """A card in a position and who knows it (§10.1): ``known`` seats, or everyone when
+    ``public``. Slots move with their cards in public moves (swaps, gives), so knowledge
+    follows the card."""
+
+    def __init__(self, card: Card, known: set[int] | None = None, public: bool = False) -> None:
+        self.card = card
+        self.known: set[int] = set() if known is None else known
+        self.public = public
+
+    def __repr__(self) -> str:
+        return f"Slot({self.card!r}, {self.known!r}, {self.public!r})"
+
+    def knows(self, seat: int) -> bool:
+        """Whether ``seat`` knows this card."""
+        return self.public or seat in self.known
+
+    def seen_by(self) -> frozenset[int] | None:
+        """Who sees it, as a Zone says."""
+        return None if self.public else frozenset(self.known)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Slot:
+        """A copy for a copied state (quicker than the generic walk)."""
+        return Slot(self.card, set(self.known), self.public)
+
+    def to_json(self) -> list[Any]:
+        """``[card, known seats, public]``."""
+        return [self.card.text, sorted(self.known), self.public]
+
+
+Hand = dict[str, Slot]
+"""A player's positions, label → slot, in label order (§3.1)."""
+
+
+def sorted_hand(hand: Hand) -> Hand:
+    """The hand with its labels in order (after a card came back into a gap)."""
+    return {label: hand[label] for label in sorted(hand, key=label_index)}
+
+
+# -- what happens at the table ------------------------------------------------------------
+
+
+def take_card(state: CambioState, events: list[Event]) -> Card | None:
+    """§9: the top stock card; an empty stock is first refilled with the discard pile but
+    its top card, shuffled, at most ``RESHUFFLES`` times a round (``events`` gets the
+    reshuffle, which everyone sees). None when that leaves nothing."""
+    if not state.stock and len(state.discard) > 1 and state.reshuffles < RESHUFFLES:
+        state.stock = state.discard[:-1]
+        del state.discard[:-1]
+        shuffle(state.stock, make_rng(state.seed, "reshuffle", state.round_index, state.reshuffles))
+        state.reshuffles += 1
+        events.append(
+            Event(
+                N_(
+                    "The stock is empty: {count} discarded cards are shuffled into a new "
+                    "stock (reshuffle {reshuffle} of {reshuffles} this round)"
+                ),
+                "reshuffle",
+                args=(
+                    ("count", str(len(state.stock))),
+                    ("reshuffle", str(state.reshuffles)),
+                    ("reshuffles", str(RESHUFFLES)),
+                ),
+            )
+        )
+    return state.stock.pop(0) if state.stock else None
+
+
+def new_label(state: CambioState, seat: int) -> str:
+    """§3.2: the next label never used by ``seat`` this round (E, F, …)."""
+    label = label_of(state.next_label[seat])
+    state.next_label[seat] += 1
+    return label
+
+
+def may_call(state: CambioState) -> bool:
+    """§7.1: Cambio may be called once a round, once as many draws were made as there are
+    players."""
+    return state.caller is None and state.draws >= state.players
+
+
+def unlocked_targets(state: CambioState, seat: int) -> list[tuple[int, str]]:
+    """§6, §7.3: the positions of other players that ``seat`` may look at or swap with
+    (never the caller's)."""
+    caller = state.caller
+    return [
+        (other, label)
+        for other in range(state.players)
+        if other != seat and other != caller
+        for label in state.hands[other]
+    ]
+
+
+def see(state: CambioState, seat: int, owner: int, label: str) -> str:
+    """§10.1: ``seat`` looks at ``owner``'s ``label`` and knows the card from now on."""
+    slot = state.hands[owner][label]
+    slot.known.add(seat)
+    state.recent[seat].append((owner, label, slot.card.text))
+    return slot.card.pretty
+
+
+def swap(state: CambioState, seat: int, own: str, other: int, pos: str) -> None:
+    """§6.3, §10.1: a public swap: the cards change places and what anyone knew moves
+    with them."""
+    mine, theirs = state.hands[seat], state.hands[other]
+    mine[own], theirs[pos] = theirs[pos], mine[own]
