@@ -4,13 +4,13 @@ game's end (§11). Snapping, out of turn, is in ``snaps``; taking from the stock
 other things a rule does to the table are in ``table``.
 
 Each rule is one function: the moves it allows (``moves`` lists them, phase by phase) and what
-a move does (``apply_*``); the state (``state.CambioState``) holds the table and asks them.
+a move does (``apply_*``) to the table (``table.CambioTable``); the state
+(``state.CambioState``) asks them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.core import Action, Event, leader_order
 from engine.games.cambio import knowledge, snaps
@@ -42,9 +42,9 @@ from engine.games.cambio.table import (
     SPY,
     SWAP_POWER,
     TURN,
+    CambioTable,
     Slot,
     label_of,
-    may_call,
     points,
     power_of,
     seat_ref,
@@ -55,49 +55,46 @@ from engine.games.cambio.table import (
 )
 from engine.words import N_
 
-if TYPE_CHECKING:
-    from engine.games.cambio.state import CambioState
 
-
-def start_round(state: CambioState) -> list[Event]:
+def start_round(table: CambioTable) -> list[Event]:
     """§4.2: 4 cards each, one at a time from the dealer's left, to A B C D; the rest is
     the stock. §4.3: then everyone looks at two of their positions."""
-    deck = state.deck_plan.deck(state.round_index)
-    order = leader_order((state.dealer + 1) % state.players, state.players)
-    state.hands = [{} for _seat in range(state.players)]
-    for index in range(HAND_SIZE * state.players):
-        seat = order[index % state.players]
-        state.hands[seat][label_of(index // state.players)] = Slot(deck[index])
-    state.next_label = [HAND_SIZE] * state.players
-    state.stock = deck[HAND_SIZE * state.players :]
-    state.discard = []
-    state.drawn = None
-    state.phase = LOOK
-    state.looked = set()
-    state.draws = 0
-    state.caller = None
-    state.window = False
-    state.snapped = set()
-    state.power = None
-    state.king = None
-    state.gap = None
-    state.giver = None
-    state.reshuffles = 0
-    state.recent = [[] for _seat in range(state.players)]
-    state.turn = (state.dealer + 1) % state.players  # §5.1
+    deck = table.deck_plan.deck(table.round_index)
+    order = leader_order((table.dealer + 1) % table.players, table.players)
+    table.hands = [{} for _seat in range(table.players)]
+    for index in range(HAND_SIZE * table.players):
+        seat = order[index % table.players]
+        table.hands[seat][label_of(index // table.players)] = Slot(deck[index])
+    table.next_label = [HAND_SIZE] * table.players
+    table.stock = deck[HAND_SIZE * table.players :]
+    table.discard = []
+    table.drawn = None
+    table.phase = LOOK
+    table.looked = set()
+    table.draws = 0
+    table.caller = None
+    table.window = False
+    table.snapped = set()
+    table.power = None
+    table.king = None
+    table.gap = None
+    table.giver = None
+    table.reshuffles = 0
+    table.recent = [[] for _seat in range(table.players)]
+    table.turn = (table.dealer + 1) % table.players  # §5.1
     return [
         Event(
             N_("Round {round}: {dealer} deals. Everyone looks at two of their cards."),
             kind="deal",
-            args=(("round", str(state.round_index + 1)), ("dealer", seat_ref(state.dealer))),
+            args=(("round", str(table.round_index + 1)), ("dealer", seat_ref(table.dealer))),
         )
     ]
 
 
-def moves(state: CambioState, seat: int) -> list[Action]:
+def moves(table: CambioTable, seat: int) -> list[Action]:
     """The moves of a seat that may act, each listed by the rule that allows it."""
-    phase = state.phase
-    hand = state.hands[seat]
+    phase = table.phase
+    hand = table.hands[seat]
     if phase == LOOK:  # §4.3: any two own positions
         labels = list(hand)
         return [
@@ -105,18 +102,18 @@ def moves(state: CambioState, seat: int) -> list[Action]:
         ]
     if phase == TURN:
         listed: list[Action] = []
-        if seat == state.turn:  # §5.2 draw, §7.1 or call
+        if seat == table.turn:  # §5.2 draw, §7.1 or call
             listed.append(DRAW)
-            if may_call(state):
+            if table.may_call():
                 listed.append(CAMBIO)
         # a seat that may act now and is not the turn's may only snap (§8.1)
-        if seat != state.turn or snaps.may_snap(state, seat):
-            listed.extend(snaps.snap_moves(state, seat))
+        if seat != table.turn or snaps.may_snap(table, seat):
+            listed.extend(snaps.snap_moves(table, seat))
         return listed
     if phase == DRAWN:  # §5.2
         return [*[Replace(label) for label in hand], DISCARD]
     if phase == POWER:  # §6
-        return [*power_moves(state, seat), SKIP]
+        return [*power_moves(table, seat), SKIP]
     if phase == DECIDE:  # §6.4
         return [SWAP, KEEP]
     if phase == GIVE:  # §8.4
@@ -124,13 +121,13 @@ def moves(state: CambioState, seat: int) -> list[Action]:
     return []
 
 
-def power_moves(state: CambioState, seat: int) -> list[Action]:
+def power_moves(table: CambioTable, seat: int) -> list[Action]:
     """§6.1–§6.4: what the discarded card's power may do."""
-    own = state.hands[seat]
-    power = state.power
+    own = table.hands[seat]
+    power = table.power
     if power == PEEK:
         return [Peek(label) for label in own]
-    targets = unlocked_targets(state, seat)
+    targets = unlocked_targets(table, seat)
     if power == SPY:
         return [Spy(other, label) for other, label in targets]
     if power == SWAP_POWER:
@@ -138,19 +135,19 @@ def power_moves(state: CambioState, seat: int) -> list[Action]:
     return [KingPeek(mine, other, label) for mine in own for other, label in targets]
 
 
-def has_power_target(state: CambioState, seat: int, power: str) -> bool:
+def has_power_target(table: CambioTable, seat: int, power: str) -> bool:
     """§6.5: whether a power has a target (else it is not offered)."""
     if power == PEEK:
-        return bool(state.hands[seat])
-    others = bool(unlocked_targets(state, seat))
-    return others if power == SPY else others and bool(state.hands[seat])
+        return bool(table.hands[seat])
+    others = bool(unlocked_targets(table, seat))
+    return others if power == SPY else others and bool(table.hands[seat])
 
 
-def apply_look(state: CambioState, seat: int, action: Look) -> list[Event]:
+def apply_look(table: CambioTable, seat: int, action: Look) -> list[Event]:
     """§4.3: the opening look; play starts once everyone has looked."""
-    first = see(state, seat, seat, action.first)
-    second = see(state, seat, seat, action.second)
-    state.looked.add(seat)
+    first = see(table, seat, seat, action.first)
+    second = see(table, seat, seat, action.second)
+    table.looked.add(seat)
     labels = (("first", action.first), ("second", action.second))
     events = [
         Event(
@@ -165,46 +162,46 @@ def apply_look(state: CambioState, seat: int, action: Look) -> list[Event]:
             (*labels, ("first_card", first), ("second_card", second)),
         ),
     ]
-    if len(state.looked) == state.players:
-        state.phase = TURN
+    if len(table.looked) == table.players:
+        table.phase = TURN
         events.append(
             Event(
                 N_("Everyone has looked; {player} plays first."),
                 "turn",
-                args=(("player", seat_ref(state.turn)),),
+                args=(("player", seat_ref(table.turn)),),
             )
         )
     return events
 
 
-def apply_turn(state: CambioState, seat: int, action: Action) -> list[Event]:
+def apply_turn(table: CambioTable, seat: int, action: Action) -> list[Event]:
     """§5.2 draw (§9.3: nothing to take ends the round), or §7.1 call Cambio. Either
     closes the snap window (§8.2)."""
-    state.window = False
-    state.snapped = set()
+    table.window = False
+    table.snapped = set()
     player = ("player", seat_ref(seat))
     if action == CAMBIO:
-        state.caller = seat
+        table.caller = seat
         call = Event(
             N_("{player} calls Cambio! Everyone else has one more turn."),
             "call",
             args=(player,),
         )
-        return [call, *end_turn(state, open_window=False)]
+        return [call, *end_turn(table, open_window=False)]
     events: list[Event] = []
-    card = take_card(state, events)
+    card = take_card(table, events)
     if card is None:
-        if state.reshuffles == RESHUFFLES:
+        if table.reshuffles == RESHUFFLES:
             why = N_(
                 "{player} cannot draw: the stock is empty after the round's {count} reshuffles."
             )
         else:
             why = N_("{player} cannot draw: no cards are left to take.")
         events.append(Event(why, "draw", args=(player, ("count", str(RESHUFFLES)))))
-        return events + end_round(state)
-    state.draws += 1
-    state.drawn = card
-    state.phase = DRAWN
+        return events + end_round(table)
+    table.draws += 1
+    table.drawn = card
+    table.phase = DRAWN
     events.append(Event(N_("{player} drew a card"), "draw", args=(player,)))
     events.append(
         Event(N_("You drew {card}"), "draw", frozenset((seat,)), (("card", card.pretty),))
@@ -212,16 +209,16 @@ def apply_turn(state: CambioState, seat: int, action: Action) -> list[Event]:
     return events
 
 
-def apply_drawn(state: CambioState, seat: int, action: Action) -> list[Event]:
+def apply_drawn(table: CambioTable, seat: int, action: Action) -> list[Event]:
     """§5.2: replace an own card (no power), or discard the drawn card (its power, §6)."""
-    drawn = state.drawn
+    drawn = table.drawn
     assert drawn is not None
-    state.drawn = None
+    table.drawn = None
     player = ("player", seat_ref(seat))
     if isinstance(action, Replace):
-        old = state.hands[seat][action.pos]
-        state.hands[seat][action.pos] = Slot(drawn, {seat})
-        state.discard.append(old.card)
+        old = table.hands[seat][action.pos]
+        table.hands[seat][action.pos] = Slot(drawn, {seat})
+        table.discard.append(old.card)
         replaced = Event(
             N_(
                 "{player} put the drawn card in place of their card {label}; "
@@ -230,32 +227,32 @@ def apply_drawn(state: CambioState, seat: int, action: Action) -> list[Event]:
             "replace",
             args=(player, ("label", action.pos), ("card", old.card.pretty)),
         )
-        return [replaced, *end_turn(state)]
-    state.discard.append(drawn)
+        return [replaced, *end_turn(table)]
+    table.discard.append(drawn)
     events = [
         Event(N_("{player} discarded {card}"), "discard", args=(player, ("card", drawn.pretty)))
     ]
     power = power_of(drawn)
-    if power is not None and has_power_target(state, seat, power):
-        state.power = power
-        state.phase = POWER
+    if power is not None and has_power_target(table, seat, power):
+        table.power = power
+        table.phase = POWER
         return events
-    return events + end_turn(state)
+    return events + end_turn(table)
 
 
-def apply_power(state: CambioState, seat: int, action: Action) -> list[Event]:
+def apply_power(table: CambioTable, seat: int, action: Action) -> list[Event]:
     """§6: a power used or skipped (the black king's look leads to its swap or keep)."""
     only_me = frozenset((seat,))
     player = ("player", seat_ref(seat))
     if isinstance(action, Peek):  # §6.1
-        card = see(state, seat, seat, action.pos)
+        card = see(table, seat, seat, action.pos)
         label = ("label", action.pos)
         events = [
             Event(N_("{player} looked at their card {label}"), "power", args=(player, label)),
             Event(N_("Your card {label} is {card}"), "power", only_me, (label, ("card", card))),
         ]
     elif isinstance(action, Spy):  # §6.2
-        card = see(state, seat, action.seat, action.pos)
+        card = see(table, seat, action.seat, action.pos)
         spied = (("other", seat_ref(action.seat)), ("label", action.pos))
         events = [
             Event(
@@ -271,7 +268,7 @@ def apply_power(state: CambioState, seat: int, action: Action) -> list[Event]:
             ),
         ]
     elif isinstance(action, BlindSwap):  # §6.3
-        swap(state, seat, action.own, action.seat, action.pos)
+        swap(table, seat, action.own, action.seat, action.pos)
         swapped = (("own", action.own), ("other", seat_ref(action.seat)))
         events = [
             Event(
@@ -281,10 +278,10 @@ def apply_power(state: CambioState, seat: int, action: Action) -> list[Event]:
             )
         ]
     elif isinstance(action, KingPeek):  # §6.4: look, then swap or keep
-        mine = see(state, seat, seat, action.own)
-        theirs = see(state, seat, action.seat, action.pos)
-        state.king = (action.own, action.seat, action.pos)
-        state.phase = DECIDE
+        mine = see(table, seat, seat, action.own)
+        theirs = see(table, seat, action.seat, action.pos)
+        table.king = (action.own, action.seat, action.pos)
+        table.phase = DECIDE
         looked = (("own", action.own), ("other", seat_ref(action.seat)), ("label", action.pos))
         return [
             Event(
@@ -299,12 +296,12 @@ def apply_power(state: CambioState, seat: int, action: Action) -> list[Event]:
                 (*looked, ("own_card", mine), ("card", theirs)),
             ),
         ]
-    elif state.phase == DECIDE:
-        assert state.king is not None
-        own, other, pos = state.king
+    elif table.phase == DECIDE:
+        assert table.king is not None
+        own, other, pos = table.king
         # The looked cards stay on show while the seat decided; now it must remember them.
         if action == SWAP:
-            swap(state, seat, own, other, pos)
+            swap(table, seat, own, other, pos)
             events = [
                 Event(
                     N_("{player} swapped their card {own} with {other}'s card {label}"),
@@ -316,60 +313,60 @@ def apply_power(state: CambioState, seat: int, action: Action) -> list[Event]:
             events = [Event(N_("{player} kept the cards where they were"), "power", args=(player,))]
     else:
         events = [Event(N_("{player} did not use the power"), "power", args=(player,))]
-    return events + end_turn(state)
+    return events + end_turn(table)
 
 
-def end_turn(state: CambioState, open_window: bool = True) -> list[Event]:
+def end_turn(table: CambioTable, open_window: bool = True) -> list[Event]:
     """§5.1 pass the turn left; §8.1 a card on the discard opens a snap window. §7.2 when
     the turn comes back to the caller, the round ends at once (no window after the last
     final turn)."""
-    state.phase = TURN
-    state.power = None
-    state.king = None
-    state.snapped = set()
-    following = (state.turn + 1) % state.players
-    if following == state.caller:
-        state.window = False
-        return end_round(state)
-    state.turn = following
-    state.window = open_window and bool(state.discard)
+    table.phase = TURN
+    table.power = None
+    table.king = None
+    table.snapped = set()
+    following = (table.turn + 1) % table.players
+    if following == table.caller:
+        table.window = False
+        return end_round(table)
+    table.turn = following
+    table.window = open_window and bool(table.discard)
     return []
 
 
-def round_points(state: CambioState) -> list[int]:
+def round_points(table: CambioTable) -> list[int]:
     """§11.1: each player's card points now (no cards: 0)."""
-    return [sum([points(slot.card) for slot in hand.values()]) for hand in state.hands]
+    return [sum([points(slot.card) for slot in hand.values()]) for hand in table.hands]
 
 
-def end_round(state: CambioState) -> list[Event]:
+def end_round(table: CambioTable) -> list[Event]:
     """§11: reveal and score; then either end the game or deal the next round (§4.1: the
     deal passes left)."""
-    for hand in state.hands:
+    for hand in table.hands:
         for slot in hand.values():
             slot.public = True
-    scored = round_points(state)
+    scored = round_points(table)
     for seat, gained in enumerate(scored):
-        state.totals[seat] += gained
-    state.history.append(scored)
-    state.window = False
-    state.phase = TURN
-    state.last_reveal = {**knowledge.public_view(state), "revealed": state.faces()}
-    events = [round_scores(state, scored)]
-    limit = state.options["limit"]
-    rounds = state.options["rounds"] or state.players
-    if (limit is not None and max(state.totals) >= int(limit)) or (
-        limit is None and state.round_index + 1 >= int(rounds)
+        table.totals[seat] += gained
+    table.history.append(scored)
+    table.window = False
+    table.phase = TURN
+    table.last_reveal = {**knowledge.public_view(table), "revealed": table.faces()}
+    events = [round_scores(table, scored)]
+    limit = table.options["limit"]
+    rounds = table.options["rounds"] or table.players
+    if (limit is not None and max(table.totals) >= int(limit)) or (
+        limit is None and table.round_index + 1 >= int(rounds)
     ):
-        state.over = True
-        state.phase = OVER
-        events.append(game_won(state.winners(), min(state.totals)))
+        table.over = True
+        table.phase = OVER
+        events.append(game_won(table.winners(), min(table.totals)))
         return events
-    state.round_index += 1
-    state.dealer = (state.dealer + 1) % state.players
-    return events + start_round(state)
+    table.round_index += 1
+    table.dealer = (table.dealer + 1) % table.players
+    return events + start_round(table)
 
 
-def round_scores(state: CambioState, scored: Sequence[int]) -> Event:
+def round_scores(table: CambioTable, scored: Sequence[int]) -> Event:
     """§11.1: the round's scores, each card with its points so the sum can be checked
     (``5♠ 5, K♥ -1``), then the totals."""
     shown = "; ".join(
@@ -379,13 +376,13 @@ def round_scores(state: CambioState, scored: Sequence[int]) -> Event:
             or "no cards"
         )
         + ")"
-        for seat, hand in enumerate(state.hands)
+        for seat, hand in enumerate(table.hands)
     )
-    totals = ", ".join(f"{seat_ref(seat)} {total}" for seat, total in enumerate(state.totals))
+    totals = ", ".join(f"{seat_ref(seat)} {total}" for seat, total in enumerate(table.totals))
     return Event(
         N_("Round {round} scores: {scores} · totals: {totals}"),
         kind="hand_end",
-        args=(("round", str(state.round_index + 1)), ("scores", shown), ("totals", totals)),
+        args=(("round", str(table.round_index + 1)), ("scores", shown), ("totals", totals)),
     )
 
 

@@ -3,15 +3,13 @@ wrong snap does."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.core import Action, Event
 from engine.games.cambio.moves import Give, Snap
 from engine.games.cambio.table import (
     GIVE,
     TURN,
+    CambioTable,
     Slot,
-    new_label,
     seat_ref,
     sorted_hand,
     take_card,
@@ -19,57 +17,54 @@ from engine.games.cambio.table import (
 )
 from engine.words import N_
 
-if TYPE_CHECKING:
-    from engine.games.cambio.state import CambioState
 
-
-def snap_open(state: CambioState) -> bool:
+def snap_open(table: CambioTable) -> bool:
     """§8.1–§8.2: a snap window is open on the discard's top card."""
-    return state.window and state.phase == TURN
+    return table.window and table.phase == TURN
 
 
-def snappers(state: CambioState) -> list[int]:
+def snappers(table: CambioTable) -> list[int]:
     """§8.1, §7.3: the seats that may snap now, in seat order: while the window is open and
     an unlocked position holds a card, every seat but the caller that has not tried in this
     window."""
-    caller = state.caller
-    if not snap_open(state) or not any(
-        state.hands[owner] for owner in range(state.players) if owner != caller
+    caller = table.caller
+    if not snap_open(table) or not any(
+        table.hands[owner] for owner in range(table.players) if owner != caller
     ):
         return []
-    return [seat for seat in range(state.players) if seat != caller and seat not in state.snapped]
+    return [seat for seat in range(table.players) if seat != caller and seat not in table.snapped]
 
 
-def may_snap(state: CambioState, seat: int) -> bool:
+def may_snap(table: CambioTable, seat: int) -> bool:
     """Whether ``seat`` may snap now."""
-    return seat in snappers(state)
+    return seat in snappers(table)
 
 
-def acting_in_window(state: CambioState) -> tuple[int, ...]:
+def acting_in_window(table: CambioTable) -> tuple[int, ...]:
     """Who may act while a window is open: the snappers, and the turn's player (who may draw,
     which closes the window), in seat order."""
-    acting = snappers(state)
-    if state.turn not in acting:
-        acting.append(state.turn)
+    acting = snappers(table)
+    if table.turn not in acting:
+        acting.append(table.turn)
         acting.sort()
     return tuple(acting)
 
 
-def snap_moves(state: CambioState, seat: int) -> list[Action]:
+def snap_moves(table: CambioTable, seat: int) -> list[Action]:
     """§8.1: every unlocked position holding a card: own first, then the other seats' in seat
     order."""
-    own: list[Action] = [Snap(None, label) for label in state.hands[seat]]
-    return own + [Snap(other, label) for other, label in unlocked_targets(state, seat)]
+    own: list[Action] = [Snap(None, label) for label in table.hands[seat]]
+    return own + [Snap(other, label) for other, label in unlocked_targets(table, seat)]
 
 
-def apply_snap(state: CambioState, seat: int, action: Snap) -> list[Event]:
+def apply_snap(table: CambioTable, seat: int, action: Snap) -> list[Event]:
     """§8.3–§8.5: a correct snap discards the card (another player's: the snapper gives one
     back, §8.4) and closes the window; a wrong one shows the card to everyone and costs a
     penalty card in a new position (none when nothing is left to take, §9.3)."""
-    state.snapped.add(seat)
+    table.snapped.add(seat)
     owner = seat if action.seat is None else action.seat
-    slot = state.hands[owner][action.pos]
-    top = state.discard[-1]
+    slot = table.hands[owner][action.pos]
+    top = table.discard[-1]
     snapped: tuple[tuple[str, str], ...] = (
         ("player", seat_ref(seat)),
         ("other", seat_ref(owner)),
@@ -77,19 +72,19 @@ def apply_snap(state: CambioState, seat: int, action: Snap) -> list[Event]:
         ("card", slot.card.pretty),
     )
     if slot.card.rank == top.rank:
-        del state.hands[owner][action.pos]
-        state.discard.append(slot.card)
-        state.window = False
-        state.snapped = set()
+        del table.hands[owner][action.pos]
+        table.discard.append(slot.card)
+        table.window = False
+        table.snapped = set()
         if owner == seat:
             message = N_("{player} snapped their card {label}: {card} — correct!")
         else:
             message = N_("{player} snapped {other}'s card {label}: {card} — correct!")
         events = [Event(message, "snap", args=snapped)]
-        if owner != seat and state.hands[seat]:
-            state.phase = GIVE
-            state.giver = seat
-            state.gap = (owner, action.pos)
+        if owner != seat and table.hands[seat]:
+            table.phase = GIVE
+            table.giver = seat
+            table.gap = (owner, action.pos)
             events.append(
                 Event(N_("{player} chooses a card to give {other}"), "snap", args=snapped[:2])
             )
@@ -97,7 +92,7 @@ def apply_snap(state: CambioState, seat: int, action: Snap) -> list[Event]:
     # §8.5: the card goes back face down where it was, seen by everyone, and a penalty.
     slot.public = True
     seen = (owner, action.pos, slot.card.text)
-    for entries in state.recent:
+    for entries in table.recent:
         if seen not in entries:
             entries.append(seen)
     if owner == seat:
@@ -107,12 +102,12 @@ def apply_snap(state: CambioState, seat: int, action: Snap) -> list[Event]:
             "{player} snapped {other}'s card {label}: {card} does not match {top} — wrong!"
         )
     events = [Event(message, "snap", args=(*snapped, ("top", top.pretty)))]
-    penalty = take_card(state, events)
+    penalty = take_card(table, events)
     if penalty is None:
         events.append(Event(N_("No card is left for a penalty."), "snap"))
         return events
-    label = new_label(state, seat)
-    state.hands[seat][label] = Slot(penalty)
+    label = table.new_label(seat)
+    table.hands[seat][label] = Slot(penalty)
     events.append(
         Event(
             N_("{player} takes a penalty card, unseen: their new card {label}"),
@@ -123,16 +118,16 @@ def apply_snap(state: CambioState, seat: int, action: Snap) -> list[Event]:
     return events
 
 
-def apply_give(state: CambioState, seat: int, action: Give) -> list[Event]:
+def apply_give(table: CambioTable, seat: int, action: Give) -> list[Event]:
     """§8.4: the snapper moves one of their cards, unseen, into the emptied position (which
     keeps its label, §3.1)."""
-    assert state.gap is not None
-    owner, pos = state.gap
-    state.hands[owner][pos] = state.hands[seat].pop(action.pos)
-    state.hands[owner] = sorted_hand(state.hands[owner])
-    state.phase = TURN
-    state.gap = None
-    state.giver = None
+    assert table.gap is not None
+    owner, pos = table.gap
+    table.hands[owner][pos] = table.hands[seat].pop(action.pos)
+    table.hands[owner] = sorted_hand(table.hands[owner])
+    table.phase = TURN
+    table.gap = None
+    table.giver = None
     return [
         Event(
             N_("{player} moved their card {own} into {other}'s empty card {label}"),

@@ -1,18 +1,18 @@
 """The table of cambio: what its cards are worth, their powers, the labelled positions that
-hold them, and what every rule does to them: take a card from the stock, look at a card, swap
-two (docs/rules/cambio.md §2, §3, §6, §9, §10)."""
+hold them, the table itself (``CambioTable``: every card and mark the rules read and change),
+and what the rules do to it: take a card from the stock, look at a card, swap two
+(docs/rules/cambio.md §2, §3, §6, §9, §10)."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import ACE, CLUBS, JACK, KING, QUEEN, SPADES, Card, shuffle
-from engine.core import Event, make_rng
+from engine.core import DeckPlan, Event, OptionValue, TotalsState, make_rng
 from engine.words import N_
-
-if TYPE_CHECKING:
-    from engine.games.cambio.state import CambioState
 
 HAND_SIZE: Final = 4
 """Cards dealt to each player (§4.2)."""
@@ -116,7 +116,7 @@ class Slot:
         return None if self.public else frozenset(self.known)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Slot:
-        """A copy for a copied state (quicker than the generic walk)."""
+        """A copy for a copied table (quicker than the generic walk)."""
         return Slot(self.card, set(self.known), self.public)
 
     def to_json(self) -> list[Any]:
@@ -133,18 +133,74 @@ def sorted_hand(hand: Hand) -> Hand:
     return {label: hand[label] for label in sorted(hand, key=label_index)}
 
 
+# -- the table -------------------------------------------------------------------------------
+
+
+# compiled (setup.py): mypyc calls __init__ when the class is called only for a class open to
+# interpreted subclasses, as a serializable State (copied without __init__) needs
+@mypyc_attr(allow_interpreted_subclasses=True)
+class CambioTable(TotalsState):
+    """The table of a cambio game: the positions and piles, whose turn, the call, the snap
+    window and the totals; the rules (``rules``, ``snaps``) read and change it, and
+    ``state.CambioState`` answers the engine by asking them. Phases: ``look`` (the opening
+    look), ``turn`` (the turn's player draws or calls; a snap window may be open), ``drawn``
+    (replace or discard), ``power`` (use the discarded card's power or skip), ``decide``
+    (black king: swap or keep), ``give`` (the snapper's give-back), ``over``."""
+
+    def __init__(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan
+    ) -> None:
+        super().__init__(players, seed, options, deck_plan)
+        self.round_index = 0
+        self.dealer = 0 if deck_plan.is_stacked else make_rng(seed, "dealer").randrange(players)
+        self.phase = LOOK
+        self.turn = 0
+        self.hands: list[Hand] = [{} for _seat in range(players)]
+        self.next_label = [0] * players
+        self.stock: list[Card] = []  # top first
+        self.discard: list[Card] = []  # top last
+        self.drawn: Card | None = None
+        self.looked: set[int] = set()  # seats that made the opening look this round
+        self.draws = 0  # draws made this round (Cambio may be called once n were made)
+        self.caller: int | None = None
+        self.window = False  # a snap window is open on the discard's top card
+        self.snapped: set[int] = set()  # seats that tried a snap in the open window
+        self.power: str | None = None
+        self.king: tuple[str, int, str] | None = None  # the black king's two looked positions
+        self.gap: tuple[int, str] | None = None  # where the snapper gives a card to
+        self.giver: int | None = None
+        self.reshuffles = 0
+        # what each seat looked at in its last action: (owner, label, card text)
+        self.recent: list[list[tuple[int, str, str]]] = [[] for _seat in range(players)]
+
+    def new_label(self, seat: int) -> str:
+        """§3.2: the next label never used by ``seat`` this round (E, F, …)."""
+        label = label_of(self.next_label[seat])
+        self.next_label[seat] += 1
+        return label
+
+    def may_call(self) -> bool:
+        """§7.1: Cambio may be called once a round, once as many draws were made as there are
+        players."""
+        return self.caller is None and self.draws >= self.players
+
+    def faces(self) -> list[dict[str, str]]:
+        """Every position's card, by seat (what a reveal shows)."""
+        return [{label: slot.card.text for label, slot in hand.items()} for hand in self.hands]
+
+
 # -- what happens at the table ------------------------------------------------------------
 
 
-def take_card(state: CambioState, events: list[Event]) -> Card | None:
+def take_card(table: CambioTable, events: list[Event]) -> Card | None:
     """§9: the top stock card; an empty stock is first refilled with the discard pile but
     its top card, shuffled, at most ``RESHUFFLES`` times a round (``events`` gets the
     reshuffle, which everyone sees). None when that leaves nothing."""
-    if not state.stock and len(state.discard) > 1 and state.reshuffles < RESHUFFLES:
-        state.stock = state.discard[:-1]
-        del state.discard[:-1]
-        shuffle(state.stock, make_rng(state.seed, "reshuffle", state.round_index, state.reshuffles))
-        state.reshuffles += 1
+    if not table.stock and len(table.discard) > 1 and table.reshuffles < RESHUFFLES:
+        table.stock = table.discard[:-1]
+        del table.discard[:-1]
+        shuffle(table.stock, make_rng(table.seed, "reshuffle", table.round_index, table.reshuffles))
+        table.reshuffles += 1
         events.append(
             Event(
                 N_(
@@ -153,50 +209,37 @@ def take_card(state: CambioState, events: list[Event]) -> Card | None:
                 ),
                 "reshuffle",
                 args=(
-                    ("count", str(len(state.stock))),
-                    ("reshuffle", str(state.reshuffles)),
+                    ("count", str(len(table.stock))),
+                    ("reshuffle", str(table.reshuffles)),
                     ("reshuffles", str(RESHUFFLES)),
                 ),
             )
         )
-    return state.stock.pop(0) if state.stock else None
+    return table.stock.pop(0) if table.stock else None
 
 
-def new_label(state: CambioState, seat: int) -> str:
-    """§3.2: the next label never used by ``seat`` this round (E, F, …)."""
-    label = label_of(state.next_label[seat])
-    state.next_label[seat] += 1
-    return label
-
-
-def may_call(state: CambioState) -> bool:
-    """§7.1: Cambio may be called once a round, once as many draws were made as there are
-    players."""
-    return state.caller is None and state.draws >= state.players
-
-
-def unlocked_targets(state: CambioState, seat: int) -> list[tuple[int, str]]:
+def unlocked_targets(table: CambioTable, seat: int) -> list[tuple[int, str]]:
     """§6, §7.3: the positions of other players that ``seat`` may look at or swap with
     (never the caller's)."""
-    caller = state.caller
+    caller = table.caller
     return [
         (other, label)
-        for other in range(state.players)
+        for other in range(table.players)
         if other != seat and other != caller
-        for label in state.hands[other]
+        for label in table.hands[other]
     ]
 
 
-def see(state: CambioState, seat: int, owner: int, label: str) -> str:
+def see(table: CambioTable, seat: int, owner: int, label: str) -> str:
     """§10.1: ``seat`` looks at ``owner``'s ``label`` and knows the card from now on."""
-    slot = state.hands[owner][label]
+    slot = table.hands[owner][label]
     slot.known.add(seat)
-    state.recent[seat].append((owner, label, slot.card.text))
+    table.recent[seat].append((owner, label, slot.card.text))
     return slot.card.pretty
 
 
-def swap(state: CambioState, seat: int, own: str, other: int, pos: str) -> None:
+def swap(table: CambioTable, seat: int, own: str, other: int, pos: str) -> None:
     """§6.3, §10.1: a public swap: the cards change places and what anyone knew moves
     with them."""
-    mine, theirs = state.hands[seat], state.hands[other]
+    mine, theirs = table.hands[seat], table.hands[other]
     mine[own], theirs[pos] = theirs[pos], mine[own]

@@ -5,7 +5,6 @@ Each sentence is one message (``engine.words``); a player is named through ``{s2
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.cards import RANK_TEXT, Card, describe_cards
 from engine.core import Action, View, Word, scores_line
@@ -24,12 +23,9 @@ from engine.games.cambio.moves import (
     Spy,
 )
 from engine.games.cambio.snaps import snap_open
-from engine.games.cambio.table import GIVE, LOOK, POWER, TURN, may_call, seat_ref
+from engine.games.cambio.table import GIVE, LOOK, POWER, TURN, CambioTable, seat_ref
 from engine.layout import Group, Layout, Shown, face_up, rows, stack
 from engine.words import N_, _, ngettext
-
-if TYPE_CHECKING:
-    from engine.games.cambio.state import CambioState
 
 CALL_CAMBIO_CONFIRM = N_(
     "Call Cambio? The others get one more turn each, then every hand is revealed and the round "
@@ -388,47 +384,47 @@ _FIRST_STEP_PROMPTS = {
 """The question after a decision's first step."""
 
 
-def why_illegal(state: CambioState, seat: int, action: Action) -> str:
+def why_illegal(table: CambioTable, seat: int, action: Action) -> str:
     """Why ``seat`` may not make ``action`` now, found by asking the rules that would allow
     it (the phase's, the targets', the call's, the snap's)."""
     if isinstance(action, Snap):
-        return _why_no_snap(state, seat, action)
-    if state.phase == LOOK:
-        if seat in state.looked:
+        return _why_no_snap(table, seat, action)
+    if table.phase == LOOK:
+        if seat in table.looked:
             return _("You have already looked; wait for the others to look at their cards.")
         if isinstance(action, Look):
             return _("Look at two different positions of your own (like: look A B).")
         return _("First look at two of your cards (like: look C D).")
-    if seat not in state.to_act():
-        if state.phase == GIVE:
+    if seat not in table.to_act():
+        if table.phase == GIVE:
             return _("Wait: the snapper is choosing a card to give.")
         return _("It is not your turn.")
-    if action == CAMBIO and state.phase == TURN:
-        if state.caller is not None:
+    if action == CAMBIO and table.phase == TURN:
+        if table.caller is not None:
             return _("Cambio has already been called this round.")
         return _("You may call Cambio only once everybody has had a turn.")
-    hand = state.hands[seat]
+    hand = table.hands[seat]
     own = _own_position(action)
     if own is not None and own not in hand:
         return _("You have no card in position {label}.").format(label=own)
     if isinstance(action, (Spy, BlindSwap, KingPeek)):
         if action.seat == seat:
             return _("Choose another player's card for that.")
-        if action.seat == state.caller:
+        if action.seat == table.caller:
             return _("That player called Cambio: their cards are locked.")
-        if not 0 <= action.seat < state.players or action.pos not in state.hands[action.seat]:
+        if not 0 <= action.seat < table.players or action.pos not in table.hands[action.seat]:
             return _("There is no card at {position}.").format(
                 position=f"s{action.seat}.{action.pos}"
             )
-    if state.phase == TURN:
-        if may_call(state):
+    if table.phase == TURN:
+        if table.may_call():
             expected = N_("'{action}' is not possible now: draw a card or call Cambio.")
         else:
             expected = N_("'{action}' is not possible now: draw a card.")
-    elif state.phase == POWER:
-        expected = _POWER_HINTS.get(state.power or "", N_("'{action}' is not possible now: skip."))
+    elif table.phase == POWER:
+        expected = _POWER_HINTS.get(table.power or "", N_("'{action}' is not possible now: skip."))
     else:
-        expected = _PHASE_HINTS[state.phase]
+        expected = _PHASE_HINTS[table.phase]
     return _(expected).format(action=action.text)
 
 
@@ -441,19 +437,19 @@ def _own_position(action: Action) -> str | None:
     return None
 
 
-def _why_no_snap(state: CambioState, seat: int, action: Snap) -> str:
+def _why_no_snap(table: CambioTable, seat: int, action: Snap) -> str:
     """Why this snap is refused (§8.1, §7.3)."""
-    if not snap_open(state):
+    if not snap_open(table):
         return _("No snap is possible now: the snap window is closed.")
-    if seat == state.caller:
+    if seat == table.caller:
         return _("You called Cambio: you may not snap any more.")
-    if seat in state.snapped:
+    if seat in table.snapped:
         return _("You have already tried a snap on this card.")
     target = seat if action.seat is None else action.seat
     if action.seat == seat:
         return _("Write your own card as '{action}'.").format(action=f"snap {action.pos}")
-    if target == state.caller:
+    if target == table.caller:
         return _("That player called Cambio: their cards are locked.")
-    if not 0 <= target < state.players or action.pos not in state.hands[target]:
+    if not 0 <= target < table.players or action.pos not in table.hands[target]:
         return _("There is no card at {position}.").format(position=action.text.split()[1])
     return _("That snap is not possible now.")
