@@ -10,6 +10,7 @@ from engine.core import Action, CardSet, Game, Option, OptionValue, State, View
 from engine.games.cambio import moves, saves, words
 from engine.games.cambio.moves import CAMBIO, Look
 from engine.games.cambio.state import CambioState
+from engine.games.cambio.table import MAX_PLAYERS
 from engine.layout import Layout
 from engine.words import N_, _
 
@@ -23,7 +24,7 @@ class CambioGame(Game):
 
     id = "cambio"
     name = N_("Cambio")
-    player_counts = (2, 3, 4, 5, 6)
+    player_counts = tuple(range(2, MAX_PLAYERS + 1))
     options = (
         Option(
             "snap_seconds",

@@ -369,16 +369,12 @@ def end_round(table: CambioTable) -> list[Event]:
 def round_scores(table: CambioTable, scored: Sequence[int]) -> Event:
     """§11.1: the round's scores, each card with its points so the sum can be checked
     (``5♠ 5, K♥ -1``), then the totals."""
-    shown = "; ".join(
-        f"{seat_ref(seat)} {scored[seat]} ("
-        + (
-            ", ".join([f"{slot.card.pretty} {points(slot.card)}" for slot in hand.values()])
-            or "no cards"
-        )
-        + ")"
-        for seat, hand in enumerate(table.hands)
-    )
-    totals = ", ".join(f"{seat_ref(seat)} {total}" for seat, total in enumerate(table.totals))
+    parts = []
+    for seat, hand in enumerate(table.hands):
+        cards = ", ".join([f"{slot.card.pretty} {points(slot.card)}" for slot in hand.values()])
+        parts.append(f"{seat_ref(seat)} {scored[seat]} ({cards or 'no cards'})")
+    shown = "; ".join(parts)
+    totals = ", ".join([f"{seat_ref(seat)} {total}" for seat, total in enumerate(table.totals)])
     return Event(
         N_("Round {round} scores: {scores} · totals: {totals}"),
         kind="hand_end",

@@ -13,7 +13,7 @@ from engine.games.cambio.table import (
     seat_ref,
     sorted_hand,
     take_card,
-    unlocked_targets,
+    unlocked_seats,
 )
 from engine.words import N_
 
@@ -53,8 +53,11 @@ def acting_in_window(table: CambioTable) -> tuple[int, ...]:
 def snap_moves(table: CambioTable, seat: int) -> list[Action]:
     """§8.1: every unlocked position holding a card: own first, then the other seats' in seat
     order."""
-    own: list[Action] = [Snap(None, label) for label in table.hands[seat]]
-    return own + [Snap(other, label) for other, label in unlocked_targets(table, seat)]
+    listed: list[Action] = [Snap(None, label) for label in table.hands[seat]]
+    for other in unlocked_seats(table, seat):
+        for label in table.hands[other]:
+            listed.append(Snap(other, label))
+    return listed
 
 
 def apply_snap(table: CambioTable, seat: int, action: Snap) -> list[Event]:

@@ -47,11 +47,12 @@ def points(card: Card) -> int:
     >>> points(Card.parse("KH")), points(Card.parse("KS")), points(Card.parse("7C"))
     (-1, 10, 7)
     """
-    if card.rank == ACE:
+    rank = card.rank
+    if rank == ACE:
         return 0
-    if card.rank == KING and card.is_red:
+    if rank == KING and card.is_red:
         return -1
-    return min(card.rank, 10)
+    return rank if rank < 10 else 10
 
 
 def power_of(card: Card) -> str | None:
@@ -69,21 +70,27 @@ def power_of(card: Card) -> str | None:
     return None
 
 
+MAX_PLAYERS: Final = 6
+SEAT_REFS: Final = tuple(f"{{s{seat}}}" for seat in range(MAX_PLAYERS))
+"""Each seat as an event's argument, written once (events name seats all the time)."""
+
+
 def seat_ref(seat: int) -> str:
     """A seat as an event's argument: ``{s2}``, filled with the player's name when rendered."""
-    return f"{{s{seat}}}"
+    return SEAT_REFS[seat]
 
 
 # -- position labels (§3) --------------------------------------------------------------------------
 # A … Y, then ZA … ZY, ZZA …: never a card text (a card is rank then suit) nor a seat (s2), so
 # no label is mistaken for either, and labels sort by their index.
 _LABEL = re.compile(r"^(Z*)([A-Y])$")
+LETTERS: Final = "ABCDEFGHIJKLMNOPQRSTUVWXY"
 
 
 def label_of(index: int) -> str:
     """The label of the ``index``-th position a player gets in a round (0 → A, 25 → ZA)."""
     prefix, letter = divmod(index, 25)
-    return "Z" * prefix + chr(ord("A") + letter)
+    return "Z" * prefix + LETTERS[letter]
 
 
 def label_index(label: str) -> int:
@@ -218,16 +225,16 @@ def take_card(table: CambioTable, events: list[Event]) -> Card | None:
     return table.stock.pop(0) if table.stock else None
 
 
-def unlocked_targets(table: CambioTable, seat: int) -> list[tuple[int, str]]:
-    """§6, §7.3: the positions of other players that ``seat`` may look at or swap with
-    (never the caller's)."""
+def unlocked_seats(table: CambioTable, seat: int) -> list[int]:
+    """§6, §7.3, §8.1: the other players whose positions ``seat`` may look at, swap with or
+    snap (never the caller's)."""
     caller = table.caller
-    return [
-        (other, label)
-        for other in range(table.players)
-        if other != seat and other != caller
-        for label in table.hands[other]
-    ]
+    return [other for other in range(table.players) if other != seat and other != caller]
+
+
+def unlocked_targets(table: CambioTable, seat: int) -> list[tuple[int, str]]:
+    """The positions of ``unlocked_seats``, as (seat, label)."""
+    return [(other, label) for other in unlocked_seats(table, seat) for label in table.hands[other]]
 
 
 def see(table: CambioTable, seat: int, owner: int, label: str) -> str:
