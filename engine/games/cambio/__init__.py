@@ -4,15 +4,16 @@ Each player has face-down cards in labelled positions (A B / C D, penalty cards 
 and wants the lowest total. Where each rule lives:
 
 - ``table``: card points (§2), powers (§6), position labels (§3), the slots that hold a card
-  and who knows it (§10.1), and what the rules do to the table: take a card from the stock
-  (§9), look at a card, swap two, the unlocked targets (§6, §7.3), when Cambio may be called
-  (§7.1);
+  and who knows it (§10.1), the table itself (``CambioTable``, which every rule takes), and
+  what the rules do to it: take a card from the stock (§9), look at a card, swap two, the
+  unlocked targets (§6, §7.3), when Cambio may be called (§7.1);
 - ``moves``: the moves and their text (§12);
 - ``rules``: the deal and the opening look (§4), a turn (§5), powers (§6), the Cambio call
   (§7), scoring and the game's end (§11): the moves each rule allows and what they do;
 - ``snaps``: snapping out of turn (§8);
 - ``knowledge``: what each player knows and sees (§10), the worlds of a searching AI;
-- ``state``: the state, which holds the table and answers the engine by asking the rules;
+- ``state``: the state, a table that answers the engine by asking the rules (no rule
+  imports it: pyproject.toml's import contract keeps these layers);
 - ``words``: what a player reads, and why a move is refused; ``saves``: the save format;
   ``game``: the game type and its options (§1);
 - the heuristic AI: ``engine.ai.cambio``.
