@@ -59,18 +59,20 @@ def power_of(card: Card) -> str | None:
     """The power of a card discarded straight from the stock (§6): ``peek`` (7/8, one own
     card), ``spy`` (9/10, one card of another player), ``swap`` (J/Q, blind swap), ``king``
     (K♠ K♣, look at one of each then swap or keep); None for A–6 and red kings (§6.5)."""
-    if card.rank in (7, 8):
+    rank = card.rank
+    if rank in (7, 8):
         return PEEK
-    if card.rank in (9, 10):
+    if rank in (9, 10):
         return SPY
-    if card.rank in (JACK, QUEEN):
+    if rank in (JACK, QUEEN):
         return SWAP_POWER
-    if card.rank == KING and card.suit in (CLUBS, SPADES):
+    if rank == KING and card.suit in (CLUBS, SPADES):
         return KING_POWER
     return None
 
 
 MAX_PLAYERS: Final = 6
+"""The most players at a table (§1.1)."""
 SEAT_REFS: Final = tuple(f"{{s{seat}}}" for seat in range(MAX_PLAYERS))
 """Each seat as an event's argument, written once (events name seats all the time)."""
 
@@ -85,11 +87,12 @@ def seat_ref(seat: int) -> str:
 # no label is mistaken for either, and labels sort by their index.
 _LABEL = re.compile(r"^(Z*)([A-Y])$")
 LETTERS: Final = "ABCDEFGHIJKLMNOPQRSTUVWXY"
+"""A label's last letter (Z only prefixes)."""
 
 
 def label_of(index: int) -> str:
     """The label of the ``index``-th position a player gets in a round (0 → A, 25 → ZA)."""
-    prefix, letter = divmod(index, 25)
+    prefix, letter = divmod(index, len(LETTERS))
     return "Z" * prefix + LETTERS[letter]
 
 
