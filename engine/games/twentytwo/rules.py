@@ -52,9 +52,19 @@ def rank_key(card: Card) -> tuple[int, int]:
     return strength(card), card.suit
 
 
+HAND_ORDER: Final[dict[Card, int]] = {
+    card: place for place, card in enumerate(sorted(FULL_DECK, key=rank_key))
+}
+"""Each card's place in ``rank_key`` order, to sort by (a lookup, not a key tuple per card)."""
+
+
 def in_rank_order(cards: Iterable[Card]) -> list[Card]:
-    """``cards`` sorted by ``rank_key``, as a hand is kept."""
-    return sorted(cards, key=rank_key)
+    """``cards`` sorted by ``rank_key``, as a hand is kept.
+
+    >>> in_rank_order(map(Card.parse, ["AC", "2S", "KD", "2C"]))
+    [Card('2C'), Card('2S'), Card('KD'), Card('AC')]
+    """
+    return sorted(cards, key=HAND_ORDER.__getitem__)
 
 
 def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
@@ -136,17 +146,30 @@ KEEP: Final = Word("keep")
 """§4.1: keep one's hand, exchanging nothing."""
 
 
-def rank_groups(hand: Sequence[Card]) -> list[list[Card]]:
+class RankGroup:
+    """The cards of one rank in a hand (§1.2), lowest suit first."""
+
+    __slots__ = ("cards", "rank")
+
+    def __init__(self, rank: int, cards: tuple[Card, ...]) -> None:
+        self.rank: Final = rank
+        self.cards: Final = cards
+
+
+def rank_groups(hand: Sequence[Card]) -> list[RankGroup]:
     """A hand sorted by ``rank_key`` as its ranks' groups of cards, low to high: every move
-    is a number of cards from each group, the lowest suits first (§8.2)."""
-    groups: list[list[Card]] = []
-    last = 0
-    for card in hand:
-        rank = strength(card)
-        if rank != last:
-            groups.append([])
-            last = rank
-        groups[-1].append(card)
+    is a number of cards from each group, the lowest suits first (§8.2).
+
+    >>> hand = in_rank_order(map(Card.parse, ["7D", "AS", "7C"]))
+    >>> [(group.rank, [card.text for card in group.cards]) for group in rank_groups(hand)]
+    [(7, ['7C', '7D']), (14, ['AS'])]
+    """
+    groups: list[RankGroup] = []
+    first = 0  # where the group being read starts
+    for place in range(1, len(hand) + 1):
+        if place == len(hand) or strength(hand[place]) != strength(hand[first]):
+            groups.append(RankGroup(strength(hand[first]), tuple(hand[first:place])))
+            first = place
     return groups
 
 
@@ -198,11 +221,12 @@ class ExchangeOptions:
         ways = [[1] * (self.limit + 1)]
         for group in self.groups:
             # A group of k cards gives 0 … k of them: a sliding sum over the groups after it.
+            size = len(group.cards)
             after, row, window = ways[-1], [], 0
             for total in range(self.limit + 1):
                 window += after[total]
-                if total > len(group):
-                    window -= after[total - len(group) - 1]
+                if total > size:
+                    window -= after[total - size - 1]
                 row.append(window)
             ways.append(row)
         ways.reverse()
@@ -227,16 +251,18 @@ class ExchangeOptions:
         if index == 0:
             return KEEP
         cards: list[Card] = []
+        ranks: list[int] = []
         budget = self.limit
         for place, group in enumerate(self.high_first):
             after = self.ways[place + 1]
-            for taken in range(min(len(group), budget) + 1):
-                if index < after[budget - taken]:
-                    break
+            taken, most = 0, min(len(group.cards), budget)
+            while taken < most and index >= after[budget - taken]:
                 index -= after[budget - taken]
-            cards = group[:taken] + cards
+                taken += 1
+            cards[:0] = group.cards[:taken]
+            ranks[:0] = [group.rank] * taken
             budget -= taken
-        return Exchange(tuple([strength(card) for card in cards]), tuple(cards))
+        return Exchange(tuple(ranks), tuple(cards))
 
     def __iter__(self) -> Iterator[Action]:
         for index in range(len(self)):
@@ -257,7 +283,7 @@ class ExchangeOptions:
             return None
         cards: list[Card] = []
         for group in self.groups:
-            cards += group[: list(ranks).count(strength(group[0]))]
+            cards += group.cards[: ranks.count(group.rank)]
         return Exchange(tuple(ranks), tuple(cards))
 
     def __contains__(self, action: object) -> bool:
@@ -291,9 +317,8 @@ def leads(hand: Sequence[Card]) -> list[Play]:
     limit = lead_limit(len(hand))
     made: list[Play] = []
     for group in rank_groups(hand):
-        rank = strength(group[0])
-        for count in range(1, min(len(group), limit) + 1):
-            made.append(Play((rank,) * count, tuple(group[:count])))
+        for count in range(1, min(len(group.cards), limit) + 1):
+            made.append(Play((group.rank,) * count, group.cards[:count]))
     return made
 
 
@@ -307,7 +332,7 @@ def is_beat(ranks: Sequence[int], best: Sequence[int]) -> bool:
     """
     if len(ranks) != len(best):
         return False
-    return all(mine >= theirs for mine, theirs in zip(ranks, best, strict=True))
+    return all(rank >= best[place] for place, rank in enumerate(ranks))
 
 
 def is_follow(ranks: Sequence[int], hand: Sequence[Card], best: Sequence[int]) -> bool:
@@ -321,41 +346,44 @@ def follows(hand: Sequence[Card], best: Sequence[int]) -> list[Play]:
     to high): one's lowest cards first, then each beat, by ranks."""
     lowest = Play(ranks_of(hand[: len(best)]), tuple(hand[: len(best)]))
     made = [lowest]
-    for beat in beats(rank_groups(hand), 0, best, [], []):
-        if beat != lowest:
+    beats: list[Play] = []
+    add_beats(rank_groups(hand), 0, best, [], [], beats)
+    for beat in beats:
+        if beat.ranks != lowest.ranks:
             made.append(beat)
     return made
 
 
-def beats(
-    groups: Sequence[Sequence[Card]],
+def add_beats(
+    groups: list[RankGroup],
     first: int,
     best: Sequence[int],
     ranks: list[int],
     cards: list[Card],
-) -> list[Play]:
-    """The beats of ``best`` (low to high) that add cards from ``groups[first:]`` to ``cards``
-    (of ``ranks``), by ranks: the i-th card of a beat, low to high, is at least ``best[i]``, so
-    each group gives as many cards as reach the places still open."""
-    if len(ranks) == len(best):
-        return [Play(tuple(ranks), tuple(cards))]
-    made: list[Play] = []
+    made: list[Play],
+) -> None:
+    """§5.3: add to ``made`` the beats of ``best`` (low to high) that add cards from
+    ``groups[first:]`` to ``cards`` (of ``ranks``), by ranks: the i-th card of a beat, low to
+    high, is at least ``best[i]``, so each group gives as many cards as reach the places
+    still open, more of a low rank first."""
+    chosen = len(ranks)
+    if chosen == len(best):
+        made.append(Play(tuple(ranks), tuple(cards)))
+        return
     for place in range(first, len(groups)):
         group = groups[place]
-        rank = strength(group[0])
-        # The most of this rank that fit the open places: more of a low rank come first.
-        taken = 0
+        taken = 0  # the most of this rank that fit the open places
         while (
-            taken < len(group)
-            and len(ranks) + taken < len(best)
-            and rank >= best[len(ranks) + taken]
+            taken < len(group.cards)
+            and chosen + taken < len(best)
+            and group.rank >= best[chosen + taken]
         ):
             taken += 1
         for count in range(taken, 0, -1):
-            made += beats(
-                groups, place + 1, best, ranks + [rank] * count, cards + list(group[:count])
-            )
-    return made
+            ranks += [group.rank] * count
+            cards += group.cards[:count]
+            add_beats(groups, place + 1, best, ranks, cards, made)
+            del ranks[chosen:], cards[chosen:]
 
 
 # -- §2 the first dealer, §3 the deal --------------------------------------------------------
