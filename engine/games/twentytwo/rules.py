@@ -151,12 +151,12 @@ class RankGroup:
 
     __slots__ = ("cards", "rank")
 
-    def __init__(self, rank: int, cards: tuple[Card, ...]) -> None:
+    def __init__(self, rank: int) -> None:
         self.rank: Final = rank
-        self.cards: Final = cards
+        self.cards: Final[list[Card]] = []
 
 
-def rank_groups(hand: Sequence[Card]) -> list[RankGroup]:
+def rank_groups(hand: list[Card]) -> list[RankGroup]:
     """A hand sorted by ``rank_key`` as its ranks' groups of cards, low to high: every move
     is a number of cards from each group, the lowest suits first (§8.2).
 
@@ -165,11 +165,11 @@ def rank_groups(hand: Sequence[Card]) -> list[RankGroup]:
     [(7, ['7C', '7D']), (14, ['AS'])]
     """
     groups: list[RankGroup] = []
-    first = 0  # where the group being read starts
-    for place in range(1, len(hand) + 1):
-        if place == len(hand) or strength(hand[place]) != strength(hand[first]):
-            groups.append(RankGroup(strength(hand[first]), tuple(hand[first:place])))
-            first = place
+    for card in hand:
+        rank = strength(card)
+        if not groups or groups[-1].rank != rank:
+            groups.append(RankGroup(rank))
+        groups[-1].cards.append(card)
     return groups
 
 
@@ -212,7 +212,7 @@ class ExchangeOptions:
     """
 
     def __init__(self, hand: Sequence[Card], stock: int) -> None:
-        self.hand = tuple(hand)
+        self.hand = list(hand)
         self.stock = stock
         self.groups = rank_groups(self.hand)
         self.high_first = self.groups[::-1]
@@ -311,18 +311,18 @@ def is_lead(ranks: Sequence[int], hand_size: int) -> bool:
     return len(set(ranks)) == 1 and len(ranks) <= lead_limit(hand_size)
 
 
-def leads(hand: Sequence[Card]) -> list[Play]:
+def leads(hand: list[Card]) -> list[Play]:
     """§5.2: every lead of ``hand`` (sorted by ``rank_key``): 1 … ``lead_limit`` cards of one
     rank, by rank, then count."""
     limit = lead_limit(len(hand))
     made: list[Play] = []
     for group in rank_groups(hand):
         for count in range(1, min(len(group.cards), limit) + 1):
-            made.append(Play((group.rank,) * count, group.cards[:count]))
+            made.append(Play((group.rank,) * count, tuple(group.cards[:count])))
     return made
 
 
-def is_beat(ranks: Sequence[int], best: Sequence[int]) -> bool:
+def is_beat(ranks: tuple[int, ...], best: tuple[int, ...]) -> bool:
     """§5.3: whether a play of ``ranks`` beats the best play's ``best`` (both low to high): as
     many cards, each at least the card in the same place (equal counts as a beat). Sorted high
     to low, as the rule says, the places pair the same cards.
@@ -335,29 +335,29 @@ def is_beat(ranks: Sequence[int], best: Sequence[int]) -> bool:
     return all(rank >= best[place] for place, rank in enumerate(ranks))
 
 
-def is_follow(ranks: Sequence[int], hand: Sequence[Card], best: Sequence[int]) -> bool:
+def is_follow(ranks: tuple[int, ...], hand: list[Card], best: tuple[int, ...]) -> bool:
     """§5.3: whether a play of ``ranks`` (held; low to high) may follow the best play
     ``best``: a beat, or exactly one's lowest cards (``hand`` is sorted by ``rank_key``)."""
-    return is_beat(ranks, best) or tuple(ranks) == ranks_of(hand[: len(best)])
+    return is_beat(ranks, best) or ranks == ranks_of(hand[: len(best)])
 
 
-def follows(hand: Sequence[Card], best: Sequence[int]) -> list[Play]:
+def follows(hand: list[Card], best: tuple[int, ...]) -> list[Play]:
     """§5.3: every follow of ``hand`` (sorted by ``rank_key``) to the best play ``best`` (low
     to high): one's lowest cards first, then each beat, by ranks."""
     lowest = Play(ranks_of(hand[: len(best)]), tuple(hand[: len(best)]))
     made = [lowest]
-    beats: list[Play] = []
-    add_beats(rank_groups(hand), 0, best, [], [], beats)
-    for beat in beats:
-        if beat.ranks != lowest.ranks:
-            made.append(beat)
+    add_beats(rank_groups(hand), 0, best, [], [], made)
+    for place in range(1, len(made)):
+        if made[place].ranks == lowest.ranks:  # lowest cards that beat: listed once, first
+            del made[place]
+            break
     return made
 
 
 def add_beats(
     groups: list[RankGroup],
     first: int,
-    best: Sequence[int],
+    best: tuple[int, ...],
     ranks: list[int],
     cards: list[Card],
     made: list[Play],
