@@ -365,7 +365,7 @@ def add_beats(
     """§5.3: add to ``made`` the beats of ``best`` (low to high) that add cards from
     ``groups[first:]`` to ``cards`` (of ``ranks``), by ranks: the i-th card of a beat, low to
     high, is at least ``best[i]``, so each group gives as many cards as reach the places
-    still open, more of a low rank first."""
+    still open, then one fewer, and so on (more of a low rank first)."""
     chosen = len(ranks)
     if chosen == len(best):
         made.append(Play(tuple(ranks), tuple(cards)))
@@ -379,11 +379,12 @@ def add_beats(
             and group.rank >= best[chosen + taken]
         ):
             taken += 1
-        for count in range(taken, 0, -1):
-            ranks += [group.rank] * count
-            cards += group.cards[:count]
+        ranks += [group.rank] * taken
+        cards += group.cards[:taken]
+        for _ in range(taken):  # all of them, then one fewer, down to one
             add_beats(groups, place + 1, best, ranks, cards, made)
-            del ranks[chosen:], cards[chosen:]
+            ranks.pop()
+            cards.pop()
 
 
 # -- §2 the first dealer, §3 the deal --------------------------------------------------------
