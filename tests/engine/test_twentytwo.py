@@ -868,8 +868,14 @@ def test_exchanges_are_every_choice_of_ranks_the_stock_allows(
     assert len(options) == len(expected) + 1 and options[0] == KEEP == options[-len(options)]
     offered = [action for action in options[1:] if isinstance(action, Exchange)]
     assert offered == list(options)[1:] and options[-1] == ([KEEP, *offered])[-1]
-    # Each choice of ranks once: counted, then made one at a time, in order.
-    assert sorted(action.ranks for action in offered) == sorted(expected)
+    # Each choice of ranks once: counted, then made one at a time, in order: by how many
+    # cards of each rank, the highest rank's count varying slowest (the lowest cards first).
+    held = sorted(set(ranks_of(hand_sorted)), reverse=True)
+
+    def counts(ranks: tuple[int, ...]) -> list[int]:
+        return [ranks.count(rank) for rank in held]
+
+    assert [action.ranks for action in offered] == sorted(expected, key=counts)
     # ``in`` asks the rule, for any held choice of ranks and for ranks not held.
     limit = min(len(hand_sorted), stock)
     assert all(

@@ -52,9 +52,19 @@ def rank_key(card: Card) -> tuple[int, int]:
     return strength(card), card.suit
 
 
+HAND_ORDER: Final[dict[Card, int]] = {
+    card: place for place, card in enumerate(sorted(FULL_DECK, key=rank_key))
+}
+"""Each card's place in ``rank_key`` order, to sort by (a lookup, not a key tuple per card)."""
+
+
 def in_rank_order(cards: Iterable[Card]) -> list[Card]:
-    """``cards`` sorted by ``rank_key``, as a hand is kept."""
-    return sorted(cards, key=rank_key)
+    """``cards`` sorted by ``rank_key``, as a hand is kept.
+
+    >>> in_rank_order(map(Card.parse, ["AC", "2S", "KD", "2C"]))
+    [Card('2C'), Card('2S'), Card('KD'), Card('AC')]
+    """
+    return sorted(cards, key=HAND_ORDER.__getitem__)
 
 
 def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
@@ -136,17 +146,30 @@ KEEP: Final = Word("keep")
 """§4.1: keep one's hand, exchanging nothing."""
 
 
-def rank_groups(hand: Sequence[Card]) -> list[list[Card]]:
+class RankGroup:
+    """The cards of one rank in a hand (§1.2), lowest suit first."""
+
+    __slots__ = ("cards", "rank")
+
+    def __init__(self, rank: int) -> None:
+        self.rank: Final = rank
+        self.cards: Final[list[Card]] = []
+
+
+def rank_groups(hand: list[Card]) -> list[RankGroup]:
     """A hand sorted by ``rank_key`` as its ranks' groups of cards, low to high: every move
-    is a number of cards from each group, the lowest suits first (§8.2)."""
-    groups: list[list[Card]] = []
-    last = 0
+    is a number of cards from each group, the lowest suits first (§8.2).
+
+    >>> hand = in_rank_order(map(Card.parse, ["7D", "AS", "7C"]))
+    >>> [(group.rank, [card.text for card in group.cards]) for group in rank_groups(hand)]
+    [(7, ['7C', '7D']), (14, ['AS'])]
+    """
+    groups: list[RankGroup] = []
     for card in hand:
         rank = strength(card)
-        if rank != last:
-            groups.append([])
-            last = rank
-        groups[-1].append(card)
+        if not groups or groups[-1].rank != rank:
+            groups.append(RankGroup(rank))
+        groups[-1].cards.append(card)
     return groups
 
 
@@ -189,7 +212,7 @@ class ExchangeOptions:
     """
 
     def __init__(self, hand: Sequence[Card], stock: int) -> None:
-        self.hand = tuple(hand)
+        self.hand = list(hand)
         self.stock = stock
         self.groups = rank_groups(self.hand)
         self.high_first = self.groups[::-1]
@@ -198,11 +221,12 @@ class ExchangeOptions:
         ways = [[1] * (self.limit + 1)]
         for group in self.groups:
             # A group of k cards gives 0 … k of them: a sliding sum over the groups after it.
+            size = len(group.cards)
             after, row, window = ways[-1], [], 0
             for total in range(self.limit + 1):
                 window += after[total]
-                if total > len(group):
-                    window -= after[total - len(group) - 1]
+                if total > size:
+                    window -= after[total - size - 1]
                 row.append(window)
             ways.append(row)
         ways.reverse()
@@ -227,16 +251,18 @@ class ExchangeOptions:
         if index == 0:
             return KEEP
         cards: list[Card] = []
+        ranks: list[int] = []
         budget = self.limit
         for place, group in enumerate(self.high_first):
             after = self.ways[place + 1]
-            for taken in range(min(len(group), budget) + 1):
-                if index < after[budget - taken]:
-                    break
+            taken, most = 0, min(len(group.cards), budget)
+            while taken < most and index >= after[budget - taken]:
                 index -= after[budget - taken]
-            cards = group[:taken] + cards
+                taken += 1
+            cards[:0] = group.cards[:taken]
+            ranks[:0] = [group.rank] * taken
             budget -= taken
-        return Exchange(tuple([strength(card) for card in cards]), tuple(cards))
+        return Exchange(tuple(ranks), tuple(cards))
 
     def __iter__(self) -> Iterator[Action]:
         for index in range(len(self)):
@@ -257,7 +283,7 @@ class ExchangeOptions:
             return None
         cards: list[Card] = []
         for group in self.groups:
-            cards += group[: list(ranks).count(strength(group[0]))]
+            cards += group.cards[: ranks.count(group.rank)]
         return Exchange(tuple(ranks), tuple(cards))
 
     def __contains__(self, action: object) -> bool:
@@ -285,19 +311,18 @@ def is_lead(ranks: Sequence[int], hand_size: int) -> bool:
     return len(set(ranks)) == 1 and len(ranks) <= lead_limit(hand_size)
 
 
-def leads(hand: Sequence[Card]) -> list[Play]:
+def leads(hand: list[Card]) -> list[Play]:
     """§5.2: every lead of ``hand`` (sorted by ``rank_key``): 1 … ``lead_limit`` cards of one
     rank, by rank, then count."""
     limit = lead_limit(len(hand))
     made: list[Play] = []
     for group in rank_groups(hand):
-        rank = strength(group[0])
-        for count in range(1, min(len(group), limit) + 1):
-            made.append(Play((rank,) * count, tuple(group[:count])))
+        for count in range(1, min(len(group.cards), limit) + 1):
+            made.append(Play((group.rank,) * count, tuple(group.cards[:count])))
     return made
 
 
-def is_beat(ranks: Sequence[int], best: Sequence[int]) -> bool:
+def is_beat(ranks: tuple[int, ...], best: tuple[int, ...]) -> bool:
     """§5.3: whether a play of ``ranks`` beats the best play's ``best`` (both low to high): as
     many cards, each at least the card in the same place (equal counts as a beat). Sorted high
     to low, as the rule says, the places pair the same cards.
@@ -307,55 +332,59 @@ def is_beat(ranks: Sequence[int], best: Sequence[int]) -> bool:
     """
     if len(ranks) != len(best):
         return False
-    return all(mine >= theirs for mine, theirs in zip(ranks, best, strict=True))
+    return all(rank >= best[place] for place, rank in enumerate(ranks))
 
 
-def is_follow(ranks: Sequence[int], hand: Sequence[Card], best: Sequence[int]) -> bool:
+def is_follow(ranks: tuple[int, ...], hand: list[Card], best: tuple[int, ...]) -> bool:
     """§5.3: whether a play of ``ranks`` (held; low to high) may follow the best play
     ``best``: a beat, or exactly one's lowest cards (``hand`` is sorted by ``rank_key``)."""
-    return is_beat(ranks, best) or tuple(ranks) == ranks_of(hand[: len(best)])
+    return is_beat(ranks, best) or ranks == ranks_of(hand[: len(best)])
 
 
-def follows(hand: Sequence[Card], best: Sequence[int]) -> list[Play]:
+def follows(hand: list[Card], best: tuple[int, ...]) -> list[Play]:
     """§5.3: every follow of ``hand`` (sorted by ``rank_key``) to the best play ``best`` (low
     to high): one's lowest cards first, then each beat, by ranks."""
     lowest = Play(ranks_of(hand[: len(best)]), tuple(hand[: len(best)]))
     made = [lowest]
-    for beat in beats(rank_groups(hand), 0, best, [], []):
-        if beat != lowest:
-            made.append(beat)
+    add_beats(rank_groups(hand), 0, best, [], [], made)
+    for place in range(1, len(made)):
+        if made[place].ranks == lowest.ranks:  # lowest cards that beat: listed once, first
+            del made[place]
+            break
     return made
 
 
-def beats(
-    groups: Sequence[Sequence[Card]],
+def add_beats(
+    groups: list[RankGroup],
     first: int,
-    best: Sequence[int],
+    best: tuple[int, ...],
     ranks: list[int],
     cards: list[Card],
-) -> list[Play]:
-    """The beats of ``best`` (low to high) that add cards from ``groups[first:]`` to ``cards``
-    (of ``ranks``), by ranks: the i-th card of a beat, low to high, is at least ``best[i]``, so
-    each group gives as many cards as reach the places still open."""
-    if len(ranks) == len(best):
-        return [Play(tuple(ranks), tuple(cards))]
-    made: list[Play] = []
+    made: list[Play],
+) -> None:
+    """§5.3: add to ``made`` the beats of ``best`` (low to high) that add cards from
+    ``groups[first:]`` to ``cards`` (of ``ranks``), by ranks: the i-th card of a beat, low to
+    high, is at least ``best[i]``, so each group gives as many cards as reach the places
+    still open, then one fewer, and so on (more of a low rank first)."""
+    chosen = len(ranks)
+    if chosen == len(best):
+        made.append(Play(tuple(ranks), tuple(cards)))
+        return
     for place in range(first, len(groups)):
         group = groups[place]
-        rank = strength(group[0])
-        # The most of this rank that fit the open places: more of a low rank come first.
-        taken = 0
+        taken = 0  # the most of this rank that fit the open places
         while (
-            taken < len(group)
-            and len(ranks) + taken < len(best)
-            and rank >= best[len(ranks) + taken]
+            taken < len(group.cards)
+            and chosen + taken < len(best)
+            and group.rank >= best[chosen + taken]
         ):
             taken += 1
-        for count in range(taken, 0, -1):
-            made += beats(
-                groups, place + 1, best, ranks + [rank] * count, cards + list(group[:count])
-            )
-    return made
+        ranks += [group.rank] * taken
+        cards += group.cards[:taken]
+        for _ in range(taken):  # all of them, then one fewer, down to one
+            add_beats(groups, place + 1, best, ranks, cards, made)
+            ranks.pop()
+            cards.pop()
 
 
 # -- §2 the first dealer, §3 the deal --------------------------------------------------------

@@ -97,9 +97,12 @@ class TwentyTwoState(State):
 
     def seats_in_from(self, first: int) -> list[int]:
         """The seats still in, clockwise starting at ``first``."""
-        start = first % self.players
-        order = [*range(start, self.players), *range(start)]
-        return [seat for seat in order if self.is_in(seat)]
+        seats = []
+        for step in range(self.players):
+            seat = (first + step) % self.players
+            if self.is_in(seat):
+                seats.append(seat)
+        return seats
 
     def others_after(self, seat: int) -> list[int]:
         """The other seats in this hand, clockwise after ``seat`` (one of them)."""
@@ -442,7 +445,7 @@ class TwentyTwoState(State):
             free = [place for place in places if all(place is not self.hands[o] for o in floored)]
             deal_out(free, pool)
         for hand in hands:
-            hand.sort(key=lambda card: (strength(card), card.suit))
+            hand[:] = in_rank_order(hand)
 
     def zones(self) -> Iterable[Zone]:
         for seat in range(self.players):

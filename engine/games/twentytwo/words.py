@@ -8,11 +8,14 @@ from typing import Final
 
 from engine.cards import Card, cards_pretty
 from engine.core import Event
-from engine.games.twentytwo.rules import RANK_LABEL, strength
+from engine.games.twentytwo.rules import PLAYER_COUNTS, RANK_LABEL, strength
 from engine.words import N_, _
 
-ONLY: Final = tuple(frozenset((seat,)) for seat in range(6))
+ONLY: Final = tuple(frozenset((seat,)) for seat in range(max(PLAYER_COUNTS)))
 """``ONLY[seat]``: who may see a private event of ``seat``."""
+PLAYER_ARGS: Final = tuple(("player", f"{{s{seat}}}") for seat in range(max(PLAYER_COUNTS)))
+"""``PLAYER_ARGS[seat]``: the argument naming the seat a message is about (``{player}`` is
+``{s2}``), made once, as nearly every event has one."""
 
 LOSS: Final = N_("Hand {hand}: {players} loses with {rank} and scores {penalty} · totals: {totals}")
 LOSS_OUT: Final = N_(
@@ -92,11 +95,6 @@ TIES_OUT: Final = {
 """``TIES``, when one of the losers or more reaches 22 and is out."""
 
 
-def seat_arg(seat: int) -> tuple[str, str]:
-    """The argument naming the seat a message is about: ``{player}`` is ``{s2}``."""
-    return ("player", f"{{s{seat}}}")
-
-
 def seat_names(seats: Sequence[int]) -> str:
     """Seats for people: ``{s0}``, ``{s0} and {s1}``, ``{s0}, {s1} and {s2}``."""
     names = [f"{{s{seat}}}" for seat in seats]
@@ -107,12 +105,12 @@ def seat_names(seats: Sequence[int]) -> str:
 
 def cards_event(seat: int, message: str, cards: Sequence[Card], kind: str) -> Event:
     """A public line of a seat showing cards (``{s0} leads 7♣ 7♦``)."""
-    return Event(message, kind, None, (seat_arg(seat), ("cards", cards_pretty(cards))))
+    return Event(message, kind, None, (PLAYER_ARGS[seat], ("cards", cards_pretty(cards))))
 
 
 def seat_event(seat: int, message: str, kind: str) -> Event:
     """A line naming only a seat (``{s0} wins the trick``)."""
-    return Event(message, kind, None, (seat_arg(seat),))
+    return Event(message, kind, None, (PLAYER_ARGS[seat],))
 
 
 def deal_event(hand: int, dealer: int, count: int, deck: int, wanted: int, left: int) -> Event:
@@ -126,7 +124,7 @@ def deal_event(hand: int, dealer: int, count: int, deck: int, wanted: int, left:
         )
     )
     numbers = {"hand": hand, "count": count, "left": left, "deck": deck, "wanted": wanted}
-    return Event(message, "deal", None, (seat_arg(dealer), *number_args(numbers)))
+    return Event(message, "deal", None, (PLAYER_ARGS[dealer], *number_args(numbers)))
 
 
 def dealt_event(seat: int, hand: Sequence[Card]) -> Event:
@@ -135,7 +133,7 @@ def dealt_event(seat: int, hand: Sequence[Card]) -> Event:
         N_("{player} is dealt {cards}"),
         "hand",
         ONLY[seat],
-        (seat_arg(seat), ("cards", cards_pretty(hand))),
+        (PLAYER_ARGS[seat], ("cards", cards_pretty(hand))),
     )
 
 
@@ -149,9 +147,9 @@ def exchange_events(
         else N_("{player} exchanges {count} cards; {left} left in the stock")
     )
     counts = {"count": len(cards), "left": left}
-    private = (seat_arg(seat), ("cards", cards_pretty(cards)), ("drawn", cards_pretty(drawn)))
+    private = (PLAYER_ARGS[seat], ("cards", cards_pretty(cards)), ("drawn", cards_pretty(drawn)))
     return [
-        Event(message, "exchange", None, (seat_arg(seat), *number_args(counts))),
+        Event(message, "exchange", None, (PLAYER_ARGS[seat], *number_args(counts))),
         Event(N_("{player} discards {cards} and draws {drawn}"), "exchange", ONLY[seat], private),
     ]
 
