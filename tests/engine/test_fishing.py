@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -21,13 +20,10 @@ from engine.games.fishing import (
     GAME,
     FishingState,
     Play,
-    lower_counts,
     plays,
     score_piles,
-    suit_sets,
     sum_sets,
 )
-from engine.runner import step
 from tests.engine import helpers
 from tests.engine.decks import cards, round_robin_deck
 from tests.engine.helpers import legal
@@ -492,9 +488,9 @@ numeral_tables = st.lists(
 
 @given(table=numeral_tables, value=st.integers(2, 10))
 def test_sum_sets_are_every_set_adding_up_in_card_order(table: list[Card], value: int) -> None:
-    """The sum sets (looked up by the counts of the low and the high ranks) are every set of
-    two or more numerals adding up to the value, in card order: by the first card in which
-    two sets differ, as a search through the sorted table finds them."""
+    """The sum sets are every set of two or more numerals adding up to the value, in card
+    order: by the first card in which two sets differ, as a search through the sorted table
+    finds them."""
     numerals = sorted(card for card in table if card.rank < value)
     expected = sorted(
         combo
@@ -512,20 +508,3 @@ def test_any_play_text_parses_back(card: Card, take: list[Card]) -> None:
     shuffled_text = " ".join(reversed(play.text.split()[3:]))
     if play.take:
         assert GAME.parse_action(f"play {card.text} take {shuffled_text}") == play
-
-
-def test_the_table_sets_kept_while_playing_match_the_table() -> None:
-    """``_apply`` keeps the table's suit sets and lower-rank counts as cards come and go; at
-    every step of random games they equal those worked out anew, and so do the plays."""
-    agents = [agent(GAME, "random")] * 3
-    for seed in range(12):
-        state = GAME.new_state(3, seed, {"multi_capture": seed % 2 == 1})
-        rngs = [random.Random(seat) for seat in range(3)]
-        while not state.is_over:
-            assert isinstance(state, FishingState)
-            assert state.table_suits == suit_sets(state.table)
-            assert state.table_counts == lower_counts(state.table)
-            seat = state.to_act()[0]
-            multi = bool(state.options["multi_capture"])
-            assert list(state.legal_actions(seat)) == plays(state.hands[seat], state.table, multi)
-            step(state, agents, rngs, random.Random(seed))
