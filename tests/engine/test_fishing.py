@@ -291,6 +291,19 @@ def test_action_text_round_trips_and_lists_cards_in_card_order() -> None:
     assert GAME.parse_action("play 10D").text == "play 10D"
 
 
+def test_a_play_made_anew_is_the_listed_one_by_card_and_take() -> None:
+    """A move typed or read from a save equals the listed play and hashes like it, and any
+    other card or take tells them apart."""
+    state = new(["AS 5S 8S QD", "6D 2C 9S KH"], "2H 4S 6C JC")
+    listed = {play.text: play for play in state.legal_actions(state.to_act()[0])}
+    typed = GAME.parse_action("play 6D take 2H 4S")
+    assert typed == listed["play 6D take 2H 4S"] and typed in set(listed.values())
+    assert hash(typed) == hash(listed["play 6D take 2H 4S"])
+    assert typed != listed["play 6D take 6C"] != listed["play 6D"] != Play(Card.parse("2C"))
+    state.apply(state.to_act()[0], typed)
+    assert state.piles[1] == cards("2H 4S 6D")
+
+
 @pytest.mark.parametrize(
     "text", ["", "play", "play 6D take", "capture 6D", "play ZZ", "play 6D 2H", "play 6D take 6D"]
 )
