@@ -120,6 +120,7 @@ class FishingState(TotalsState):
         return () if self.over else (self.turn,)
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """One card from the hand, left on the table or capturing (§3.2, §4): ``plays``."""
         return tuple(plays(self.hands[seat], self.table, self.multi_capture))
 
     def explain_illegal(self, seat: int, action: Action) -> str:

@@ -13,7 +13,7 @@ Where each rule lives, by the rules document's sections:
 - §7 the draw pile running out: ``StuckState.draw_card``, ``reshuffle``.
 - §8 a stalled round: ``StuckState.end_turn``.
 - §9 scoring and winning: ``StuckState.end_round``, ``TotalsState.winners``.
-- §10 move text: ``PlayCard``, ``Give``, ``DONE``, ``DRAW`` (``engine.games.stuck.moves``);
+- §10 move text: ``PlayCard``, ``Give``, ``DONE``, ``DRAW`` (``rules``);
   reading it, ``StuckGame.parse_action``.
 
 The AI (``engine.ai.stuck``) reads what each player was seen to lack when drawing, public
@@ -21,27 +21,25 @@ memory kept in ``StuckState.lacks`` and shown only in ``agent_view``.
 """
 
 from engine.games.stuck.game import GAME, StuckGame, follow_hint
-from engine.games.stuck.moves import (
+from engine.games.stuck.rules import (
     DONE,
     DRAW,
+    FOLLOW,
+    GIVE,
     GIVES,
+    HAND_SIZE,
     MAX_PLAYERS,
+    MAX_STUCK,
+    PHASES,
+    PLAY,
     PLAYER_COUNTS,
     PLAYS,
     Give,
     PlayCard,
-)
-from engine.games.stuck.rules import (
-    FOLLOW,
-    GIVE,
-    HAND_SIZE,
-    MAX_STUCK,
-    PHASES,
-    PLAY,
-    StuckState,
     may_follow,
     may_start,
 )
+from engine.games.stuck.state import StuckState
 
 __all__ = [
     "DONE",

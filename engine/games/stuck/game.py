@@ -24,8 +24,20 @@ from engine.core import (
     seat_words,
 )
 from engine.errors import ActionParseError, CardError, SavedStateError
-from engine.games.stuck.moves import DONE, DRAW, GIVES, MAX_PLAYERS, PLAYER_COUNTS, PLAYS, Give
-from engine.games.stuck.rules import FOLLOW, PHASES, PLAY, StuckState, rank_name
+from engine.games.stuck.rules import (
+    DONE,
+    DRAW,
+    FOLLOW,
+    GIVES,
+    MAX_PLAYERS,
+    PHASES,
+    PLAY,
+    PLAYER_COUNTS,
+    PLAYS,
+    Give,
+    rank_name,
+)
+from engine.games.stuck.state import StuckState
 from engine.layout import Group, Layout, face_down, face_up, rows, stack, your_hand
 from engine.words import N_, _
 
