@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -302,6 +304,7 @@ def test_a_play_made_anew_is_the_listed_one_by_card_and_take() -> None:
     assert typed != listed["play 6D take 6C"] != listed["play 6D"] != Play(Card.parse("2C"))
     state.apply(state.to_act()[0], typed)
     assert state.piles[1] == cards("2H 4S 6D")
+    assert copy.deepcopy(typed) == pickle.loads(pickle.dumps(typed)) == typed
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,10 @@ class Play:
     def __repr__(self) -> str:
         return f"Play({self.card!r}, {self.take!r})"
 
+    def __reduce__(self) -> tuple[type[Play], tuple[Card, tuple[Card, ...]]]:
+        # made again from its card and take, so that it pickles and copies compiled too
+        return Play, (self.card, self.take)
+
 
 def plays(hand: Iterable[Card], table: list[Card], multi: bool) -> list[Play]:
     """Every legal play of a hand (§3.2, §4), card by card, on a ``table`` in card order."""
