@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -45,9 +45,6 @@ from engine.games.stuck.rules import (
 )
 from engine.words import N_, _
 
-if TYPE_CHECKING:
-    from engine.games.stuck.game import StuckGame
-
 
 def played_event(seat: int, card: Card) -> Event:
     """The event of a card played."""
@@ -75,8 +72,6 @@ def gave_event(seat: int, target: int) -> Event:
 @mypyc_attr(allow_interpreted_subclasses=True)
 class StuckState(TotalsState):
     """A game of stuck at a decision."""
-
-    game: ClassVar[StuckGame]
 
     def __init__(
         self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan
