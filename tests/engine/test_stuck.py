@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import engine.ai
@@ -30,6 +30,8 @@ from engine.games.stuck import (
     Give,
     PlayCard,
     StuckState,
+    may_follow,
+    may_start,
 )
 from engine.runner import play_out
 from tests.engine import helpers
@@ -592,6 +594,46 @@ def test_replay_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     path.write_text(json.dumps(record))
     assert main(["replay", str(path)]) == 1
     assert json.loads(capsys.readouterr().out.splitlines()[0])["index"] == 2
+
+
+# -- the shapes of a play ----------------------------------------------------------------------
+def is_play(cards: Sequence[Card], current: Card) -> bool:
+    """Whether ``cards`` played in this order on ``current`` make a play of one of the shapes
+    of §3, read as whole plays: a rank play (one or more of the current rank), a rank card
+    then cards of that card's suit, or a suit play (one card of the current suit)."""
+    first = cards[0]
+    if first.rank == current.rank:
+        rank_play = all(card.rank == current.rank for card in cards)
+        then_suit = all(card.suit == first.suit and card.rank != first.rank for card in cards[1:])
+        return rank_play or then_suit
+    return len(cards) == 1 and first.suit == current.suit
+
+
+# three ranks: runs of one rank and of one suit both come up often
+distinct_cards = st.lists(
+    st.sampled_from([card for card in FULL_DECK if card.rank <= 3]),
+    min_size=2,
+    max_size=6,
+    unique=True,
+)
+
+
+@given(cards=distinct_cards)
+def test_a_card_may_start_a_play_when_it_makes_a_play_on_its_own(cards: list[Card]) -> None:
+    current, card = cards[0], cards[1]
+    assert may_start(card, current) == is_play([card], current)
+
+
+@given(cards=distinct_cards, current_suit=st.integers(0, 3))
+def test_a_card_may_follow_when_the_cards_so_far_and_it_make_a_play(
+    cards: list[Card], current_suit: int
+) -> None:
+    """§4 (card by card) agrees with §3 (whole plays): after cards that make a rank play or a
+    rank-then-suit play so far, a card may follow exactly when the longer run is one too."""
+    *run, card = cards
+    current = Card(run[0].rank, current_suit)
+    assume(current not in cards and is_play(run, current))
+    assert may_follow(card, run) == is_play([*run, card], current)
 
 
 # -- random play and the AI -------------------------------------------------------------------
