@@ -88,6 +88,8 @@ class Turn:
             self.keeping[card.rank] += 1
             if card.rank == 1:
                 self.keeping[TOP_BUILD] += 1
+        # the values a build may take (§6.2), of which the hand holds a card (§6.3)
+        self.held = [value for value in range(2, TOP_BUILD + 1) if self.keeping[value]]
         self.sets = sets_by_total(loose, limit)
 
     def narrowed(self, loose: Sequence[Card], top: bool) -> Turn:
@@ -144,12 +146,13 @@ def sets_by_total(cards: Sequence[Card], limit: int) -> list[list[int]]:
     return found
 
 
-def unions(groups: list[int]) -> Iterator[int]:
-    """Every non-empty union of pairwise disjoint ``groups``, each once, fewest groups first
-    within each branch (§4.3: a capture takes any disjoint collection of its groups)."""
+def unions(groups: list[int], limit: int) -> list[int]:
+    """Every non-empty union of pairwise disjoint ``groups``, each once (§4.3: a capture takes
+    any disjoint collection of its groups); at most ``limit`` of them."""
+    found: list[int] = []
     seen: set[int] = set()
     stack = [(0, 0)]  # the next group, the union so far
-    while stack:
+    while stack and len(found) < limit:
         start, used = stack.pop()
         for index in range(start, len(groups)):
             group = groups[index]
@@ -157,8 +160,9 @@ def unions(groups: list[int]) -> Iterator[int]:
                 union = used | group
                 if union not in seen:
                     seen.add(union)
-                    yield union
+                    found.append(union)
                 stack.append((index + 1, union))
+    return found[:limit]
 
 
 # -- §6, §7: what a move may leave ---------------------------------------------------------------
@@ -280,12 +284,7 @@ def _with_hand_card(
 def capture_sets(turn: Turn, value: int, limit: int) -> list[tuple[Card, ...]]:
     """§4.3: what a card of ``value`` may take from the loose cards: every union of disjoint
     ``Turn.groups`` (at most ``limit`` of them)."""
-    taken: list[tuple[Card, ...]] = []
-    for union in unions(turn.groups(value)):
-        if len(taken) >= limit:
-            break
-        taken.append(turn.picked(union))
-    return taken
+    return [turn.picked(union) for union in unions(turn.groups(value), limit)]
 
 
 def captures(card: Card, ace: int, build: int, taken: list[tuple[Card, ...]]) -> list[Move]:
@@ -316,7 +315,7 @@ def legal_moves(turn: Turn) -> Iterator[Move]:
     card's captures, builds, changes, augments and discard. Each group asks ``refusal``
     before its cards are worked out; captures are listed up to ``LISTED`` a hand card and
     value."""
-    for value in range(2, TOP_BUILD + 1):
+    for value in turn.held:  # a build of a value the player holds a card of (§6.3)
         if turn.sets[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
             yield from cardless_builds(turn, value)
     for value in turn.owned:
@@ -330,8 +329,9 @@ def legal_moves(turn: Turn) -> Iterator[Move]:
                 yield from captures(card, ace, value, taken[value])
             if taken[value] and refusal(turn, CAPTURE, card) is None:
                 yield from captures(card, ace, 0, taken[value])
-        for total in range(1, TOP_BUILD + 1 - card.rank):
-            if turn.sets[total] and refusal(turn, BUILD, card, made=card.rank + total) is None:
+        for made in turn.held:  # a build of a value the player holds a card of (§6.3)
+            total = made - card.rank
+            if total > 0 and turn.sets[total] and refusal(turn, BUILD, card, made=made) is None:
                 yield from builds_on(turn, card, total)
         for old, build in turn.builds.items():
             if (
