@@ -150,6 +150,8 @@ def unions(groups: list[int], limit: int) -> list[int]:
     """Every non-empty union of pairwise disjoint ``groups``, each once (§4.3: a capture takes
     any disjoint collection of its groups); at most ``limit`` of them."""
     found: list[int] = []
+    if not groups:
+        return found
     seen: set[int] = set()
     stack = [(0, 0)]  # the next group, the union so far
     while stack and len(found) < limit:

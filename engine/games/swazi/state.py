@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from engine.cards import DIAMONDS, SPADES, SUIT_CARDS, Card, cards_pretty
+from engine.cards import DIAMONDS, FULL_DECK, SPADES, SUIT_CARDS, Card, cards_pretty
 from engine.core import (
     Action,
     DeckPlan,
@@ -38,6 +38,12 @@ HAND_SIZE = 12
 TWO_OF_SPADES = Card(2, SPADES)
 TEN_OF_DIAMONDS = Card(10, DIAMONDS)
 SCORING_CARDS = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
+_DISCARDED = [
+    {card: Event(message, "discard", args=(("card", card.pretty),)) for card in FULL_DECK}
+    for message in words.DISCARDED
+]
+"""Each seat's event for the discard of each card, made once: an event never changes, and
+about half the moves of a game are discards."""
 
 
 def build_json(build: Build) -> dict[str, Any]:
@@ -186,8 +192,7 @@ class SwaziState(TotalsState):
             card = move.card
             assert card is not None
             insort(self.loose, card)
-            event = Event(words.DISCARDED[seat], "discard", args=(("card", card.pretty),))
-            return self._finish_turn(seat, card, [event])
+            return self._finish_turn(seat, card, [_DISCARDED[seat][card]])
         hand_card = self.hand_card_of(seat, move)
         loose_cards = [card for card in move.cards if card != hand_card]
         for card in loose_cards:
