@@ -54,6 +54,8 @@ class Move:
     rather than a frozen dataclass, whose ``__init__`` mypyc leaves to the interpreter.
     """
 
+    __slots__ = ("ace", "build", "card", "cards", "kind", "top")  # made quicker by the pure build
+
     def __init__(
         self,
         kind: str,

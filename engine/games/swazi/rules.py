@@ -18,7 +18,7 @@ short of every combination, so that a menu stays usable; ``check`` has none.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from engine.cards import Card, cards_pretty
 from engine.words import N_, _
@@ -44,6 +44,8 @@ reached only by a dozen or more low loose cards, whose combinations run to milli
 class Build:
     """A build on the layout (§6): its value, owner, whether augmented, and its cards in the
     order they were put in (§6.4)."""
+
+    __slots__ = ("augmented", "cards", "owner", "value")
 
     def __init__(self, value: int, owner: int, augmented: bool, cards: list[Card]) -> None:
         self.value = value
@@ -85,12 +87,13 @@ class Turn:
         self.owned.sort()
         self.keeping = [0] * (TOP_BUILD + 1)  # by value: the hand cards worth it alone
         for card in hand:
-            self.keeping[card.rank] += 1
-            if card.rank == 1:
+            rank = card.rank
+            self.keeping[rank] += 1
+            if rank == 1:
                 self.keeping[TOP_BUILD] += 1
-        # the values a build may take (§6.2), of which the hand holds a card (§6.3)
-        self.held = [value for value in range(2, TOP_BUILD + 1) if self.keeping[value]]
         self.sets = sets_by_total(loose, limit)
+        # the totals some loose cards add up to, lowest first
+        self.totals = [total for total in range(1, TOP_BUILD + 1) if self.sets[total]]
 
     def narrowed(self, loose: Sequence[Card], top: bool) -> Turn:
         """The same turn with only ``loose`` on the layout (and the pile top if ``top``): the
@@ -116,13 +119,17 @@ class Turn:
             index += 1
         return tuple(chosen)
 
+    def reaches(self, value: int) -> bool:
+        """Whether a card of ``value`` captures some loose cards (``groups`` is not empty)."""
+        return bool(self.sets[value]) or (value == TOP_BUILD and bool(self.sets[1]))
+
     def groups(self, value: int) -> list[int]:
         """The loose groups a card of ``value`` captures (§4.3) or that make a part of a build
         of ``value`` (§5.1): single cards of that value (an ace is 1 or 14) and sets of two or
         more adding up to it."""
         if value != TOP_BUILD:
             return self.sets[value]
-        return [mask for mask in self.sets[1] if mask & mask - 1 == 0] + self.sets[TOP_BUILD]
+        return self.sets[1] + self.sets[TOP_BUILD]  # the sets of total 1: single aces
 
 
 def sets_by_total(cards: Sequence[Card], limit: int) -> list[list[int]]:
@@ -150,8 +157,8 @@ def unions(groups: list[int], limit: int) -> list[int]:
     """Every non-empty union of pairwise disjoint ``groups``, each once (§4.3: a capture takes
     any disjoint collection of its groups); at most ``limit`` of them."""
     found: list[int] = []
-    if not groups:
-        return found
+    if len(groups) < 2:  # nothing to join
+        return found + groups
     seen: set[int] = set()
     stack = [(0, 0)]  # the next group, the union so far
     while stack and len(found) < limit:
@@ -172,6 +179,8 @@ class Refusal:
     """A rule a move breaks: its message (marked with ``N_``; ``{value}`` the build value it
     names) and that value."""
 
+    __slots__ = ("message", "value")
+
     def __init__(self, message: str, value: int = 0) -> None:
         self.message = message
         self.value = value
@@ -188,6 +197,8 @@ def refusal(
     ``played`` the hand card it plays (None: a card-less move), ``made`` the value of the
     build it makes (0: none), ``freed`` that of the build it captures (0: none)."""
     owned = turn.owned
+    if not made and not owned:  # §6 and §7 are rules of builds: a move that makes or leaves none
+        return None
     if made:
         if made > TOP_BUILD:  # §6.2
             return Refusal(N_("A build may be worth at most {most}, not {value}."), made)
@@ -312,41 +323,57 @@ its text names (§2.2: an ace as 1 or 14)."""
 
 
 # -- the legal moves -----------------------------------------------------------------------------
-def legal_moves(turn: Turn) -> Iterator[Move]:
+def legal_moves(turn: Turn) -> list[Move]:
     """Every legal move (§4), group by group: card-less builds and augments, then each hand
     card's captures, builds, changes, augments and discard. Each group asks ``refusal``
     before its cards are worked out; captures are listed up to ``LISTED`` a hand card and
-    value."""
-    for value in turn.held:  # a build of a value the player holds a card of (§6.3)
-        if turn.sets[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
-            yield from cardless_builds(turn, value)
-    for value in turn.owned:
-        yield from parts(turn, value, None)
-    taken: dict[int, list[tuple[Card, ...]]] = {}  # each value's captures, for every card
+    value. A build's value must be one the hand holds a card of (§6.3), so only those are
+    asked about."""
+    moves: list[Move] = []
+    keeping, builds, owned = turn.keeping, turn.builds, turn.owned
+    for value in turn.totals:  # §4.1
+        if value > 1 and keeping[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
+            moves += cardless_builds(turn, value)
+    for value in owned:  # §4.2, §4.7
+        moves += parts(turn, value, None)
+    taken: list[list[tuple[Card, ...]] | None] = [None] * (TOP_BUILD + 1)  # by value, once
     for card in turn.hand:
-        for value, ace in _CAPTURING_AS[card.rank - 1]:
-            if value not in taken:
-                taken[value] = capture_sets(turn, value, LISTED)
-            if value in turn.builds and refusal(turn, CAPTURE, card, freed=value) is None:
-                yield from captures(card, ace, value, taken[value])
-            if taken[value] and refusal(turn, CAPTURE, card) is None:
-                yield from captures(card, ace, 0, taken[value])
-        for made in turn.held:  # a build of a value the player holds a card of (§6.3)
-            total = made - card.rank
-            if total > 0 and turn.sets[total] and refusal(turn, BUILD, card, made=made) is None:
-                yield from builds_on(turn, card, total)
-        for old, build in turn.builds.items():
+        rank = card.rank
+        for value, ace in _CAPTURING_AS[rank - 1]:  # §4.3
+            if value in builds and refusal(turn, CAPTURE, card, freed=value) is None:
+                moves += captures(card, ace, value, _taken(turn, taken, value))
+            if turn.reaches(value) and refusal(turn, CAPTURE, card) is None:
+                moves += captures(card, ace, 0, _taken(turn, taken, value))
+        for total in turn.totals:  # §4.4
+            made = rank + total
+            if made > TOP_BUILD:
+                break
+            if keeping[made] and refusal(turn, BUILD, card, made=made) is None:
+                moves += builds_on(turn, card, total)
+        for old, build in builds.items():  # §4.5, §4.6
             if (
                 build.owner != turn.seat
                 and not build.augmented
-                and refusal(turn, CHANGE, card, made=old + card.rank) is None
+                and refusal(turn, CHANGE, card, made=old + rank) is None
             ):
-                yield Move(CHANGE, card, 1 if card.rank == 1 else 0, old)
-        if turn.owned and refusal(turn, AUGMENT, card) is None:
-            for value in turn.owned:
-                yield from parts(turn, value, card)
-        if refusal(turn, DISCARD, card) is None:
-            yield Move(DISCARD, card)
+                moves.append(Move(CHANGE, card, 1 if rank == 1 else 0, old))
+        if owned and refusal(turn, AUGMENT, card) is None:  # §4.2, §4.7
+            for value in owned:
+                moves += parts(turn, value, card)
+        if refusal(turn, DISCARD, card) is None:  # §4.8
+            moves.append(Move(DISCARD, card))
+    return moves
+
+
+def _taken(
+    turn: Turn, taken: list[list[tuple[Card, ...]] | None], value: int
+) -> list[tuple[Card, ...]]:
+    """What a card of ``value`` captures from the loose cards (``capture_sets``), worked out
+    the first time a hand card asks: every hand card of that value takes the same."""
+    sets = taken[value]
+    if sets is None:
+        sets = taken[value] = capture_sets(turn, value, LISTED)
+    return sets
 
 
 def check(turn: Turn, move: Move) -> str | None:
