@@ -18,7 +18,8 @@ short of every combination, so that a menu stays usable; ``check`` has none.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import overload
 
 from engine.cards import Card, cards_pretty
 from engine.words import N_, _
@@ -86,12 +87,21 @@ class Turn:
                 self.owned.append(value)
         self.owned.sort()
         self.keeping = [0] * (TOP_BUILD + 1)  # by value: the hand cards worth it alone
-        for card in hand:
+        self.by_rank: list[list[Card]] = []  # the hand's cards, a list a rank, lowest first
+        for card in hand:  # (in card order: a rank's cards one after another)
             rank = card.rank
             self.keeping[rank] += 1
             if rank == 1:
                 self.keeping[TOP_BUILD] += 1
+            if self.keeping[rank] > 1:
+                self.by_rank[-1].append(card)
+            else:
+                self.by_rank.append([card])
         self.sets = sets_by_total(loose, limit)
+        self.aces = 0  # the loose aces, as a mask (bit i: the i-th loose card)
+        for index, card in enumerate(loose):
+            if card.rank == 1:
+                self.aces |= 1 << index
         # the totals some loose cards add up to, lowest first
         self.totals = [total for total in range(1, TOP_BUILD + 1) if self.sets[total]]
 
@@ -246,13 +256,29 @@ def _kept(turn: Turn, played: Card | None, value: int) -> bool:
 
 
 # -- §4, §5: the shapes of the moves -------------------------------------------------------------
-def cardless_builds(turn: Turn, value: int) -> list[Move]:
+class Shape:
+    """Moves of one shape that differ only by their loose cards: ``Move(kind, card, ace,
+    build, cards)`` with the cards of each of ``sets`` (masks of the turn's loose cards). A
+    listing counts them and makes one when asked for it."""
+
+    __slots__ = ("ace", "build", "card", "kind", "sets")
+
+    def __init__(self, kind: str, card: Card | None, ace: int, build: int, sets: list[int]):
+        self.kind = kind
+        self.card = card
+        self.ace = ace
+        self.build = build
+        self.sets = sets
+
+    def move(self, turn: Turn, index: int) -> Move:
+        """The move with the cards of ``sets[index]``."""
+        return Move(self.kind, self.card, self.ace, self.build, turn.picked(self.sets[index]))
+
+
+def cardless_builds(turn: Turn, value: int) -> Shape:
     """§4.1: a build of ``value`` from two or more loose cards."""
-    return [
-        Move(CARDLESS_BUILD, cards=turn.picked(mask))
-        for mask in turn.sets[value]
-        if mask & mask - 1  # two or more cards
-    ]
+    sets = [mask for mask in turn.sets[value] if mask & mask - 1]  # two or more cards
+    return Shape(CARDLESS_BUILD, None, 0, 0, sets)
 
 
 def parts(turn: Turn, value: int, card: Card | None) -> list[Move]:
@@ -294,27 +320,25 @@ def _with_hand_card(
     return Move(AUGMENT, None, 0, value, tuple(sorted((*loose, card))), top)
 
 
-def capture_sets(turn: Turn, value: int, limit: int) -> list[tuple[Card, ...]]:
+def capture_sets(turn: Turn, value: int, limit: int) -> list[int]:
     """§4.3: what a card of ``value`` may take from the loose cards: every union of disjoint
     ``Turn.groups`` (at most ``limit`` of them)."""
-    return [turn.picked(union) for union in unions(turn.groups(value), limit)]
+    return unions(turn.groups(value), limit)
 
 
-def captures(card: Card, ace: int, build: int, taken: list[tuple[Card, ...]]) -> list[Move]:
+def captures(turn: Turn, card: Card, ace: int, build: int, taken: list[int]) -> Shape:
     """§4.3: hand ``card`` (an ace worth ``ace``) captures the build of ``build`` (0: none)
-    with each of ``taken``, or the build alone; an ace taking loose aces alone is worth 1
-    (§11: where both values allow a move, =1 is written)."""
-    found = [Move(CAPTURE, card, ace, build)] if build else []
-    for cards in taken:
-        if build or ace != TOP_BUILD or cards[-1].rank != 1:  # (aces come first)
-            found.append(Move(CAPTURE, card, ace, build, cards))
-    return found
+    with each of ``taken``; an ace taking loose aces alone is worth 1 (§11: where both values
+    allow a move, =1 is written). Capturing the build alone is ``Move(CAPTURE, card, ace,
+    build)``."""
+    if not build and ace == TOP_BUILD:
+        taken = [mask for mask in taken if mask & ~turn.aces]
+    return Shape(CAPTURE, card, ace, build, taken)
 
 
-def builds_on(turn: Turn, card: Card, total: int) -> list[Move]:
+def builds_on(turn: Turn, card: Card, total: int) -> Shape:
     """§4.4: hand ``card`` on loose cards adding up to ``total`` (an ace in it is 1)."""
-    ace = 1 if card.rank == 1 else 0
-    return [Move(BUILD, card, ace, cards=turn.picked(mask)) for mask in turn.sets[total]]
+    return Shape(BUILD, card, 1 if card.rank == 1 else 0, 0, turn.sets[total])
 
 
 _CAPTURING_AS = [[(1, 1), (TOP_BUILD, TOP_BUILD)]] + [[(rank, 0)] for rank in range(2, 14)]
@@ -323,51 +347,125 @@ its text names (§2.2: an ace as 1 or 14)."""
 
 
 # -- the legal moves -----------------------------------------------------------------------------
-def legal_moves(turn: Turn) -> list[Move]:
-    """Every legal move (§4), group by group: card-less builds and augments, then each hand
-    card's captures, builds, changes, augments and discard. Each group asks ``refusal``
-    before its cards are worked out; captures are listed up to ``LISTED`` a hand card and
-    value. A build's value must be one the hand holds a card of (§6.3), so only those are
-    asked about."""
-    moves: list[Move] = []
+class Listing:
+    """The legal moves of a position, as ``legal_moves`` finds them: the moves made at once
+    (``ready``), a discard of each of ``discards``, then the moves of each ``Shape``, made one
+    at a time when asked for. Self-play asks for one move of a dozen or more, so they are
+    counted rather than made. ``in`` knows the moves it handed out and asks the rule
+    (``check``) about any other. A sequence by registration, as twentytwo's exchanges."""
+
+    def __init__(self, turn: Turn) -> None:
+        self.turn = turn
+        self.ready: list[Move] = []
+        self.discards: list[Card] = []
+        self.shapes: list[Shape] = []
+        self.size = 0
+        self.handed: list[Move] = []  # the moves asked for by index
+
+    def add(self, shape: Shape) -> None:
+        """Count in the moves of ``shape``."""
+        if shape.sets:
+            self.shapes.append(shape)
+            self.size += len(shape.sets)
+
+    def __len__(self) -> int:
+        return self.size + len(self.ready) + len(self.discards)
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        if isinstance(index, slice):
+            return [self[place] for place in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        move = self.made(index)
+        self.handed.append(move)
+        return move
+
+    def made(self, index: int) -> Move:
+        """The move at ``index`` (within bounds)."""
+        if index < len(self.ready):
+            return self.ready[index]
+        index -= len(self.ready)
+        if index < len(self.discards):
+            return Move(DISCARD, self.discards[index])
+        index -= len(self.discards)
+        for shape in self.shapes:
+            if index < len(shape.sets):
+                return shape.move(self.turn, index)
+            index -= len(shape.sets)
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[Move]:
+        for index in range(len(self)):
+            yield self.made(index)
+
+    def __contains__(self, action: object) -> bool:
+        for move in self.handed:
+            if move is action:
+                return True
+        return isinstance(action, Move) and check(self.turn, action) is None
+
+
+Sequence.register(Listing)
+
+
+def legal_moves(turn: Turn) -> Listing:
+    """Every legal move (§4), group by group: card-less builds and augments, then the
+    captures, builds, changes, augments and discards of each rank's hand cards. Each group
+    asks ``refusal`` before its moves are counted in; captures are listed up to ``LISTED`` a
+    hand card and value. A build's value must be one the hand holds a card of (§6.3), so
+    only those are asked about."""
+    listing = Listing(turn)
+    ready = listing.ready
     keeping, builds, owned = turn.keeping, turn.builds, turn.owned
     for value in turn.totals:  # §4.1
         if value > 1 and keeping[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
-            moves += cardless_builds(turn, value)
+            listing.add(cardless_builds(turn, value))
     for value in owned:  # §4.2, §4.7
-        moves += parts(turn, value, None)
-    taken: list[list[tuple[Card, ...]] | None] = [None] * (TOP_BUILD + 1)  # by value, once
-    for card in turn.hand:
-        rank = card.rank
+        ready += parts(turn, value, None)
+    taken: list[list[int] | None] = [None] * (TOP_BUILD + 1)  # by value, once
+    for cards in turn.by_rank:  # the hand cards of a rank play alike (§2): ask about one
+        first = cards[0]
+        rank = first.rank
         for value, ace in _CAPTURING_AS[rank - 1]:  # §4.3
-            if value in builds and refusal(turn, CAPTURE, card, freed=value) is None:
-                moves += captures(card, ace, value, _taken(turn, taken, value))
-            if turn.reaches(value) and refusal(turn, CAPTURE, card) is None:
-                moves += captures(card, ace, 0, _taken(turn, taken, value))
+            if value in builds and refusal(turn, CAPTURE, first, freed=value) is None:
+                for card in cards:
+                    ready.append(Move(CAPTURE, card, ace, value))
+                    listing.add(captures(turn, card, ace, value, _taken(turn, taken, value)))
+            if turn.reaches(value) and refusal(turn, CAPTURE, first) is None:
+                for card in cards:
+                    listing.add(captures(turn, card, ace, 0, _taken(turn, taken, value)))
         for total in turn.totals:  # §4.4
             made = rank + total
             if made > TOP_BUILD:
                 break
-            if keeping[made] and refusal(turn, BUILD, card, made=made) is None:
-                moves += builds_on(turn, card, total)
+            if keeping[made] and refusal(turn, BUILD, first, made=made) is None:
+                for card in cards:
+                    listing.add(builds_on(turn, card, total))
         for old, build in builds.items():  # §4.5, §4.6
             if (
                 build.owner != turn.seat
                 and not build.augmented
-                and refusal(turn, CHANGE, card, made=old + rank) is None
+                and refusal(turn, CHANGE, first, made=old + rank) is None
             ):
-                moves.append(Move(CHANGE, card, 1 if rank == 1 else 0, old))
-        if owned and refusal(turn, AUGMENT, card) is None:  # §4.2, §4.7
+                ready += [Move(CHANGE, card, 1 if rank == 1 else 0, old) for card in cards]
+        if owned and refusal(turn, AUGMENT, first) is None:  # §4.2, §4.7
             for value in owned:
-                moves += parts(turn, value, card)
-        if refusal(turn, DISCARD, card) is None:  # §4.8
-            moves.append(Move(DISCARD, card))
-    return moves
+                for card in cards:
+                    ready += parts(turn, value, card)
+        if refusal(turn, DISCARD, first) is None:  # §4.8
+            listing.discards += cards
+    return listing
 
 
-def _taken(
-    turn: Turn, taken: list[list[tuple[Card, ...]] | None], value: int
-) -> list[tuple[Card, ...]]:
+def _taken(turn: Turn, taken: list[list[int] | None], value: int) -> list[int]:
     """What a card of ``value`` captures from the loose cards (``capture_sets``), worked out
     the first time a hand card asks: every hand card of that value takes the same."""
     sets = taken[value]
@@ -435,10 +533,13 @@ def _shape(turn: Turn, move: Move) -> str | None:
         )
     if not move.cards and not move.build:
         return _("Say what you capture.")
-    taken = capture_sets(narrowed, value, 1 << 62) if move.cards else []
-    if move in captures(card, move.ace, move.build, taken):
+    if not move.cards:  # the build alone
         return None
-    if move.cards not in taken:
+    every = (1 << len(narrowed.loose)) - 1  # the narrowed layout holds the move's cards only
+    taken = capture_sets(narrowed, value, 1 << 62)
+    if every in captures(narrowed, card, move.ace, move.build, taken).sets:
+        return None
+    if every not in taken:
         return _(
             "{cards} do not split into cards of value {value} and sets adding up to {value}."
         ).format(cards=cards_pretty(move.cards), value=value)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -157,17 +157,14 @@ class SwaziState(TotalsState):
             seat, self.hands[seat], self.loose, self.builds, self.pile_top(seat), self.half == 1
         )
 
-    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
-        return tuple(legal_moves(self.turn_of(seat)))
+    def _legal_actions(self, seat: int) -> Sequence[Action]:
+        return cast(Sequence[Action], legal_moves(self.turn_of(seat)))
 
     def is_legal(self, seat: int, action: Action) -> bool:
-        """Whether the rules allow ``action`` (``rules.check``): listed or not, as a huge
-        layout's listing stops short of every capture."""
-        return (
-            isinstance(action, Move)
-            and seat in self.to_act()
-            and check(self.turn_of(seat), action) is None
-        )
+        """Whether the rules allow ``action``: a move the listing handed out, or any other the
+        rule (``rules.check``) allows, listed or not, as a huge layout's listing stops short
+        of every capture."""
+        return isinstance(action, Move) and action in self.legal_actions(seat)
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         if not isinstance(action, Move) or seat not in self.to_act():
