@@ -8,23 +8,23 @@ machine form the bot and the saves use; its path is the choice steps a player cl
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from engine.cards import Card, cards_text
 from engine.core import parse_error
 from engine.errors import ActionParseError, CardError
 from engine.words import N_, _
 
-TOP_BUILD = 14
+TOP_BUILD: Final = 14
 """The highest build value (§6.2), and an ace's high value (§2.2)."""
 
-CARDLESS_BUILD, AUGMENT, CAPTURE, BUILD, CHANGE, DISCARD = (
-    "build",
-    "augment",
-    "capture",
-    "build on",
-    "change",
-    "discard",
-)
+# the kinds of move (Final: the compiled build reads them without a look-up)
+CARDLESS_BUILD: Final = "build"
+AUGMENT: Final = "augment"
+CAPTURE: Final = "capture"
+BUILD: Final = "build on"
+CHANGE: Final = "change"
+DISCARD: Final = "discard"
 
 
 def serves(card: Card, value: int) -> bool:

@@ -19,7 +19,7 @@ short of every combination, so that a menu stays usable; ``check`` has none.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import Final, overload
 
 from engine.cards import Card, cards_pretty
 from engine.words import N_, _
@@ -36,7 +36,7 @@ from .moves import (
     serves,
 )
 
-LISTED = 2000
+LISTED: Final = 2000
 """A listing's most sets of loose cards of one total, and most captures of one hand card and
 value: far above what a real layout reaches (a dozen mixed cards have a few hundred sets),
 reached only by a dozen or more low loose cards, whose combinations run to millions."""
@@ -200,6 +200,23 @@ class Refusal:
         return _(self.message).format(value=self.value, most=TOP_BUILD)
 
 
+# the rules of §6 and §7 a move may break by what it leaves, in words ({value}: the build
+# value it names), for refusal
+TOO_HIGH: Final = N_("A build may be worth at most {most}, not {value}.")
+OWN_VALUE: Final = N_("You already own a build of {value}: write it as an augment of b{value}.")
+TAKEN_VALUE: Final = N_("There is already a build of {value}: two builds never share a value.")
+KEEP_NEW: Final = N_("You must keep a card of value {value} in hand to own that build.")
+SECOND_BUILD: Final = N_(
+    "In the first half you may own a second build only if you then capture one."
+)
+NO_DISCARD: Final = N_("In the first half you may not discard while you own a build.")
+TWO_BUILDS: Final = N_("In the first half you may not end your turn owning two builds.")
+KEEP_OWNED: Final = N_(
+    "You own the build of {value}: keep a card of value {value}, or use your last one to "
+    "capture it."
+)
+
+
 def refusal(
     turn: Turn, kind: str, played: Card | None, made: int = 0, freed: int = 0
 ) -> Refusal | None:
@@ -211,42 +228,27 @@ def refusal(
         return None
     if made:
         if made > TOP_BUILD:  # §6.2
-            return Refusal(N_("A build may be worth at most {most}, not {value}."), made)
+            return Refusal(TOO_HIGH, made)
         if made in turn.builds and not (kind == CHANGE and made in owned):  # §6.1, §4.6
             if made in owned:
-                return Refusal(
-                    N_("You already own a build of {value}: write it as an augment of b{value}."),
-                    made,
-                )
-            return Refusal(
-                N_("There is already a build of {value}: two builds never share a value."), made
-            )
+                return Refusal(OWN_VALUE, made)
+            return Refusal(TAKEN_VALUE, made)
         if not _kept(turn, played, made):  # §6.3
-            return Refusal(
-                N_("You must keep a card of value {value} in hand to own that build."), made
-            )
+            return Refusal(KEEP_NEW, made)
     if played is None:  # §7.1
         if turn.first_half and len(owned) >= 2 and kind == CARDLESS_BUILD:
-            return Refusal(
-                N_("In the first half you may own a second build only if you then capture one.")
-            )
+            return Refusal(SECOND_BUILD)
         return None
     if turn.first_half and owned and kind == DISCARD:  # §7.1
-        return Refusal(N_("In the first half you may not discard while you own a build."))
+        return Refusal(NO_DISCARD)
     left = 1 if made and made not in owned else 0  # the builds owned once the turn ends
     for value in owned:
         if value != freed:
             left += 1
             if not _kept(turn, played, value):  # §6.3
-                return Refusal(
-                    N_(
-                        "You own the build of {value}: keep a card of value {value}, or use "
-                        "your last one to capture it."
-                    ),
-                    value,
-                )
+                return Refusal(KEEP_OWNED, value)
     if turn.first_half and left > 1:  # §7.1
-        return Refusal(N_("In the first half you may not end your turn owning two builds."))
+        return Refusal(TWO_BUILDS)
     return None
 
 
@@ -341,7 +343,7 @@ def builds_on(turn: Turn, card: Card, total: int) -> Shape:
     return Shape(BUILD, card, 1 if card.rank == 1 else 0, 0, turn.sets[total])
 
 
-_CAPTURING_AS = [[(1, 1), (TOP_BUILD, TOP_BUILD)]] + [[(rank, 0)] for rank in range(2, 14)]
+_CAPTURING_AS: Final = [[(1, 1), (TOP_BUILD, TOP_BUILD)]] + [[(rank, 0)] for rank in range(2, 14)]
 """For each rank from the ace up, the values a hand card of it captures as, with the value
 its text names (§2.2: an ace as 1 or 14)."""
 
@@ -405,6 +407,10 @@ class Listing:
     def __iter__(self) -> Iterator[Move]:
         for index in range(len(self)):
             yield self.made(index)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a listing of the same moves in the same order."""
+        return isinstance(other, Listing) and list(self) == list(other)
 
     def __contains__(self, action: object) -> bool:
         for move in self.handed:

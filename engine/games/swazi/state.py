@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -33,8 +33,8 @@ from .rules import Build, Turn, check, legal_moves
 if TYPE_CHECKING:
     from .game import SwaziGame
 
-LAYOUT_SIZE = 4
-HAND_SIZE = 12
+LAYOUT_SIZE: Final = 4
+HAND_SIZE: Final = 12
 TWO_OF_SPADES = Card(2, SPADES)
 TEN_OF_DIAMONDS = Card(10, DIAMONDS)
 SCORING_CARDS = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
