@@ -5,8 +5,9 @@ Where each rule lives:
 
 - ``moves``: a move as written and read (§11): ``Move``, its text and choice path,
   ``parse_move``; a card's values (§2: ``serves``).
-- ``rules``: what may be played (§4–§7), stated once: ``legal_moves`` lists it lazily,
-  ``check`` answers (and explains) for any move.
+- ``rules``: what may be played (§4–§7), stated once: ``legal_moves`` lists it as a
+  ``Listing`` that counts the moves of each shape and makes one when asked for it; ``check``
+  answers (and explains) for any move, and a listing's ``in`` asks it.
 - ``state``: the deal (§3), carrying a move out (§4, §6.4, §8), the end of a deal, scoring and
   winning (§9, §10), views and saves.
 - ``game``: the game type: options, reading moves, saved games, the words of choices and views.

@@ -350,28 +350,30 @@ its text names (§2.2: an ace as 1 or 14)."""
 
 # -- the legal moves -----------------------------------------------------------------------------
 class Listing:
-    """The legal moves of a position, as ``legal_moves`` finds them: the moves made at once
-    (``ready``), a discard of each of ``discards``, then the moves of each ``Shape``, made one
-    at a time when asked for. Self-play asks for one move of a dozen or more, so they are
-    counted rather than made. ``in`` knows the moves it handed out and asks the rule
-    (``check``) about any other. A sequence by registration, as twentytwo's exchanges."""
+    """The legal moves of a position, in the order ``legal_moves`` finds them: ``entries``
+    holds moves made at once, hand cards that stand for their discard, and ``Shape``s, whose
+    moves are counted and made one at a time when asked for: self-play asks for one move of a
+    dozen or more. ``in`` knows the moves it handed out and asks the rule (``check``) about
+    any other. A sequence by registration, as twentytwo's exchanges."""
 
     def __init__(self, turn: Turn) -> None:
         self.turn = turn
-        self.ready: list[Move] = []
-        self.discards: list[Card] = []
-        self.shapes: list[Shape] = []
+        self.entries: list[Move | Card | Shape] = []
         self.size = 0
         self.handed: list[Move] = []  # the moves asked for by index
 
-    def add(self, shape: Shape) -> None:
-        """Count in the moves of ``shape``."""
-        if shape.sets:
-            self.shapes.append(shape)
-            self.size += len(shape.sets)
+    def add(self, entry: Move | Card | Shape) -> None:
+        """Count in a move, a hand card's discard, or the moves of a shape."""
+        if isinstance(entry, Shape):
+            if entry.sets:
+                self.entries.append(entry)
+                self.size += len(entry.sets)
+        else:
+            self.entries.append(entry)
+            self.size += 1
 
     def __len__(self) -> int:
-        return self.size + len(self.ready) + len(self.discards)
+        return self.size
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
@@ -392,16 +394,15 @@ class Listing:
 
     def made(self, index: int) -> Move:
         """The move at ``index`` (within bounds)."""
-        if index < len(self.ready):
-            return self.ready[index]
-        index -= len(self.ready)
-        if index < len(self.discards):
-            return Move(DISCARD, self.discards[index])
-        index -= len(self.discards)
-        for shape in self.shapes:
-            if index < len(shape.sets):
-                return shape.move(self.turn, index)
-            index -= len(shape.sets)
+        for entry in self.entries:
+            if isinstance(entry, Shape):
+                if index < len(entry.sets):
+                    return entry.move(self.turn, index)
+                index -= len(entry.sets)
+            elif index:
+                index -= 1
+            else:
+                return entry if isinstance(entry, Move) else Move(DISCARD, entry)
         raise IndexError(index)
 
     def __iter__(self) -> Iterator[Move]:
@@ -429,13 +430,13 @@ def legal_moves(turn: Turn) -> Listing:
     hand card and value. A build's value must be one the hand holds a card of (§6.3), so
     only those are asked about."""
     listing = Listing(turn)
-    ready = listing.ready
     keeping, builds, owned = turn.keeping, turn.builds, turn.owned
     for value in turn.totals:  # §4.1
         if value > 1 and keeping[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
             listing.add(cardless_builds(turn, value))
     for value in owned:  # §4.2, §4.7
-        ready += parts(turn, value, None)
+        for move in parts(turn, value, None):
+            listing.add(move)
     taken: list[list[int] | None] = [None] * (TOP_BUILD + 1)  # by value, once
     for cards in turn.by_rank:  # the hand cards of a rank play alike (§2): ask about one
         first = cards[0]
@@ -443,7 +444,7 @@ def legal_moves(turn: Turn) -> Listing:
         for value, ace in _CAPTURING_AS[rank - 1]:  # §4.3
             if value in builds and refusal(turn, CAPTURE, first, freed=value) is None:
                 for card in cards:
-                    ready.append(Move(CAPTURE, card, ace, value))
+                    listing.add(Move(CAPTURE, card, ace, value))
                     listing.add(captures(turn, card, ace, value, _taken(turn, taken, value)))
             if turn.reaches(value) and refusal(turn, CAPTURE, first) is None:
                 for card in cards:
@@ -461,13 +462,16 @@ def legal_moves(turn: Turn) -> Listing:
                 and not build.augmented
                 and refusal(turn, CHANGE, first, made=old + rank) is None
             ):
-                ready += [Move(CHANGE, card, 1 if rank == 1 else 0, old) for card in cards]
+                for card in cards:
+                    listing.add(Move(CHANGE, card, 1 if rank == 1 else 0, old))
         if owned and refusal(turn, AUGMENT, first) is None:  # §4.2, §4.7
             for value in owned:
                 for card in cards:
-                    ready += parts(turn, value, card)
+                    for move in parts(turn, value, card):
+                        listing.add(move)
         if refusal(turn, DISCARD, first) is None:  # §4.8
-            listing.discards += cards
+            for card in cards:
+                listing.add(card)
     return listing
 
 

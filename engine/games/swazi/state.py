@@ -152,10 +152,11 @@ class SwaziState(TotalsState):
         return pile[-1] if pile else None
 
     def turn_of(self, seat: int) -> Turn:
-        """The position as the rules read it for ``seat``."""
-        return Turn(
-            seat, self.hands[seat], self.loose, self.builds, self.pile_top(seat), self.half == 1
-        )
+        """The position as the rules read it for ``seat``: of copies of the hand, the layout
+        and the builds, as a listing made from it makes its moves when asked, maybe after the
+        state moved on (as a tuple of moves would have stayed as it was made)."""
+        hand, loose, builds = list(self.hands[seat]), list(self.loose), dict(self.builds)
+        return Turn(seat, hand, loose, builds, self.pile_top(seat), self.half == 1)
 
     def _legal_actions(self, seat: int) -> Sequence[Action]:
         return cast(Sequence[Action], legal_moves(self.turn_of(seat)))
