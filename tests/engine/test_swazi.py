@@ -936,6 +936,31 @@ def test_a_huge_layout_lists_many_moves_and_accepts_any_legal_one() -> None:
     assert state.piles[1] == cards("2C 2D 2H 3C 3D 3H 4C 5C 6C 6D 9C")
 
 
+def test_the_listing_makes_the_move_asked_for_and_asks_the_rule_about_others() -> None:
+    """The moves counted by shape are the moves iterated, by index, slice or from the end, in
+    the rule's order (a hand card's captures before its builds and its discard); ``in`` finds
+    a move handed out, and asks the rule about an equal move made elsewhere."""
+    state = position(("KD QD", "9D 2S 4H"), layout="4S 5H 2C 7D", half=2)
+    legal = state.legal_actions(1)
+    every = list(legal)
+    assert len(legal) == len(every) > 10
+    assert [legal[index] for index in range(len(legal))] == every
+    assert legal[-1] == every[-1] and legal[2:5] == every[2:5]
+    with pytest.raises(IndexError):
+        legal[len(legal)]
+    texts = [move.text for move in every]
+    assert (
+        texts.index("capture 2S take 2C")
+        < texts.index("build 2S on 7D")
+        < texts.index("discard 2S")
+    )
+    handed = legal[texts.index("capture 9D take 2C 7D")]
+    assert handed in legal and GAME.parse_action(handed.text) in legal
+    assert GAME.parse_action("capture 9D take 2C 5H") not in legal
+    state.apply(1, handed)
+    assert [move.text for move in legal] == texts  # made from the position it was made for
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.integers(min_value=1, max_value=13), max_size=9)
