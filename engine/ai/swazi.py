@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from engine.ai.search import Yardstick
@@ -21,10 +21,11 @@ from engine.games.swazi import (
     TWO_OF_SPADES,
     Move,
     SwaziState,
-    _subset_table,
     score_piles,
     serves,
+    sets_by_total,
 )
+from engine.games.swazi.rules import LISTED
 
 
 def worth(card: Card) -> float:
@@ -44,14 +45,21 @@ def best_groups(value: int, loose: Sequence[Card]) -> list[Card]:
     taken = [c for c in loose if c.rank == value or (c.rank == 1 and value in (1, TOP_BUILD))]
     rest = sorted(card for card in loose if card not in taken)
     while value > 1 and len(rest) >= 2:
-        ranks = tuple(card.rank for card in rest)
-        subsets = [s for s in _subset_table(ranks)[value] if len(s) >= 2]
-        if not subsets:
+        sets = [part for part in sets_of(rest)[value] if len(part) >= 2]
+        if not sets:
             break
-        best = max(subsets, key=lambda s: (sum(worth(rest[i]) for i in s), -len(s)))
-        taken += [rest[i] for i in best]
-        rest = [card for i, card in enumerate(rest) if i not in best]
+        best = max(sets, key=lambda part: (sum(map(worth, part)), -len(part)))
+        taken += best
+        rest = [card for card in rest if card not in best]
     return sorted(taken)
+
+
+def sets_of(loose: Sequence[Card]) -> list[list[tuple[Card, ...]]]:
+    """The sets of ``loose`` cards (in card order) by total, as the rules find them."""
+    return [
+        [tuple(card for index, card in enumerate(loose) if mask >> index & 1) for mask in masks]
+        for masks in sets_by_total(loose, LISTED)
+    ]
 
 
 class SwaziAgent:
@@ -102,22 +110,18 @@ class SwaziAgent:
         if top is None:
             return []
         moves: list[Move] = []
-        table = _subset_table(tuple(card.rank for card in loose))
+        table = sets_of(loose)
         for value in sorted(builds):
             if builds[value]["owner"] != seat:
                 continue
             if serves(top, value):
                 moves.append(Move(AUGMENT, build=value, top=True))
             rest = value - top.rank
-            for subset in table[rest] if rest >= 1 else ():
-                moves.append(Move(AUGMENT, build=value, cards=_pick(loose, subset), top=True))
+            for part in table[rest] if rest >= 1 else ():
+                moves.append(Move(AUGMENT, build=value, cards=part, top=True))
         value = TOP_BUILD if top.rank == 1 else top.rank
         if value not in builds and any(serves(card, value) for card in hand):
-            moves += [
-                Move(CARDLESS_BUILD, cards=_pick(loose, subset))
-                for subset in table[value]
-                if len(subset) >= 2
-            ]
+            moves += [Move(CARDLESS_BUILD, cards=part) for part in table[value] if len(part) >= 2]
         return moves
 
     @staticmethod
@@ -141,13 +145,12 @@ class SwaziAgent:
                 found.append((Move(CAPTURE, card, ace, value, taken), 10 + gain + bonus))
                 found.append((Move(CAPTURE, card, ace, value), 9 + worth(card) + bonus))
         ace = 1 if card.rank == 1 else 0
-        table = _subset_table(tuple(c.rank for c in loose))
+        table = sets_of(loose)
         for total in range(1, TOP_BUILD + 1 - card.rank):
             value = card.rank + total
             if not table[total] or not any(serves(c, value) for c in others):
                 continue
-            best = max(table[total], key=lambda s: sum(worth(loose[i]) for i in s))
-            part = _pick(loose, best)
+            part = max(table[total], key=lambda cards: sum(map(worth, cards)))
             score = 4 + 0.6 * (sum(map(worth, part)) + worth(card))
             if value not in builds:
                 found.append((Move(BUILD, card, ace, cards=part), score))
@@ -165,11 +168,6 @@ class SwaziAgent:
         face = 0.3 if card.rank >= 11 else -0.02 * card.rank
         found.append((Move(DISCARD, card), -worth(card) + face))
         return found
-
-
-def _pick(cards: Sequence[Card], indices: Iterable[int]) -> tuple[Card, ...]:
-    """The cards at ``indices``."""
-    return tuple([cards[i] for i in indices])
 
 
 NORMAL = SwaziAgent

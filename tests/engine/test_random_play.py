@@ -276,7 +276,7 @@ GOLDEN: dict[str, tuple[str, ...]] = {
     "stuck/4": ("a386d5fdbf051d35", "a023541f2e66b971", "a5eb53c9f7b5882b"),
     "stuck/5": ("301a63712ad0ecdc", "b0add239aa755e05", "6d1033d025ddce16"),
     "stuck/6": ("a2134c2691fdc104", "e6790c7fd04b6d44", "1ff1b18a64780123"),
-    "swazi/2": ("ec4dfe9297751287", "d49336ce990e0cdc", "ba025198a1861597"),
+    "swazi/2": ("ab7b28960d296a7f", "73d03aad5ccf559c", "7fb297f4210eb48d"),
     "twentytwo/2": ("6fd6eee2d1c1b06a", "d681c7595b1f20ec", "d0fb21c328404887"),
     "twentytwo/3": ("25b57bacf47e0313", "c9b4207841fb0e58", "2f22dde80ae453b0"),
     "twentytwo/4": ("0dfd01f34cf1bf23", "c82666cf61db8fed", "38ab9f297af65ddb"),

@@ -4,8 +4,6 @@ brute-force reference for the legal moves; the heuristic player against the rand
 
 from __future__ import annotations
 
-import copy
-import gc
 import json
 import random
 from collections.abc import Iterator
@@ -22,12 +20,13 @@ from engine.cards import FULL_DECK, Card
 from engine.cli import main
 from engine.core import RandomAgent, StateAgent
 from engine.errors import ActionParseError, SavedStateError, SetupError
-from engine.games import swazi
 from engine.games.swazi import (
     GAME,
     Move,
     SwaziState,
+    rules,
     score_piles,
+    sets_by_total,
 )
 from engine.runner import play_out
 from tests.engine import helpers
@@ -833,19 +832,26 @@ def near_misses(state: SwaziState, seat: int) -> set[str]:
         assert isinstance(action, Move)
         for card in others[:8]:
             if card not in action.cards and card != action.card:
-                found.add(action._replace(cards=tuple(sorted((*action.cards, card)))).text)
+                found.add(replace(action, cards=tuple(sorted((*action.cards, card)))).text)
                 if action.card is not None and card.rank != 1:
-                    found.add(action._replace(card=card).text)
+                    found.add(replace(action, card=card).text)
         if len(action.cards) > 1:
-            found.add(action._replace(cards=action.cards[1:]).text)
-        found.add(action._replace(top=not action.top).text)
+            found.add(replace(action, cards=action.cards[1:]).text)
+        found.add(replace(action, top=not action.top).text)
     return found
+
+
+def replace(move: Move, **changes: Any) -> Move:
+    """``move`` with some of its fields changed."""
+    fields = dict(zip(("kind", "card", "ace", "build", "cards", "top"), move.fields(), strict=True))
+    return Move(**{**fields, **changes})
 
 
 @pytest.mark.parametrize(("seed", "kind"), [(seed, "random") for seed in range(5)] + [(7, "ai")])
 def test_legal_moves_match_a_brute_force_reference(seed: int, kind: str) -> None:
-    """The listed moves are exactly the reference's, and the rule-by-rule check (used on
-    large layouts and to explain refusals) agrees with both, on legal and near-miss moves."""
+    """The listed moves are exactly the reference's, and the rule's answer for any move
+    (``is_legal``, which also explains a refusal) agrees with both, on legal and near-miss
+    moves."""
     state = new(seed)
     rng = random.Random(seed)
     agent = engine.ai.agent(GAME, kind)
@@ -863,35 +869,57 @@ def test_legal_moves_match_a_brute_force_reference(seed: int, kind: str) -> None
                 except ActionParseError:
                     continue
                 assert isinstance(move, Move)
-                assert (state._why_not(seat, move) is None) == (text in expected), text
+                assert state.is_legal(seat, move) == (text in expected), text
             checked += 1
         choice = agent.choose(state.agent_view(seat), legal, rng, False)
         assert choice is not None
         state.apply(seat, choice)
 
 
-def test_the_hand_and_layout_facts_follow_the_cards() -> None:
-    """The held values and rank counts the legal moves read are kept up to date as cards
-    leave the hands, and the layout's key as loose cards come and go; deals, saved games,
-    copies and determinized worlds work them out afresh."""
-    rng = random.Random(3)
-    for seed in range(3):
-        state = new(seed)
-        while not state.is_over:
-            seat = state.to_act()[0]
-            worlds = [GAME.state_from_json(state.to_json()), state.determinize(seat, rng)]
-            for seen in (state, copy.deepcopy(state), *worlds):
-                assert isinstance(seen, SwaziState)
-                for holder, (hand, held) in enumerate(
-                    zip(seen.hands, seen.held_values, strict=True)
-                ):
-                    counts = seen.rank_counts[14 * holder : 14 * holder + 14]
-                    assert counts == [sum(card.rank == rank for card in hand) for rank in range(14)]
-                    values = {14 if card.rank == 1 else card.rank for card in hand}
-                    values |= {card.rank for card in hand}
-                    assert held == sum(1 << value for value in values)
-                assert seen.loose_key == swazi.layout_key(card.rank for card in seen.loose)
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+def generated_position(rng: random.Random, half: int) -> SwaziState:
+    """A position the rules can reach, drawn at random: seat 1 to play, up to 8 loose cards,
+    up to one build a player in the first half (more in the second), each owner holding a card
+    of its value, and perhaps a pile top to use."""
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    hands = [sorted(deck[:8]), sorted(deck[8 : 8 + rng.randint(1, 8)])]
+    del deck[:16]
+    builds: list[tuple[int, int, bool, str]] = []
+    for owner in (0, 1, 0, 1)[: rng.randint(0, 2 if half == 1 else 4)]:
+        held = {14 if card.rank == 1 else card.rank for card in hands[owner]}
+        free = sorted(held - {value for value, *_ in builds} - {1})
+        if free:
+            cards_ = " ".join(deck.pop().text for _ in range(2))
+            builds.append((rng.choice(free), owner, rng.random() < 0.3, cards_))
+    loose = " ".join(deck.pop().text for _ in range(rng.randint(0, 8)))
+    pile = deck.pop().text if rng.random() < 0.6 else ""
+    state = position(
+        (" ".join(c.text for c in hands[0]), " ".join(c.text for c in hands[1])),
+        layout=loose,
+        builds=tuple(builds),
+        piles=(pile, ""),
+        half=half,
+    )
+    return state
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([1, 2]))
+def test_the_rule_matches_the_brute_force_reference_on_generated_positions(
+    rng: random.Random, half: int
+) -> None:
+    """On positions drawn at random (builds of both players, a pile top, either half), the
+    listed moves are the reference's, and ``is_legal`` says so of each of them and of the
+    near misses."""
+    state = generated_position(rng, half)
+    expected = reference_moves(state, 1)
+    assert {a.text for a in state.legal_actions(1)} == expected
+    for text in near_misses(state, 1) | expected:
+        try:
+            move = GAME.parse_action(text)
+        except ActionParseError:
+            continue
+        assert state.is_legal(1, move) == (text in expected), text
 
 
 def test_a_huge_layout_lists_many_moves_and_accepts_any_legal_one() -> None:
@@ -908,128 +936,82 @@ def test_a_huge_layout_lists_many_moves_and_accepts_any_legal_one() -> None:
     assert state.piles[1] == cards("2C 2D 2H 3C 3D 3H 4C 5C 6C 6D 9C")
 
 
-def random_positions(seed: int) -> list[tuple[dict[str, Any], int, list[str]]]:
-    """The first 60 positions of a random two-player game: saved state, acting seat, and the
-    texts of its legal moves (worked out with the caches as they are)."""
-    positions: list[tuple[dict[str, Any], int, list[str]]] = []
-    state = new(seed)
-    rng = random.Random(seed)
-    while not state.is_over and len(positions) < 60:
-        seat = state.to_act()[0]
-        legal = state.legal_actions(seat)
-        positions.append((state.to_json(), seat, [a.text for a in legal]))
-        state.apply(seat, legal[rng.randrange(len(legal))])
-    return positions
-
-
-def test_a_full_layout_cache_starts_afresh_and_the_moves_stay_the_same(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The layouts worked out for the legal moves are kept up to ``LAYOUT_CACHE`` of them;
-    a full cache is emptied, and the lists are those of a cache that never fills."""
-    positions = random_positions(3)
-    monkeypatch.setattr(swazi, "LAYOUT_CACHE", 3)
-    monkeypatch.setattr(swazi, "_LAYOUTS", {})
-    for data, seat, texts in positions:
-        again = GAME.state_from_json(data)
-        assert [a.text for a in again.legal_actions(seat)] == texts
-        assert len(swazi._LAYOUTS) <= 3
-
-
-def test_a_full_picker_table_starts_afresh_and_the_moves_stay_the_same(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The pickers of loose cards are kept up to ``PICKER_CACHE`` of them; a full table is
-    emptied, and the lists are those of a table that never fills."""
-    positions = random_positions(4)
-    monkeypatch.setattr(swazi, "PICKER_CACHE", 3)
-    monkeypatch.setattr(swazi, "_PICKERS", swazi._Pickers())
-    monkeypatch.setattr(swazi, "_LAYOUTS", {})
-    for data, seat, texts in positions:
-        again = GAME.state_from_json(data)
-        assert [a.text for a in again.legal_actions(seat)] == texts
-        assert len(swazi._PICKERS) <= 3
-
-
-def test_the_layout_cache_holds_nothing_the_collector_walks() -> None:
-    """A worked-out layout keeps only dicts of tuples of ints, which the garbage collector
-    stops tracking: the cache holds tens of thousands of layouts, and every list or other
-    tracked object in them would be walked at each full collection."""
-    layout = swazi._layout((1, 2, 3, 5, 9, 13))
-    for value in range(1, 15):
-        layout.capture_sets(value)
-    for _ in range(3):  # a tuple met before the tuples it holds waits for another collection
-        gc.collect()
-    held = [layout.ranks, layout.table, layout.captures]
-    held += [*layout.table.values(), *layout.captures.values()]
-    assert layout.table[14] and layout.captures[14]
-    assert not any(gc.is_tracked(item) for item in held)
-
-
-def within_the_key(ranks: list[int]) -> bool:
-    """Whether no rank comes more often than a layout key counts."""
-    return max(map(ranks.count, ranks), default=0) <= swazi.MOST_OF_A_RANK
+def test_the_listing_makes_the_move_asked_for_and_asks_the_rule_about_others() -> None:
+    """The moves counted by shape are the moves iterated, by index, slice or from the end, in
+    the rule's order (a hand card's captures before its builds and its discard); ``in`` finds
+    a move handed out, and asks the rule about an equal move made elsewhere."""
+    state = position(("KD QD", "9D 2S 4H"), layout="4S 5H 2C 7D", half=2)
+    legal = state.legal_actions(1)
+    every = list(legal)
+    assert len(legal) == len(every) > 10
+    assert [legal[index] for index in range(len(legal))] == every
+    assert legal[-1] == every[-1] and legal[2:5] == every[2:5]
+    with pytest.raises(IndexError):
+        legal[len(legal)]
+    texts = [move.text for move in every]
+    assert (
+        texts.index("capture 2S take 2C")
+        < texts.index("build 2S on 7D")
+        < texts.index("discard 2S")
+    )
+    handed = legal[texts.index("capture 9D take 2C 7D")]
+    assert handed in legal and GAME.parse_action(handed.text) in legal
+    assert GAME.parse_action("capture 9D take 2C 5H") not in legal
+    state.apply(1, handed)
+    assert [move.text for move in legal] == texts  # made from the position it was made for
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.integers(min_value=1, max_value=13), max_size=9)
-    | st.lists(st.integers(min_value=1, max_value=3), min_size=10, max_size=18).filter(
-        within_the_key
-    )
+    | st.lists(st.integers(min_value=1, max_value=3), min_size=10, max_size=18)
 )
-def test_a_layout_derived_from_the_one_without_its_lowest_card_is_the_depth_first_one(
+def test_the_sets_of_loose_cards_by_total_are_every_set_up_to_the_listing_limit(
     ranks: list[int],
 ) -> None:
-    """The subsets of a new layout are made from those of the layout less its lowest card;
-    they are the depth-first search's (the order of the move lists), also where the search
-    stops at ``SUBSET_LIMIT`` (a dozen or more low cards). Up to ``MOST_OF_A_RANK`` cards of
-    a rank: what a layout key counts (a deck holds 4)."""
-    layout = tuple(sorted(ranks))
-    assert swazi._subsets(layout, swazi.layout_key(layout)) == swazi._depth_first(layout)
+    """``sets_by_total`` finds every set of loose cards adding up to 14 at most, each once,
+    under its total; on a layout with more than ``limit`` such sets (18 low cards have
+    thousands) it stops once it found ``limit`` of them, and each it found is right. Any
+    ranks: nothing counts cards of a rank, so no number of them can be mistaken for another
+    layout."""
+    loose = [Card(rank, index % 4) for index, rank in enumerate(sorted(ranks))]
+    every: dict[int, set[int]] = {}
+    for size in range(1, len(loose) + 1):
+        for chosen in combinations(range(len(loose)), size):
+            total = sum(loose[index].rank for index in chosen)
+            if total <= 14:
+                every.setdefault(total, set()).add(sum(1 << index for index in chosen))
+    whole = sum(map(len, every.values()))
+    for limit in (rules.LISTED, 25):
+        found = sets_by_total(loose, limit)
+        count = sum(map(len, found))
+        for total, masks in enumerate(found):
+            assert len(set(masks)) == len(masks)
+            assert set(masks) <= every.get(total, set())
+        if whole <= limit:
+            assert count == whole
+        else:  # stopped at the limit, after the sets of the card at hand (at most 14 more)
+            assert limit <= count <= limit + 14
 
 
-def test_a_layout_key_counts_up_to_its_limit_and_refuses_more() -> None:
-    """Two layouts share a key only if they hold the same ranks, up to ``MOST_OF_A_RANK`` of
-    each; one card more of a rank would carry into the next rank (sixteen aces are the key of
-    a single 2, whose cached moves they would be given), so it is refused, whatever is
-    cached; and a saved game naming a card twice, the one way to reach it, is refused."""
-    most = swazi.MOST_OF_A_RANK
-    layouts = {
-        (low,) * lows + (high,) * highs
-        for low in range(1, 14)
-        for high in range(low + 1, 14)
-        for lows in range(most + 1)
-        for highs in range(most + 1)
-    }
-    assert len({swazi.layout_key(ranks) for ranks in layouts}) == len(layouts)
-    swazi._layout((2,))  # cached, as an earlier test or game may have left it
-    for rank in range(1, 14):
-        with pytest.raises(ValueError, match=f"at most {most} cards of a rank"):
-            swazi.layout_key((rank,) * (most + 1))
-    with pytest.raises(ValueError, match="at most"):
-        swazi._layout((1,) * (most + 2))
+def test_the_sets_of_a_small_layout_in_the_order_the_listing_keeps() -> None:
+    """Single cards first; then, depth first, the sets that start with the highest card,
+    down to those that start with the lowest."""
+    loose = cards("AC 2C 3C 4C")
+    found = [
+        [" ".join(card.text for i, card in enumerate(loose) if mask >> i & 1) for mask in masks]
+        for masks in sets_by_total(loose, 99)
+    ]
+    assert found[4] == ["4C", "AC 3C"]
+    assert found[5] == ["2C 3C", "AC 4C"]
+    assert found[7] == ["3C 4C", "AC 2C 4C"]
+    assert sum(map(len, found)) == 15
+
+
+def test_a_saved_game_naming_a_card_twice_is_refused() -> None:
     data = GAME.new_state(2, 3).to_json()
     with pytest.raises(SavedStateError, match="names a card twice"):
         GAME.state_from_json({**data, "layout": [*data["layout"], data["hands"][0][0]]})
-
-
-def test_the_bits_table_gives_the_values_of_every_mask_of_totals() -> None:
-    """``_BITS`` is made whole at import: each mask of the totals 0 … 14 gives its values."""
-    assert len(swazi._BITS) == 1 << 15
-    for mask, values in enumerate(swazi._BITS):
-        assert values == tuple(value for value in range(15) if mask >> value & 1)
-
-
-def test_the_depth_first_order_of_a_small_layout() -> None:
-    """Single cards first; then, depth first, the sets that start with the highest card, down
-    to those that start with the lowest (subsets as masks: bit i the i-th highest card)."""
-    table, count, _, _, _ = swazi._depth_first((1, 2, 3, 4))
-    assert count == 15
-    assert table[4] == (0b0001, 0b1010)  # 4; A 3
-    assert table[5] == (0b0110, 0b1001)  # 2 3; A 4
-    assert table[7] == (0b0011, 0b1101)  # 3 4; A 2 4
-    assert swazi._subset_table((1, 2, 3, 4))[5] == ((1, 2), (0, 3))
 
 
 @settings(max_examples=40, deadline=None)
@@ -1074,7 +1056,7 @@ def test_a_part_goes_in_as_pile_card_then_loose_cards_then_hand_card() -> None:
 
 
 def test_a_hand_ace_in_a_part_counts_1_and_alone_14() -> None:
-    state = position(("KD", "AH AC 3S"), layout="2C 5D", builds=((8, 1, False, "3C 5C"),))
+    state = position(("KD", "AH AC 3S 8S"), layout="2C 5D", builds=((8, 1, False, "3C 5C"),))
     moves = legal(state, 1)
     assert "augment b8 with AH=1 2C 5D" in moves
     assert "augment b8 with AH=14" not in moves
