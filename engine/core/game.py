@@ -325,15 +325,16 @@ class State(ABC):
         frame: their calls and the listed actions' cache cost 2,600 instructions a step, 7% of
         a fishing or stuck step. As in ``apply``, a choice that is not one of the listed objects
         is checked by ``is_legal``, and ``_apply`` sees ``to_act``'s answer for its position.
+        The game's hooks are called as methods, never held as bound ones: compiled, a method
+        call reaches the game's compiled code directly, a bound method through Python's calls.
         """
-        to_act, list_actions, carry_out = self._to_act, self._legal_actions, self._apply
         cache = self._legal_cache
         applied = 0
         while applied < limit:
-            acting = self._acting = to_act()
+            acting = self._acting = self._to_act()
             if len(acting) != 1 or (choose := choosers[seat := acting[0]]) is None:
                 break
-            legal = list_actions(seat)
+            legal = self._legal_actions(seat)
             action = choose(None, legal, rngs[seat], False)
             for listed in listed_objects(legal):
                 if listed is action:
@@ -345,7 +346,7 @@ class State(ABC):
                 self.apply(seat, action)  # checks it, as any action given from outside
                 applied += 1
                 continue
-            carry_out(seat, action)
+            self._apply(seat, action)
             self._acting = None
             if cache:  # a listing ``_apply`` asked for (or one made before this loop)
                 cache.clear()
