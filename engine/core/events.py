@@ -4,22 +4,56 @@ arguments, rendered later in the reader's language (see ``engine.words``)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from engine.errors import SavedStateError
 from engine.words import N_, _, ngettext
 
 
-class Phrase(NamedTuple):
+class Phrase:
     """A part of an event's line that is itself a message: a reason, a title, a list of
     each seat's points. It is translated with the line, so a sentence is never glued from
-    pieces in one language: ``Phrase(N_("most cards {points}"), (("points", "2"),))``."""
+    pieces in one language: ``Phrase(N_("most cards {points}"), (("points", "2"),))``.
 
-    message: str
-    args: tuple[tuple[str, Arg], ...] = ()
-    plural: str | None = None
-    """The message's plural form, when it counts something (``counted``): ``ngettext`` picks."""
-    counted: int = 0
+    Immutable, compared and hashed by its fields (as ``Event``).
+    """
+
+    __slots__ = ("args", "counted", "message", "plural")
+
+    def __init__(
+        self,
+        message: str,
+        args: tuple[tuple[str, Arg], ...] = (),
+        plural: str | None = None,
+        counted: int = 0,
+    ) -> None:
+        self.message: Final = message
+        self.args: Final = args
+        self.plural: Final = plural
+        """The message's plural form, when it counts something (``counted``): ``ngettext``
+        picks."""
+        self.counted: Final = counted
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Phrase)
+            and self.message == other.message
+            and self.args == other.args
+            and self.plural == other.plural
+            and self.counted == other.counted
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.message, self.args, self.plural, self.counted))
+
+    def __repr__(self) -> str:
+        return (
+            f"Phrase(message={self.message!r}, args={self.args!r}, plural={self.plural!r},"
+            f" counted={self.counted!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Phrase], tuple[object, ...]]:
+        return Phrase, (self.message, self.args, self.plural, self.counted)
 
     @property
     def text(self) -> str:
@@ -134,7 +168,7 @@ def joined(parts: Sequence[Arg]) -> Arg:
     return Phrase(N_("{first} and {rest}"), (("first", parts[0]), ("rest", joined(parts[1:]))))
 
 
-class Event(NamedTuple):
+class Event:
     """One line of the table log: a message, its kind, who may see it, and its arguments.
 
     ``message`` is a message id (see ``engine.words``): English, marked with ``N_`` where it
@@ -145,12 +179,46 @@ class Event(NamedTuple):
     ``kind`` groups events for the UI: ``deal`` (a new hand or round starts), ``hand_end`` (a
     hand's or round's scores), ``game_end``, or anything else (``play``, ``capture`` …).
     ``visible_to`` is None for a public event, else the seats that may see it.
+
+    Immutable, compared and hashed by its fields. A plain class rather than a NamedTuple, as
+    nearly every step of every game makes one: compiled (mypyc), it is a C struct made and
+    read in C, where a NamedTuple is made by its Python-level ``__new__``.
     """
 
-    message: str
-    kind: str = "info"
-    visible_to: frozenset[int] | None = None
-    args: tuple[tuple[str, Arg], ...] = ()
+    __slots__ = ("args", "kind", "message", "visible_to")
+
+    def __init__(
+        self,
+        message: str,
+        kind: str = "info",
+        visible_to: frozenset[int] | None = None,
+        args: tuple[tuple[str, Arg], ...] = (),
+    ) -> None:
+        self.message: Final = message
+        self.kind: Final = kind
+        self.visible_to: Final = visible_to
+        self.args: Final = args
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Event)
+            and self.message == other.message
+            and self.kind == other.kind
+            and self.visible_to == other.visible_to
+            and self.args == other.args
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.message, self.kind, self.visible_to, self.args))
+
+    def __repr__(self) -> str:
+        return (
+            f"Event(message={self.message!r}, kind={self.kind!r},"
+            f" visible_to={self.visible_to!r}, args={self.args!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Event], tuple[object, ...]]:
+        return Event, (self.message, self.kind, self.visible_to, self.args)
 
     @property
     def text(self) -> str:

@@ -900,7 +900,6 @@ class SwaziState(TotalsState):
             insort(self.loose, card)
             self.loose_key += _RANK_KEYS[card.rank]
             return self._finish_turn(seat, card, [_DISCARDED[seat][card]])
-        new = tuple.__new__  # Event(...) without the keyword-handling frame, as for moves
         hand_card = move.card if kind != AUGMENT else self.hand_card_of(seat, move)
         loose_cards: Sequence[Card] = move.cards
         if kind == AUGMENT and hand_card is not None and hand_card in loose_cards:
@@ -926,13 +925,13 @@ class SwaziState(TotalsState):
             self.last_capturer = seat
             taken = (bool(value) << 1 | bool(loose_cards)) - 1  # loose cards, the build, both
             message = _CAPTURED[seat][taken][bool(move.ace)]
-            event = new(Event, (message, "capture", None, tuple(captured)))
+            event = Event(message, "capture", None, tuple(captured))
             return self._finish_turn(seat, hand_card, [event])
         if kind == CARDLESS_BUILD:
             value = sum(map(_RANK, move.cards))
             self.builds[value] = Build(value, seat, False, list(move.cards))
             built = (("cards", cards_pretty(move.cards)), ("value", str(value)))
-            return [new(Event, (_BUILT[seat], "build", None, built))]
+            return [Event(_BUILT[seat], "build", None, built)]
         if kind == AUGMENT:
             build = self.builds[move.build]
             part: list[Card] = []
@@ -951,7 +950,7 @@ class SwaziState(TotalsState):
             else:
                 added.append(("cards", cards_pretty(part)))
             message = _ADDED[seat][(2 if part[1:] else 1) if move.top else 0]
-            events = [new(Event, (message, "build", None, tuple(added)))]
+            events = [Event(message, "build", None, tuple(added))]
             return events if hand_card is None else self._finish_turn(seat, hand_card, events)
         assert hand_card is not None
         if kind == BUILD:
@@ -964,7 +963,7 @@ class SwaziState(TotalsState):
                 ("value", str(value)),
             )
             message = _BUILT_ON[seat][bool(move.ace)]
-            return self._finish_turn(seat, hand_card, [new(Event, (message, "build", None, args))])
+            return self._finish_turn(seat, hand_card, [Event(message, "build", None, args)])
         if kind == CHANGE:
             build = self.builds.pop(move.build)
             value = move.build + hand_card.rank
@@ -983,7 +982,7 @@ class SwaziState(TotalsState):
                 ("worth", str(move.ace)),
             )
             message = _CHANGED[seat][own is not None][bool(move.ace)]
-            return self._finish_turn(seat, hand_card, [new(Event, (message, "change", None, args))])
+            return self._finish_turn(seat, hand_card, [Event(message, "change", None, args)])
         raise AssertionError(f"unknown move kind {kind!r}")  # pragma: no cover
 
     def _finish_turn(self, seat: int, card: Card, events: list[Event]) -> list[Event]:
