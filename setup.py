@@ -26,6 +26,7 @@ INTERPRETED = {
     "engine/__main__.py",
     "engine/choices.py",
     "engine/cli.py",
+    "engine/terminal.py",
     "engine/languages.py",
     "engine/registry.py",
     "engine/replay.py",

@@ -29,9 +29,9 @@ def package_folders(root: str) -> list[str]:
 
 def compiled() -> bool:
     """Whether the engine's rules run compiled (mypyc) rather than from their Python source."""
-    from engine import core
+    from engine.core import game  # a module of the rules (a package's __init__ stays source)
 
-    return not core.__file__.endswith(".py")
+    return not game.__file__.endswith(".py")
 
 
 def stale_builds(root: Path) -> list[Path]:

@@ -123,12 +123,12 @@ def test_both_builds_play_the_same_games() -> None:
 def test_a_process_runs_the_compiled_build_where_it_is_installed_and_not_asked_for_pure() -> None:
     expected = compiled_build_installed() and not os.environ.get("CARDROOM_PURE")
     assert engine.compiled() is expected
-    assert engine.core.__file__.endswith(".py") is not expected
+    assert engine.core.game.__file__.endswith(".py") is not expected
 
 
 def test_cardroom_pure_runs_the_python_source() -> None:
-    printed = run_engine("import engine, engine.core; print(engine.core.__file__)", pure=True)
-    assert printed.strip().endswith(os.path.join("engine", "core.py"))
+    printed = run_engine("import engine.core.game as rules; print(rules.__file__)", pure=True)
+    assert printed.strip().endswith(os.path.join("engine", "core", "game.py"))
 
 
 def test_a_module_changed_after_it_was_compiled_is_stale(tmp_path: Path) -> None:

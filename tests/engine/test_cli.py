@@ -19,19 +19,18 @@ import pytest
 from engine import cli, languages, words
 from engine.cards import FULL_DECK
 from engine.choices import Step, descend, pick_at, pick_labels, resolve, step_prompt
-from engine.cli import (
-    COMMANDS,
-    EXIT_INTERRUPTED,
-    RED_CARD,
-    QuitGame,
-    TerminalGame,
-    main,
-    rules_for_terminal,
-    wants_colour,
-)
+from engine.cli import EXIT_INTERRUPTED, main
 from engine.core import Action, State, View
 from engine.languages import RULES_DIR
 from engine.registry import games, get_game
+from engine.terminal import (
+    COMMANDS,
+    RED_CARD,
+    QuitGame,
+    TerminalGame,
+    rules_for_terminal,
+    wants_colour,
+)
 from tests.engine.decks import round_robin_deck
 from tests.engine.helpers import sampled_steps
 from tests.engine.test_twentytwo import deal_deck

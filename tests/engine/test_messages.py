@@ -4,8 +4,10 @@ in after translating."""
 
 from __future__ import annotations
 
+import copy
 import gettext
 import json
+import pickle
 import random
 from typing import ClassVar
 
@@ -128,3 +130,34 @@ def test_a_message_s_arguments_survive_json_and_malformed_ones_are_refused() -> 
     assert args_from_json(json.loads(json.dumps(args_json(args)))) == args
     with pytest.raises(SavedStateError, match="arguments are malformed"):
         args_from_json([["why", {"message": "x"}]])
+
+
+def test_events_and_phrases_are_values_compared_hashed_and_copied_by_their_fields() -> None:
+    def event(**changed: object) -> Event:
+        fields: dict[str, object] = {
+            "message": "{s0} plays {card} {why}",
+            "kind": "play",
+            "visible_to": frozenset({1}),
+            "args": (("card", "6♦"), ("why", Phrase("x {n}", (("n", "2"),), "xs {n}", 2))),
+        }
+        fields.update(changed)
+        return Event(**fields)  # type: ignore[arg-type]
+
+    same = event()
+    assert same == event() and hash(same) == hash(event())
+    assert len({same, event()}) == 1
+    for changed in (
+        {"message": "other"},
+        {"kind": "capture"},
+        {"visible_to": None},
+        {"args": (("card", "6♦"), ("why", Phrase("x {n}", (("n", "2"),), "xs {n}", 3)))},
+        {"args": (("card", "6♦"), ("why", Phrase("x {n}", (("n", "3"),), "xs {n}", 2)))},
+        {"args": (("card", "6♦"), ("why", Phrase("y {n}", (("n", "2"),), "xs {n}", 2)))},
+        {"args": (("card", "6♦"), ("why", Phrase("x {n}", (("n", "2"),), None, 2)))},
+    ):
+        assert event(**changed) != same, changed
+    assert same != tuple(same.__reduce__()[1])  # an event is not a tuple of its fields
+    for copied in (copy.copy(same), copy.deepcopy(same), pickle.loads(pickle.dumps(same))):
+        assert type(copied) is Event and copied == same
+    assert repr(Phrase("x")) == "Phrase(message='x', args=(), plural=None, counted=0)"
+    assert repr(Event("x")) == "Event(message='x', kind='info', visible_to=None, args=())"

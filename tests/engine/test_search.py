@@ -17,11 +17,12 @@ import pytest
 from engine.ai import LEVELS, agent, decide, heuristic, level_name, search, yardstick
 from engine.ai.easy import EasyAgent
 from engine.ai.search import Budget, SearchAgent, Yardstick, lead_gained, rollout_value
-from engine.cli import TerminalGame, main
+from engine.cli import main
 from engine.core import Action, Agent, RandomAgent, State, StateAgent
 from engine.errors import SetupError
 from engine.registry import games
 from engine.runner import play_out, step
+from engine.terminal import TerminalGame
 
 GAME_IDS = list(games())
 JUDGED_NOW = search.outcome

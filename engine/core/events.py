@@ -1,0 +1,283 @@
+"""The table log's words: events, and the phrases inside them, each a message id with its
+arguments, rendered later in the reader's language (see ``engine.words``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+from engine.errors import SavedStateError
+from engine.words import N_, _, ngettext
+
+
+class Phrase:
+    """A part of an event's line that is itself a message: a reason, a title, a list of
+    each seat's points. It is translated with the line, so a sentence is never glued from
+    pieces in one language: ``Phrase(N_("most cards {points}"), (("points", "2"),))``.
+
+    Immutable, compared and hashed by its fields (as ``Event``).
+    """
+
+    __slots__ = ("args", "counted", "message", "plural")
+
+    def __init__(
+        self,
+        message: str,
+        args: tuple[tuple[str, Arg], ...] = (),
+        plural: str | None = None,
+        counted: int = 0,
+    ) -> None:
+        self.message: Final = message
+        self.args: Final = args
+        self.plural: Final = plural
+        """The message's plural form, when it counts something (``counted``): ``ngettext``
+        picks."""
+        self.counted: Final = counted
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Phrase)
+            and self.message == other.message
+            and self.args == other.args
+            and self.plural == other.plural
+            and self.counted == other.counted
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.message, self.args, self.plural, self.counted))
+
+    def __repr__(self) -> str:
+        return (
+            f"Phrase(message={self.message!r}, args={self.args!r}, plural={self.plural!r},"
+            f" counted={self.counted!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Phrase], tuple[object, ...]]:
+        return Phrase, (self.message, self.args, self.plural, self.counted)
+
+    @property
+    def text(self) -> str:
+        """The English phrase with its arguments filled in and its seats still ``{s0}`` …."""
+        plural = self.plural if self.plural is not None and self.counted != 1 else None
+        return _english(plural or self.message, self.args)
+
+    def translated(self) -> str:
+        """The phrase in the active language, its seats still ``{s0}`` … (for a description,
+        rendered where it is read)."""
+        return _rendered(self.message, self.args, _KeepSeats(()), self.plural, self.counted)
+
+
+Arg = str | Phrase
+"""An argument of a message: a value (a card text, a count, a seat as ``{s2}``) put in as it
+is, or a phrase translated with the message."""
+
+
+def args_json(args: Iterable[tuple[str, Arg]]) -> list[list[Any]]:
+    """A message's arguments as JSON: ``[name, value]``, a phrase as an object.
+
+    >>> args_json([("card", "6♦"), ("why", Phrase("most cards {points}", (("points", "2"),)))])
+    [['card', '6♦'], ['why', {'message': 'most cards {points}', 'args': [['points', '2']], \
+'plural': None, 'counted': 0}]]
+    """
+    return [
+        [
+            name,
+            value
+            if isinstance(value, str)
+            else {
+                "message": value.message,
+                "args": args_json(value.args),
+                "plural": value.plural,
+                "counted": value.counted,
+            },
+        ]
+        for name, value in args
+    ]
+
+
+def args_from_json(data: Iterable[Any]) -> tuple[tuple[str, Arg], ...]:
+    """A message's arguments back from ``args_json``; SavedStateError if they are not."""
+    try:
+        return tuple(
+            (
+                str(name),
+                value
+                if isinstance(value, str)
+                else Phrase(
+                    str(value["message"]),
+                    args_from_json(value["args"]),
+                    None if value["plural"] is None else str(value["plural"]),
+                    int(value["counted"]),
+                ),
+            )
+            for name, value in data
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise SavedStateError(f"a message's arguments are malformed: {error}") from None
+
+
+def _english(message: str, args: tuple[tuple[str, Arg], ...]) -> str:
+    if not args:
+        return message
+    return message.format_map(
+        _KeepSeats((name, value if isinstance(value, str) else value.text) for name, value in args)
+    )
+
+
+def _rendered(
+    message: str,
+    args: tuple[tuple[str, Arg], ...],
+    seats: _KeepSeats,
+    plural: str | None = None,
+    count: int = 0,
+) -> str:
+    """``message`` in the active language, its arguments (and theirs) and seats filled in."""
+    filled = {
+        name: value.format_map(seats)
+        if isinstance(value, str)
+        else _rendered(value.message, value.args, seats, value.plural, value.counted)
+        for name, value in args
+    }
+    words = _(message) if plural is None else ngettext(message, plural, count)
+    return words.format_map(_KeepSeats(filled.items(), seats.args))
+
+
+def seat_words(seat: int) -> str:
+    """A seat as a message's argument: ``{s2}``, filled with the seat's name when rendered."""
+    return f"{{s{seat}}}"
+
+
+def listing(separator: str, parts: Iterable[Arg]) -> Phrase:
+    """Parts read one after another, ``separator`` (punctuation, never a word) between them.
+
+    >>> listing("; ", ["{s0} 3", Phrase("most cards {points}", (("points", "2"),))]).text
+    '{s0} 3; most cards 2'
+    """
+    named = tuple((f"part{index}", part) for index, part in enumerate(parts))
+    return Phrase(separator.join(f"{{{name}}}" for name, _part in named), named)
+
+
+def joined(parts: Sequence[Arg]) -> Arg:
+    """Parts joined with "and" (``{s0} and {s1} and {s2}``), as one phrase to translate.
+
+    >>> Event("{players} share the win", args=(("players", joined(["{s0}", "{s1}"])),)).text
+    '{s0} and {s1} share the win'
+    """
+    if len(parts) == 1:
+        return parts[0]
+    return Phrase(N_("{first} and {rest}"), (("first", parts[0]), ("rest", joined(parts[1:]))))
+
+
+class Event:
+    """One line of the table log: a message, its kind, who may see it, and its arguments.
+
+    ``message`` is a message id (see ``engine.words``): English, marked with ``N_`` where it
+    is written and translated only when rendered, since a log line is read later, by readers
+    of several languages. Seats appear in it as ``{s0}``, ``{s1}`` …; any other placeholder is
+    filled from ``args`` (names and values: cards, counts, seats written ``{s2}``, phrases),
+    never from words of a language.
+    ``kind`` groups events for the UI: ``deal`` (a new hand or round starts), ``hand_end`` (a
+    hand's or round's scores), ``game_end``, or anything else (``play``, ``capture`` …).
+    ``visible_to`` is None for a public event, else the seats that may see it.
+
+    Immutable, compared and hashed by its fields. A plain class rather than a NamedTuple, as
+    nearly every step of every game makes one: compiled (mypyc), it is a C struct made and
+    read in C, where a NamedTuple is made by its Python-level ``__new__``.
+    """
+
+    __slots__ = ("args", "kind", "message", "visible_to")
+
+    def __init__(
+        self,
+        message: str,
+        kind: str = "info",
+        visible_to: frozenset[int] | None = None,
+        args: tuple[tuple[str, Arg], ...] = (),
+    ) -> None:
+        self.message: Final = message
+        self.kind: Final = kind
+        self.visible_to: Final = visible_to
+        self.args: Final = args
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Event)
+            and self.message == other.message
+            and self.kind == other.kind
+            and self.visible_to == other.visible_to
+            and self.args == other.args
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.message, self.kind, self.visible_to, self.args))
+
+    def __repr__(self) -> str:
+        return (
+            f"Event(message={self.message!r}, kind={self.kind!r},"
+            f" visible_to={self.visible_to!r}, args={self.args!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Event], tuple[object, ...]]:
+        return Event, (self.message, self.kind, self.visible_to, self.args)
+
+    @property
+    def text(self) -> str:
+        """The English line with its arguments filled in and its seats still ``{s0}`` ….
+
+        >>> Event("{player} plays {card}", "play", args=(("player", "{s1}"), ("card", "6♦"))).text
+        '{s1} plays 6♦'
+        """
+        return _english(self.message, self.args)
+
+    def translated(self) -> str:
+        """The line in the active language, its arguments filled in and its seats still
+        ``{s0}`` … (for a reader who names the seats itself, as the terminal does)."""
+        return _rendered(self.message, self.args, _KeepSeats(()))
+
+    def render(self, names: Sequence[str]) -> str:
+        """The line in the active language, seat names and arguments filled in."""
+        seats = _KeepSeats((f"s{seat}", name) for seat, name in enumerate(names))
+        return _rendered(self.message, self.args, seats)
+
+    def visible(self, seat: int | None) -> bool:
+        """Whether ``seat`` (None: an onlooker) may see this event."""
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+class _KeepSeats:
+    """Arguments for ``str.format_map`` (then ``more``), leaving every other placeholder (the
+    seats, named later) as it is."""
+
+    def __init__(self, args: Iterable[tuple[str, str]], more: Mapping[str, str] | None = None):
+        self.args = dict(args)
+        if more:
+            self.args = {**more, **self.args}
+
+    def __getitem__(self, key: str) -> str:
+        return self.args.get(key, "{" + key + "}")
+
+
+def score_lines(text: str) -> list[str]:
+    """A hand's or round's scores (a ``hand_end`` event's text: ``<title>: <each seat's part>;
+    … · totals: …``) laid out for reading: the title, each seat's part, then the rest, one a
+    line.
+
+    >>> score_lines("Hand 2 scores: {s0} 0; {s1} 3 (most cards 2, 2♣ 1) · totals: {s0} 5, {s1} 9")
+    ['Hand 2 scores', '{s0} 0', '{s1} 3 (most cards 2, 2♣ 1)', 'Totals: {s0} 5, {s1} 9']
+    """
+    title, _, rest = text.partition(": ")
+    each, *after = rest.split(" · ")
+    return [title, *each.split("; "), *(part[:1].upper() + part[1:] for part in after)]
+
+
+def scores_line(scores: Sequence[int]) -> str:
+    """The running scores with seat placeholders, as the games' texts show them.
+
+    >>> scores_line([3, 0])
+    'Scores: {s0} 3, {s1} 0'
+    """
+    each = ", ".join(
+        _("{player} {points}").format(player=seat_words(seat), points=score)
+        for seat, score in enumerate(scores)
+    )
+    return _("Scores: {scores}").format(scores=each)

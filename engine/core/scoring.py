@@ -1,0 +1,82 @@
+"""The words of what scoring piles hold, so a hand's points can be checked."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Set as AbstractSet
+
+from engine.cards import SUIT_CARDS, Card
+from engine.core.events import Arg, Phrase, listing, seat_words
+from engine.words import N_
+
+SUIT_COUNTS = (
+    (N_("{count} club"), N_("{count} clubs"), N_("{piles} (most clubs: a tie, {rule})")),
+    (N_("{count} diamond"), N_("{count} diamonds"), N_("{piles} (most diamonds: a tie, {rule})")),
+    (N_("{count} heart"), N_("{count} hearts"), N_("{piles} (most hearts: a tie, {rule})")),
+    (N_("{count} spade"), N_("{count} spades"), N_("{piles} (most spades: a tie, {rule})")),
+)
+"""A count of a suit's cards in a pile (singular, plural), and a tie for most of them."""
+
+
+def pile_counts(
+    piles: Sequence[Collection[Card]],
+    suit: int,
+    scoring: Sequence[tuple[Card, str]],
+    tie_rule: str,
+) -> str:
+    """``pile_phrase`` in English.
+
+    >>> piles = [[Card.parse(text) for text in pile.split()] for pile in ("2C 3C 4D", "5C 10D KH")]
+    >>> scoring = [(Card.parse("2C"), "2♣"), (Card.parse("10D"), "10♦")]
+    >>> pile_counts(piles, 0, scoring, "nobody scores")
+    '{s0} 3 cards, 2 clubs, 2♣; {s1} 3 cards, 1 club, 10♦ (most cards: a tie, nobody scores)'
+    """
+    return pile_phrase(piles, suit, scoring, tie_rule).text
+
+
+def pile_phrase(
+    piles: Sequence[Collection[Card]],
+    suit: int,
+    scoring: Sequence[tuple[Card, str]],
+    tie_rule: str,
+) -> Phrase:
+    """What each pile holds that scores (its cards, its cards of ``suit``, the ``scoring``
+    cards it has), so a hand's points can be checked; a tie for a "most" says ``tie_rule`` (a
+    message marked with ``N_``). A pile given as a set is looked up in as it is (see
+    ``held_sets``)."""
+    one, several, suit_tie = SUIT_COUNTS[suit]
+    suit_cards = SUIT_CARDS[suit]
+    sizes, in_suit, parts = [], [], []
+    for seat, held in enumerate(held_sets(piles)):
+        suited = len(suit_cards & held)
+        sizes.append(len(held))
+        in_suit.append(suited)
+        part: list[Arg] = [
+            Phrase(
+                N_("{player} {count} card"),
+                (("player", seat_words(seat)), ("count", str(len(held)))),
+                N_("{player} {count} cards"),
+                len(held),
+            ),
+            Phrase(one, (("count", str(suited)),), several, suited),
+        ]
+        part += [label for card, label in scoring if card in held]
+        parts.append(listing(", ", part))
+    phrase = listing("; ", parts)
+    rule = Phrase(tie_rule)
+    for tie, counts in ((N_("{piles} (most cards: a tie, {rule})"), sizes), (suit_tie, in_suit)):
+        if counts.count(max(counts)) > 1:
+            phrase = Phrase(tie, (("piles", phrase), ("rule", rule)))
+    return phrase
+
+
+def held_sets(piles: Iterable[Collection[Card]]) -> list[AbstractSet[Card]]:
+    """Each pile as a set of its cards, to look cards up in rather than search the pile card
+    by card; a pile that is a set already is kept as it is, so scoring a hand builds each set
+    once (hashing a card costs as much as several list steps).
+
+    >>> pile = {Card.parse("2C")}
+    >>> held_sets([pile, [Card.parse("3D")]])[0] is pile
+    True
+    """
+    return [pile if isinstance(pile, (set, frozenset)) else set(pile) for pile in piles]
