@@ -6,9 +6,10 @@ worlds with ``State.determinize`` and plays every remaining candidate out in the
 (common random numbers: the comparison is not drowned by the luck of the deal), every seat
 played by the heuristic, to the end of the current hand (or a game's horizon, see
 ``Yardstick``); the worse half of the others is dropped. The heuristic's choice stays to the end
-and is left only for a move that clearly beat it in the same worlds; once every rival left did
-no better than it over half the planned worlds, the search stops and keeps it. Only worlds
-from ``determinize`` are looked at, so the search knows what the seat knows and no more.
+and is left only for a move that clearly beat it in the same worlds. Half way through its
+worlds, a search whose verdict is plain (every rival trails, or the last rival is far ahead)
+stops there. Only worlds from ``determinize`` are looked at, so the search knows what the seat
+knows and no more.
 """
 
 from __future__ import annotations
@@ -195,8 +196,8 @@ class SearchAgent(StateAgent):
         # heuristic's move is left only for one that beats it by this many standard errors.
         self.confidence = yardstick.confidence if confidence is None else confidence
         self.evidence = evidence  # fewer paired worlds than this never overrule it
-        # Stop once every rival trails the heuristic's move over half the planned worlds
-        # (``settled``); False: the full search, to compare with.
+        # Stop half way when the verdict is plain (``settled``); False: the full search, to
+        # compare with.
         self.stop_early = stop_early
         self.playouts = 0  # how many the last decision played (what a time budget bought)
 
@@ -238,9 +239,11 @@ class SearchAgent(StateAgent):
             while True:
                 self.evaluate(state, seat, candidates, [0, *rivals], rng, values)
                 worlds += 1
-                if self.stop_early and self.settled(values, rivals, planned):
-                    self.playouts = sum(map(len, values))
-                    return 0
+                if self.stop_early and halfway(len(values[0]), self.evidence, planned):
+                    settled = self.settled(values, rivals)
+                    if settled is not None:
+                        self.playouts = sum(map(len, values))
+                        return settled
                 enough = worlds >= round_worlds(least, rounds, len(rivals))
                 if enough and (total is not None or time.perf_counter() >= deadline):
                     break
@@ -252,34 +255,33 @@ class SearchAgent(StateAgent):
         best = max(rivals, key=lambda index: statistics.fmean(values[index]))
         return best if self.clearly_better(values[best], values[0]) else 0
 
-    def settled(self, values: list[list[float]], rivals: list[int], planned: int) -> bool:
-        """Whether the heuristic's move (``values[0]``) stands without the rest of the search:
-        every rival left did no better than it in the worlds both were played in, at least
-        ``evidence`` of them and half the ``planned`` ones. Such a rival would need the other
-        half of its worlds to turn that into a clear win, which the full search rarely saw
-        (docs/ai.md), and the other half is a sixth to a third of the search."""
+    def settled(self, values: list[list[float]], rivals: list[int]) -> int | None:
+        """The move to play without the rest of the search (asked half way, see ``halfway``),
+        or None to search on: the heuristic's move (0) once every rival left did no better
+        than it in the worlds both were played in, which the other half would have to turn
+        into a clear win; the one rival left once it beat the heuristic's move by twice the
+        standard errors the end asks, which the other half would have to undo. The full
+        search rarely decided otherwise (docs/ai.md), and the other half is a sixth to a
+        third of it."""
         preferred = values[0]
-        played = len(preferred)
-        if played < max(self.evidence, planned / 2) or played >= planned:
-            return False
-        for index in rivals:
-            differences = [
-                mine - theirs for mine, theirs in zip(values[index], preferred, strict=True)
-            ]
-            if statistics.fmean(differences) > 0:
-                return False
-        return True
+        if all(mean_difference(values[index], preferred) <= 0 for index in rivals):
+            return 0
+        if len(rivals) == 1 and self.clearly_better(values[rivals[0]], preferred, strictness=2.0):
+            return rivals[0]
+        return None
 
-    def clearly_better(self, rival: list[float], preferred: list[float]) -> bool:
+    def clearly_better(
+        self, rival: list[float], preferred: list[float], strictness: float = 1.0
+    ) -> bool:
         """Whether ``rival`` beat ``preferred`` in the worlds both were played in (the same
-        worlds, so their difference is compared) by ``confidence`` standard errors, in at least
-        ``evidence`` worlds."""
+        worlds, so their difference is compared) by ``confidence`` standard errors (times
+        ``strictness``), in at least ``evidence`` worlds."""
         differences = [mine - theirs for mine, theirs in zip(rival, preferred, strict=False)]
         if len(differences) < max(2, self.evidence):
             return False
         mean = statistics.fmean(differences)
         error = statistics.stdev(differences) / math.sqrt(len(differences))
-        return mean > self.confidence * error and mean > 0
+        return mean > strictness * self.confidence * error and mean > 0
 
     def evaluate(
         self,
@@ -297,6 +299,18 @@ class SearchAgent(StateAgent):
             action = candidates[index]
             value = rollout_value(world, seat, action, self.policy, play_seed, self.yardstick)
             values[index].append(value)
+
+
+def mean_difference(rival: list[float], preferred: list[float]) -> float:
+    """How much better ``rival`` did than ``preferred`` on average, world by world (both
+    played in the same worlds)."""
+    return statistics.fmean([mine - theirs for mine, theirs in zip(rival, preferred, strict=True)])
+
+
+def halfway(played: int, evidence: int, planned: int) -> bool:
+    """Whether a search that has played ``played`` of its ``planned`` worlds may stop early:
+    at least half of them and ``evidence`` (the worlds a verdict needs), and not all."""
+    return max(evidence, planned / 2) <= played < planned
 
 
 def round_worlds(playouts: int, rounds: int, rivals: int) -> int:
