@@ -261,8 +261,8 @@ class SearchAgent(StateAgent):
         than it in the worlds both were played in, which the other half would have to turn
         into a clear win; the one rival left once it beat the heuristic's move by twice the
         standard errors the end asks, which the other half would have to undo. The full
-        search rarely decided otherwise (docs/ai.md), and the other half is a sixth to a
-        third of it."""
+        search rarely decided otherwise, and the other half is up to half of it (figures in
+        docs/ai.md)."""
         preferred = values[0]
         if all(mean_difference(values[index], preferred) <= 0 for index in rivals):
             return 0
