@@ -7,8 +7,9 @@ For each game, player count and pair ``A,B``, plays ``--games`` games (seeds 0, 
 ``game % players`` is level A, every other seat level B, so A sits in every seat in turn. A's
 win share counts a shared win as a fraction (1/k of a win for each of k winners); the
 interval is the normal approximation (1.96 standard errors). Fair play between levels at
-n players gives A a share of 1/n. The hard level thinks for ``--rollouts`` playouts a move
-(a node budget: reproducible and independent of the machine's load), not for 0.3 s.
+n players gives A a share of 1/n. The hard level thinks for ``--rollouts`` playouts a move at
+most (a node budget: reproducible and independent of the machine's load; it stops half way
+where its verdict is plain, ``engine.ai.search``), not for 0.3 s.
 Time per move is the CPU time of each level's decisions (median and 99th percentile, ms), on
 the build it names (``compiled`` by mypyc, or ``pure`` Python: ``CARDROOM_PURE=1``).
 ``--jobs`` plays games in parallel processes. Not a test: it prints figures.

@@ -6,8 +6,10 @@ worlds with ``State.determinize`` and plays every remaining candidate out in the
 (common random numbers: the comparison is not drowned by the luck of the deal), every seat
 played by the heuristic, to the end of the current hand (or a game's horizon, see
 ``Yardstick``); the worse half of the others is dropped. The heuristic's choice stays to the end
-and is left only for a move that clearly beat it in the same worlds. Only worlds from
-``determinize`` are looked at, so the search knows what the seat knows and no more.
+and is left only for a move that clearly beat it in the same worlds. Half way through its
+worlds, a search whose verdict is plain (every rival trails, or the last rival is far ahead)
+stops there. Only worlds from ``determinize`` are looked at, so the search knows what the seat
+knows and no more.
 """
 
 from __future__ import annotations
@@ -74,8 +76,9 @@ class Yardstick:
     standing: Standing | None = None
     rounds: int = 0
     confidence: float = 1.0
-    # A timed search plays at least this many playouts (the node budget of the arena in docs/ai.md
-    # figures), even when a busy machine makes that take longer than its time.
+    # A timed search plays at least the worlds this many playouts make (the node budget of the
+    # arena in docs/ai.md figures), even when a busy machine makes that take longer than its
+    # time, unless it stops early as that search does (``SearchAgent.settled``).
     playouts: int = 32
     candidates: Candidates | None = None
     chances: Chances | None = None
@@ -183,6 +186,7 @@ class SearchAgent(StateAgent):
         width: int = 6,
         confidence: float | None = None,
         evidence: int = 6,
+        stop_early: bool = True,
     ) -> None:
         self.policy = policy
         self.yardstick = yardstick
@@ -192,6 +196,9 @@ class SearchAgent(StateAgent):
         # heuristic's move is left only for one that beats it by this many standard errors.
         self.confidence = yardstick.confidence if confidence is None else confidence
         self.evidence = evidence  # fewer paired worlds than this never overrule it
+        # Stop half way when the verdict is plain (``settled``); False: the full search, to
+        # compare with.
+        self.stop_early = stop_early
         self.playouts = 0  # how many the last decision played (what a time budget bought)
 
     def choose_in(
@@ -223,6 +230,7 @@ class SearchAgent(StateAgent):
         least = self.yardstick.playouts if total is None else total
         values: list[list[float]] = [[] for _ in candidates]
         rivals = list(range(1, len(candidates)))
+        planned = planned_worlds(least, rounds, len(rivals))
         for round_index in range(rounds):
             # A time budget gives each round an equal share of the time; measured as it goes,
             # so a slow start (a busy machine) does not shrink the whole search.
@@ -231,7 +239,12 @@ class SearchAgent(StateAgent):
             while True:
                 self.evaluate(state, seat, candidates, [0, *rivals], rng, values)
                 worlds += 1
-                enough = worlds >= max(1, least // (rounds * (len(rivals) + 1)))
+                if self.stop_early and halfway(len(values[0]), self.evidence, planned):
+                    settled = self.settled(values, rivals)
+                    if settled is not None:
+                        self.playouts = sum(map(len, values))
+                        return settled
+                enough = worlds >= round_worlds(least, rounds, len(rivals))
                 if enough and (total is not None or time.perf_counter() >= deadline):
                     break
             if len(rivals) == 1:  # the last round: the heuristic's move against the best rival
@@ -242,16 +255,33 @@ class SearchAgent(StateAgent):
         best = max(rivals, key=lambda index: statistics.fmean(values[index]))
         return best if self.clearly_better(values[best], values[0]) else 0
 
-    def clearly_better(self, rival: list[float], preferred: list[float]) -> bool:
+    def settled(self, values: list[list[float]], rivals: list[int]) -> int | None:
+        """The move to play without the rest of the search (asked half way, see ``halfway``),
+        or None to search on: the heuristic's move (0) once every rival left did no better
+        than it in the worlds both were played in, which the other half would have to turn
+        into a clear win; the one rival left once it beat the heuristic's move by twice the
+        standard errors the end asks, which the other half would have to undo. The full
+        search rarely decided otherwise, and the other half is up to half of it (figures in
+        docs/ai.md)."""
+        preferred = values[0]
+        if all(mean_difference(values[index], preferred) <= 0 for index in rivals):
+            return 0
+        if len(rivals) == 1 and self.clearly_better(values[rivals[0]], preferred, strictness=2.0):
+            return rivals[0]
+        return None
+
+    def clearly_better(
+        self, rival: list[float], preferred: list[float], strictness: float = 1.0
+    ) -> bool:
         """Whether ``rival`` beat ``preferred`` in the worlds both were played in (the same
-        worlds, so their difference is compared) by ``confidence`` standard errors, in at least
-        ``evidence`` worlds."""
+        worlds, so their difference is compared) by ``confidence`` standard errors (times
+        ``strictness``), in at least ``evidence`` worlds."""
         differences = [mine - theirs for mine, theirs in zip(rival, preferred, strict=False)]
         if len(differences) < max(2, self.evidence):
             return False
         mean = statistics.fmean(differences)
         error = statistics.stdev(differences) / math.sqrt(len(differences))
-        return mean > self.confidence * error and mean > 0
+        return mean > strictness * self.confidence * error and mean > 0
 
     def evaluate(
         self,
@@ -269,6 +299,37 @@ class SearchAgent(StateAgent):
             action = candidates[index]
             value = rollout_value(world, seat, action, self.policy, play_seed, self.yardstick)
             values[index].append(value)
+
+
+def mean_difference(rival: list[float], preferred: list[float]) -> float:
+    """How much better ``rival`` did than ``preferred`` on average, world by world (both
+    played in the same worlds)."""
+    return statistics.fmean([mine - theirs for mine, theirs in zip(rival, preferred, strict=True)])
+
+
+def halfway(played: int, evidence: int, planned: int) -> bool:
+    """Whether a search that has played ``played`` of its ``planned`` worlds may stop early:
+    at least half of them and ``evidence`` (the worlds a verdict needs), and not all."""
+    return max(evidence, planned / 2) <= played < planned
+
+
+def round_worlds(playouts: int, rounds: int, rivals: int) -> int:
+    """The worlds a round of sequential halving plays at least: its share of ``playouts``
+    (the heuristic's move and ``rivals`` played in each), one at the least."""
+    return max(1, playouts // (rounds * (rivals + 1)))
+
+
+def planned_worlds(playouts: int, rounds: int, rivals: int) -> int:
+    """The worlds a rival that lasts to the last round is played in at least, when
+    ``rounds`` of sequential halving start with ``rivals`` rivals and halve them each round
+    (as ``SearchAgent.halve`` does; exactly, at a node budget)."""
+    worlds = 0
+    for _ in range(rounds):
+        worlds += round_worlds(playouts, rounds, rivals)
+        if rivals == 1:
+            break
+        rivals = max(1, rivals // 2)
+    return worlds
 
 
 def worlds(state: State, seat: int, deal_seed: int, count: int) -> list[State]:

@@ -205,7 +205,8 @@ def test_each_game_sets_how_clearly_a_rival_must_beat_the_heuristic() -> None:
 
 
 def test_a_playout_budget_is_spent_down_to_the_heuristic_move_against_the_best_rival() -> None:
-    searcher = hard("twentytwo")
+    game = games()["twentytwo"]
+    searcher = SearchAgent(heuristic(game), yardstick(game), BUDGET, stop_early=False)
     for state, seat in positions("twentytwo", 2, seed=6, every=1):
         legal = state.legal_actions(seat)
         if len(legal) >= searcher.width:
@@ -219,16 +220,87 @@ def test_a_playout_budget_is_spent_down_to_the_heuristic_move_against_the_best_r
 
 def test_a_timed_search_plays_at_least_the_games_node_budget() -> None:
     # However busy the machine (here: no time at all), the bot's hard is no weaker than the
-    # arena's figures, which use the game's node budget.
+    # arena's figures, which use the game's node budget: it plays the same worlds, stops
+    # early where that search does, and makes the same decision.
     game = games()["twentytwo"]
-    searcher = SearchAgent(heuristic(game), yardstick(game), Budget(seconds=0.0))
+    timed = SearchAgent(heuristic(game), yardstick(game), Budget(seconds=0.0))
+    counted = SearchAgent(heuristic(game), yardstick(game), Budget(yardstick(game).playouts))
+    full = SearchAgent(heuristic(game), yardstick(game), Budget(seconds=0.0), stop_early=False)
+    searched = 0
     for state, seat in positions("twentytwo", 2, seed=6, every=1):
         legal = state.legal_actions(seat)
-        if len(legal) >= searcher.width:
-            searcher.choose_in(state, seat, legal, random.Random(2), False)
-            assert searcher.playouts >= 0.75 * yardstick(game).playouts
-            return
-    raise AssertionError("no position with enough moves")
+        if len(legal) >= timed.width:
+            move = timed.choose_in(state, seat, legal, random.Random(2), False)
+            assert move == counted.choose_in(state, seat, legal, random.Random(2), False)
+            assert timed.playouts == counted.playouts
+            full.choose_in(state, seat, legal, random.Random(2), False)
+            assert full.playouts >= 0.75 * yardstick(game).playouts
+            searched += 1
+    assert searched
+
+
+def test_the_worlds_planned_are_those_the_rounds_share() -> None:
+    # 6 candidates: 5 rivals, then 2, then the best one against the heuristic's move.
+    assert search.planned_worlds(32, 3, 5) == 1 + 3 + 5
+    assert search.planned_worlds(128, 3, 5) == 7 + 14 + 21
+    assert search.planned_worlds(256, 2, 3) == 32 + 64  # 4 candidates: 3 rivals, then 1
+    assert search.planned_worlds(32, 1, 1) == 16  # the heuristic's move against one other
+    assert search.planned_worlds(4, 3, 5) == 1 + 1 + 1  # every round plays a world
+
+
+def test_a_search_may_stop_from_half_its_worlds_and_the_evidence_on() -> None:
+    assert not search.halfway(5, 6, 9)  # under the evidence a verdict needs
+    assert search.halfway(6, 6, 9)
+    assert not search.halfway(7, 6, 16)  # under half the planned worlds
+    assert search.halfway(8, 6, 16) and search.halfway(15, 6, 16)
+    assert not search.halfway(16, 6, 16)  # the search is over anyway
+
+
+def test_half_way_the_search_stops_only_on_a_plain_verdict() -> None:
+    fishing = games()["fishing"]
+    searcher = SearchAgent(heuristic(fishing), yardstick(fishing), BUDGET, confidence=1.0)
+    preferred = [0.6, 0.4] * 4
+    trailing = [0.5, 0.4] * 4  # did no better in any world
+    level = [0.4, 0.6] * 4  # as well on the whole
+    assert searcher.settled([preferred, trailing, level], [1, 2]) == 0
+    assert searcher.settled([preferred, [0.9] * 8, trailing], [2]) == 0  # dropped: no matter
+    ahead = [0.7, 0.5] * 4  # ahead in every world by the same: no doubt left
+    assert searcher.settled([preferred, trailing, ahead], [1, 2]) is None  # two rivals left
+    assert searcher.settled([preferred, trailing, ahead], [2]) == 2
+    # Ahead by one standard error and a half: enough at the end, not half way.
+    slightly = [0.65, 0.45, 0.6, 0.4, 0.6, 0.4, 0.6, 0.4]
+    assert searcher.clearly_better(slightly, preferred)
+    assert not searcher.clearly_better(slightly, preferred, strictness=2.0)
+    assert searcher.settled([preferred, slightly], [1]) is None
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_search_stopped_half_way_plays_the_heuristic_move_or_the_full_searchs(
+    game_id: str,
+) -> None:
+    # In lockstep with the full search: the same worlds up to the stop, so a search that did
+    # not stop makes the full search's decision, and one that stopped plays the heuristic's
+    # move or the last rival: where it differs from the full search, one of the two played
+    # the heuristic's move. Never more playouts than the full search; fewer on the whole.
+    game = games()[game_id]
+    budget = Budget(rollouts=yardstick(game).playouts)
+    early = SearchAgent(heuristic(game), yardstick(game), budget)
+    full = SearchAgent(heuristic(game), yardstick(game), budget, stop_early=False)
+    stopped = 0
+    for seed in (1, 2):
+        for state, seat in positions(game_id, 2, seed, every=2):
+            legal = state.legal_actions(seat)
+            view = state.agent_view(seat) if early.policy.needs_view else None
+            preferred = early.policy.choose(view, legal, random.Random(seed), False)
+            move = early.choose_in(state, seat, legal, random.Random(seed), False)
+            searched = full.choose_in(state, seat, legal, random.Random(seed), False)
+            assert early.playouts <= full.playouts
+            if early.playouts == full.playouts:
+                assert move == searched
+            else:
+                stopped += 1
+                assert move == searched or preferred in (move, searched)
+    assert stopped
 
 
 def judged_against_the_others_average(
