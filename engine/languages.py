@@ -1,7 +1,7 @@
 """The languages Cardroom speaks, their compiled catalogs and their rules texts.
 
 Whoever renders for a reader loads from here: the bot (``bot.i18n``, which maps Discord's
-locales and people's choices onto a language) and the terminal (``engine.cli``, from the
+locales and people's choices onto a language) and the terminal (``engine.terminal``, from the
 environment's ``LANG``). The rules of the games never call it: they stay free of files.
 
 Languages are Babel's identifiers (``pt_BR``). Catalogs live in

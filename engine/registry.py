@@ -1,5 +1,5 @@
-"""Every game by id. A game is one module in engine/games/ that defines ``GAME``; nothing else
-needs to change to add one."""
+"""Every game by id. A game is a package (or module) in engine/games/ that defines ``GAME``;
+nothing else needs to change to add one."""
 
 from __future__ import annotations
 
