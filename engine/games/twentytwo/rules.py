@@ -179,13 +179,13 @@ def exchange_limit(hand_size: int, stock: int) -> int:
     return min(hand_size, stock)
 
 
-def is_exchange(ranks: Sequence[int], hand: Sequence[Card], stock: int) -> bool:
+def is_exchange(ranks: tuple[int, ...], hand: list[Card], stock: int) -> bool:
     """§4.1, §4.2: whether exchanging cards of ``ranks`` (low to high) is allowed: at least
     one, no more than the stock holds, and held (as ranks: any suit of them will do)."""
     return 1 <= len(ranks) <= exchange_limit(len(hand), stock) and holds(hand, ranks)
 
 
-def holds(hand: Sequence[Card], ranks: Sequence[int]) -> bool:
+def holds(hand: list[Card], ranks: tuple[int, ...]) -> bool:
     """Whether ``hand`` holds cards of ``ranks`` (low to high, as many of each as named)."""
     held = [strength(card) for card in hand]
     for rank in ranks:
@@ -276,7 +276,7 @@ class ExchangeOptions:
             and ranks_of(other.hand) == ranks_of(self.hand)
         )
 
-    def listed(self, ranks: Sequence[int]) -> Exchange | None:
+    def listed(self, ranks: tuple[int, ...]) -> Exchange | None:
         """The exchange of ``ranks`` (low to high) as listed, in the lowest suits held; None
         if the rule does not allow it."""
         if not is_exchange(ranks, self.hand, self.stock):
@@ -316,9 +316,12 @@ def leads(hand: list[Card]) -> list[Play]:
     rank, by rank, then count."""
     limit = lead_limit(len(hand))
     made: list[Play] = []
-    for group in rank_groups(hand):
-        for count in range(1, min(len(group.cards), limit) + 1):
-            made.append(Play((group.rank,) * count, tuple(group.cards[:count])))
+    count = 0  # how many of this card's rank the hand holds up to it
+    for place, card in enumerate(hand):
+        rank = strength(card)
+        count = count + 1 if place and strength(hand[place - 1]) == rank else 1
+        if count <= limit:  # this card and the count - 1 before it
+            made.append(Play((rank,) * count, tuple(hand[place + 1 - count : place + 1])))
     return made
 
 
@@ -332,7 +335,10 @@ def is_beat(ranks: tuple[int, ...], best: tuple[int, ...]) -> bool:
     """
     if len(ranks) != len(best):
         return False
-    return all(rank >= best[place] for place, rank in enumerate(ranks))
+    for place in range(len(ranks)):  # noqa: SIM110 - compiled, all() of a generator costs more
+        if ranks[place] < best[place]:
+            return False
+    return True
 
 
 def is_follow(ranks: tuple[int, ...], hand: list[Card], best: tuple[int, ...]) -> bool:
@@ -344,7 +350,8 @@ def is_follow(ranks: tuple[int, ...], hand: list[Card], best: tuple[int, ...]) -
 def follows(hand: list[Card], best: tuple[int, ...]) -> list[Play]:
     """§5.3: every follow of ``hand`` (sorted by ``rank_key``) to the best play ``best`` (low
     to high): one's lowest cards first, then each beat, by ranks."""
-    lowest = Play(ranks_of(hand[: len(best)]), tuple(hand[: len(best)]))
+    lowest_cards = hand[: len(best)]  # in rank order already: their ranks need no sort
+    lowest = Play(tuple([strength(card) for card in lowest_cards]), tuple(lowest_cards))
     made = [lowest]
     add_beats(rank_groups(hand), 0, best, [], [], made)
     for place in range(1, len(made)):
@@ -379,8 +386,9 @@ def add_beats(
             and group.rank >= best[chosen + taken]
         ):
             taken += 1
-        ranks += [group.rank] * taken
-        cards += group.cards[:taken]
+        for index in range(taken):
+            ranks.append(group.rank)
+            cards.append(group.cards[index])
         for _ in range(taken):  # all of them, then one fewer, down to one
             add_beats(groups, place + 1, best, ranks, cards, made)
             ranks.pop()

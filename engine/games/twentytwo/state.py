@@ -29,6 +29,7 @@ from engine.games.twentytwo.rules import (
     FIRST_HAND_SIZE,
     KEEP,
     RANK_LABEL,
+    CardChoice,
     Exchange,
     Play,
     draw_for_dealer,
@@ -189,10 +190,13 @@ class TwentyTwoState(State):
         if seat not in self.to_act():
             return False
         hand = self.hands[seat]
-        if isinstance(action, Exchange | Play):
+        if isinstance(action, CardChoice):
             cards = action.cards
-            if not cards or len(set(cards)) != len(cards) or any(c not in hand for c in cards):
+            if not cards or len(set(cards)) != len(cards):
                 return False
+            for card in cards:
+                if card not in hand:
+                    return False
         if self.phase == "exchange":
             if isinstance(action, Exchange):
                 return is_exchange(action.ranks, hand, len(self.stock))
