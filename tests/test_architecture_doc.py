@@ -8,10 +8,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+BOT_LAYERS = "Discord-facing code, then sessions and services, then storage"
+"""The bot's layers contract (the games' packages have layers contracts of their own)."""
+
+
 def contract_layers() -> list[set[str]]:
-    """The modules of each layer of pyproject's layers contract, top first."""
+    """The modules of each layer of pyproject's bot layers contract, top first."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    (contract,) = [c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers"]
+    (contract,) = [
+        c for c in config["tool"]["importlinter"]["contracts"] if c["name"] == BOT_LAYERS
+    ]
     return [{name.strip() for name in layer.split("|")} for layer in contract["layers"]]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
+from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -29,9 +29,6 @@ from engine.core import (
 from . import words
 from .moves import AUGMENT, BUILD, CAPTURE, CARDLESS_BUILD, CHANGE, DISCARD, Move, serves
 from .rules import Build, Turn, check, legal_moves
-
-if TYPE_CHECKING:
-    from .game import SwaziGame
 
 LAYOUT_SIZE: Final = 4
 HAND_SIZE: Final = 12
@@ -93,8 +90,6 @@ def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[s
 @mypyc_attr(allow_interpreted_subclasses=True)
 class SwaziState(TotalsState):
     """A swazi game at a decision."""
-
-    game: ClassVar[SwaziGame]
 
     def __init__(
         self, players: int, seed: int, options: dict[str, OptionValue], deck_plan: DeckPlan
