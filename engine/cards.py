@@ -14,7 +14,7 @@ import random
 import re
 from collections.abc import Iterable
 from functools import cache
-from typing import Final, NamedTuple, TypeVar
+from typing import Final, TypeVar
 
 from engine.errors import CardError
 from engine.words import N_, _
@@ -33,32 +33,67 @@ T = TypeVar("T")
 _CARD_TEXT = re.compile(r"^(10|[2-9AJQK])([CDHS])$", re.IGNORECASE)
 
 
-class Card(NamedTuple):
-    """A card of the standard 52-card deck; sorts in card order (A 2 … K, then C D H S)."""
+class Card:
+    """A card of the standard 52-card deck; sorts in card order (A 2 … K, then C D H S).
 
-    rank: int  # 1 (ace) … 13 (king)
-    suit: int  # CLUBS, DIAMONDS, HEARTS, SPADES
+    Immutable, compared, ordered and hashed as the tuple ``(rank, suit)`` (so sets and dicts
+    of cards keep the order a tuple's hash gives). A plain class, not a NamedTuple: compiled
+    (mypyc), it is a C struct whose fields and texts are read directly, where a tuple's are
+    looked up by name at every read; its texts and hash are worked out once, when it is made.
+    """
 
-    @property
-    def text(self) -> str:
+    __slots__ = ("_hash", "pretty", "rank", "suit", "text")
+
+    def __init__(self, rank: int, suit: int) -> None:
+        self.rank: Final = rank
+        """1 (ace) … 13 (king)."""
+        self.suit: Final = suit
+        """CLUBS, DIAMONDS, HEARTS, SPADES."""
+        self.text: Final = RANK_TEXT[rank] + SUIT_TEXT[suit]
         """Machine form, as in action text and JSON: ``10D``."""
-        return _TEXT[self]
-
-    @property
-    def pretty(self) -> str:
+        self.pretty: Final = RANK_TEXT[rank] + SUIT_SYMBOL[suit]
         """People form, with the suit symbol: ``10♦``."""
-        return _PRETTY[self]
+        self._hash: Final = hash((rank, suit))
 
     @property
     def is_red(self) -> bool:
         """Hearts and diamonds."""
-        return self.suit in (DIAMONDS, HEARTS)
+        return self.suit == DIAMONDS or self.suit == HEARTS
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            isinstance(other, Card) and self.rank == other.rank and self.suit == other.suit
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __lt__(self, other: Card) -> bool:
+        return self.rank < other.rank or (self.rank == other.rank and self.suit < other.suit)
+
+    def __le__(self, other: Card) -> bool:
+        return self.rank < other.rank or (self.rank == other.rank and self.suit <= other.suit)
+
+    def __gt__(self, other: Card) -> bool:
+        return self.rank > other.rank or (self.rank == other.rank and self.suit > other.suit)
+
+    def __ge__(self, other: Card) -> bool:
+        return self.rank > other.rank or (self.rank == other.rank and self.suit >= other.suit)
 
     def __str__(self) -> str:
-        return _TEXT[self]
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Card({_TEXT[self]!r})"
+        return f"Card({self.text!r})"
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, int]]:
+        return Card, (self.rank, self.suit)
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -74,9 +109,7 @@ class Card(NamedTuple):
 
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(1, 14) for suit in range(4))
-_TEXT: Final = {card: RANK_TEXT[card.rank] + SUIT_TEXT[card.suit] for card in FULL_DECK}
-_PRETTY: Final = {card: RANK_TEXT[card.rank] + SUIT_SYMBOL[card.suit] for card in FULL_DECK}
-_BY_TEXT = {text: card for card, text in _TEXT.items()}
+_BY_TEXT: Final = {card.text: card for card in FULL_DECK}
 SUIT_CARDS = tuple(frozenset(card for card in FULL_DECK if card.suit == suit) for suit in range(4))
 """Each suit's cards, by suit: a set of cards held meets one in C (``len(held & SUIT_CARDS[s])``),
 where counting a suit card by card costs many times more."""
@@ -94,13 +127,13 @@ def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
 
 def cards_text(cards: Iterable[Card]) -> str:
     """Machine form of several cards in card order: ``2H 4S``."""
-    return " ".join([_TEXT[card] for card in sorted(cards)])
+    return " ".join([card.text for card in sorted(cards)])
 
 
 def cards_pretty(cards: Iterable[Card]) -> str:
     """People form of several cards, in the order given: ``2♥ 4♠``."""
     # a list, not a generator or map: compiled, the loop is C (it is hot in events)
-    return " ".join([_PRETTY[card] for card in cards])
+    return " ".join([card.pretty for card in cards])
 
 
 def shuffle(items: list[T], rng: random.Random) -> None:
