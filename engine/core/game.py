@@ -488,8 +488,8 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]
 
 
-# mypyc_attr: how setup.py's mypyc compiles a class (nothing in the pure build); tests'
-# agents, which stay Python, subclass it
+# mypyc_attr: how setup.py's mypyc compiles a class (nothing in the pure build); agents in
+# scripts (scripts/arena.py's Timed), which stay Python, subclass it
 @mypyc_attr(allow_interpreted_subclasses=True)
 class StateAgent(ABC):
     """A player program that thinks about the game itself (a search). It is handed the real
