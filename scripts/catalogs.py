@@ -118,14 +118,16 @@ def messages(catalog: Catalog) -> Iterator[Message]:
 
 
 def write(catalog: Catalog, path: Path) -> None:
-    """Write a ``.po``/``.pot`` file (no line numbers: a moved line changes nothing)."""
+    """Write a ``.po``/``.pot`` file, its messages in the order of their ids: no line numbers
+    and no order by place, which Babel knows for freshly extracted messages and not for those
+    read back from a file, so that a run on unchanged messages rewrites nothing."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as file:
         write_po(
             file,
             catalog,
             width=WIDTH,
-            sort_by_file=True,
+            sort_output=True,
             include_lineno=False,
             ignore_obsolete=True,
         )

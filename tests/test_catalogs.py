@@ -152,3 +152,14 @@ def test_a_wrong_plural_rule_is_found() -> None:
     catalog = read_po(io.BytesIO(header), locale="fr")
     assert catalog.plural_forms != wrong
     assert any(each.startswith("plural rule") for each in problems(catalog, po("")))
+
+
+def test_writing_a_catalog_does_not_depend_on_where_its_messages_were_read(
+    tmp_path: Path,
+) -> None:
+    # freshly extracted messages know their line numbers, messages read back from a file do
+    # not: the two must be written alike, or every run rewrites the catalogs in a new order
+    fresh, read_back = tmp_path / "fresh.pot", tmp_path / "read_back.pot"
+    catalogs.write(extracted(), fresh)
+    catalogs.write(read_catalog(fresh), read_back)
+    assert fresh.read_bytes() == read_back.read_bytes()
