@@ -185,6 +185,16 @@ def is_exchange(ranks: tuple[int, ...], hand: list[Card], stock: int) -> bool:
     return 1 <= len(ranks) <= exchange_limit(len(hand), stock) and holds(hand, ranks)
 
 
+def holds_cards(hand: list[Card], cards: tuple[Card, ...]) -> bool:
+    """Whether ``cards`` are some cards of ``hand``: at least one, each held, none twice."""
+    if not cards or len(set(cards)) != len(cards):
+        return False
+    for card in cards:  # noqa: SIM110 - compiled, all() of a generator costs more
+        if card not in hand:
+            return False
+    return True
+
+
 def holds(hand: list[Card], ranks: tuple[int, ...]) -> bool:
     """Whether ``hand`` holds cards of ``ranks`` (low to high, as many of each as named)."""
     held = [strength(card) for card in hand]
@@ -231,6 +241,7 @@ class ExchangeOptions:
             ways.append(row)
         ways.reverse()
         self.ways = ways
+        self.handed: list[Exchange] = []  # the exchanges made when asked for by index
 
     def __len__(self) -> int:
         return self.ways[0][self.limit]
@@ -248,9 +259,16 @@ class ExchangeOptions:
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(index)
+        action = self.made(index)
+        if isinstance(action, Exchange):
+            self.handed.append(action)
+        return action
+
+    def made(self, index: int) -> Action:
+        """The move at ``index`` (within bounds)."""
         if index == 0:
             return KEEP
-        cards: list[Card] = []
+        cards: list[Card] = []  # high to low, then turned
         ranks: list[int] = []
         budget = self.limit
         for place, group in enumerate(self.high_first):
@@ -259,14 +277,17 @@ class ExchangeOptions:
             while taken < most and index >= after[budget - taken]:
                 index -= after[budget - taken]
                 taken += 1
-            cards[:0] = group.cards[:taken]
-            ranks[:0] = [group.rank] * taken
+            for taking in range(taken - 1, -1, -1):
+                cards.append(group.cards[taking])
+                ranks.append(group.rank)
             budget -= taken
+        cards.reverse()
+        ranks.reverse()
         return Exchange(tuple(ranks), tuple(cards))
 
     def __iter__(self) -> Iterator[Action]:
         for index in range(len(self)):
-            yield self[index]
+            yield self.made(index)
 
     def __eq__(self, other: object) -> bool:
         """Equal to the options of a hand of the same ranks and stock limit: the same moves."""
@@ -289,6 +310,16 @@ class ExchangeOptions:
     def __contains__(self, action: object) -> bool:
         if isinstance(action, Exchange):
             return is_exchange(action.ranks, self.hand, self.stock)
+        return action == KEEP
+
+    def allows(self, action: Action) -> bool:
+        """§4.1: whether ``action`` may be taken as it is named: an exchange this listing
+        handed out, ``keep``, or any other exchange of cards held that the rule allows."""
+        for exchange in self.handed:
+            if exchange is action:
+                return True
+        if isinstance(action, Exchange):
+            return holds_cards(self.hand, action.cards) and action in self
         return action == KEEP
 
 
@@ -316,10 +347,11 @@ def leads(hand: list[Card]) -> list[Play]:
     rank, by rank, then count."""
     limit = lead_limit(len(hand))
     made: list[Play] = []
-    count = 0  # how many of this card's rank the hand holds up to it
+    count, previous = 0, 0  # how many of this card's rank the hand holds up to it; that rank
     for place, card in enumerate(hand):
         rank = strength(card)
-        count = count + 1 if place and strength(hand[place - 1]) == rank else 1
+        count = count + 1 if rank == previous else 1
+        previous = rank
         if count <= limit:  # this card and the count - 1 before it
             made.append(Play((rank,) * count, tuple(hand[place + 1 - count : place + 1])))
     return made
@@ -349,15 +381,13 @@ def is_follow(ranks: tuple[int, ...], hand: list[Card], best: tuple[int, ...]) -
 
 def follows(hand: list[Card], best: tuple[int, ...]) -> list[Play]:
     """§5.3: every follow of ``hand`` (sorted by ``rank_key``) to the best play ``best`` (low
-    to high): one's lowest cards first, then each beat, by ranks."""
+    to high): one's lowest cards first, then each beat, by ranks. Lowest cards that beat are
+    listed once, as the first beat: ``add_beats`` takes as many of each low rank as fit, so
+    when the lowest cards fit every place, they are the first beat it makes."""
     lowest_cards = hand[: len(best)]  # in rank order already: their ranks need no sort
-    lowest = Play(tuple([strength(card) for card in lowest_cards]), tuple(lowest_cards))
-    made = [lowest]
+    lowest = tuple([strength(card) for card in lowest_cards])
+    made = [] if is_beat(lowest, best) else [Play(lowest, tuple(lowest_cards))]
     add_beats(rank_groups(hand), 0, best, [], [], made)
-    for place in range(1, len(made)):
-        if made[place].ranks == lowest.ranks:  # lowest cards that beat: listed once, first
-            del made[place]
-            break
     return made
 
 

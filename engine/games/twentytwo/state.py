@@ -27,17 +27,16 @@ from engine.core import (
 from engine.games.twentytwo.rules import (
     ELIMINATED_AT,
     FIRST_HAND_SIZE,
-    KEEP,
     RANK_LABEL,
-    CardChoice,
     Exchange,
+    ExchangeOptions,
     Play,
     draw_for_dealer,
     follows,
     hand_size,
+    holds_cards,
     in_rank_order,
     is_beat,
-    is_exchange,
     is_follow,
     is_lead,
     leads,
@@ -189,19 +188,12 @@ class TwentyTwoState(State):
         §5.2, §5.3): by ranks, as suits never matter, and with the named cards really held."""
         if seat not in self.to_act():
             return False
-        hand = self.hands[seat]
-        if isinstance(action, CardChoice):
-            cards = action.cards
-            if not cards or len(set(cards)) != len(cards):
-                return False
-            for card in cards:
-                if card not in hand:
-                    return False
         if self.phase == "exchange":
-            if isinstance(action, Exchange):
-                return is_exchange(action.ranks, hand, len(self.stock))
-            return action == KEEP
-        if not isinstance(action, Play):
+            exchanges = self.legal_actions(seat)
+            assert isinstance(exchanges, ExchangeOptions)
+            return exchanges.allows(action)
+        hand = self.hands[seat]
+        if not isinstance(action, Play) or not holds_cards(hand, action.cards):
             return False
         if not self.trick:
             return is_lead(action.ranks, len(hand))
