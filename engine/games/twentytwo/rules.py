@@ -52,19 +52,30 @@ def rank_key(card: Card) -> tuple[int, int]:
     return strength(card), card.suit
 
 
-HAND_ORDER: Final[dict[Card, int]] = {
-    card: place for place, card in enumerate(sorted(FULL_DECK, key=rank_key))
-}
-"""Each card's place in ``rank_key`` order, to sort by (a lookup, not a key tuple per card)."""
+def hand_place(card: Card) -> int:
+    """A card's place in ``rank_key`` order as one number: by rank (aces high), then suit."""
+    return strength(card) * 4 + card.suit
+
+
+def put_in_place(hand: list[Card], card: Card) -> None:
+    """Put ``card`` into ``hand`` (sorted by ``rank_key``) where it belongs, as a player who
+    picks up a card does: after every card of a lower place."""
+    place, key = len(hand), hand_place(card)
+    while place and hand_place(hand[place - 1]) > key:
+        place -= 1
+    hand.insert(place, card)
 
 
 def in_rank_order(cards: Iterable[Card]) -> list[Card]:
-    """``cards`` sorted by ``rank_key``, as a hand is kept.
+    """``cards`` sorted by ``rank_key``, as a hand is kept: each put in its place in turn.
 
     >>> in_rank_order(map(Card.parse, ["AC", "2S", "KD", "2C"]))
     [Card('2C'), Card('2S'), Card('KD'), Card('AC')]
     """
-    return sorted(cards, key=HAND_ORDER.__getitem__)
+    hand: list[Card] = []
+    for card in cards:
+        put_in_place(hand, card)
+    return hand
 
 
 def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
@@ -347,13 +358,16 @@ def leads(hand: list[Card]) -> list[Play]:
     rank, by rank, then count."""
     limit = lead_limit(len(hand))
     made: list[Play] = []
-    count, previous = 0, 0  # how many of this card's rank the hand holds up to it; that rank
-    for place, card in enumerate(hand):
+    cards: tuple[Card, ...] = ()  # the cards of this card's rank up to it, and their ranks
+    ranks: tuple[int, ...] = ()
+    for card in hand:
         rank = strength(card)
-        count = count + 1 if rank == previous else 1
-        previous = rank
-        if count <= limit:  # this card and the count - 1 before it
-            made.append(Play((rank,) * count, tuple(hand[place + 1 - count : place + 1])))
+        if ranks and ranks[0] == rank:
+            cards, ranks = (*cards, card), (*ranks, rank)
+        else:
+            cards, ranks = (card,), (rank,)
+        if len(ranks) <= limit:
+            made.append(Play(ranks, cards))
     return made
 
 

@@ -43,6 +43,7 @@ from engine.games.twentytwo.rules import (
     losers,
     options,
     penalty,
+    put_in_place,
     strength,
 )
 from engine.games.twentytwo.words import (
@@ -261,7 +262,8 @@ class TwentyTwoState(State):
         count = len(action.cards)
         drawn = in_rank_order(self.stock[:count])
         del self.stock[:count]
-        self.hands[seat] = in_rank_order(hand + drawn)
+        for card in drawn:
+            put_in_place(hand, card)
         events = exchange_events(seat, action.cards, drawn, len(self.stock))
         return events + self.end_of_turn_in_exchange()
 
