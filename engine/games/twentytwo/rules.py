@@ -158,13 +158,20 @@ KEEP: Final = Word("keep")
 
 
 class RankGroup:
-    """The cards of one rank in a hand (§1.2), lowest suit first."""
+    """The cards of one rank in a hand sorted by ``rank_key`` (§1.2), lowest suit first: the
+    ``size`` cards from place ``first`` of ``hand`` (read there, not copied)."""
 
-    __slots__ = ("cards", "rank")
+    __slots__ = ("first", "hand", "rank", "size")
 
-    def __init__(self, rank: int) -> None:
+    def __init__(self, hand: list[Card], rank: int, first: int) -> None:
+        self.hand: Final = hand
         self.rank: Final = rank
-        self.cards: Final[list[Card]] = []
+        self.first: Final = first
+        self.size = 1
+
+    def card(self, index: int) -> Card:
+        """The group's card ``index`` (0: the lowest suit)."""
+        return self.hand[self.first + index]
 
 
 def rank_groups(hand: list[Card]) -> list[RankGroup]:
@@ -172,15 +179,16 @@ def rank_groups(hand: list[Card]) -> list[RankGroup]:
     is a number of cards from each group, the lowest suits first (§8.2).
 
     >>> hand = in_rank_order(map(Card.parse, ["7D", "AS", "7C"]))
-    >>> [(group.rank, [card.text for card in group.cards]) for group in rank_groups(hand)]
-    [(7, ['7C', '7D']), (14, ['AS'])]
+    >>> [(group.rank, group.first, group.size) for group in rank_groups(hand)]
+    [(7, 0, 2), (14, 2, 1)]
     """
     groups: list[RankGroup] = []
-    for card in hand:
+    for place, card in enumerate(hand):
         rank = strength(card)
-        if not groups or groups[-1].rank != rank:
-            groups.append(RankGroup(rank))
-        groups[-1].cards.append(card)
+        if groups and groups[-1].rank == rank:
+            groups[-1].size += 1
+        else:
+            groups.append(RankGroup(hand, rank, place))
     return groups
 
 
@@ -242,7 +250,7 @@ class ExchangeOptions:
         ways = [[1] * (self.limit + 1)]
         for group in self.groups:
             # A group of k cards gives 0 … k of them: a sliding sum over the groups after it.
-            size = len(group.cards)
+            size = group.size
             after, row, window = ways[-1], [], 0
             for total in range(self.limit + 1):
                 window += after[total]
@@ -284,12 +292,12 @@ class ExchangeOptions:
         budget = self.limit
         for place, group in enumerate(self.high_first):
             after = self.ways[place + 1]
-            taken, most = 0, min(len(group.cards), budget)
+            taken, most = 0, min(group.size, budget)
             while taken < most and index >= after[budget - taken]:
                 index -= after[budget - taken]
                 taken += 1
             for taking in range(taken - 1, -1, -1):
-                cards.append(group.cards[taking])
+                cards.append(group.card(taking))
                 ranks.append(group.rank)
             budget -= taken
         cards.reverse()
@@ -315,7 +323,8 @@ class ExchangeOptions:
             return None
         cards: list[Card] = []
         for group in self.groups:
-            cards += group.cards[: ranks.count(group.rank)]
+            for index in range(ranks.count(group.rank)):
+                cards.append(group.card(index))
         return Exchange(tuple(ranks), tuple(cards))
 
     def __contains__(self, action: object) -> bool:
@@ -425,14 +434,12 @@ def add_beats(
         group = groups[place]
         taken = 0  # the most of this rank that fit the open places
         while (
-            taken < len(group.cards)
-            and chosen + taken < len(best)
-            and group.rank >= best[chosen + taken]
+            taken < group.size and chosen + taken < len(best) and group.rank >= best[chosen + taken]
         ):
             taken += 1
         for index in range(taken):
             ranks.append(group.rank)
-            cards.append(group.cards[index])
+            cards.append(group.card(index))
         for _ in range(taken):  # all of them, then one fewer, down to one
             add_beats(groups, place + 1, best, ranks, cards, made)
             ranks.pop()

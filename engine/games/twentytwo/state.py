@@ -107,8 +107,9 @@ class TwentyTwoState(State):
 
     def others_after(self, seat: int) -> list[int]:
         """The other seats in this hand, clockwise after ``seat`` (one of them)."""
-        place = self.in_hand.index(seat)
-        return self.in_hand[place + 1 :] + self.in_hand[:place]
+        seats = self.in_hand
+        place = seats.index(seat)
+        return [seats[(place + step) % len(seats)] for step in range(1, len(seats))]
 
     # -- §2 the first dealer, §3 the deal -------------------------------------------------------
     def start(self) -> list[Event]:
