@@ -41,6 +41,7 @@ from engine.games.twentytwo import (
     ranks_of,
     strength,
 )
+from engine.games.twentytwo.rules import in_rank_order, put_in_place
 from tests.engine.helpers import act, event_texts, legal, new
 
 
@@ -896,6 +897,47 @@ def test_exchanges_are_every_choice_of_ranks_the_stock_allows(
             assert all(other in action.cards for other in lower_suits)
         assert GAME.parse_action(action.text) == action
     assert widest_step([KEEP, *offered]) <= 25
+
+
+@given(
+    st.lists(st.sampled_from(FULL_DECK), min_size=1, max_size=11, unique=True),
+    st.integers(0, 40),
+)
+@settings(max_examples=60, deadline=None)
+def test_an_exchange_handed_out_is_one_the_rule_allows(hand_cards: list[Card], stock: int) -> None:
+    """The listing lets the exchanges it handed out through by identity; the rule (asked of an
+    equal copy) allows each of them too, and refuses the same ranks named in suits not held or
+    a card named twice."""
+    hand_sorted = in_rank_order(hand_cards)
+    options = ExchangeOptions(hand_sorted, stock)
+    for index in range(len(options)):
+        action = options[index]
+        assert options.allows(action)
+        if not isinstance(action, Exchange):
+            assert action == KEEP
+            continue
+        assert options.allows(Exchange(action.ranks, action.cards))
+        unheld = [
+            card
+            for card in FULL_DECK
+            if card not in hand_cards and strength(card) == action.ranks[0]
+        ]
+        if unheld:
+            named = (unheld[0], *action.cards[1:])
+            assert not options.allows(Exchange(action.ranks, named))
+        if len(action.cards) > 1:
+            twice = (action.cards[0], *action.cards[:-1])
+            assert not options.allows(Exchange(action.ranks, twice))
+
+
+@given(st.lists(st.sampled_from(FULL_DECK), max_size=20, unique=True), st.sampled_from(FULL_DECK))
+def test_a_hand_keeps_its_cards_in_rank_order(cards: list[Card], picked: Card) -> None:
+    """Each card put in its place gives the hand ``rank_key`` sorts it into."""
+    hand = in_rank_order(cards)
+    assert hand == sorted(cards, key=rank_key)
+    if picked not in hand:
+        put_in_place(hand, picked)
+        assert hand == sorted([*cards, picked], key=rank_key)
 
 
 @pytest.mark.parametrize("players", [2, 4])

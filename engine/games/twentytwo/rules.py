@@ -52,19 +52,30 @@ def rank_key(card: Card) -> tuple[int, int]:
     return strength(card), card.suit
 
 
-HAND_ORDER: Final[dict[Card, int]] = {
-    card: place for place, card in enumerate(sorted(FULL_DECK, key=rank_key))
-}
-"""Each card's place in ``rank_key`` order, to sort by (a lookup, not a key tuple per card)."""
+def hand_place(card: Card) -> int:
+    """A card's place in ``rank_key`` order as one number: by rank (aces high), then suit."""
+    return strength(card) * 4 + card.suit
+
+
+def put_in_place(hand: list[Card], card: Card) -> None:
+    """Put ``card`` into ``hand`` (sorted by ``rank_key``) where it belongs, as a player who
+    picks up a card does: after every card of a lower place."""
+    place, key = len(hand), hand_place(card)
+    while place and hand_place(hand[place - 1]) > key:
+        place -= 1
+    hand.insert(place, card)
 
 
 def in_rank_order(cards: Iterable[Card]) -> list[Card]:
-    """``cards`` sorted by ``rank_key``, as a hand is kept.
+    """``cards`` sorted by ``rank_key``, as a hand is kept: each put in its place in turn.
 
     >>> in_rank_order(map(Card.parse, ["AC", "2S", "KD", "2C"]))
     [Card('2C'), Card('2S'), Card('KD'), Card('AC')]
     """
-    return sorted(cards, key=HAND_ORDER.__getitem__)
+    hand: list[Card] = []
+    for card in cards:
+        put_in_place(hand, card)
+    return hand
 
 
 def ranks_of(cards: Iterable[Card]) -> tuple[int, ...]:
@@ -147,13 +158,20 @@ KEEP: Final = Word("keep")
 
 
 class RankGroup:
-    """The cards of one rank in a hand (§1.2), lowest suit first."""
+    """The cards of one rank in a hand sorted by ``rank_key`` (§1.2), lowest suit first: the
+    ``size`` cards from place ``first`` of ``hand`` (read there, not copied)."""
 
-    __slots__ = ("cards", "rank")
+    __slots__ = ("first", "hand", "rank", "size")
 
-    def __init__(self, rank: int) -> None:
+    def __init__(self, hand: list[Card], rank: int, first: int) -> None:
+        self.hand: Final = hand
         self.rank: Final = rank
-        self.cards: Final[list[Card]] = []
+        self.first: Final = first
+        self.size = 1
+
+    def card(self, index: int) -> Card:
+        """The group's card ``index`` (0: the lowest suit)."""
+        return self.hand[self.first + index]
 
 
 def rank_groups(hand: list[Card]) -> list[RankGroup]:
@@ -161,15 +179,16 @@ def rank_groups(hand: list[Card]) -> list[RankGroup]:
     is a number of cards from each group, the lowest suits first (§8.2).
 
     >>> hand = in_rank_order(map(Card.parse, ["7D", "AS", "7C"]))
-    >>> [(group.rank, [card.text for card in group.cards]) for group in rank_groups(hand)]
-    [(7, ['7C', '7D']), (14, ['AS'])]
+    >>> [(group.rank, group.first, group.size) for group in rank_groups(hand)]
+    [(7, 0, 2), (14, 2, 1)]
     """
     groups: list[RankGroup] = []
-    for card in hand:
+    for place, card in enumerate(hand):
         rank = strength(card)
-        if not groups or groups[-1].rank != rank:
-            groups.append(RankGroup(rank))
-        groups[-1].cards.append(card)
+        if groups and groups[-1].rank == rank:
+            groups[-1].size += 1
+        else:
+            groups.append(RankGroup(hand, rank, place))
     return groups
 
 
@@ -183,6 +202,16 @@ def is_exchange(ranks: tuple[int, ...], hand: list[Card], stock: int) -> bool:
     """§4.1, §4.2: whether exchanging cards of ``ranks`` (low to high) is allowed: at least
     one, no more than the stock holds, and held (as ranks: any suit of them will do)."""
     return 1 <= len(ranks) <= exchange_limit(len(hand), stock) and holds(hand, ranks)
+
+
+def holds_cards(hand: list[Card], cards: tuple[Card, ...]) -> bool:
+    """Whether ``cards`` are some cards of ``hand``: at least one, each held, none twice."""
+    if not cards or len(set(cards)) != len(cards):
+        return False
+    for card in cards:  # noqa: SIM110 - compiled, all() of a generator costs more
+        if card not in hand:
+            return False
+    return True
 
 
 def holds(hand: list[Card], ranks: tuple[int, ...]) -> bool:
@@ -221,7 +250,7 @@ class ExchangeOptions:
         ways = [[1] * (self.limit + 1)]
         for group in self.groups:
             # A group of k cards gives 0 … k of them: a sliding sum over the groups after it.
-            size = len(group.cards)
+            size = group.size
             after, row, window = ways[-1], [], 0
             for total in range(self.limit + 1):
                 window += after[total]
@@ -231,6 +260,7 @@ class ExchangeOptions:
             ways.append(row)
         ways.reverse()
         self.ways = ways
+        self.handed: list[Exchange] = []  # the exchanges made when asked for by index
 
     def __len__(self) -> int:
         return self.ways[0][self.limit]
@@ -248,25 +278,35 @@ class ExchangeOptions:
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(index)
+        action = self.made(index)
+        if isinstance(action, Exchange):
+            self.handed.append(action)
+        return action
+
+    def made(self, index: int) -> Action:
+        """The move at ``index`` (within bounds)."""
         if index == 0:
             return KEEP
-        cards: list[Card] = []
+        cards: list[Card] = []  # high to low, then turned
         ranks: list[int] = []
         budget = self.limit
         for place, group in enumerate(self.high_first):
             after = self.ways[place + 1]
-            taken, most = 0, min(len(group.cards), budget)
+            taken, most = 0, min(group.size, budget)
             while taken < most and index >= after[budget - taken]:
                 index -= after[budget - taken]
                 taken += 1
-            cards[:0] = group.cards[:taken]
-            ranks[:0] = [group.rank] * taken
+            for taking in range(taken - 1, -1, -1):
+                cards.append(group.card(taking))
+                ranks.append(group.rank)
             budget -= taken
+        cards.reverse()
+        ranks.reverse()
         return Exchange(tuple(ranks), tuple(cards))
 
     def __iter__(self) -> Iterator[Action]:
         for index in range(len(self)):
-            yield self[index]
+            yield self.made(index)
 
     def __eq__(self, other: object) -> bool:
         """Equal to the options of a hand of the same ranks and stock limit: the same moves."""
@@ -283,12 +323,23 @@ class ExchangeOptions:
             return None
         cards: list[Card] = []
         for group in self.groups:
-            cards += group.cards[: ranks.count(group.rank)]
+            for index in range(ranks.count(group.rank)):
+                cards.append(group.card(index))
         return Exchange(tuple(ranks), tuple(cards))
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, Exchange):
             return is_exchange(action.ranks, self.hand, self.stock)
+        return action == KEEP
+
+    def allows(self, action: Action) -> bool:
+        """§4.1: whether ``action`` may be taken as it is named: an exchange this listing
+        handed out, ``keep``, or any other exchange of cards held that the rule allows."""
+        for exchange in self.handed:
+            if exchange is action:
+                return True
+        if isinstance(action, Exchange):
+            return holds_cards(self.hand, action.cards) and action in self
         return action == KEEP
 
 
@@ -316,12 +367,16 @@ def leads(hand: list[Card]) -> list[Play]:
     rank, by rank, then count."""
     limit = lead_limit(len(hand))
     made: list[Play] = []
-    count = 0  # how many of this card's rank the hand holds up to it
-    for place, card in enumerate(hand):
+    cards: tuple[Card, ...] = ()  # the cards of this card's rank up to it, and their ranks
+    ranks: tuple[int, ...] = ()
+    for card in hand:
         rank = strength(card)
-        count = count + 1 if place and strength(hand[place - 1]) == rank else 1
-        if count <= limit:  # this card and the count - 1 before it
-            made.append(Play((rank,) * count, tuple(hand[place + 1 - count : place + 1])))
+        if ranks and ranks[0] == rank:
+            cards, ranks = (*cards, card), (*ranks, rank)
+        else:
+            cards, ranks = (card,), (rank,)
+        if len(ranks) <= limit:
+            made.append(Play(ranks, cards))
     return made
 
 
@@ -349,15 +404,13 @@ def is_follow(ranks: tuple[int, ...], hand: list[Card], best: tuple[int, ...]) -
 
 def follows(hand: list[Card], best: tuple[int, ...]) -> list[Play]:
     """§5.3: every follow of ``hand`` (sorted by ``rank_key``) to the best play ``best`` (low
-    to high): one's lowest cards first, then each beat, by ranks."""
+    to high): one's lowest cards first, then each beat, by ranks. Lowest cards that beat are
+    listed once, as the first beat: ``add_beats`` takes as many of each low rank as fit, so
+    when the lowest cards fit every place, they are the first beat it makes."""
     lowest_cards = hand[: len(best)]  # in rank order already: their ranks need no sort
-    lowest = Play(tuple([strength(card) for card in lowest_cards]), tuple(lowest_cards))
-    made = [lowest]
+    lowest = tuple([strength(card) for card in lowest_cards])
+    made = [] if is_beat(lowest, best) else [Play(lowest, tuple(lowest_cards))]
     add_beats(rank_groups(hand), 0, best, [], [], made)
-    for place in range(1, len(made)):
-        if made[place].ranks == lowest.ranks:  # lowest cards that beat: listed once, first
-            del made[place]
-            break
     return made
 
 
@@ -381,14 +434,12 @@ def add_beats(
         group = groups[place]
         taken = 0  # the most of this rank that fit the open places
         while (
-            taken < len(group.cards)
-            and chosen + taken < len(best)
-            and group.rank >= best[chosen + taken]
+            taken < group.size and chosen + taken < len(best) and group.rank >= best[chosen + taken]
         ):
             taken += 1
         for index in range(taken):
             ranks.append(group.rank)
-            cards.append(group.cards[index])
+            cards.append(group.card(index))
         for _ in range(taken):  # all of them, then one fewer, down to one
             add_beats(groups, place + 1, best, ranks, cards, made)
             ranks.pop()

@@ -27,23 +27,23 @@ from engine.core import (
 from engine.games.twentytwo.rules import (
     ELIMINATED_AT,
     FIRST_HAND_SIZE,
-    KEEP,
     RANK_LABEL,
-    CardChoice,
     Exchange,
+    ExchangeOptions,
     Play,
     draw_for_dealer,
     follows,
     hand_size,
+    holds_cards,
     in_rank_order,
     is_beat,
-    is_exchange,
     is_follow,
     is_lead,
     leads,
     losers,
     options,
     penalty,
+    put_in_place,
     strength,
 )
 from engine.games.twentytwo.words import (
@@ -107,8 +107,9 @@ class TwentyTwoState(State):
 
     def others_after(self, seat: int) -> list[int]:
         """The other seats in this hand, clockwise after ``seat`` (one of them)."""
-        place = self.in_hand.index(seat)
-        return self.in_hand[place + 1 :] + self.in_hand[:place]
+        seats = self.in_hand
+        place = seats.index(seat)
+        return [seats[(place + step) % len(seats)] for step in range(1, len(seats))]
 
     # -- §2 the first dealer, §3 the deal -------------------------------------------------------
     def start(self) -> list[Event]:
@@ -189,19 +190,12 @@ class TwentyTwoState(State):
         §5.2, §5.3): by ranks, as suits never matter, and with the named cards really held."""
         if seat not in self.to_act():
             return False
-        hand = self.hands[seat]
-        if isinstance(action, CardChoice):
-            cards = action.cards
-            if not cards or len(set(cards)) != len(cards):
-                return False
-            for card in cards:
-                if card not in hand:
-                    return False
         if self.phase == "exchange":
-            if isinstance(action, Exchange):
-                return is_exchange(action.ranks, hand, len(self.stock))
-            return action == KEEP
-        if not isinstance(action, Play):
+            exchanges = self.legal_actions(seat)
+            assert isinstance(exchanges, ExchangeOptions)
+            return exchanges.allows(action)
+        hand = self.hands[seat]
+        if not isinstance(action, Play) or not holds_cards(hand, action.cards):
             return False
         if not self.trick:
             return is_lead(action.ranks, len(hand))
@@ -269,7 +263,8 @@ class TwentyTwoState(State):
         count = len(action.cards)
         drawn = in_rank_order(self.stock[:count])
         del self.stock[:count]
-        self.hands[seat] = in_rank_order(hand + drawn)
+        for card in drawn:
+            put_in_place(hand, card)
         events = exchange_events(seat, action.cards, drawn, len(self.stock))
         return events + self.end_of_turn_in_exchange()
 

@@ -3,7 +3,7 @@ seats and cards as arguments."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import Card, cards_pretty
@@ -123,8 +123,15 @@ def deal_event(hand: int, dealer: int, count: int, deck: int, wanted: int, left:
             " for {wanted} each); {left} left in the stock"
         )
     )
-    numbers = {"hand": hand, "count": count, "left": left, "deck": deck, "wanted": wanted}
-    return Event(message, "deal", None, (PLAYER_ARGS[dealer], *number_args(numbers)))
+    numbers = (
+        PLAYER_ARGS[dealer],
+        ("hand", str(hand)),
+        ("count", str(count)),
+        ("left", str(left)),
+        ("deck", str(deck)),
+        ("wanted", str(wanted)),
+    )
+    return Event(message, "deal", None, numbers)
 
 
 def dealt_event(seat: int, hand: Sequence[Card]) -> Event:
@@ -146,10 +153,10 @@ def exchange_events(
         if len(cards) == 1
         else N_("{player} exchanges {count} cards; {left} left in the stock")
     )
-    counts = {"count": len(cards), "left": left}
+    counts = (PLAYER_ARGS[seat], ("count", str(len(cards))), ("left", str(left)))
     private = (PLAYER_ARGS[seat], ("cards", cards_pretty(cards)), ("drawn", cards_pretty(drawn)))
     return [
-        Event(message, "exchange", None, (PLAYER_ARGS[seat], *number_args(counts))),
+        Event(message, "exchange", None, counts),
         Event(N_("{player} discards {cards} and draws {drawn}"), "exchange", ONLY[seat], private),
     ]
 
@@ -192,15 +199,15 @@ def loss_event(
         message = LOSS_OUT if out else LOSS
     else:
         message = TIES_OUT[rank] if out else TIES[rank]
-    args = {
-        "hand": str(hand),
-        "players": seat_names(losers),
-        "rank": RANK_LABEL[rank],
-        "penalty": str(points),
-        "totals": ", ".join([f"{{s{seat}}} {total}" for seat, total in enumerate(totals)]),
-        "out": ", ".join([f"{{s{seat}}}" for seat in out]),
-    }
-    return Event(message, "hand_end", None, tuple(args.items()))
+    args = (
+        ("hand", str(hand)),
+        ("players", seat_names(losers)),
+        ("rank", RANK_LABEL[rank]),
+        ("penalty", str(points)),
+        ("totals", ", ".join([f"{{s{seat}}} {total}" for seat, total in enumerate(totals)])),
+        ("out", ", ".join([f"{{s{seat}}}" for seat in out])),
+    )
+    return Event(message, "hand_end", None, args)
 
 
 def winners_event(winners: Sequence[int]) -> Event:
@@ -209,8 +216,3 @@ def winners_event(winners: Sequence[int]) -> Event:
         return seat_event(winners[0], N_("{player} wins"), "game_end")
     shared = N_("{players} share the win")
     return Event(shared, "game_end", None, (("players", seat_names(winners)),))
-
-
-def number_args(numbers: Mapping[str, int]) -> tuple[tuple[str, str], ...]:
-    """Numbers as an event's arguments."""
-    return tuple([(name, str(number)) for name, number in numbers.items()])
