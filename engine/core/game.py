@@ -314,7 +314,7 @@ class State(ABC):
         """Legal actions of a seat that may act."""
 
     def play_sole_turns(
-        self, choosers: Sequence[Choose | None], rngs: Sequence[random.Random], limit: int
+        self, choosers: list[Choose | None], rngs: list[random.Random], limit: int
     ) -> int:
         """Self-play's loop (``runner.play_out``): while one seat alone may act and has a
         chooser (the ``choose`` of an agent that needs no view), list its legal actions, let it
@@ -326,7 +326,8 @@ class State(ABC):
         a fishing or stuck step. As in ``apply``, a choice that is not one of the listed objects
         is checked by ``is_legal``, and ``_apply`` sees ``to_act``'s answer for its position.
         The game's hooks are called as methods, never held as bound ones: compiled, a method
-        call reaches the game's compiled code directly, a bound method through Python's calls.
+        call reaches the game's compiled code directly, a bound method through Python's calls;
+        and ``choosers`` and ``rngs`` are lists, which compiled code indexes in C.
         """
         cache = self._legal_cache
         applied = 0
