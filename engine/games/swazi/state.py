@@ -1,6 +1,6 @@
 """A swazi game at a decision: the deal, carrying a move out, the end of a deal and its
 scoring, views and saves (docs/rules/swazi.md §3, §6.4, §8–§10). What may be played is
-``rules.legal_moves``; ``is_legal`` and ``explain_illegal`` ask ``rules.check``."""
+``listing.legal_moves``; ``is_legal`` and ``explain_illegal`` ask ``rules.check``."""
 
 from __future__ import annotations
 
@@ -27,8 +27,9 @@ from engine.core import (
 )
 
 from . import words
+from .listing import legal_moves
 from .moves import AUGMENT, BUILD, CAPTURE, CARDLESS_BUILD, CHANGE, DISCARD, Move, serves
-from .rules import Build, Turn, check, legal_moves
+from .rules import Build, Turn, check
 
 LAYOUT_SIZE: Final = 4
 HAND_SIZE: Final = 12
