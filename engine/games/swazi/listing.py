@@ -142,12 +142,8 @@ def legal_moves(turn: Turn) -> Listing:
             made = rank + total
             if sets[total] and keeping[made] and refusal(turn, BUILD, card, made=made) is None:
                 listing.add(builds_on(turn, first, stop, total))
-        for old, build in builds.items():  # §4.5, §4.6
-            if (
-                build.owner != turn.seat
-                and not build.augmented
-                and refusal(turn, CHANGE, card, made=old + rank) is None
-            ):
+        for old in turn.changeable:  # §4.5, §4.6
+            if refusal(turn, CHANGE, card, made=old + rank) is None:
                 listing.add(Shape(CHANGE, hand, first, stop, 1 if rank == 1 else 0, old, ALONE))
         if owned and refusal(turn, AUGMENT, card) is None:  # §4.2, §4.7
             for value in owned:

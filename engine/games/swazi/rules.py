@@ -84,9 +84,12 @@ class Turn:
         self.top = top
         self.first_half = first_half
         self.owned: list[int] = []  # the values of the seat's builds, lowest first
+        self.changeable: list[int] = []  # the opponent's single builds (§4.5), in layout order
         for value, build in builds.items():
             if build.owner == seat:
                 self.owned.append(value)
+            elif not build.augmented:
+                self.changeable.append(value)
         self.owned.sort()
         self.keeping = [0] * (TOP_BUILD + 1)  # by value: the hand cards worth it alone
         # in card order, a rank's cards come one after another: the hand's ranks are its runs
