@@ -91,17 +91,17 @@ class Turn:
             elif not build.augmented:
                 self.changeable.append(value)
         self.owned.sort()
-        self.keeping = [0] * (TOP_BUILD + 1)  # by value: the hand cards worth it alone
+        keeping = self.keeping = [0] * (TOP_BUILD + 1)  # by value: the hand cards worth it alone
         # in card order, a rank's cards come one after another: the hand's ranks are its runs
         # hand[runs[i]:runs[i + 1]], lowest first
         self.runs: list[int] = []
         for index, card in enumerate(hand):
             rank = card.rank
-            if not self.keeping[rank]:
+            if not keeping[rank]:
                 self.runs.append(index)
-            self.keeping[rank] += 1
+            keeping[rank] = keeping[rank] + 1
             if rank == 1:
-                self.keeping[TOP_BUILD] += 1
+                keeping[TOP_BUILD] = keeping[TOP_BUILD] + 1
         self.runs.append(len(hand))
         self.sets = sets_by_total(loose, limit)
         self.aces = 0  # the loose aces, as a mask (bit i: the i-th loose card)
@@ -146,13 +146,17 @@ class Turn:
         return self.sets[1] + self.sets[TOP_BUILD]  # the sets of total 1: single aces
 
 
+NO_SETS: Final[list[int]] = []
+"""The sets of a total no loose cards add up to (shared: never added to)."""
+
+
 def sets_by_total(cards: Sequence[Card], limit: int) -> list[list[int]]:
     """Every non-empty set of ``cards`` (in card order) adding up to 14 at most, an ace
     counting 1 (§2.2), by total, as a bit mask of indices (bit i: ``cards[i]``); at most about
     ``limit`` in all (the search stops once it found that many). Depth first: a set's
     extensions by one card are found in card order, then each is extended in turn, from the
     one with the highest card down."""
-    found: list[list[int]] = [[] for _total in range(TOP_BUILD + 1)]
+    found = [NO_SETS] * (TOP_BUILD + 1)  # a total's own list once it has a set
     _extend([card.rank for card in cards], found, 0, 0, 0, 0, limit)
     return found
 
@@ -170,7 +174,11 @@ def _extend(
     cards from index ``start`` on, put in ``found``; returns ``count`` plus how many."""
     end = start  # in card order, so past the first card too high every later one is too
     while end < len(ranks) and total + ranks[end] <= TOP_BUILD:
-        found[total + ranks[end]].append(chosen | 1 << end)
+        reached = total + ranks[end]
+        if found[reached] is NO_SETS:
+            found[reached] = [chosen | 1 << end]
+        else:
+            found[reached].append(chosen | 1 << end)
         end += 1
     count += end - start
     for index in range(end - 1, start - 1, -1):
