@@ -111,7 +111,7 @@ def legal_moves(turn: Turn) -> Listing:
     captures, builds, changes, augments and discards of each rank's hand cards. Each group
     asks ``refusal`` before its moves are counted in; captures are listed up to ``LISTED`` a
     hand card and value. A build's value must be one the hand holds a card of (§6.3), so
-    only those are asked about."""
+    only those are asked about, for a build and a change alike."""
     listing = Listing(turn)
     hand, keeping, builds, owned, sets = turn.hand, turn.keeping, turn.builds, turn.owned, turn.sets
     for value in range(2, TOP_BUILD + 1):  # §4.1
@@ -143,7 +143,12 @@ def legal_moves(turn: Turn) -> Listing:
             if sets[total] and keeping[made] and refusal(turn, BUILD, card, made=made) is None:
                 listing.add(builds_on(turn, first, stop, total))
         for old in turn.changeable:  # §4.5, §4.6
-            if refusal(turn, CHANGE, card, made=old + rank) is None:
+            made = old + rank
+            if (
+                made <= TOP_BUILD
+                and keeping[made]
+                and refusal(turn, CHANGE, card, made=made) is None
+            ):
                 listing.add(Shape(CHANGE, hand, first, stop, 1 if rank == 1 else 0, old, ALONE))
         if owned and refusal(turn, AUGMENT, card) is None:  # §4.2, §4.7
             for value in owned:

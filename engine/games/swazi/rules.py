@@ -344,19 +344,19 @@ def parts(turn: Turn, value: int, card: Card | None) -> list[Move]:
         if top is not None:
             if serves(top, value):
                 found.append(Move(AUGMENT, build=value, top=True))
-            for mask in turn.sets[value - top.rank] if value > top.rank else ():
+            for mask in turn.sets[value - top.rank] if value > top.rank else NO_SETS:
                 found.append(Move(AUGMENT, build=value, cards=turn.picked(mask), top=True))
         return found
     if serves(card, value):  # the hand card alone
         found.append(_with_hand_card(card, value, (), False, alone=True))
     rest = value - card.rank
-    for mask in turn.sets[rest] if rest > 0 else ():
+    for mask in turn.sets[rest] if rest > 0 else NO_SETS:
         found.append(_with_hand_card(card, value, turn.picked(mask), False, alone=False))
     if top is not None:
         rest -= top.rank
         if rest == 0:
             found.append(_with_hand_card(card, value, (), True, alone=False))
-        for mask in turn.sets[rest] if rest > 0 else ():
+        for mask in turn.sets[rest] if rest > 0 else NO_SETS:
             found.append(_with_hand_card(card, value, turn.picked(mask), True, alone=False))
     return found
 
