@@ -113,13 +113,9 @@ def legal_moves(turn: Turn) -> Listing:
     hand card and value. A build's value must be one the hand holds a card of (§6.3), so
     only those are asked about, for a build and a change alike."""
     listing = Listing(turn)
-    hand, keeping, builds, owned, sets = turn.hand, turn.keeping, turn.builds, turn.owned, turn.sets
-    for value in range(2, TOP_BUILD + 1):  # §4.1
-        if (
-            sets[value]
-            and keeping[value]
-            and refusal(turn, CARDLESS_BUILD, None, made=value) is None
-        ):
+    hand, keeping, builds, owned = turn.hand, turn.keeping, turn.builds, turn.owned
+    for value in turn.totals:  # §4.1
+        if value > 1 and keeping[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
             listing.add(cardless_builds(turn, value))
     for value in owned:  # §4.2, §4.7
         for move in parts(turn, value, None):
@@ -138,9 +134,11 @@ def legal_moves(turn: Turn) -> Listing:
                     listing.add(captures(turn, first, stop, ace, value, taken))
                 if loose_only:
                     listing.add(captures(turn, first, stop, ace, 0, taken))
-        for total in range(1, TOP_BUILD + 1 - rank):  # §4.4
+        for total in turn.totals:  # §4.4
             made = rank + total
-            if sets[total] and keeping[made] and refusal(turn, BUILD, card, made=made) is None:
+            if made > TOP_BUILD:
+                break
+            if keeping[made] and refusal(turn, BUILD, card, made=made) is None:
                 listing.add(builds_on(turn, first, stop, total))
         for old in turn.changeable:  # §4.5, §4.6
             made = old + rank

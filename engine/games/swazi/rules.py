@@ -104,6 +104,8 @@ class Turn:
                 keeping[TOP_BUILD] = keeping[TOP_BUILD] + 1
         self.runs.append(len(hand))
         self.sets = sets_by_total(loose, limit)
+        # the totals some loose cards add up to, lowest first
+        self.totals = [total for total in range(1, TOP_BUILD + 1) if self.sets[total]]
         self.aces = 0  # the loose aces, as a mask (bit i: the i-th loose card)
         for index, card in enumerate(loose):
             if card.rank == 1:
