@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final, overload
 
+from engine.cards import Card
+
 from .moves import AUGMENT, BUILD, CAPTURE, CARDLESS_BUILD, CHANGE, DISCARD, TOP_BUILD, Move
 from .rules import (
     ALONE,
@@ -34,19 +36,20 @@ its text names (§2.2: an ace as 1 or 14)."""
 # -- the legal moves -----------------------------------------------------------------------------
 class Listing:
     """The legal moves of a position, in the order ``legal_moves`` finds them: ``entries``
-    holds moves made at once and ``Shape``s, whose moves are counted and made one at a time
-    when asked for: self-play asks for one move of a dozen or more. ``in`` knows the moves it
-    handed out and asks the rule (``check``) about any other. A sequence by registration, as
-    twentytwo's exchanges."""
+    holds moves made at once, hand cards that stand for their discard (no object to make and
+    free for each), and ``Shape``s, whose moves are counted and made one at a time when asked
+    for: self-play asks for one move of a dozen or more. ``in`` knows the moves it handed out
+    and asks the rule (``check``) about any other. A sequence by registration, as twentytwo's
+    exchanges."""
 
     def __init__(self, turn: Turn) -> None:
         self.turn = turn
-        self.entries: list[Move | Shape] = []
+        self.entries: list[Move | Card | Shape] = []
         self.size = 0
         self.handed: list[Move] = []  # the moves asked for by index
 
-    def add(self, entry: Move | Shape) -> None:
-        """Count in a move or the moves of a shape."""
+    def add(self, entry: Move | Card | Shape) -> None:
+        """Count in a move, a hand card's discard, or the moves of a shape."""
         if isinstance(entry, Shape):
             if entry.size:
                 self.entries.append(entry)
@@ -85,7 +88,7 @@ class Listing:
             elif index:
                 index -= 1
             else:
-                return entry
+                return entry if isinstance(entry, Move) else Move(DISCARD, entry)
         raise IndexError(index)
 
     def __iter__(self) -> Iterator[Move]:
@@ -154,5 +157,6 @@ def legal_moves(turn: Turn) -> Listing:
                     for move in parts(turn, value, hand[index]):
                         listing.add(move)
         if refusal(turn, DISCARD, card) is None:  # §4.8
-            listing.add(Shape(DISCARD, hand, first, stop, 0, 0, ALONE))
+            for index in range(first, stop):
+                listing.add(hand[index])
     return listing

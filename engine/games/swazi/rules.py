@@ -325,7 +325,7 @@ class Shape:
 CARDLESS: Final[list[Card | None]] = [None]
 """The hand of a card-less move's shape (its one card: ``CARDLESS[0:1]``)."""
 ALONE: Final = [0]
-"""The sets of a shape whose moves take no loose cards: a change, a discard."""
+"""The sets of a shape whose moves take no loose cards: a change, a build captured alone."""
 
 
 def cardless_builds(turn: Turn, value: int) -> Shape:
