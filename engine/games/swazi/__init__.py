@@ -5,9 +5,10 @@ Where each rule lives:
 
 - ``moves``: a move as written and read (§11): ``Move``, its text and choice path,
   ``parse_move``; a card's values (§2: ``serves``).
-- ``rules``: what may be played (§4–§7), stated once: ``legal_moves`` lists it as a
-  ``Listing`` that counts the moves of each shape and makes one when asked for it; ``check``
-  answers (and explains) for any move, and a listing's ``in`` asks it.
+- ``rules``: what may be played (§4–§7), stated once: the shapes of the moves, what a move
+  may leave (``refusal``); ``check`` answers (and explains) for any move.
+- ``listing``: ``legal_moves`` lists what may be played as a ``Listing`` that counts the
+  moves of each shape and makes one when asked for it; its ``in`` asks ``check``.
 - ``state``: the deal (§3), carrying a move out (§4, §6.4, §8), the end of a deal, scoring and
   winning (§9, §10), views and saves.
 - ``game``: the game type: options, reading moves, saved games, the words of choices and views.

@@ -1,10 +1,11 @@
 """What may be played in swazi (docs/rules/swazi.md §4–§7), stated once.
 
-A ``Turn`` is a position as the rule reads it for the seat to play. ``legal_moves`` yields the
-legal moves lazily, group by group as §4 lists them: a group is one kind of move with one
-hand card (or none) and one value. Each group first asks ``refusal`` whether §6 and §7 allow
-what it leaves (the builds owned, the cards kept, the half of the deal), then lists the cards
-that make it, from the shapes of §4.3–§4.7 and §5 (``capture_sets``, ``parts``, …).
+A ``Turn`` is a position as the rule reads it for the seat to play. ``legal_moves`` (in
+``listing``) lists the legal moves lazily, group by group as §4 lists them: a group is one
+kind of move with one hand card (or none) and one value. Each group first asks ``refusal``
+whether §6 and §7 allow what it leaves (the builds owned, the cards kept, the half of the
+deal), then lists the cards that make it, from the shapes of §4.3–§4.7 and §5
+(``capture_sets``, ``parts``, …).
 
 ``check`` answers for any move, listed or not, with the same two pieces: the shape generator
 of the move's group, narrowed to the cards the move names, must make the move, and
@@ -18,8 +19,8 @@ short of every combination, so that a menu stays usable; ``check`` has none.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Final, overload
+from collections.abc import Sequence
+from typing import Final
 
 from engine.cards import Card, cards_pretty
 from engine.words import N_, _
@@ -62,8 +63,9 @@ class Build:
 class Turn:
     """A position as the rule reads it for ``seat``: its hand and the loose cards in card
     order, the builds by value, the opponent's pile top, the half of the deal; and, worked
-    out once, the values it owns, how many hand cards keep each value (§6.3) and the sets of
-    loose cards by total (``sets_by_total``, at most ``limit`` of a total)."""
+    out once, the values it owns, how many hand cards keep each value (§6.3), where each
+    rank's cards start in the hand, and the sets of loose cards by total (``sets_by_total``,
+    at most ``limit`` of a total)."""
 
     def __init__(
         self,
@@ -82,28 +84,32 @@ class Turn:
         self.top = top
         self.first_half = first_half
         self.owned: list[int] = []  # the values of the seat's builds, lowest first
+        self.changeable: list[int] = []  # the opponent's single builds (§4.5), in layout order
         for value, build in builds.items():
             if build.owner == seat:
                 self.owned.append(value)
+            elif not build.augmented:
+                self.changeable.append(value)
         self.owned.sort()
-        self.keeping = [0] * (TOP_BUILD + 1)  # by value: the hand cards worth it alone
-        self.by_rank: list[list[Card]] = []  # the hand's cards, a list a rank, lowest first
-        for card in hand:  # (in card order: a rank's cards one after another)
+        keeping = self.keeping = [0] * (TOP_BUILD + 1)  # by value: the hand cards worth it alone
+        # in card order, a rank's cards come one after another: the hand's ranks are its runs
+        # hand[runs[i]:runs[i + 1]], lowest first
+        self.runs: list[int] = []
+        for index, card in enumerate(hand):
             rank = card.rank
-            self.keeping[rank] += 1
+            if not keeping[rank]:
+                self.runs.append(index)
+            keeping[rank] = keeping[rank] + 1
             if rank == 1:
-                self.keeping[TOP_BUILD] += 1
-            if self.keeping[rank] > 1:
-                self.by_rank[-1].append(card)
-            else:
-                self.by_rank.append([card])
+                keeping[TOP_BUILD] = keeping[TOP_BUILD] + 1
+        self.runs.append(len(hand))
         self.sets = sets_by_total(loose, limit)
+        # the totals some loose cards add up to, lowest first
+        self.totals = [total for total in range(1, TOP_BUILD + 1) if self.sets[total]]
         self.aces = 0  # the loose aces, as a mask (bit i: the i-th loose card)
         for index, card in enumerate(loose):
             if card.rank == 1:
                 self.aces |= 1 << index
-        # the totals some loose cards add up to, lowest first
-        self.totals = [total for total in range(1, TOP_BUILD + 1) if self.sets[total]]
 
     def narrowed(self, loose: Sequence[Card], top: bool) -> Turn:
         """The same turn with only ``loose`` on the layout (and the pile top if ``top``): the
@@ -142,25 +148,48 @@ class Turn:
         return self.sets[1] + self.sets[TOP_BUILD]  # the sets of total 1: single aces
 
 
+NO_SETS: Final[list[int]] = []
+"""The sets of a total no loose cards add up to (shared: never added to)."""
+
+
 def sets_by_total(cards: Sequence[Card], limit: int) -> list[list[int]]:
     """Every non-empty set of ``cards`` (in card order) adding up to 14 at most, an ace
     counting 1 (§2.2), by total, as a bit mask of indices (bit i: ``cards[i]``); at most about
-    ``limit`` in all (the search stops once it found that many)."""
-    found: list[list[int]] = [[] for _total in range(TOP_BUILD + 1)]
-    ranks = [card.rank for card in cards]
-    stack = [(0, 0, 0)]  # the next index, the total so far, the set so far
-    count = 0
-    while stack and count < limit:
-        start, total, chosen = stack.pop()
-        for index in range(start, len(ranks)):
-            reached = total + ranks[index]
-            if reached > TOP_BUILD:
-                break  # in card order: every later rank is at least as high
-            subset = chosen | 1 << index
-            found[reached].append(subset)
-            count += 1
-            stack.append((index + 1, reached, subset))
+    ``limit`` in all (the search stops once it found that many). Depth first: a set's
+    extensions by one card are found in card order, then each is extended in turn, from the
+    one with the highest card down."""
+    found = [NO_SETS] * (TOP_BUILD + 1)  # a total's own list once it has a set
+    _extend([card.rank for card in cards], found, 0, 0, 0, 0, limit)
     return found
+
+
+def _extend(
+    ranks: list[int],
+    found: list[list[int]],
+    start: int,
+    total: int,
+    chosen: int,
+    count: int,
+    limit: int,
+) -> int:
+    """For ``sets_by_total``: the sets ``chosen`` (adding up to ``total``) grows into with the
+    cards from index ``start`` on, put in ``found``; returns ``count`` plus how many."""
+    end = start  # in card order, so past the first card too high every later one is too
+    while end < len(ranks) and total + ranks[end] <= TOP_BUILD:
+        reached = total + ranks[end]
+        if found[reached] is NO_SETS:
+            found[reached] = [chosen | 1 << end]
+        else:
+            found[reached].append(chosen | 1 << end)
+        end += 1
+    count += end - start
+    for index in range(end - 1, start - 1, -1):
+        if count >= limit:
+            break
+        count = _extend(
+            ranks, found, index + 1, total + ranks[index], chosen | 1 << index, count, limit
+        )
+    return count
 
 
 def unions(groups: list[int], limit: int) -> list[int]:
@@ -259,28 +288,50 @@ def _kept(turn: Turn, played: Card | None, value: int) -> bool:
 
 # -- §4, §5: the shapes of the moves -------------------------------------------------------------
 class Shape:
-    """Moves of one shape that differ only by their loose cards: ``Move(kind, card, ace,
-    build, cards)`` with the cards of each of ``sets`` (masks of the turn's loose cards). A
-    listing counts them and makes one when asked for it."""
+    """Moves of one shape that differ only by their hand card and loose cards: ``Move(kind,
+    card, ace, build, cards)`` for each card of ``hand[first:stop]`` (hand cards of one rank,
+    which play alike (§2), or None alone for a card-less move), with the cards of each of
+    ``sets`` (masks of the turn's loose cards; 0: none), card by card. A listing counts them
+    and makes one when asked for it."""
 
-    __slots__ = ("ace", "build", "card", "kind", "sets")
+    __slots__ = ("ace", "build", "first", "hand", "kind", "sets", "size")
 
-    def __init__(self, kind: str, card: Card | None, ace: int, build: int, sets: list[int]):
+    def __init__(
+        self,
+        kind: str,
+        hand: Sequence[Card | None],
+        first: int,
+        stop: int,
+        ace: int,
+        build: int,
+        sets: list[int],
+    ) -> None:
         self.kind = kind
-        self.card = card
+        self.hand = hand
+        self.first = first
         self.ace = ace
         self.build = build
         self.sets = sets
+        self.size = (stop - first) * len(sets)
 
     def move(self, turn: Turn, index: int) -> Move:
-        """The move with the cards of ``sets[index]``."""
-        return Move(self.kind, self.card, self.ace, self.build, turn.picked(self.sets[index]))
+        """The move at ``index``: with the hand card ``index // len(sets)`` of the shape's and
+        the cards of ``sets[index % len(sets)]``."""
+        card = self.hand[self.first + index // len(self.sets)]
+        mask = self.sets[index % len(self.sets)]
+        return Move(self.kind, card, self.ace, self.build, turn.picked(mask))
+
+
+CARDLESS: Final[list[Card | None]] = [None]
+"""The hand of a card-less move's shape (its one card: ``CARDLESS[0:1]``)."""
+ALONE: Final = [0]
+"""The sets of a shape whose moves take no loose cards: a change, a build captured alone."""
 
 
 def cardless_builds(turn: Turn, value: int) -> Shape:
     """§4.1: a build of ``value`` from two or more loose cards."""
     sets = [mask for mask in turn.sets[value] if mask & mask - 1]  # two or more cards
-    return Shape(CARDLESS_BUILD, None, 0, 0, sets)
+    return Shape(CARDLESS_BUILD, CARDLESS, 0, 1, 0, 0, sets)
 
 
 def parts(turn: Turn, value: int, card: Card | None) -> list[Move]:
@@ -295,19 +346,19 @@ def parts(turn: Turn, value: int, card: Card | None) -> list[Move]:
         if top is not None:
             if serves(top, value):
                 found.append(Move(AUGMENT, build=value, top=True))
-            for mask in turn.sets[value - top.rank] if value > top.rank else ():
+            for mask in turn.sets[value - top.rank] if value > top.rank else NO_SETS:
                 found.append(Move(AUGMENT, build=value, cards=turn.picked(mask), top=True))
         return found
     if serves(card, value):  # the hand card alone
         found.append(_with_hand_card(card, value, (), False, alone=True))
     rest = value - card.rank
-    for mask in turn.sets[rest] if rest > 0 else ():
+    for mask in turn.sets[rest] if rest > 0 else NO_SETS:
         found.append(_with_hand_card(card, value, turn.picked(mask), False, alone=False))
     if top is not None:
         rest -= top.rank
         if rest == 0:
             found.append(_with_hand_card(card, value, (), True, alone=False))
-        for mask in turn.sets[rest] if rest > 0 else ():
+        for mask in turn.sets[rest] if rest > 0 else NO_SETS:
             found.append(_with_hand_card(card, value, turn.picked(mask), True, alone=False))
     return found
 
@@ -328,160 +379,28 @@ def capture_sets(turn: Turn, value: int, limit: int) -> list[int]:
     return unions(turn.groups(value), limit)
 
 
-def captures(turn: Turn, card: Card, ace: int, build: int, taken: list[int]) -> Shape:
-    """§4.3: hand ``card`` (an ace worth ``ace``) captures the build of ``build`` (0: none)
-    with each of ``taken``; an ace taking loose aces alone is worth 1 (§11: where both values
-    allow a move, =1 is written). Capturing the build alone is ``Move(CAPTURE, card, ace,
-    build)``."""
-    if not build and ace == TOP_BUILD:
-        taken = [mask for mask in taken if mask & ~turn.aces]
-    return Shape(CAPTURE, card, ace, build, taken)
+def captures(turn: Turn, first: int, stop: int, ace: int, build: int, taken: list[int]) -> Shape:
+    """§4.3: each of the hand cards ``first`` to ``stop`` (of one rank; an ace worth ``ace``)
+    captures the build of ``build`` (0: none) with ``captured`` loose cards."""
+    return Shape(CAPTURE, turn.hand, first, stop, ace, build, captured(turn, ace, build, taken))
 
 
-def builds_on(turn: Turn, card: Card, total: int) -> Shape:
-    """§4.4: hand ``card`` on loose cards adding up to ``total`` (an ace in it is 1)."""
-    return Shape(BUILD, card, 1 if card.rank == 1 else 0, 0, turn.sets[total])
+def captured(turn: Turn, ace: int, build: int, taken: list[int]) -> list[int]:
+    """§4.3: what a hand card (an ace worth ``ace``) capturing the build of ``build`` (0:
+    none) takes with it of ``taken``: with a build, nothing more first; an ace taking loose
+    aces alone is worth 1 (§11: where both values allow a move, =1 is written)."""
+    if build:
+        return ALONE + taken
+    if ace == TOP_BUILD:
+        return [mask for mask in taken if mask & ~turn.aces]
+    return taken
 
 
-_CAPTURING_AS: Final = [[(1, 1), (TOP_BUILD, TOP_BUILD)]] + [[(rank, 0)] for rank in range(2, 14)]
-"""For each rank from the ace up, the values a hand card of it captures as, with the value
-its text names (§2.2: an ace as 1 or 14)."""
-
-
-# -- the legal moves -----------------------------------------------------------------------------
-class Listing:
-    """The legal moves of a position, in the order ``legal_moves`` finds them: ``entries``
-    holds moves made at once, hand cards that stand for their discard, and ``Shape``s, whose
-    moves are counted and made one at a time when asked for: self-play asks for one move of a
-    dozen or more. ``in`` knows the moves it handed out and asks the rule (``check``) about
-    any other. A sequence by registration, as twentytwo's exchanges."""
-
-    def __init__(self, turn: Turn) -> None:
-        self.turn = turn
-        self.entries: list[Move | Card | Shape] = []
-        self.size = 0
-        self.handed: list[Move] = []  # the moves asked for by index
-
-    def add(self, entry: Move | Card | Shape) -> None:
-        """Count in a move, a hand card's discard, or the moves of a shape."""
-        if isinstance(entry, Shape):
-            if entry.sets:
-                self.entries.append(entry)
-                self.size += len(entry.sets)
-        else:
-            self.entries.append(entry)
-            self.size += 1
-
-    def __len__(self) -> int:
-        return self.size
-
-    @overload
-    def __getitem__(self, index: int) -> Move: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Move]: ...
-
-    def __getitem__(self, index: int | slice) -> Move | list[Move]:
-        if isinstance(index, slice):
-            return [self[place] for place in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        move = self.made(index)
-        self.handed.append(move)
-        return move
-
-    def made(self, index: int) -> Move:
-        """The move at ``index`` (within bounds)."""
-        for entry in self.entries:
-            if isinstance(entry, Shape):
-                if index < len(entry.sets):
-                    return entry.move(self.turn, index)
-                index -= len(entry.sets)
-            elif index:
-                index -= 1
-            else:
-                return entry if isinstance(entry, Move) else Move(DISCARD, entry)
-        raise IndexError(index)
-
-    def __iter__(self) -> Iterator[Move]:
-        for index in range(len(self)):
-            yield self.made(index)
-
-    def __eq__(self, other: object) -> bool:
-        """Equal to a listing of the same moves in the same order."""
-        return isinstance(other, Listing) and list(self) == list(other)
-
-    def __contains__(self, action: object) -> bool:
-        for move in self.handed:
-            if move is action:
-                return True
-        return isinstance(action, Move) and check(self.turn, action) is None
-
-
-Sequence.register(Listing)
-
-
-def legal_moves(turn: Turn) -> Listing:
-    """Every legal move (§4), group by group: card-less builds and augments, then the
-    captures, builds, changes, augments and discards of each rank's hand cards. Each group
-    asks ``refusal`` before its moves are counted in; captures are listed up to ``LISTED`` a
-    hand card and value. A build's value must be one the hand holds a card of (§6.3), so
-    only those are asked about."""
-    listing = Listing(turn)
-    keeping, builds, owned = turn.keeping, turn.builds, turn.owned
-    for value in turn.totals:  # §4.1
-        if value > 1 and keeping[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
-            listing.add(cardless_builds(turn, value))
-    for value in owned:  # §4.2, §4.7
-        for move in parts(turn, value, None):
-            listing.add(move)
-    taken: list[list[int] | None] = [None] * (TOP_BUILD + 1)  # by value, once
-    for cards in turn.by_rank:  # the hand cards of a rank play alike (§2): ask about one
-        first = cards[0]
-        rank = first.rank
-        for value, ace in _CAPTURING_AS[rank - 1]:  # §4.3
-            if value in builds and refusal(turn, CAPTURE, first, freed=value) is None:
-                for card in cards:
-                    listing.add(Move(CAPTURE, card, ace, value))
-                    listing.add(captures(turn, card, ace, value, _taken(turn, taken, value)))
-            if turn.reaches(value) and refusal(turn, CAPTURE, first) is None:
-                for card in cards:
-                    listing.add(captures(turn, card, ace, 0, _taken(turn, taken, value)))
-        for total in turn.totals:  # §4.4
-            made = rank + total
-            if made > TOP_BUILD:
-                break
-            if keeping[made] and refusal(turn, BUILD, first, made=made) is None:
-                for card in cards:
-                    listing.add(builds_on(turn, card, total))
-        for old, build in builds.items():  # §4.5, §4.6
-            if (
-                build.owner != turn.seat
-                and not build.augmented
-                and refusal(turn, CHANGE, first, made=old + rank) is None
-            ):
-                for card in cards:
-                    listing.add(Move(CHANGE, card, 1 if rank == 1 else 0, old))
-        if owned and refusal(turn, AUGMENT, first) is None:  # §4.2, §4.7
-            for value in owned:
-                for card in cards:
-                    for move in parts(turn, value, card):
-                        listing.add(move)
-        if refusal(turn, DISCARD, first) is None:  # §4.8
-            for card in cards:
-                listing.add(card)
-    return listing
-
-
-def _taken(turn: Turn, taken: list[list[int] | None], value: int) -> list[int]:
-    """What a card of ``value`` captures from the loose cards (``capture_sets``), worked out
-    the first time a hand card asks: every hand card of that value takes the same."""
-    sets = taken[value]
-    if sets is None:
-        sets = taken[value] = capture_sets(turn, value, LISTED)
-    return sets
+def builds_on(turn: Turn, first: int, stop: int, total: int) -> Shape:
+    """§4.4: each of the hand cards ``first`` to ``stop`` (of one rank) on loose cards adding
+    up to ``total`` (an ace in it is 1)."""
+    ace = 1 if turn.hand[first].rank == 1 else 0
+    return Shape(BUILD, turn.hand, first, stop, ace, 0, turn.sets[total])
 
 
 def check(turn: Turn, move: Move) -> str | None:
@@ -547,7 +466,7 @@ def _shape(turn: Turn, move: Move) -> str | None:
         return None
     every = (1 << len(narrowed.loose)) - 1  # the narrowed layout holds the move's cards only
     taken = capture_sets(narrowed, value, 1 << 62)
-    if every in captures(narrowed, card, move.ace, move.build, taken).sets:
+    if every in captured(narrowed, move.ace, move.build, taken):
         return None
     if every not in taken:
         return _(

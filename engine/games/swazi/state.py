@@ -1,12 +1,12 @@
 """A swazi game at a decision: the deal, carrying a move out, the end of a deal and its
 scoring, views and saves (docs/rules/swazi.md §3, §6.4, §8–§10). What may be played is
-``rules.legal_moves``; ``is_legal`` and ``explain_illegal`` ask ``rules.check``."""
+``listing.legal_moves``; ``is_legal`` and ``explain_illegal`` ask ``rules.check``."""
 
 from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
@@ -21,14 +21,16 @@ from engine.core import (
     View,
     Zone,
     cards_json,
+    held_sets,
     make_rng,
     pile_counts,
     redeal,
 )
 
 from . import words
+from .listing import legal_moves
 from .moves import AUGMENT, BUILD, CAPTURE, CARDLESS_BUILD, CHANGE, DISCARD, Move, serves
-from .rules import Build, Turn, check, legal_moves
+from .rules import Build, Turn, check
 
 LAYOUT_SIZE: Final = 4
 HAND_SIZE: Final = 12
@@ -53,12 +55,13 @@ def build_json(build: Build) -> dict[str, Any]:
     }
 
 
-def score_piles(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[list[str]]]:
+def score_piles(piles: Sequence[Collection[Card]]) -> tuple[list[int], list[list[str]]]:
     """§9.2: points per pile for one deal, with reasons: most cards 2 and most spades 2 (a
-    tie: 1 each), 2♠ 1, 10♦ 2, each ace 1 — 11 points in all."""
+    tie: 1 each), 2♠ 1, 10♦ 2, each ace 1 — 11 points in all. A pile given as a set is looked
+    up in as it is."""
     points = [0, 0]
     reasons: list[list[str]] = [[], []]
-    held = [set(pile) for pile in piles]
+    held = held_sets(piles)
     for label, counts in (
         ("most cards", [len(pile) for pile in piles]),
         ("most spades", [len(cards & SUIT_CARDS[SPADES]) for cards in held]),
@@ -310,12 +313,13 @@ class SwaziState(TotalsState):
             events.append(Event(words.SWEPT[self.last_capturer], "capture", args=swept))
             self.builds = {}
             self.loose = []
-        points, reasons = score_piles(self.piles)
+        piles = held_sets(self.piles)  # one set a pile, for the points and for their check
+        points, reasons = score_piles(piles)
         for seat in (0, 1):
             self.totals[seat] += points[seat]
         self.history.append(points)
         deal = ("deal", str(self.deal_number + 1))
-        counts = pile_counts(self.piles, SPADES, SCORING_CARDS, "1 point each")
+        counts = pile_counts(piles, SPADES, SCORING_CARDS, "1 point each")
         # each seat's part follows its seat, which a message names itself
         first, _between, second = counts.removeprefix("{s0} ").partition("; {s1} ")
         events.append(Event(words.PILES, "piles", args=(deal, ("pile0", first), ("pile1", second))))

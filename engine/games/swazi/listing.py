@@ -1,0 +1,162 @@
+"""The legal moves of a swazi position (docs/rules/swazi.md §4), listed lazily.
+
+``legal_moves`` goes through the groups of §4 in their order, asks ``rules.refusal`` about
+each, and counts in the moves of the group's shapes (``rules.Shape``), which a ``Listing``
+makes one at a time when asked for them. A listing's ``in`` asks ``rules.check`` about any
+move it did not hand out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Final, overload
+
+from engine.cards import Card
+
+from .moves import AUGMENT, BUILD, CAPTURE, CARDLESS_BUILD, CHANGE, DISCARD, TOP_BUILD, Move
+from .rules import (
+    ALONE,
+    LISTED,
+    Shape,
+    Turn,
+    builds_on,
+    capture_sets,
+    captures,
+    cardless_builds,
+    check,
+    parts,
+    refusal,
+)
+
+_CAPTURING_AS: Final = [[(1, 1), (TOP_BUILD, TOP_BUILD)]] + [[(rank, 0)] for rank in range(2, 14)]
+"""For each rank from the ace up, the values a hand card of it captures as, with the value
+its text names (§2.2: an ace as 1 or 14)."""
+
+
+# -- the legal moves -----------------------------------------------------------------------------
+class Listing:
+    """The legal moves of a position, in the order ``legal_moves`` finds them: ``entries``
+    holds moves made at once, hand cards that stand for their discard (no object to make and
+    free for each), and ``Shape``s, whose moves are counted and made one at a time when asked
+    for: self-play asks for one move of a dozen or more. ``in`` knows the moves it handed out
+    and asks the rule (``check``) about any other. A sequence by registration, as twentytwo's
+    exchanges."""
+
+    def __init__(self, turn: Turn) -> None:
+        self.turn = turn
+        self.entries: list[Move | Card | Shape] = []
+        self.size = 0
+        self.handed: list[Move] = []  # the moves asked for by index
+
+    def add(self, entry: Move | Card | Shape) -> None:
+        """Count in a move, a hand card's discard, or the moves of a shape."""
+        if isinstance(entry, Shape):
+            if entry.size:
+                self.entries.append(entry)
+                self.size += entry.size
+        else:
+            self.entries.append(entry)
+            self.size += 1
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        if isinstance(index, slice):
+            return [self[place] for place in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        move = self.made(index)
+        self.handed.append(move)
+        return move
+
+    def made(self, index: int) -> Move:
+        """The move at ``index`` (within bounds)."""
+        for entry in self.entries:
+            if isinstance(entry, Shape):
+                if index < entry.size:
+                    return entry.move(self.turn, index)
+                index -= entry.size
+            elif index:
+                index -= 1
+            else:
+                return entry if isinstance(entry, Move) else Move(DISCARD, entry)
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[Move]:
+        for index in range(len(self)):
+            yield self.made(index)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a listing of the same moves in the same order."""
+        return isinstance(other, Listing) and list(self) == list(other)
+
+    def __contains__(self, action: object) -> bool:
+        for move in self.handed:
+            if move is action:
+                return True
+        return isinstance(action, Move) and check(self.turn, action) is None
+
+
+Sequence.register(Listing)
+
+
+def legal_moves(turn: Turn) -> Listing:
+    """Every legal move (§4), group by group: card-less builds and augments, then the
+    captures, builds, changes, augments and discards of each rank's hand cards. Each group
+    asks ``refusal`` before its moves are counted in; captures are listed up to ``LISTED`` a
+    hand card and value. A build's value must be one the hand holds a card of (§6.3), so
+    only those are asked about, for a build and a change alike."""
+    listing = Listing(turn)
+    hand, keeping, builds, owned = turn.hand, turn.keeping, turn.builds, turn.owned
+    for value in turn.totals:  # §4.1
+        if value > 1 and keeping[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
+            listing.add(cardless_builds(turn, value))
+    for value in owned:  # §4.2, §4.7
+        for move in parts(turn, value, None):
+            listing.add(move)
+    runs = turn.runs
+    for run in range(len(runs) - 1):  # the hand cards of a rank play alike (§2): ask about one
+        first, stop = runs[run], runs[run + 1]
+        card = hand[first]
+        rank = card.rank
+        for value, ace in _CAPTURING_AS[rank - 1]:  # §4.3
+            with_build = value in builds and refusal(turn, CAPTURE, card, freed=value) is None
+            loose_only = turn.reaches(value) and refusal(turn, CAPTURE, card) is None
+            if with_build or loose_only:
+                taken = capture_sets(turn, value, LISTED)
+                if with_build:
+                    listing.add(captures(turn, first, stop, ace, value, taken))
+                if loose_only:
+                    listing.add(captures(turn, first, stop, ace, 0, taken))
+        for total in turn.totals:  # §4.4
+            made = rank + total
+            if made > TOP_BUILD:
+                break
+            if keeping[made] and refusal(turn, BUILD, card, made=made) is None:
+                listing.add(builds_on(turn, first, stop, total))
+        for old in turn.changeable:  # §4.5, §4.6
+            made = old + rank
+            if (
+                made <= TOP_BUILD
+                and keeping[made]
+                and refusal(turn, CHANGE, card, made=made) is None
+            ):
+                listing.add(Shape(CHANGE, hand, first, stop, 1 if rank == 1 else 0, old, ALONE))
+        if owned and refusal(turn, AUGMENT, card) is None:  # §4.2, §4.7
+            for value in owned:
+                for index in range(first, stop):
+                    for move in parts(turn, value, hand[index]):
+                        listing.add(move)
+        if refusal(turn, DISCARD, card) is None:  # §4.8
+            for index in range(first, stop):
+                listing.add(hand[index])
+    return listing
