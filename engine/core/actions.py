@@ -4,9 +4,9 @@ parser) and the agents that choose them."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from mypy_extensions import mypyc_attr
 
@@ -97,6 +97,61 @@ class RandomAgent:
         count = len(legal)
         pick = int(rng.random() * (count + optional))
         return legal[pick] if pick < count else None
+
+
+ActionT = TypeVar("ActionT", bound=Action)
+
+
+class MadeWhenAsked(Generic[ActionT]):
+    """Legal actions counted rather than listed, each made when asked for by its index: swazi's
+    captures and twentytwo's exchanges run to thousands, of which self-play asks for one. A
+    subclass says how many there are (``__len__``) and makes the one at an index (``made``);
+    this class answers indexing as a sequence does (negative indices, slices, IndexError) and
+    keeps the actions it handed out (``handed``): found by identity, an action taken from the
+    listing needs no check (``was_handed``). A sequence by registration (below): a compiled
+    subclass of the ``Sequence`` ABC shares the ABC's type caches, after which
+    ``isinstance(x, Sequence)`` answers wrongly."""
+
+    def __init__(self) -> None:
+        self.handed: list[ActionT] = []
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def made(self, index: int) -> ActionT:
+        """The action at ``index`` (within bounds)."""
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> ActionT: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[ActionT]: ...
+
+    def __getitem__(self, index: int | slice) -> ActionT | list[ActionT]:
+        if isinstance(index, slice):
+            return [self[place] for place in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        action = self.made(index)
+        self.handed.append(action)
+        return action
+
+    def __iter__(self) -> Iterator[ActionT]:
+        for index in range(len(self)):
+            yield self.made(index)
+
+    def was_handed(self, action: object) -> bool:
+        """Whether ``action`` is one this listing handed out (the object itself)."""
+        for handed in self.handed:  # noqa: SIM110 - compiled, any() of a generator costs more
+            if handed is action:
+                return True
+        return False
+
+
+Sequence.register(MadeWhenAsked)
 
 
 def listed_objects(legal: Sequence[Action]) -> tuple[Action, ...]:

@@ -8,10 +8,10 @@ move it did not hand out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Final, overload
+from typing import Final
 
 from engine.cards import Card
+from engine.core import MadeWhenAsked
 
 from .moves import AUGMENT, BUILD, CAPTURE, CARDLESS_BUILD, CHANGE, DISCARD, TOP_BUILD, Move
 from .rules import (
@@ -34,19 +34,18 @@ its text names (§2.2: an ace as 1 or 14)."""
 
 
 # -- the legal moves -----------------------------------------------------------------------------
-class Listing:
+class Listing(MadeWhenAsked[Move]):
     """The legal moves of a position, in the order ``legal_moves`` finds them: ``entries``
     holds moves made at once, hand cards that stand for their discard (no object to make and
     free for each), and ``Shape``s, whose moves are counted and made one at a time when asked
     for: self-play asks for one move of a dozen or more. ``in`` knows the moves it handed out
-    and asks the rule (``check``) about any other. A sequence by registration, as twentytwo's
-    exchanges."""
+    and asks the rule (``check``) about any other."""
 
     def __init__(self, turn: Turn) -> None:
+        super().__init__()
         self.turn = turn
         self.entries: list[Move | Card | Shape] = []
         self.size = 0
-        self.handed: list[Move] = []  # the moves asked for by index
 
     def add(self, entry: Move | Card | Shape) -> None:
         """Count in a move, a hand card's discard, or the moves of a shape."""
@@ -61,23 +60,6 @@ class Listing:
     def __len__(self) -> int:
         return self.size
 
-    @overload
-    def __getitem__(self, index: int) -> Move: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Move]: ...
-
-    def __getitem__(self, index: int | slice) -> Move | list[Move]:
-        if isinstance(index, slice):
-            return [self[place] for place in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        move = self.made(index)
-        self.handed.append(move)
-        return move
-
     def made(self, index: int) -> Move:
         """The move at ``index`` (within bounds)."""
         for entry in self.entries:
@@ -91,22 +73,14 @@ class Listing:
                 return entry if isinstance(entry, Move) else Move(DISCARD, entry)
         raise IndexError(index)
 
-    def __iter__(self) -> Iterator[Move]:
-        for index in range(len(self)):
-            yield self.made(index)
-
     def __eq__(self, other: object) -> bool:
         """Equal to a listing of the same moves in the same order."""
         return isinstance(other, Listing) and list(self) == list(other)
 
     def __contains__(self, action: object) -> bool:
-        for move in self.handed:
-            if move is action:
-                return True
+        if self.was_handed(action):
+            return True
         return isinstance(action, Move) and check(self.turn, action) is None
-
-
-Sequence.register(Listing)
 
 
 def legal_moves(turn: Turn) -> Listing:

@@ -6,11 +6,11 @@ Each docstring cites its rule in docs/rules/twentytwo.md (``§5.3``). The state
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import ClassVar, Final, Self, cast, overload
+from collections.abc import Iterable, Sequence
+from typing import ClassVar, Final, Self, cast
 
 from engine.cards import FULL_DECK, Card, shuffle
-from engine.core import Action, Word, make_rng
+from engine.core import Action, MadeWhenAsked, Word, make_rng
 
 PLAYER_COUNTS: Final = (2, 3, 4, 5, 6)
 """§1.1: two to six players."""
@@ -224,14 +224,12 @@ def holds(hand: list[Card], ranks: tuple[int, ...]) -> bool:
     return True
 
 
-class ExchangeOptions:
+class ExchangeOptions(MadeWhenAsked[Action]):
     """§4.1: the legal moves of an exchange, made one at a time when asked for: ``keep``
     first, then every exchange of ranks the rule allows, each once, written with the lowest
     suits held. An 11-card hand has up to 2,047 exchanges, so they are counted, not listed:
     an index names one (how many cards of each rank, the highest rank's count varying
     slowest, so that the lowest cards come first), and ``in`` asks the rule (``is_exchange``).
-    A sequence by registration (see ``options``): a compiled subclass of the ``Sequence`` ABC
-    shares the ABC's type caches, after which ``isinstance(x, Sequence)`` answers wrongly.
 
     >>> options = ExchangeOptions(in_rank_order(map(Card.parse, ["7C", "7D", "KS"])), 5)
     >>> [option.text for option in options]
@@ -241,6 +239,7 @@ class ExchangeOptions:
     """
 
     def __init__(self, hand: Sequence[Card], stock: int) -> None:
+        super().__init__()
         self.hand = list(hand)
         self.stock = stock
         self.groups = rank_groups(self.hand)
@@ -260,28 +259,9 @@ class ExchangeOptions:
             ways.append(row)
         ways.reverse()
         self.ways = ways
-        self.handed: list[Exchange] = []  # the exchanges made when asked for by index
 
     def __len__(self) -> int:
         return self.ways[0][self.limit]
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self[place] for place in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        action = self.made(index)
-        if isinstance(action, Exchange):
-            self.handed.append(action)
-        return action
 
     def made(self, index: int) -> Action:
         """The move at ``index`` (within bounds)."""
@@ -303,10 +283,6 @@ class ExchangeOptions:
         cards.reverse()
         ranks.reverse()
         return Exchange(tuple(ranks), tuple(cards))
-
-    def __iter__(self) -> Iterator[Action]:
-        for index in range(len(self)):
-            yield self.made(index)
 
     def __eq__(self, other: object) -> bool:
         """Equal to the options of a hand of the same ranks and stock limit: the same moves."""
@@ -335,15 +311,11 @@ class ExchangeOptions:
     def allows(self, action: Action) -> bool:
         """§4.1: whether ``action`` may be taken as it is named: an exchange this listing
         handed out, ``keep``, or any other exchange of cards held that the rule allows."""
-        for exchange in self.handed:
-            if exchange is action:
-                return True
+        if self.was_handed(action):
+            return True
         if isinstance(action, Exchange):
             return holds_cards(self.hand, action.cards) and action in self
         return action == KEEP
-
-
-Sequence.register(ExchangeOptions)
 
 
 def options(hand: Sequence[Card], stock: int) -> Sequence[Action]:
