@@ -13,6 +13,14 @@ where its verdict is plain, ``engine.ai.search``), not for 0.3 s.
 Time per move is the CPU time of each level's decisions (median and 99th percentile, ms), on
 the build it names (``compiled`` by mypyc, or ``pure`` Python: ``CARDROOM_PURE=1``).
 ``--jobs`` plays games in parallel processes. Not a test: it prints figures.
+
+``--against-full``: each seed is played twice, once with hard as it plays (stopping half way
+where its verdict is plain) and once with the full search in its place, and the two are
+compared game by game: a search's worlds do not depend on how many it played, so the two
+games are the same up to the first decision that differs. Prints, besides each one's
+figures, how many games hard as it plays did better and worse in (a sign test's two-sided
+p-value over those) and the mean of the paired differences of A's share with its 95%
+interval.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from engine import compiled
 from engine.ai import agent, level_name
-from engine.ai.search import Budget
+from engine.ai.search import Budget, SearchAgent
 from engine.core import Action, Agent, State, StateAgent
 from engine.registry import games
 from engine.runner import agent_move, play_out
@@ -57,12 +65,17 @@ class Timed(StateAgent):
 
 
 def play_one(
-    game_id: str, players: int, pair: tuple[str, str], seed: int, rollouts: int
+    game_id: str, players: int, pair: tuple[str, str], seed: int, rollouts: int, full: bool
 ) -> tuple[float, list[float], list[float]]:
-    """One game: A's share of the win and both levels' decision times."""
+    """One game: A's share of the win and both levels' decision times (``full``: hard
+    searches all its worlds, never stopping half way)."""
     game = games()[game_id]
     budget = Budget(rollouts=rollouts)
-    first, second = Timed(agent(game, pair[0], budget)), Timed(agent(game, pair[1], budget))
+    made = [agent(game, level, budget) for level in pair]
+    for searcher in made:
+        if isinstance(searcher, SearchAgent):
+            searcher.stop_early = not full
+    first, second = Timed(made[0]), Timed(made[1])
     seat_a = seed % players
     agents = [first if seat == seat_a else second for seat in range(players)]
     state = game.new_state(players, seed)
@@ -86,15 +99,18 @@ def match(
     rollouts: int,
     jobs: int,
     every: int | None = None,
-) -> dict[str, object]:
-    """Play ``count`` games and sum them up (printing the figures so far every ``every``
-    games: a long run stopped early still leaves its figures)."""
+    full: bool = False,
+) -> tuple[dict[str, object], list[float]]:
+    """Play ``count`` games and sum them up, with A's share in each (printing the figures so
+    far every ``every`` games: a long run stopped early still leaves its figures; ``full``:
+    hard never stops half way)."""
     shares: list[float] = []
     times: tuple[list[float], list[float]] = ([], [])
     started = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(play_one, game_id, players, pair, seed, rollouts) for seed in range(count)
+            pool.submit(play_one, game_id, players, pair, seed, rollouts, full)
+            for seed in range(count)
         ]
         for future in futures:
             share, first, second = future.result()
@@ -104,7 +120,29 @@ def match(
             if every and len(shares) % every == 0 and len(shares) < count:
                 so_far = summary(game_id, players, pair, shares, times, rollouts, started)
                 print(json.dumps({**so_far, "partial": True}), flush=True)
-    return summary(game_id, players, pair, shares, times, rollouts, started)
+    return summary(game_id, players, pair, shares, times, rollouts, started), shares
+
+
+def paired(early: Sequence[float], full: Sequence[float]) -> dict[str, object]:
+    """Hard as it plays against the full search over the same seeds, game by game: the games
+    each did better in, a sign test over those (two-sided p-value: the chance of a split at
+    least this uneven if neither were stronger) and the mean difference of A's share with its
+    95% interval."""
+    differences = [mine - theirs for mine, theirs in zip(early, full, strict=True)]
+    better = sum(difference > 0 for difference in differences)
+    worse = sum(difference < 0 for difference in differences)
+    split = better + worse
+    tail = sum(math.comb(split, wins) for wins in range(min(better, worse) + 1)) / 2**split
+    mean = statistics.fmean(differences)
+    error = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences))
+    return {
+        "games": len(differences),
+        "early_better": better,
+        "full_better": worse,
+        "sign_test_p": round(min(1.0, 2 * tail), 3),
+        "mean_difference": round(mean, 4),
+        "ci95": [round(mean - error, 4), round(mean + error, 4)],
+    }
 
 
 def summary(
@@ -134,6 +172,7 @@ def summary(
     }
     for level, seconds in zip(pair, times, strict=True):
         if seconds:
+            result[f"{level}_ms_mean"] = round(1000 * statistics.fmean(seconds), 2)
             result[f"{level}_ms_median"] = round(1000 * statistics.median(seconds), 2)
             result[f"{level}_ms_p99"] = round(1000 * percentile(seconds, 0.99), 2)
     return result
@@ -148,6 +187,9 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=64, help="hard's playouts a move")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--every", type=int, help="also print the figures every N games")
+    parser.add_argument(
+        "--against-full", action="store_true", help="hard against its full search, paired"
+    )
     args = parser.parse_args()
     pairs = [tuple(level_name(level) for level in text.split(",")) for text in args.pair or []]
     for game_id, game in games().items():
@@ -157,16 +199,24 @@ def main() -> None:
             if players not in game.player_counts:
                 continue
             for first, second in pairs or [("hard", "normal")]:
-                figures = match(
-                    game_id,
-                    players,
-                    (first, second),
-                    args.games,
-                    args.rollouts,
-                    args.jobs,
-                    args.every,
-                )
-                print(json.dumps(figures), flush=True)
+                arms = [False, True] if args.against_full else [False]
+                shares = []
+                for full in arms:
+                    figures, arm_shares = match(
+                        game_id,
+                        players,
+                        (first, second),
+                        args.games,
+                        args.rollouts,
+                        args.jobs,
+                        args.every,
+                        full,
+                    )
+                    print(json.dumps({**figures, "full_search": full}), flush=True)
+                    shares.append(arm_shares)
+                if args.against_full:
+                    comparison = {"game": game_id, "players": players, **paired(*shares)}
+                    print(json.dumps({"early_against_full": comparison}), flush=True)
 
 
 if __name__ == "__main__":
