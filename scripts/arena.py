@@ -91,6 +91,11 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1)]
 
 
+Arms = dict[bool, tuple[list[float], list[float], list[float]]]
+"""Per arm (``True``: the full search in hard's place): A's share in each game, and A's and
+B's decision times."""
+
+
 def match(
     game_id: str,
     players: int,
@@ -99,28 +104,49 @@ def match(
     rollouts: int,
     jobs: int,
     every: int | None = None,
-    full: bool = False,
-) -> tuple[dict[str, object], list[float]]:
-    """Play ``count`` games and sum them up, with A's share in each (printing the figures so
-    far every ``every`` games: a long run stopped early still leaves its figures; ``full``:
-    hard never stops half way)."""
-    shares: list[float] = []
-    times: tuple[list[float], list[float]] = ([], [])
+    arms: Sequence[bool] = (False,),
+) -> list[dict[str, object]]:
+    """Play ``count`` games in each arm (``True``: hard never stops half way, the full
+    search; seed by seed, the arms in turn) and sum them up: a line an arm, and with two arms
+    their comparison (printing the lines so far every ``every`` games: a long run stopped
+    early still leaves its figures)."""
+    played: Arms = {full: ([], [], []) for full in arms}
     started = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(play_one, game_id, players, pair, seed, rollouts, full)
+            (full, pool.submit(play_one, game_id, players, pair, seed, rollouts, full))
             for seed in range(count)
+            for full in arms
         ]
-        for future in futures:
+        for done, (full, future) in enumerate(futures, 1):
             share, first, second = future.result()
+            shares, first_times, second_times = played[full]
             shares.append(share)
-            times[0].extend(first)
-            times[1].extend(second)
-            if every and len(shares) % every == 0 and len(shares) < count:
-                so_far = summary(game_id, players, pair, shares, times, rollouts, started)
-                print(json.dumps({**so_far, "partial": True}), flush=True)
-    return summary(game_id, players, pair, shares, times, rollouts, started), shares
+            first_times.extend(first)
+            second_times.extend(second)
+            if every and done % (every * len(arms)) == 0 and done < len(futures):
+                for line in sum_up(game_id, players, pair, played, rollouts, started):
+                    print(json.dumps({**line, "partial": True}), flush=True)
+    return sum_up(game_id, players, pair, played, rollouts, started)
+
+
+def sum_up(
+    game_id: str,
+    players: int,
+    pair: tuple[str, str],
+    played: Arms,
+    rollouts: int,
+    started: float,
+) -> list[dict[str, object]]:
+    """A line of figures an arm and, with both arms, their comparison game by game."""
+    lines: list[dict[str, object]] = []
+    for full, (shares, *times) in played.items():
+        figures = summary(game_id, players, pair, shares, (times[0], times[1]), rollouts, started)
+        lines.append({**figures, "full_search": full})
+    if len(played) == 2:
+        comparison = paired(played[False][0], played[True][0])
+        lines.append({"game": game_id, "players": players, "early_against_full": comparison})
+    return lines
 
 
 def paired(early: Sequence[float], full: Sequence[float]) -> dict[str, object]:
@@ -199,24 +225,18 @@ def main() -> None:
             if players not in game.player_counts:
                 continue
             for first, second in pairs or [("hard", "normal")]:
-                arms = [False, True] if args.against_full else [False]
-                shares = []
-                for full in arms:
-                    figures, arm_shares = match(
-                        game_id,
-                        players,
-                        (first, second),
-                        args.games,
-                        args.rollouts,
-                        args.jobs,
-                        args.every,
-                        full,
-                    )
-                    print(json.dumps({**figures, "full_search": full}), flush=True)
-                    shares.append(arm_shares)
-                if args.against_full:
-                    comparison = {"game": game_id, "players": players, **paired(*shares)}
-                    print(json.dumps({"early_against_full": comparison}), flush=True)
+                lines = match(
+                    game_id,
+                    players,
+                    (first, second),
+                    args.games,
+                    args.rollouts,
+                    args.jobs,
+                    args.every,
+                    (False, True) if args.against_full else (False,),
+                )
+                for line in lines:
+                    print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":
