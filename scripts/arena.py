@@ -3,15 +3,15 @@
     .venv/bin/python scripts/arena.py --game fishing --pair hard,normal --games 200
     .venv/bin/python scripts/arena.py --pair normal,easy --players 2 --players 3 --games 1000
 
-For each game, player count and pair ``A,B``, plays ``--games`` games (seeds 0, 1, …): seat
-``game % players`` is level A, every other seat level B, so A sits in every seat in turn. A's
-win share counts a shared win as a fraction (1/k of a win for each of k winners); the
-interval is the normal approximation (1.96 standard errors). Fair play between levels at
-n players gives A a share of 1/n. The hard level thinks for ``--rollouts`` playouts a move at
-most (a node budget: reproducible and independent of the machine's load; it stops half way
-where its verdict is plain, ``engine.ai.search``), not for 0.3 s.
-Time per move is the CPU time of each level's decisions (median and 99th percentile, ms), on
-the build it names (``compiled`` by mypyc, or ``pure`` Python: ``CARDROOM_PURE=1``).
+For each game, player count and pair ``A,B``, plays ``--games`` games (seeds 0, 1, …, or from
+``--first-seed``): seat ``seed % players`` is level A, every other seat level B, so A sits in
+every seat in turn. A's win share counts a shared win as a fraction (1/k of a win for each of k
+winners); the interval is the normal approximation (1.96 standard errors). Fair play between
+levels at n players gives A a share of 1/n. The hard level thinks for ``--rollouts`` playouts a
+move at most (a node budget: reproducible and independent of the machine's load; it stops half
+way where its verdict is plain, ``engine.ai.search``), not for 0.3 s. Time per move is the CPU
+time of each level's decisions (mean, median and 99th percentile, ms), on the build it names
+(``compiled`` by mypyc, or ``pure`` Python: ``CARDROOM_PURE=1``).
 ``--jobs`` plays games in parallel processes. Not a test: it prints figures.
 
 ``--against-full``: each seed is played twice, once with hard as it plays (stopping half way
@@ -100,13 +100,13 @@ def match(
     game_id: str,
     players: int,
     pair: tuple[str, str],
-    count: int,
+    seeds: range,
     rollouts: int,
     jobs: int,
     every: int | None = None,
     arms: Sequence[bool] = (False,),
 ) -> list[dict[str, object]]:
-    """Play ``count`` games in each arm (``True``: hard never stops half way, the full
+    """Play the games of ``seeds`` in each arm (``True``: hard never stops half way, the full
     search; seed by seed, the arms in turn) and sum them up: a line an arm, and with two arms
     their comparison (printing the lines so far every ``every`` games: a long run stopped
     early still leaves its figures)."""
@@ -115,7 +115,7 @@ def match(
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
             (full, pool.submit(play_one, game_id, players, pair, seed, rollouts, full))
-            for seed in range(count)
+            for seed in seeds
             for full in arms
         ]
         for done, (full, future) in enumerate(futures, 1):
@@ -210,6 +210,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, action="append", help="player counts (2)")
     parser.add_argument("--pair", action="append", help="LEVEL_A,LEVEL_B (hard,normal)")
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--first-seed", type=int, default=0, help="the first game's seed (0)")
     parser.add_argument("--rollouts", type=int, default=64, help="hard's playouts a move")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--every", type=int, help="also print the figures every N games")
@@ -229,7 +230,7 @@ def main() -> None:
                     game_id,
                     players,
                     (first, second),
-                    args.games,
+                    range(args.first_seed, args.first_seed + args.games),
                     args.rollouts,
                     args.jobs,
                     args.every,
