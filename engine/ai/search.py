@@ -2,10 +2,11 @@
 
 Determinized Monte Carlo (perfect-information Monte Carlo) with sequential halving: the
 candidate moves are the heuristic's choice plus a spread of others; each round deals fresh
-worlds with ``State.determinize`` and plays every remaining candidate out in the same worlds
-(common random numbers: the comparison is not drowned by the luck of the deal), every seat
-played by the heuristic, to the end of the current hand (or a game's horizon, see
-``Yardstick``); the worse half of the others is dropped. The heuristic's choice stays to the end
+worlds with ``State.determinize`` (world k of a decision from the decision's seed and k:
+``world_seeds``) and plays every remaining candidate out in the same worlds (common random
+numbers: the comparison is not drowned by the luck of the deal), every seat played by the
+heuristic, to the end of the current hand (or a game's horizon, see ``Yardstick``); the
+worse half of the others is dropped. The heuristic's choice stays to the end
 and is left only for a move that clearly beat it in the same worlds. Half way through its
 worlds, a search whose verdict is plain (every rival trails, or the last rival is far ahead)
 stops there. Only worlds from ``determinize`` are looked at, so the search knows what the seat
