@@ -125,8 +125,11 @@ def main() -> None:
     parser.add_argument("--node-budget", action="store_true", help="CPU time at the node budget")
     parser.add_argument("--seeds", type=int, default=1, help="--node-budget: games (1)")
     parser.add_argument("--against-full", type=int, metavar="N", help="early stop against full")
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
     args = parser.parse_args()
     for game_id, game in games().items():
+        if args.game and game_id not in args.game:
+            continue
         if args.against_full:
             figures = against_full_search(game_id, args.positions, args.against_full)
             print(json.dumps(figures), flush=True)

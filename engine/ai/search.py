@@ -2,10 +2,11 @@
 
 Determinized Monte Carlo (perfect-information Monte Carlo) with sequential halving: the
 candidate moves are the heuristic's choice plus a spread of others; each round deals fresh
-worlds with ``State.determinize`` and plays every remaining candidate out in the same worlds
-(common random numbers: the comparison is not drowned by the luck of the deal), every seat
-played by the heuristic, to the end of the current hand (or a game's horizon, see
-``Yardstick``); the worse half of the others is dropped. The heuristic's choice stays to the end
+worlds with ``State.determinize`` (world k of a decision from the decision's seed and k:
+``world_seeds``) and plays every remaining candidate out in the same worlds (common random
+numbers: the comparison is not drowned by the luck of the deal), every seat played by the
+heuristic, to the end of the current hand (or a game's horizon, see ``Yardstick``); the
+worse half of the others is dropped. The heuristic's choice stays to the end
 and is left only for a move that clearly beat it in the same worlds. Half way through its
 worlds, a search whose verdict is plain (every rival trails, or the last rival is far ahead)
 stops there. Only worlds from ``determinize`` are looked at, so the search knows what the seat
@@ -200,6 +201,9 @@ class SearchAgent(StateAgent):
         # compare with.
         self.stop_early = stop_early
         self.playouts = 0  # how many the last decision played (what a time budget bought)
+        # The last decision's playout values: per candidate, world by world (world k of a
+        # decision is the same whether the search stops early or not: ``world_seeds``).
+        self.values: list[list[float]] = []
 
     def choose_in(
         self,
@@ -211,6 +215,7 @@ class SearchAgent(StateAgent):
     ) -> Action | None:
         """The candidate that did best in the worlds sampled for ``seat``."""
         self.playouts = 0
+        self.values = []
         view = state.agent_view(seat) if self.policy.needs_view else None
         preferred = self.policy.choose(view, legal, rng, optional)
         if optional or preferred is None or len(legal) == 1:
@@ -229,15 +234,20 @@ class SearchAgent(StateAgent):
         total = self.budget.rollouts
         least = self.yardstick.playouts if total is None else total
         values: list[list[float]] = [[] for _ in candidates]
+        self.values = values
         rivals = list(range(1, len(candidates)))
         planned = planned_worlds(least, rounds, len(rivals))
+        # One draw a decision, however many worlds are played: a search that stops early
+        # leaves its generator (and so the next decision's worlds) as the full search would.
+        seed = rng.getrandbits(48)
         for round_index in range(rounds):
             # A time budget gives each round an equal share of the time; measured as it goes,
             # so a slow start (a busy machine) does not shrink the whole search.
             deadline = started + self.budget.seconds * (round_index + 1) / rounds
             worlds = 0
             while True:
-                self.evaluate(state, seat, candidates, [0, *rivals], rng, values)
+                seeds = world_seeds(seed, len(values[0]))
+                self.evaluate(state, seat, candidates, [0, *rivals], seeds, values)
                 worlds += 1
                 if self.stop_early and halfway(len(values[0]), self.evidence, planned):
                     settled = self.settled(values, rivals)
@@ -289,12 +299,12 @@ class SearchAgent(StateAgent):
         seat: int,
         candidates: list[Action],
         indices: list[int],
-        rng: random.Random,
+        seeds: tuple[int, int],
         values: list[list[float]],
     ) -> None:
-        """Play the candidates at ``indices`` out in one freshly dealt world (the same for all)."""
-        deal_seed = rng.getrandbits(48)
-        play_seed = rng.getrandbits(32)
+        """Play the candidates at ``indices`` out in one world (the same for all), dealt and
+        played from ``seeds`` (``world_seeds``)."""
+        deal_seed, play_seed = seeds
         for index, world in zip(indices, worlds(state, seat, deal_seed, len(indices)), strict=True):
             action = candidates[index]
             value = rollout_value(world, seat, action, self.policy, play_seed, self.yardstick)
@@ -305,6 +315,15 @@ def mean_difference(rival: list[float], preferred: list[float]) -> float:
     """How much better ``rival`` did than ``preferred`` on average, world by world (both
     played in the same worlds)."""
     return statistics.fmean([mine - theirs for mine, theirs in zip(rival, preferred, strict=True)])
+
+
+def world_seeds(seed: int, index: int) -> tuple[int, int]:
+    """The seeds of world ``index`` (0, 1, …) of a decision seeded ``seed``: its deal's and its
+    playouts'. Derived from the index rather than drawn in turn, so that world k is the same
+    whether the search played the worlds before it or stopped early; distinct for every world
+    of every decision (an index stays far below 2**31)."""
+    deal_seed = (seed << 32) + 2 * index
+    return deal_seed, deal_seed + 1
 
 
 def halfway(played: int, evidence: int, planned: int) -> bool:

@@ -303,6 +303,34 @@ def test_a_search_stopped_half_way_plays_the_heuristic_move_or_the_full_searchs(
     assert stopped
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_search_stopped_early_plays_the_full_searchs_worlds_decision_after_decision(
+    game_id: str,
+) -> None:
+    # World k of a decision is dealt and played from the decision's seed and k, not from the
+    # worlds drawn before it: a search that stops early has played the full search's first
+    # worlds, and leaves the generator as the full search does, so the next decision (sharing
+    # the generator, as a game's do) searches the same worlds again. Paired arena games rest on
+    # this: they part only where a decision differs.
+    game = games()[game_id]
+    budget = Budget(rollouts=yardstick(game).playouts)
+    early = SearchAgent(heuristic(game), yardstick(game), budget)
+    full = SearchAgent(heuristic(game), yardstick(game), budget, stop_early=False)
+    early_rng, full_rng = random.Random(4), random.Random(4)
+    stopped = after_a_stop = 0
+    for state, seat in positions(game_id, 2, seed=1, every=2):
+        legal = state.legal_actions(seat)
+        early.choose_in(state, seat, legal, early_rng, False)
+        full.choose_in(state, seat, legal, full_rng, False)
+        assert len(early.values) == len(full.values)
+        for mine, theirs in zip(early.values, full.values, strict=True):
+            assert mine == theirs[: len(mine)]
+        assert early_rng.getstate() == full_rng.getstate()
+        after_a_stop += stopped > 0 and bool(full.values)
+        stopped += early.playouts < full.playouts
+    assert after_a_stop
+
+
 def judged_against_the_others_average(
     world: State, seat: int, before: Sequence[int], yardstick: Yardstick
 ) -> float:
