@@ -49,9 +49,9 @@ class SqlOpenLobbies:
             )
             await sql.execute(
                 "INSERT INTO open_lobbies (lobby_id, guild_id, channel_id, host_id, game_id,"
-                " options, seats, message_id, saved_at, turn_seconds) VALUES (:lobby_id,"
-                " :guild_id, :channel_id, :host_id, :game_id, :options, :seats, :message_id,"
-                " :saved_at, :turn_seconds)"
+                " options, seats, message_id, saved_at, turn_seconds, language) VALUES"
+                " (:lobby_id, :guild_id, :channel_id, :host_id, :game_id, :options, :seats,"
+                " :message_id, :saved_at, :turn_seconds, :language)"
                 " ON CONFLICT (lobby_id) DO UPDATE SET options = excluded.options,"
                 " seats = excluded.seats, message_id = excluded.message_id,"
                 " saved_at = excluded.saved_at",
@@ -87,6 +87,7 @@ class SqlOpenLobbies:
                         seats=[SeatRecord.model_validate(s) for s in json.loads(row["seats"])],
                         message_id=row["message_id"],
                         turn_seconds=row["turn_seconds"],
+                        language=row["language"],
                     )
                 )
             except Exception as error:  # one bad row must not stop the others

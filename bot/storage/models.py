@@ -208,6 +208,7 @@ class SavedLobby(BaseModel):
     seats: list[SeatRecord]
     message_id: int | None  # the lobby message, once posted
     turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
+    language: str | None = None  # what it speaks in public (None: saved before it was kept)
 
 
 @dataclass(frozen=True, slots=True)

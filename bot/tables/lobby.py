@@ -173,6 +173,7 @@ class Lobby:
             seats=[seat.record() for seat in self.seats],
             message_id=self.message_id,
             turn_seconds=self.turn_seconds,
+            language=self.language,
         )
 
     @classmethod
@@ -191,8 +192,8 @@ class Lobby:
             seats,
             saved.message_id,
             turn_seconds=saved.turn_seconds,
-            # not stored: the host's own (a lobby lives minutes; its table stores its own)
-            language=seats[0].language or "en" if seats else "en",
+            # a lobby saved before its language was kept speaks its host's
+            language=saved.language or (seats[0].language or "en" if seats else "en"),
         )
 
     def _check_room(self) -> None:

@@ -223,6 +223,30 @@ async def test_a_stored_log_is_read_again_in_its_readers_language_after_a_restar
         await release(new)
 
 
+async def test_an_open_lobby_keeps_its_language_across_a_restart(
+    env: simcord.Env, bot: CardroomBot, locales: dict[int, str]
+) -> None:
+    guild = env.create_guild(name="Kartenraum", preferred_locale="de")
+    channel = guild.create_text_channel("spiele")
+    ana = add_player(env, guild, "ana")
+    locales[ana.id] = "es-ES"  # the host reads Spanish; her server speaks German
+    result = await ana.member.slash(channel, "game start fishing")
+    assert result.response is not None
+    lobby = result.response
+    await ana.member.click(lobby, label=f"{GERMAN}Add AI")
+    new = await kill_and_restart(env, bot)
+    try:
+        restored = new.tables.lobbies.get(new.tables.by_channel[channel.id])
+        assert restored.language == "de", "kept with the lobby, not its host's"
+        started = await ana.member.click(lobby, label=f"{GERMAN}Start")
+        assert started.response is not None and said_in(text_of(started.response)) == {GERMAN}
+        table = new.tables.tables[new.tables.by_channel[channel.id]]
+        assert table.language == "de"
+        assert said_in(text_of(table_message(channel, table))) == {GERMAN}
+    finally:
+        await release(new)
+
+
 def test_a_log_saved_as_english_text_reads_as_it_was_written() -> None:
     """Saves from before events carried arguments: plain English, shown as is."""
     old = SavedEvent(revision=3, text="{s0} plays 6♦", kind="play")
