@@ -61,7 +61,11 @@ def standing(world: State) -> list[int]:
     return score_piles(world.piles)[0]
 
 
-YARDSTICK = Yardstick(scale=2.0, standing=standing, rounds=3, confidence=0.5, playouts=32)
+YARDSTICK = Yardstick(
+    scale=2.0, standing=standing, rounds=3, confidence=0.5, playouts=32, settle_strictness=4.0
+)
 """How the searching levels judge a playout: three turns each, then the piles' points; a
 rival half a standard error ahead of the heuristic's move is played (short playouts tell the
-moves apart well here: hard won 63% of a 100-game probe against normal at 32 playouts)."""
+moves apart well here: hard won 63% of a 100-game probe against normal at 32 playouts). A
+search stops half way for a rival only two standard errors ahead: at one, 14 of 288 decisions
+on normal games' positions stopped for a rival the full search did not play, at two none."""

@@ -71,7 +71,10 @@ class Yardstick:
     twentytwo, 11 points lost in the first hand are not a lost game). ``last_standing``: the
     game is won by the last seat not knocked out (twentytwo), so at three players or more
     points pushed onto any other seat bring a rival nearer to going out: a playout is judged by
-    the seat's points against the others' average, not by its lead over the best other."""
+    the seat's points against the others' average, not by its lead over the best other.
+    ``settle_strictness``: how many times the standard errors the end asks a last rival must
+    lead by for the search to stop half way and play it (``SearchAgent.settled``); fishing,
+    whose early verdicts for a rival the full search most often overturned, asks more."""
 
     scale: float
     standing: Standing | None = None
@@ -84,6 +87,7 @@ class Yardstick:
     candidates: Candidates | None = None
     chances: Chances | None = None
     last_standing: bool = False
+    settle_strictness: float = 2.0
 
 
 def rollout_value(
@@ -269,14 +273,15 @@ class SearchAgent(StateAgent):
         """The move to play without the rest of the search (asked half way, see ``halfway``),
         or None to search on: the heuristic's move (0) once every rival left did no better
         than it in the worlds both were played in, which the other half would have to turn
-        into a clear win; the one rival left once it beat the heuristic's move by twice the
-        standard errors the end asks, which the other half would have to undo. The full
-        search rarely decided otherwise, and the other half is up to half of it (figures in
-        docs/ai.md)."""
+        into a clear win; the one rival left once it beat the heuristic's move by the
+        yardstick's ``settle_strictness`` times the standard errors the end asks (twice, by
+        default), which the other half would have to undo. The full search rarely decided
+        otherwise, and the other half is up to half of it (figures in docs/ai.md)."""
         preferred = values[0]
         if all(mean_difference(values[index], preferred) <= 0 for index in rivals):
             return 0
-        if len(rivals) == 1 and self.clearly_better(values[rivals[0]], preferred, strictness=2.0):
+        strictness = self.yardstick.settle_strictness
+        if len(rivals) == 1 and self.clearly_better(values[rivals[0]], preferred, strictness):
             return rivals[0]
         return None
 

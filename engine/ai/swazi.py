@@ -45,7 +45,7 @@ def best_groups(value: int, loose: Sequence[Card]) -> list[Card]:
     taken = [c for c in loose if c.rank == value or (c.rank == 1 and value in (1, TOP_BUILD))]
     rest = sorted(card for card in loose if card not in taken)
     while value > 1 and len(rest) >= 2:
-        sets = [part for part in sets_of(rest)[value] if len(part) >= 2]
+        sets = [part for part in LooseSets(rest)[value] if len(part) >= 2]
         if not sets:
             break
         best = max(sets, key=lambda part: (sum(map(worth, part)), -len(part)))
@@ -54,12 +54,33 @@ def best_groups(value: int, loose: Sequence[Card]) -> list[Card]:
     return sorted(taken)
 
 
-def sets_of(loose: Sequence[Card]) -> list[list[tuple[Card, ...]]]:
-    """The sets of ``loose`` cards (in card order) by total, as the rules find them."""
-    return [
-        [tuple(card for index, card in enumerate(loose) if mask >> index & 1) for mask in masks]
-        for masks in sets_by_total(loose, LISTED)
-    ]
+class LooseSets:
+    """The sets of ``loose`` cards (in card order) by total, as the rules find them; a total's
+    sets are made into cards when first asked for (a heuristic asks for a few totals)."""
+
+    def __init__(self, loose: Sequence[Card]) -> None:
+        self.loose = loose
+        self.masks = sets_by_total(loose, LISTED)
+        self.made: dict[int, list[tuple[Card, ...]]] = {}
+
+    def __getitem__(self, total: int) -> list[tuple[Card, ...]]:
+        """The sets adding up to ``total``, in the rules' order."""
+        sets = self.made.get(total)
+        if sets is None:
+            sets = [self.cards_in(mask) for mask in self.masks[total]]
+            self.made[total] = sets
+        return sets
+
+    def cards_in(self, mask: int) -> tuple[Card, ...]:
+        """The cards of one set (bit i: ``loose[i]``), in card order."""
+        picked = []
+        index = 0
+        while mask:
+            if mask & 1:
+                picked.append(self.loose[index])
+            mask >>= 1
+            index += 1
+        return tuple(picked)
 
 
 class SwaziAgent:
@@ -83,13 +104,14 @@ class SwaziAgent:
         builds = {build["value"]: build for build in view["builds"]}
         top_text = view["piles"][1 - seat]["top"]
         top = Card.parse(top_text) if top_text else None
-        for move in self.free_moves(hand, loose, builds, seat, top):
+        table = LooseSets(loose)
+        for move in self.free_moves(hand, table, builds, seat, top):
             if move in allowed:
                 return move
         scored = [
             (score, rng.random(), move)
             for card in hand
-            for move, score in self.candidates(card, hand, loose, builds, seat)
+            for move, score in self.candidates(card, hand, table, builds, seat)
             if move in allowed
         ]
         if scored:
@@ -103,14 +125,13 @@ class SwaziAgent:
 
     @staticmethod
     def free_moves(
-        hand: list[Card], loose: list[Card], builds: dict[int, Any], seat: int, top: Card | None
+        hand: list[Card], table: LooseSets, builds: dict[int, Any], seat: int, top: Card | None
     ) -> list[Move]:
         """Card-less moves that take the opponent's pile top into an own build, or a build
         from loose cards that makes that possible (tried in this order)."""
         if top is None:
             return []
         moves: list[Move] = []
-        table = sets_of(loose)
         for value in sorted(builds):
             if builds[value]["owner"] != seat:
                 continue
@@ -126,14 +147,15 @@ class SwaziAgent:
 
     @staticmethod
     def candidates(
-        card: Card, hand: list[Card], loose: list[Card], builds: dict[int, Any], seat: int
+        card: Card, hand: list[Card], table: LooseSets, builds: dict[int, Any], seat: int
     ) -> list[tuple[Move, float]]:
-        """The moves worth trying with ``card``, each with a score."""
+        """The moves worth trying with ``card`` (``table``: the loose cards' sets), each with a
+        score."""
         found: list[tuple[Move, float]] = []
         others = [c for c in hand if c != card]
         for ace in (1, TOP_BUILD) if card.rank == 1 else (0,):
             value = ace or card.rank
-            taken = tuple(best_groups(value, loose))
+            taken = tuple(best_groups(value, table.loose))
             gain = sum(map(worth, taken)) + worth(card)
             word_ace = 1 if ace and all(c.rank == 1 for c in taken) else ace
             if taken:
@@ -145,10 +167,9 @@ class SwaziAgent:
                 found.append((Move(CAPTURE, card, ace, value, taken), 10 + gain + bonus))
                 found.append((Move(CAPTURE, card, ace, value), 9 + worth(card) + bonus))
         ace = 1 if card.rank == 1 else 0
-        table = sets_of(loose)
         for total in range(1, TOP_BUILD + 1 - card.rank):
             value = card.rank + total
-            if not table[total] or not any(serves(c, value) for c in others):
+            if not table.masks[total] or not any(serves(c, value) for c in others):
                 continue
             part = max(table[total], key=lambda cards: sum(map(worth, cards)))
             score = 4 + 0.6 * (sum(map(worth, part)) + worth(card))

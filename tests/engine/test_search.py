@@ -274,6 +274,20 @@ def test_half_way_the_search_stops_only_on_a_plain_verdict() -> None:
     assert searcher.settled([preferred, slightly], [1]) is None
 
 
+def test_fishing_alone_stops_half_way_for_a_rival_only_further_ahead() -> None:
+    # Fishing's early verdicts for a rival were the ones the full search overturned most
+    # (docs/ai.md): it asks two standard errors half way where the others ask one.
+    preferred = [0.6, 0.4] * 4
+    ahead = [0.65, 0.45, 0.6, 0.4, 0.6, 0.4, 0.6, 0.4]  # by one standard error and a half
+    alike = ("fishing", "swazi", "twentytwo")  # half a standard error asked at the end
+    assert {hard(game_id).confidence for game_id in alike} == {0.5}
+    settled = {game_id: hard(game_id).settled([preferred, ahead], [1]) for game_id in alike}
+    assert settled == {"fishing": None, "swazi": 1, "twentytwo": 1}
+    strictness = {game_id: yardstick(game).settle_strictness for game_id, game in games().items()}
+    assert strictness.pop("fishing") == 4.0
+    assert set(strictness.values()) == {2.0}
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_search_stopped_half_way_plays_the_heuristic_move_or_the_full_searchs(
     game_id: str,
