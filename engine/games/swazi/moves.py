@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import Card, cards_text
 from engine.core import parse_error
 from engine.errors import ActionParseError, CardError
@@ -38,6 +40,7 @@ def _word(card: Card, ace: int) -> str:
     return f"{card.text}={ace}" if ace else card.text
 
 
+@mypyc_attr(acyclic=True)  # as rules.Build
 class Move:
     """One swazi move. ``kind`` says which; the other fields as the kind needs them:
 
