@@ -291,7 +291,10 @@ def main() -> None:
     args = parser.parse_args()
     builds = [False, True] if args.build == "both" else [args.build == "pure"]
     if not engine.compiled() and not os.environ.get(engine.PURE_VARIABLE):
-        progress("the compiled engine is not installed (./run build): the pure build only")
+        progress(
+            "the compiled engine is not installed, or older than its source (./run build):"
+            " the pure build only"
+        )
         builds = [True]
     with_uno = uno_run() is not None
     rows = []
