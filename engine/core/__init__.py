@@ -43,7 +43,7 @@ from engine.core.events import (
 )
 from engine.core.game import PITCH_LIMIT, Game, Result, State, StateAgent, Zone
 from engine.core.options import DeckPlan, Option, OptionValue, make_rng
-from engine.core.scoring import SUIT_COUNTS, held_sets, pile_counts, pile_phrase
+from engine.core.scoring import SUIT_COUNTS, held_sets, pile_phrase
 from engine.core.totals import TotalsState
 
 __all__ = [
@@ -85,7 +85,6 @@ __all__ = [
     "listing",
     "make_rng",
     "parse_error",
-    "pile_counts",
     "pile_phrase",
     "redeal",
     "score_lines",

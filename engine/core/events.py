@@ -9,7 +9,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from engine.errors import SavedStateError
-from engine.words import N_, _, ngettext
+from engine.words import N_, _
 
 
 # acyclic: see Event
@@ -34,8 +34,8 @@ class Phrase:
         self.message: Final = message
         self.args: Final = args
         self.plural: Final = plural
-        """The message's plural form, when it counts something (``counted``): ``ngettext``
-        picks."""
+        """The message's plural form, when it counts something (``counted``): the English
+        form the count picks is the one translated."""
         self.counted: Final = counted
 
     def __eq__(self, other: object) -> bool:
@@ -143,7 +143,10 @@ def _rendered(
         else _rendered(value.message, value.args, seats, value.plural, value.counted)
         for name, value in args
     }
-    words = _(message) if plural is None else ngettext(message, plural, count)
+    # A phrase's two forms are marked apart (``N_`` each), so a catalog holds each as a message
+    # of its own, not as a plural pair that ``ngettext`` would look up: the English form the
+    # count picks is translated (a language's own plural rule is not asked).
+    words = _(message if plural is None or count == 1 else plural)
     return words.format_map(_KeepSeats(filled, seats.args))
 
 

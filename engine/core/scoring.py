@@ -18,22 +18,6 @@ SUIT_COUNTS = (
 """A count of a suit's cards in a pile (singular, plural), and a tie for most of them."""
 
 
-def pile_counts(
-    piles: Sequence[Collection[Card]],
-    suit: int,
-    scoring: Sequence[tuple[Card, str]],
-    tie_rule: str,
-) -> str:
-    """``pile_phrase`` in English.
-
-    >>> piles = [[Card.parse(text) for text in pile.split()] for pile in ("2C 3C 4D", "5C 10D KH")]
-    >>> scoring = [(Card.parse("2C"), "2♣"), (Card.parse("10D"), "10♦")]
-    >>> pile_counts(piles, 0, scoring, "nobody scores")
-    '{s0} 3 cards, 2 clubs, 2♣; {s1} 3 cards, 1 club, 10♦ (most cards: a tie, nobody scores)'
-    """
-    return pile_phrase(piles, suit, scoring, tie_rule).text
-
-
 def pile_phrase(
     piles: Sequence[Collection[Card]],
     suit: int,

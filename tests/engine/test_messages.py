@@ -48,7 +48,9 @@ class French(gettext.NullTranslations):
         return self.WORDS.get(message, message)
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return self.gettext(msgid1 if n == 1 else msgid2)
+        # as a compiled catalog does: a pair is looked up as one plural entry, and a phrase's
+        # two forms are not one (each is marked, and kept, as a message of its own)
+        return msgid1 if n == 1 else msgid2
 
 
 def test_a_phrase_inside_an_event_is_translated_with_it() -> None:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import engine.ai
 from engine.cards import FULL_DECK, Card
 from engine.cli import main
-from engine.core import RandomAgent, StateAgent
+from engine.core import Event, RandomAgent, StateAgent
 from engine.errors import ActionParseError, SavedStateError, SetupError
 from engine.games.swazi import (
     GAME,
@@ -28,7 +28,9 @@ from engine.games.swazi import (
     score_piles,
     sets_by_total,
 )
+from engine.languages import catalog
 from engine.runner import play_out
+from engine.words import speaking
 from tests.engine import helpers
 from tests.engine.helpers import legal, sampled_steps
 
@@ -570,8 +572,13 @@ def test_scoring_26_26_split_is_1_each_and_11_points_in_all() -> None:
     points, reasons = score_piles([clubs_diamonds, hearts_spades])
     # cards 1 + 1; spades 2 (seat 1); 2♠ 1 (seat 1); 10♦ 2 (seat 0); aces 2 + 2
     assert points == [5, 6] and sum(points) == 11
-    assert reasons[0] == ["most cards tied 1", "10♦ 2", "aces 2"]
-    assert reasons[1] == ["most cards tied 1", "most spades 2", "2♠ 1", "aces 2"]
+    assert [reason.text for reason in reasons[0]] == ["most cards tied 1", "10♦ 2", "aces 2"]
+    assert [reason.text for reason in reasons[1]] == [
+        "most cards tied 1",
+        "most spades 2",
+        "2♠ 1",
+        "aces 2",
+    ]
     tied_spades, _ = score_piles([cards("2S 3S KD"), cards("4S 5S")])
     assert tied_spades == [2 + 1 + 1, 1]
 
@@ -1106,3 +1113,22 @@ def test_a_change_says_the_value_it_makes() -> None:
     assert GAME.action_label(change, ["Ann", "Bob"]) == (
         "Change your opponent's build of 7 into 14 with 7♥"
     )
+
+
+def test_a_deals_piles_and_scores_read_wholly_in_the_readers_language() -> None:
+    # the piles' counts and the points' reasons are phrases translated with their line: none
+    # is rendered in English inside a Spanish line
+    state, rng, agent = GAME.new_state(2, 7), random.Random(1), RandomAgent()
+    ended: list[Event] = []
+    while not ended:
+        seat = state.to_act()[0]
+        move = agent.choose(None, state.legal_actions(seat), rng, False)
+        assert move is not None
+        events = state.apply(seat, move)
+        ended = [event for event in events if event.kind in ("piles", "hand_end")]
+    with speaking(catalog("es")):
+        lines = [event.render(["ana", "bob"]) for event in ended]
+    assert lines[0].startswith("Montones del reparto 1: ana ") and "picas" in lines[0]
+    assert lines[1].startswith("Puntuación del reparto 1: ana ") and "ases" in lines[1]
+    for english in ("card", "spade", "most", "ace", "point", "tied"):
+        assert not any(english in line for line in lines), (english, lines)

@@ -14,18 +14,22 @@ from mypy_extensions import mypyc_attr
 from engine.cards import DIAMONDS, FULL_DECK, SPADES, SUIT_CARDS, Card, cards_pretty
 from engine.core import (
     Action,
+    Arg,
     DeckPlan,
     Event,
     OptionValue,
+    Phrase,
     TotalsState,
     View,
     Zone,
     cards_json,
     held_sets,
+    listing,
     make_rng,
-    pile_counts,
+    pile_phrase,
     redeal,
 )
+from engine.words import N_
 
 from . import words
 from .listing import legal_moves
@@ -55,36 +59,42 @@ def build_json(build: Build) -> dict[str, Any]:
     }
 
 
-def score_piles(piles: Sequence[Collection[Card]]) -> tuple[list[int], list[list[str]]]:
+def score_piles(piles: Sequence[Collection[Card]]) -> tuple[list[int], list[list[Phrase]]]:
     """§9.2: points per pile for one deal, with reasons: most cards 2 and most spades 2 (a
     tie: 1 each), 2♠ 1, 10♦ 2, each ace 1 — 11 points in all. A pile given as a set is looked
     up in as it is."""
     points = [0, 0]
-    reasons: list[list[str]] = [[], []]
+    reasons: list[list[Phrase]] = [[], []]
     held = held_sets(piles)
-    for label, counts in (
-        ("most cards", [len(pile) for pile in piles]),
-        ("most spades", [len(cards & SUIT_CARDS[SPADES]) for cards in held]),
+    for counts, most, tied in (
+        ([len(pile) for pile in piles], N_("most cards {points}"), N_("most cards tied {points}")),
+        (
+            [len(cards & SUIT_CARDS[SPADES]) for cards in held],
+            N_("most spades {points}"),
+            N_("most spades tied {points}"),
+        ),
     ):
         if counts[0] == counts[1]:
             for seat in (0, 1):
                 points[seat] += 1
-                reasons[seat].append(f"{label} tied 1")
+                reasons[seat].append(Phrase(tied, (("points", "1"),)))
         else:
             seat = 0 if counts[0] > counts[1] else 1
             points[seat] += 2
-            reasons[seat].append(f"{label} 2")
+            reasons[seat].append(Phrase(most, (("points", "2"),)))
     for seat, cards in enumerate(held):
         if TWO_OF_SPADES in cards:
             points[seat] += 1
-            reasons[seat].append("2♠ 1")
+            reasons[seat].append(Phrase("{card} {points}", (("card", "2♠"), ("points", "1"))))
         if TEN_OF_DIAMONDS in cards:
             points[seat] += 2
-            reasons[seat].append("10♦ 2")
+            reasons[seat].append(Phrase("{card} {points}", (("card", "10♦"), ("points", "2"))))
         aces = sum(1 for card in cards if card.rank == 1)
         if aces:
             points[seat] += aces
-            reasons[seat].append(f"{'ace' if aces == 1 else 'aces'} {aces}")
+            reasons[seat].append(
+                Phrase(N_("ace {count}"), (("count", str(aces)),), N_("aces {count}"), aces)
+            )
     return points, reasons
 
 
@@ -319,13 +329,13 @@ class SwaziState(TotalsState):
             self.totals[seat] += points[seat]
         self.history.append(points)
         deal = ("deal", str(self.deal_number + 1))
-        counts = pile_counts(piles, SPADES, SCORING_CARDS, "1 point each")
-        # each seat's part follows its seat, which a message names itself
-        first, _between, second = counts.removeprefix("{s0} ").partition("; {s1} ")
-        events.append(Event(words.PILES, "piles", args=(deal, ("pile0", first), ("pile1", second))))
-        scores = [deal]
+        counts = pile_phrase(piles, SPADES, SCORING_CARDS, N_("1 point each"))
+        events.append(Event(words.PILES, "piles", args=(deal, ("piles", counts))))
+        scores: list[tuple[str, Arg]] = [deal]
         for seat in (0, 1):
-            said = f" ({', '.join(reasons[seat])})" if reasons[seat] else ""
+            said: Arg = ""
+            if reasons[seat]:  # punctuation around the reasons, no word to translate
+                said = Phrase(" ({reasons})", (("reasons", listing(", ", reasons[seat])),))
             scores.append((f"points{seat}", str(points[seat])))
             scores.append((f"reasons{seat}", said))
             scores.append((f"total{seat}", str(self.totals[seat])))

@@ -122,7 +122,7 @@ SWEPT = (
 WINS = (N_("{s0} wins with {points} points"), N_("{s1} wins with {points} points"))
 DISCARDED = (N_("{s0} discarded {card}"), N_("{s1} discarded {card}"))
 SECOND_HALF = N_("Second half: 12 more cards to each player")
-PILES = N_("Deal {deal} piles: {s0} {pile0}; {s1} {pile1}")
+PILES = N_("Deal {deal} piles: {piles}")
 SCORES = N_(
     "Deal {deal} scores: {s0} {points0}{reasons0}; {s1} {points1}{reasons1}"
     " · totals: {s0} {total0}, {s1} {total1}"
