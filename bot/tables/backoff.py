@@ -3,6 +3,7 @@ said once (``Outage``) however many calls it fails."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from datetime import datetime
@@ -26,6 +27,13 @@ def retry_delay(failures: int) -> float:
     back at the same moment when it recovers."""
     base = min(RETRY_MOST_SECONDS, RETRY_FIRST_SECONDS * 2.0 ** min(failures - 1, 16))
     return base * random.uniform(0.8, 1.0)
+
+
+async def wait_to_retry(seconds: float) -> None:
+    """Wait ``seconds`` before trying a failed call again. Every retry of the bot waits here,
+    called as ``backoff.wait_to_retry``: the one seam where tests put these waits on simulated
+    time only (a test's clock moves when it says, not when a real second has passed)."""
+    await asyncio.sleep(seconds)
 
 
 class DiscordUnavailable(Exception):

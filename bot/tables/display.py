@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.preferences import PingKind, TurnPing, TurnPings
 from bot.storage import BrokenGame
+from bot.tables import backoff
 from bot.tables.backoff import DiscordUnavailable, Outage, retry_delay
 from bot.tables.records import Clock, RoundEnd, Spawn
 from bot.tables.session import TableSession, working_on
@@ -210,7 +211,7 @@ class TableDisplay:
                         "table %s: its %s given up after %d tries", session.table_id, what, tries
                     )
                     return MISSED
-                await asyncio.sleep(retry_delay(failures))
+                await backoff.wait_to_retry(retry_delay(failures))
                 if not wanted():
                     return MISSED
                 continue

@@ -17,6 +17,7 @@ from typing import TypeVar
 from bot.errors import SaveFailed, UserError
 from bot.settings import Settings
 from bot.storage import Shards, Storage
+from bot.tables import backoff
 from bot.tables.backoff import retry_delay
 from bot.tables.display import Presenter
 from bot.tables.lobby import Lobby, LobbyStatus
@@ -250,7 +251,7 @@ class Lobbies:
             except Exception:
                 failures += 1
                 log.exception("lobby %s: could not forget it; trying again", lobby_id)
-                await asyncio.sleep(retry_delay(failures))
+                await backoff.wait_to_retry(retry_delay(failures))
 
     def member_left(self, guild_id: int, user_id: int) -> None:
         """A person left the server: they leave its lobbies; a lobby they host closes."""

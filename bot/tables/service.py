@@ -24,6 +24,7 @@ from bot.errors import GameMovedElsewhere, SaveFailed, UserError
 from bot.preferences import TurnPings
 from bot.settings import Settings
 from bot.storage import Shards, Storage
+from bot.tables import backoff
 from bot.tables.backoff import retry_delay
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobbies import Lobbies
@@ -417,7 +418,7 @@ class TableService:
                 change = await call()
             except SaveFailed:
                 failures += 1
-                await asyncio.sleep(retry_delay(failures))
+                await backoff.wait_to_retry(retry_delay(failures))
                 continue
             except (GameMovedElsewhere, UserError):  # the game ended or moved, or the seat
                 # went to the AI, meanwhile

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from bot.errors import GameMovedElsewhere, SaveFailed
 from bot.ops import metrics
 from bot.settings import Settings
+from bot.tables import backoff
 from bot.tables.backoff import retry_delay
 from bot.tables.records import Change, Clock, Spawn
 from bot.tables.session import TableSession, working_on
@@ -161,7 +162,7 @@ class TableTimers:
             else:
                 log.warning("table %s: its driver failed again (%d in a row)", table_id, failures)
         self.due[table_id] = self.clock() + timedelta(seconds=delay)
-        await asyncio.sleep(delay)
+        await backoff.wait_to_retry(delay)
         self.schedule(session, failures, ai_failed)
 
     async def _time_out(self, session: TableSession, seat: int, revision: int) -> Change | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import simcord
 
 from bot.app import CardroomBot, create_bot
 from bot.settings import Settings
+from bot.tables import backoff
 from tests.bot.helpers import SeededDraws, release
 
 
@@ -57,9 +59,17 @@ async def simcord_bot(settings: Settings) -> AsyncIterator[CardroomBot]:
 
 
 @pytest.fixture
-async def env(simcord_env: simcord.Env) -> simcord.Env:
+async def env(simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> simcord.Env:
     bot = simcord_env.bot
     assert isinstance(bot, CardroomBot)
+
+    async def wait_on_simulated_time(seconds: float) -> None:
+        # simcord runs a bot's sleep shorter than its settle window in real time: retries of
+        # 1, 2, 4 s would move the test's clock while it waits for a click, as far as the
+        # machine is slow (a busy machine timed settles out)
+        await simcord_env.external_wait(asyncio.sleep(seconds), reason="a retry's backoff")
+
+    monkeypatch.setattr(backoff, "wait_to_retry", wait_on_simulated_time)
     await bot.tree.sync()
     return simcord_env
 
