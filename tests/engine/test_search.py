@@ -288,6 +288,14 @@ def test_fishing_alone_stops_half_way_for_a_rival_only_further_ahead() -> None:
     assert set(strictness.values()) == {2.0}
 
 
+def early_and_full(game_id: str) -> tuple[SearchAgent, SearchAgent]:
+    """Two searches of the game's own budget, one that may stop early and one that may not."""
+    game = games()[game_id]
+    budget = Budget(rollouts=yardstick(game).playouts)
+    early = SearchAgent(heuristic(game), yardstick(game), budget)
+    return early, SearchAgent(heuristic(game), yardstick(game), budget, stop_early=False)
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_search_stopped_half_way_plays_the_heuristic_move_or_the_full_searchs(
     game_id: str,
@@ -296,10 +304,7 @@ def test_a_search_stopped_half_way_plays_the_heuristic_move_or_the_full_searchs(
     # not stop makes the full search's decision, and one that stopped plays the heuristic's
     # move or the last rival: where it differs from the full search, one of the two played
     # the heuristic's move. Never more playouts than the full search; fewer on the whole.
-    game = games()[game_id]
-    budget = Budget(rollouts=yardstick(game).playouts)
-    early = SearchAgent(heuristic(game), yardstick(game), budget)
-    full = SearchAgent(heuristic(game), yardstick(game), budget, stop_early=False)
+    early, full = early_and_full(game_id)
     stopped = 0
     for seed in (1, 2):
         for state, seat in positions(game_id, 2, seed, every=2):
@@ -326,10 +331,7 @@ def test_a_search_stopped_early_plays_the_full_searchs_worlds_decision_after_dec
     # worlds, and leaves the generator as the full search does, so the next decision (sharing
     # the generator, as a game's do) searches the same worlds again. Paired arena games rest on
     # this: they part only where a decision differs.
-    game = games()[game_id]
-    budget = Budget(rollouts=yardstick(game).playouts)
-    early = SearchAgent(heuristic(game), yardstick(game), budget)
-    full = SearchAgent(heuristic(game), yardstick(game), budget, stop_early=False)
+    early, full = early_and_full(game_id)
     early_rng, full_rng = random.Random(4), random.Random(4)
     stopped = after_a_stop = 0
     for state, seat in positions(game_id, 2, seed=1, every=2):
