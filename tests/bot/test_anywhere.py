@@ -127,7 +127,7 @@ async def test_a_refused_follow_up_posts_through_another_token(
 async def test_a_token_expired_mid_ai_turn_reposts_the_table(
     env: simcord.Env, bot: CardroomBot
 ) -> None:
-    bot.settings.ai_delay_seconds = 2.0  # the AI's move lands after the token went
+    bot.settings.ai_delay_seconds = 5.5  # the AI's move lands after the token went
     group = GroupDm.open(env, "ann", "bob")
     ann = group.people[0]
     table = await open_group_table(group, bot, "stuck", 0)

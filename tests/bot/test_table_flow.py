@@ -11,18 +11,20 @@ import pytest
 import simcord
 from discord import app_commands
 
-from bot.app import CardroomBot
+from bot.app import CardroomBot, create_bot
 from bot.tables.records import NO_PLAYERS_LEFT, EndKind
 from bot.tables.session import MAX_TIMEOUTS
 from engine.core import PITCH_LIMIT
 from engine.registry import games
 from tests.bot.conftest import admin, fast_settings
 from tests.bot.helpers import (
+    SeededDraws,
     add_player,
     components,
     hand_dm,
     last_notice,
     move_buttons,
+    move_by_hand,
     open_table,
     release,
     table_message,
@@ -77,7 +79,7 @@ async def test_each_game_has_its_own_start_command_with_exactly_its_options(
     with pytest.raises(simcord.OptionError):  # Discord itself refuses another game's option
         await ann.member.slash(channel, "game start fishing", memory_aid=True)
     with pytest.raises(simcord.OptionError):  # and a number out of the option's range
-        await ann.member.slash(channel, "game start fishing", target=10_000)
+        await ann.member.slash(channel, "game start fishing", target=10_0.0)
 
 
 async def test_only_the_host_starts_or_cancels(
@@ -313,36 +315,32 @@ async def test_rules_command_shows_the_rules_privately(
 
 @pytest.mark.slow
 async def test_table_edits_are_coalesced(tmp_path: Path) -> None:
-    settings = fast_settings(tmp_path, table_edit_seconds=1.0, ai_delay_seconds=0.0)
-    from bot.app import create_bot
-
+    # past simcord's settle window (5 s), so only the test's clock ends the wait between edits
+    settings = fast_settings(tmp_path, table_edit_seconds=10.0, ai_delay_seconds=0.0)
     bot = create_bot(settings)
     try:
         async with simcord.run(bot) as env:
             await bot.tree.sync()
+            bot.tables.draws = SeededDraws("coalesced edits")  # the same deal, the same moves
             guild = env.create_guild()
             channel = guild.create_text_channel("games")
             ann = add_player(env, guild, "ann")
             table = await open_table(bot, channel, [ann], "fishing", 1)
-            await env.advance_time(2)
-            edits = [
-                r
-                for r in env.http_requests
-                if r.method == "PATCH" and f"/messages/{table.table_message_id}" in r.path
-            ]
-            before = len(edits)
-            rng = random.Random(5)
-            from tests.bot.helpers import move_by_hand
+            await env.advance_time(11)
 
-            # ann moves and the AI answers at once: two changes within a second, one edit
+            def table_edits() -> int:
+                path = f"/channels/{channel.id}/messages/{table.table_message_id}"
+                return len([r for r in env.http_requests if r.method == "PATCH" and r.path == path])
+
+            before = table_edits()
+            rng = random.Random(5)
+            # ann moves twice and the AI answers each at once: four changes within the interval,
+            # shown in one edit at once and one when the interval is over (or all in one)
+            actions = len(table.actions)
             assert await move_by_hand(ann, channel, table, rng)
-            assert len(table.actions) >= 2
-            await env.advance_time(1.5)
-            edits = [
-                r
-                for r in env.http_requests
-                if r.method == "PATCH" and f"/messages/{table.table_message_id}" in r.path
-            ]
-            assert 1 <= len(edits) - before <= 2
+            assert await move_by_hand(ann, channel, table, rng)
+            assert len(table.actions) == actions + 4
+            await env.advance_time(11)
+            assert 1 <= table_edits() - before <= 2, "four changes, at most two edits"
     finally:
         await release(bot)
