@@ -139,7 +139,7 @@ def finished_games(count: int, servers: int = 10) -> list[FinishedGame]:
                 for s in range(4)
             ],
             record={"game": "fishing", "players": 4, "seed": n, "options": {}, "actions": []},
-            summary=["hand 1: 11 10 9 8"],
+            summary=[SavedEvent(revision=0, text="hand 1: 11 10 9 8", kind="hand_end")],
         )
         for n in range(count)
     ]

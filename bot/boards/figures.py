@@ -9,11 +9,15 @@ from collections.abc import Sequence
 from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow, StatsRow, rating_text
 from bot.i18n import number, percent
 from bot.storage import HistoryRow
-from bot.text import clip
+from bot.tables.records import summary_of
+from bot.text import clip, said
 from bot.ui import GREY, MEDALS, Message, game_name, layout, small, timestamp
 from engine.words import _, ngettext
 
 OVERALL = "overall"  # the scoreboard of every game together, ranked by wins
+# characters of a game's hand-by-hand scores in the history (as shown, small): its latest
+# hands, so that a page of games stays within Discord's 4,000 (its replay shows every hand)
+HANDS_BUDGET = 220
 
 
 def played_scores(row: StatsRow, language: str) -> str:
@@ -81,7 +85,8 @@ def score_line(row: ScoreRow, language: str) -> str:
 
 
 def history_entry(row: HistoryRow) -> str:
-    """A finished game in the history: the game, when, each seat's place and score."""
+    """A finished game in the history: the game, when, each seat's place and score with its
+    latest hands' scores under them, and its table id."""
     seats = sorted(row.seats, key=lambda seat: (seat.place, seat.seat))
     results = ", ".join(
         f"{MEDALS.get(seat.place, '')}{seat.place}. {'🤖 ' if seat.is_ai else ''}{seat.name}"
@@ -93,9 +98,25 @@ def history_entry(row: HistoryRow) -> str:
         game=_(game_name(row.game_id)),
         when=timestamp(row.ended_at),
         season=row.season,
-        results=results,
+        results="\n".join(filter(None, (results, latest_hands(row)))),
         table=row.table_id,
     )
+
+
+def latest_hands(row: HistoryRow) -> str:
+    """A finished game's latest hands' scores, small, as many as ``HANDS_BUDGET`` holds, in
+    the active language (a game stored before they were kept as message ids reads in
+    English, as it was written)."""
+    names = [seat.name for seat in sorted(row.seats, key=lambda seat: seat.seat)]
+    hands = [said(summary_of(saved), names) for saved in row.summary]
+    shown = ""
+    for kept in range(len(hands), 0, -1):
+        earlier = len(hands) - kept
+        note = [_("… ({count} earlier not shown)").format(count=earlier)] if earlier else []
+        shown = small([*note, *hands[-kept:]])
+        if len(shown) <= HANDS_BUDGET:
+            break
+    return clip(shown, HANDS_BUDGET)  # the last hand alone is too long: the start of it
 
 
 def stats_message(name: str, rows: Sequence[StatsRow], language: str) -> Message:

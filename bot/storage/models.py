@@ -270,7 +270,8 @@ class FinishedGame(BaseModel):
     ended_at: UtcDatetime
     seats: list[FinishedSeat]
     record: dict[str, Any]  # the replay record: {"game","players","seed","options","actions"}
-    summary: list[str]  # one line per hand/round (hand_end events), for history
+    # each hand's or round's scores (its hand_end event), read in the history's language
+    summary: list[SavedEvent]
 
     @property
     def has_ai(self) -> bool:
@@ -287,7 +288,8 @@ class HistoryRow(BaseModel):
     ended_at: UtcDatetime
     seats: list[FinishedSeat]
     has_ai: bool
-    summary: list[str]
+    # each hand's scores: an event, or (stored before events) its English text, names filled
+    summary: list[SavedEvent | str]
 
 
 class PlacedSeat(NamedTuple):

@@ -12,13 +12,13 @@ the seats that Start saw.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.errors import UserError
-from bot.i18n import catalog
+from bot.i18n import catalog, language_of
 from bot.storage import SavedLobby
 from bot.tables.records import Seat
 from engine.core import Game, OptionValue
@@ -69,7 +69,7 @@ class Lobby:
     status: LobbyStatus = LobbyStatus.OPEN
     turn_seconds: int | None = None  # each turn's time (None: the server's TURN_SECONDS)
     # the language its messages and its table speak in public (its server's, or its opener's
-    # where there is none); after a restart, its host's
+    # where there is none); kept across a restart (``restored_language``)
     language: str = "en"
     # held by every saved change and by a start: a start waits for changes in flight, so
     # none lands after the game took the seats (nor saves the lobby's row again)
@@ -192,11 +192,20 @@ class Lobby:
             seats,
             saved.message_id,
             turn_seconds=saved.turn_seconds,
-            # a lobby saved before its language was kept speaks its host's
-            language=saved.language or (seats[0].language or "en" if seats else "en"),
+            language=restored_language(saved.language, seats),
         )
 
     def _check_room(self) -> None:
         most = max(self.game.player_counts)
         if len(self.seats) >= most:
             raise UserError(_("The table is full ({count} seats).").format(count=most))
+
+
+def restored_language(saved: str | None, seats: Sequence[Seat]) -> str:
+    """The language a restored lobby speaks: the one saved with it, else (saved before its
+    language was kept) its host's. One Cardroom no longer ships becomes English here, not
+    through the catalogs' fallback, so that its table stores a language it speaks: English is
+    what its server's locale gives a new lobby now, unless an admin has chosen a language
+    since (the restore does not see that choice)."""
+    host = seats[0].language if seats else None
+    return language_of(saved or host)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.i18n import language_of
 from bot.storage import READ_IN_TURNS, ActionRecord, BrokenGame, LoadedGame, Shards, Storage
 from bot.tables.lobby import Lobby
 from bot.tables.records import LoggedEvent, RoundEnd, Seat, SessionContext, summary_of
@@ -90,7 +91,8 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
     else:
         session.log.extend(LoggedEvent.from_record(event) for event in saved.table_log.events)
         session.summaries.extend(summary_of(summary) for summary in saved.table_log.summaries)
-        session.language = saved.table_log.language
+        # one Cardroom no longer ships speaks English, as a restored lobby does (lobby.py)
+        session.language = language_of(saved.table_log.language)
         session.deals = saved.table_log.deals
         if saved.table_log.round_end is not None:
             session.round_end = RoundEnd.from_record(saved.table_log.round_end)

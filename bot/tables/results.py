@@ -8,7 +8,6 @@ from datetime import datetime
 
 from bot.storage import FinishedGame, FinishedSeat, SavedGame, TableLog
 from bot.tables.records import TableData, saved_summary
-from engine.words import ENGLISH, speaking
 
 
 def places_of(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
@@ -72,7 +71,7 @@ def finished_game(table: TableData, ended_at: datetime) -> FinishedGame:
             "options": dict(table.options),
             "actions": [list(action) for action in table.actions],
         },
-        summary=english_summaries(table),
+        summary=[saved_summary(event) for event in table.summaries],
     )
 
 
@@ -103,10 +102,3 @@ def saved_game(table: TableData) -> SavedGame:
             language=table.language,
         ),
     )
-
-
-def english_summaries(table: TableData) -> list[str]:
-    """Each hand's scores in English, names filled in: the finished game's stored record."""
-    names = [seat.name for seat in table.seats]
-    with speaking(ENGLISH):
-        return [event.render(names) for event in table.summaries]

@@ -43,7 +43,7 @@ from engine.words import _, and_list, ngettext
 
 TABLE_EVENTS = 6
 # characters of hand-by-hand summaries in the results: the latest hands only, so that the
-# results fit a phone's screen (/game history keeps the whole game)
+# results fit a phone's screen (the replay keeps the whole game)
 SUMMARY_BUDGET = 700
 
 P = ParamSpec("P")

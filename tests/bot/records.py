@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 
-from bot.storage import FinishedGame, FinishedSeat
+from bot.storage import FinishedGame, FinishedSeat, SavedEvent
 
 GUILD = 100
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -46,5 +46,5 @@ def finished(
         ended_at=START + timedelta(minutes=minute, seconds=30),
         seats=seats,
         record={"game": game_id, "players": len(seats), "seed": 1, "options": {}, "actions": []},
-        summary=[f"hand 1 of {table_id}"],
+        summary=[SavedEvent(revision=0, text=f"hand 1 of {table_id}", kind="hand_end")],
     )

@@ -1,7 +1,8 @@
 """Open lobbies survive a restart: a new bot on the same database brings each one back with its
 seats, options and AI levels, in its old message, whose buttons work; a lobby whose channel
 went while the bot was down is dropped; a started lobby is gone from storage with the game's
-first save, in the same transaction (``test_storage.py``)."""
+first save, in the same transaction (``test_storage.py``). A lobby or a table saved in a
+language Cardroom no longer ships comes back speaking English."""
 
 from __future__ import annotations
 
@@ -170,3 +171,50 @@ async def test_a_lobby_change_that_cannot_be_saved_is_not_made(tmp_path: Path) -
             refused = await bob.member.slash(other, "game start fishing")
         assert "could not be saved" in text_of(refused.response)
         assert other.id not in bot.tables.by_channel, "no lobby opened"
+
+
+async def test_a_lobby_saved_in_a_language_no_longer_shipped_comes_back_in_english(
+    tmp_path: Path,
+) -> None:
+    async with server(tmp_path) as here:
+        env, guild, channel, old = here.env, here.guild, here.channel, here.bots[0]
+        ann = add_player(env, guild, "ann")
+        message, _ = await open_lobby(old, [ann], channel)
+        # saved while Cardroom spoke 'xx', which it no longer ships (nor does its host read)
+        async with old.storage._database.transaction() as sql:
+            await sql.execute("UPDATE open_lobbies SET language = 'xx'")
+
+        new = await here.restart()
+        assert not new.restore_problems
+        assert the_lobby(new, channel).language == "en", "said, not left to the catalogs"
+        shown = next(m for m in channel.history() if m.id == message.id)
+        assert "Ada (hard)" in text_of(shown) and "How to play" in text_of(shown)
+
+        await ann.member.click(message, label="Start")
+        table = new.tables.tables[new.tables.by_channel[channel.id]]
+        assert table.language == "en"
+        (running,) = await new.storage.running.load()
+        assert isinstance(running, LoadedGame) and running.saved.table_log is not None
+        assert running.saved.table_log.language == "en", "its table stores a language it speaks"
+
+
+async def test_a_table_saved_in_a_language_no_longer_shipped_comes_back_in_english(
+    tmp_path: Path,
+) -> None:
+    async with server(tmp_path) as here:
+        env, guild, channel, old = here.env, here.guild, here.channel, here.bots[0]
+        ann = add_player(env, guild, "ann")
+        message, _ = await open_lobby(old, [ann], channel)
+        await ann.member.click(message, label="Start")
+        async with old.storage._database.transaction() as sql:
+            await sql.execute(
+                "UPDATE running_games SET table_log"
+                ' = replace(table_log, \'"language":"en"\', \'"language":"xx"\')'
+            )
+        (saved,) = await old.storage.running.load()
+        assert isinstance(saved, LoadedGame) and saved.saved.table_log is not None
+        assert saved.saved.table_log.language == "xx"
+
+        new = await here.restart()
+        table = new.tables.tables[new.tables.by_channel[channel.id]]
+        assert table.language == "en", "said, not left to the catalogs"

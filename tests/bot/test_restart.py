@@ -17,6 +17,7 @@ import simcord
 
 from bot.app import CardroomBot, create_bot
 from bot.settings import Settings
+from bot.storage import SavedEvent
 from bot.tables.session import TableSession
 from engine.core import Event, State
 from engine.registry import games
@@ -46,7 +47,7 @@ class Outcome:
     human_moves: int
     results: str  # the results message
     seats: list[tuple[str, bool, int, int]]  # (name, is_ai, score, place) by seat
-    summary: list[str]  # the hand by hand lines of the history
+    summary: list[SavedEvent | str]  # each hand's scores, as the history reads them
     record: dict[str, Any]  # the replay record: seed, options and every action
 
 

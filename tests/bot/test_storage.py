@@ -42,6 +42,7 @@ from bot.storage import (
     LoadedGame,
     PlacedSeat,
     RevisionConflictError,
+    SavedEvent,
     SavedGame,
     SavedLobby,
     SeatRecord,
@@ -965,7 +966,7 @@ async def test_history_lists_the_last_games_with_results(storage: Storage) -> No
     assert [row.has_ai for row in history] == [True, True, False]
     g4 = history[1]
     assert [(s.user_id, s.is_ai, s.place) for s in g4.seats] == [(3, False, 1), (None, True, 2)]
-    assert g4.summary == ["hand 1 of g4"]
+    assert g4.summary == [SavedEvent(revision=0, text="hand 1 of g4", kind="hand_end")]
     assert g4.ended_at == START + timedelta(minutes=3, seconds=30)
     assert len(await storage.results.history(GUILD)) == 5
     assert await storage.results.history(OTHER_GUILD) == []

@@ -1,0 +1,139 @@
+"""/game history shows each finished game's latest hands: stored as message ids with their
+arguments and read in the language of the board that shows them; a game stored before (its
+hands as English text) reads as it was written; a page of the longest games fits Discord."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+import simcord
+
+from bot.app import CardroomBot
+from bot.boards.figures import HANDS_BUDGET, history_entry
+from bot.boards.pages import HISTORY_PAGE
+from bot.i18n import catalog
+from bot.storage import FinishedSeat, HistoryRow, SavedEvent, Storage
+from engine.registry import games
+from engine.words import speaking
+from tests.bot.conftest import member
+from tests.bot.helpers import Playthrough, add_player, open_table, short_options, text_of
+from tests.bot.records import finished
+
+
+@pytest.fixture
+async def storage(database_url: str) -> AsyncIterator[Storage]:
+    """A new database of each dialect in turn (SQLite, then PostgreSQL)."""
+    opened = await Storage.open(database_url)
+    yield opened
+    await opened.close()
+
+
+async def history_text(player: simcord.MemberActor, channel: simcord.ChannelHandle) -> str:
+    """The first page of ``/game history`` as ``player`` sees it."""
+    shown = await player.slash(channel, "game history")
+    assert shown.response is not None
+    return text_of(shown.response)
+
+
+async def test_a_games_hands_read_in_the_language_of_the_board_that_shows_them(
+    bot: CardroomBot, env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    ann = add_player(env, guild, "ann")
+    fishing = games()["fishing"]
+    table = await open_table(bot, channel, [ann], "fishing", 1, short_options(fishing))
+    await Playthrough(env, channel, [ann], table, random.Random(5)).to_the_end()
+    (game,) = await bot.storage.results.history(guild.id)
+    # stored as the table log stores them: message ids with their arguments, no English
+    ids = [hand.text for hand in game.summary if isinstance(hand, SavedEvent)]
+    assert ids and ids == ["{title} scores: {scores} · totals: {totals}"] * len(game.summary)
+
+    english = await history_text(ann.member, channel)
+    await bot.wiring.languages.choose_for_server(guild.id, "de")
+    german = await history_text(ann.member, channel)
+
+    last = len(game.summary)
+    assert f"\n-# Hand {last} scores: ann " in english
+    assert f"\n-# Wertung Runde {last}: ann " in german
+    assert "scores:" not in german
+
+
+async def test_hands_stored_as_english_text_read_as_written(storage: Storage) -> None:
+    """Games finished before hands were stored as message ids: the column holds English
+    lines, names filled in; they are read back and shown as they are, in any language."""
+    await storage.results.finish(finished("old", {1: 1, 2: 2}))
+    written = ["Hand 1 scores: {ann} 3; bob 0 · totals: {ann} 3, bob 0"]  # braces in a name
+    async with storage._database.transaction() as sql:
+        await sql.execute(
+            "UPDATE finished_games SET summary = :summary WHERE table_id = 'old'",
+            {"summary": json.dumps(written)},
+        )
+    await storage.results.finish(finished("new", {1: 1, 2: 2}, minute=1))
+    new, old = await storage.results.history(finished("x", {}).guild_id)
+    assert old.summary == written
+    assert new.summary == [SavedEvent(revision=0, text="hand 1 of new", kind="hand_end")]
+    with speaking(catalog("de")):
+        assert f"\n-# {written[0]}\n-# Tisch old" in history_entry(old)
+
+
+def long_game(number: int) -> HistoryRow:
+    """A finished game of four seats with the longest names and a dozen long hands."""
+    names = [f"{seat}" * 32 for seat in "ABCD"]
+    hand = "; ".join(
+        f"{{s{seat}}} 10 (most cards 2, most clubs 1, 2♣ 1, 10♦ 1)" for seat in range(4)
+    )
+    return HistoryRow(
+        table_id=f"long{number}",
+        game_id="fishing",
+        season=1,
+        ended_at=datetime(2026, 1, 1, tzinfo=UTC),
+        seats=[
+            FinishedSeat(
+                seat=seat, user_id=seat + 1, name=name, is_ai=False, score=100, place=seat + 1
+            )
+            for seat, name in enumerate(names)
+        ],
+        has_ai=False,
+        summary=[
+            SavedEvent(
+                revision=0,
+                text=f"Hand {{n}} scores: {hand}",
+                kind="hand_end",
+                args=[["n", str(n)]],
+            )
+            for n in range(1, 13)
+        ],
+    )
+
+
+def test_a_long_game_shows_its_latest_hands_within_its_budget() -> None:
+    with speaking(catalog("en")):
+        entry = history_entry(long_game(1))
+    _title, _results, *lines, table = entry.split("\n")
+    assert table == "-# table long1"
+    hands = "\n".join(lines)
+    assert len(hands) <= HANDS_BUDGET
+    # no whole hand fits: the start of the last, and how many are not shown
+    assert hands.startswith("-# … (11 earlier not shown)\n-# Hand 12 scores: " + "A" * 32)
+    assert hands.endswith("…")
+
+
+async def test_a_page_of_the_longest_games_fits_one_message(
+    bot: CardroomBot, env: simcord.Env, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    for number in range(HISTORY_PAGE + 1):
+        row = long_game(number)
+        game = finished(row.table_id, {1: 1, 2: 2, 3: 3, 4: 4}, guild_id=guild.id, minute=number)
+        seats = [
+            seat.model_copy(update={"name": each.name})
+            for seat, each in zip(game.seats, row.seats, strict=True)
+        ]
+        await bot.storage.results.finish(
+            game.model_copy(update={"seats": seats, "summary": row.summary})
+        )
+    # simcord refuses a message whose texts pass Discord's 4,000 characters
+    page = await history_text(member(env, guild, "ann"), channel)
+    assert page.count("-# … (11 earlier not shown)") == HISTORY_PAGE
