@@ -11,6 +11,7 @@ Discord's 100 characters is cut, so that one bad entry never stops the commands 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -64,7 +65,31 @@ class CatalogTranslator(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         """The translation of ``string``, or None to keep the English."""
+        render = string.extras.get(RENDER)
+        if render is not None:
+            return rendered(render, string.message, str(locale))
         return translated(string.message, str(locale), context.location in NAMES)
+
+
+RENDER = "render"  # a ``composed`` text's extra: makes it in the active language
+
+
+def composed(render: Callable[[], str]) -> app_commands.locale_str:
+    """A command's text made at run time (a game option's description with its default):
+    ``render`` makes it in the active language, for English now and each locale when the
+    commands are synced."""
+    return app_commands.locale_str(clip(render(), TEXT_LIMIT), **{RENDER: render})
+
+
+def rendered(render: Callable[[], str], english: str, locale: str) -> str | None:
+    """A ``composed`` text in the language of the Discord ``locale``; None where it reads as
+    the English."""
+    language = language_of(locale)
+    if language == SOURCE_LANGUAGE:
+        return None
+    with speaking(catalog(language)):
+        found = clip(render(), TEXT_LIMIT)
+    return None if found == english else found
 
 
 def translated(message: str, locale: str, name: bool) -> str | None:

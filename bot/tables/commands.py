@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Coroutine, Sequence
+from functools import partial
 from typing import Any
 
 import discord
@@ -23,7 +24,7 @@ from bot.boards.pages import history_page
 from bot.errors import UserError
 from bot.help.rules import send_rules
 from bot.i18n import command_name, private_language
-from bot.languages import server_language_command
+from bot.languages import composed, server_language_command
 from bot.preferences import PingKind, TurnPing
 from bot.replays import commands as replays
 from bot.tables.anywhere import BringBackButton
@@ -48,7 +49,6 @@ from bot.tables.lobby_view import (
 from bot.tables.session import TableSession
 from bot.tables.table_view import NextRoundButton
 from bot.tables.tokens import board_of, bot_absent
-from bot.text import clip
 from bot.ui import (
     CHANNEL_PERMISSIONS,
     TABLE_THREAD_PERMISSIONS,
@@ -132,6 +132,14 @@ def option_annotation(option: Option) -> Any:
     return app_commands.Range[int, low, high] | None
 
 
+def option_description(option: Option) -> str:
+    """An option's description in the slash command, with its default, in the active
+    language."""
+    return _("{description} (default {amount})").format(
+        description=_(option.description), amount=option.amount(option.default)
+    )
+
+
 def start_command(game: Game, wiring: Wiring) -> app_commands.Command[Any, ..., None]:
     """``/game start <game>`` with exactly the game's options, each optional (its default
     when left out)."""
@@ -146,13 +154,14 @@ def start_command(game: Game, wiring: Wiring) -> app_commands.Command[Any, ..., 
     kind = inspect.Parameter.KEYWORD_ONLY
     parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     parameters.append(inspect.Parameter("turn_time", kind, annotation=str | None, default=None))
-    descriptions = {"turn_time": N_("How long each turn may take (default: the server's)")}
+    descriptions: dict[str, str | app_commands.locale_str] = {
+        "turn_time": N_("How long each turn may take (default: the server's)")
+    }
     for option in game.options:
         parameters.append(
             inspect.Parameter(option.name, kind, annotation=option_annotation(option), default=None)
         )
-        default = option.amount(option.default)
-        descriptions[option.name] = clip(f"{option.description} (default {default})", 100)
+        descriptions[option.name] = composed(partial(option_description, option))
     # discord.py reads a callback's parameters from its signature: this one has the game's own
     start.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     start.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]

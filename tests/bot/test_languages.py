@@ -16,11 +16,12 @@ from babel.messages.mofile import write_mo
 
 from bot.answers import APOLOGY
 from bot.app import CardroomBot
-from bot.i18n import COMMAND_NAME, day, listing, number, private_language, table_language
+from bot.i18n import COMMAND_NAME, catalog, day, listing, number, private_language, table_language
 from bot.languages import CatalogTranslator, translated, valid_command_name
 from bot.preferences import Languages
 from bot.storage import Storage
 from engine import languages as loader
+from engine.registry import get_game
 from engine.words import ENGLISH
 from tests.bot.conftest import admin, member
 from tests.bot.helpers import kill_and_restart, release
@@ -257,3 +258,20 @@ async def test_a_choice_that_cannot_be_saved_is_answered_privately_and_changes_n
     assert bot.wiring.languages.of_server(guild.id) is None
     logged = env.errors  # the failed saves, logged for the operators
     assert len(logged) == 2 and all("the database is gone" in repr(e.__cause__) for e in logged)
+
+
+async def test_a_game_options_description_and_its_default_read_in_each_locale(
+    bot: CardroomBot,
+) -> None:
+    # composed at run time ("{description} (default {amount})"): the shipped catalogs make it
+    # anew in each language, its default's words included
+    game = next(command for command in bot.tree.get_commands() if command.name == "game")
+    payload = await game.get_translated_payload(bot.tree, CatalogTranslator())
+    start = next(node for node in payload["options"] if node["name"] == "start")
+    cambio = next(node for node in start["options"] if node["name"] == "cambio")
+    memory_aid = next(node for node in cambio["options"] if node["name"] == "memory_aid")
+    assert memory_aid["description"].endswith("(default off)")
+    german = memory_aid["description_localizations"]["de"]
+    assert german.endswith("(Standard aus)"), german
+    option = next(option for option in get_game("cambio").options if option.name == "memory_aid")
+    assert german.startswith(catalog("de").gettext(option.description))
