@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import Card, cards_pretty
-from engine.core import Event
+from engine.core import Event, counted_phrase
 from engine.games.twentytwo.rules import PLAYER_COUNTS, RANK_LABEL, strength
-from engine.words import N_, _
+from engine.words import N_, Nn_, _
 
 ONLY: Final = tuple(frozenset((seat,)) for seat in range(max(PLAYER_COUNTS)))
 """``ONLY[seat]``: who may see a private event of ``seat``."""
@@ -144,16 +144,15 @@ def dealt_event(seat: int, hand: Sequence[Card]) -> Event:
     )
 
 
+CARDS: Final = Nn_("{count} card", "{count} cards")
+
+
 def exchange_events(
     seat: int, cards: Sequence[Card], drawn: Sequence[Card], left: int
 ) -> list[Event]:
     """§4.1: an exchange as everyone sees it (how many) and as its player does (which)."""
-    message = (
-        N_("{player} exchanges {count} card; {left} left in the stock")
-        if len(cards) == 1
-        else N_("{player} exchanges {count} cards; {left} left in the stock")
-    )
-    counts = (PLAYER_ARGS[seat], ("count", str(len(cards))), ("left", str(left)))
+    message = N_("{player} exchanges {cards}; {left} left in the stock")
+    counts = (PLAYER_ARGS[seat], ("cards", counted_phrase(CARDS, len(cards))), ("left", str(left)))
     private = (PLAYER_ARGS[seat], ("cards", cards_pretty(cards)), ("drawn", cards_pretty(drawn)))
     return [
         Event(message, "exchange", None, counts),
