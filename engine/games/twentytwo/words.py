@@ -16,6 +16,8 @@ ONLY: Final = tuple(frozenset((seat,)) for seat in range(max(PLAYER_COUNTS)))
 PLAYER_ARGS: Final = tuple(("player", f"{{s{seat}}}") for seat in range(max(PLAYER_COUNTS)))
 """``PLAYER_ARGS[seat]``: the argument naming the seat a message is about (``{player}`` is
 ``{s2}``), made once, as nearly every event has one."""
+CARDS: Final = Nn_("{count} card", "{count} cards")
+"""How many cards an exchange changes."""
 
 LOSS: Final = N_("Hand {hand}: {players} loses with {rank} and scores {penalty} · totals: {totals}")
 LOSS_OUT: Final = N_(
@@ -142,9 +144,6 @@ def dealt_event(seat: int, hand: Sequence[Card]) -> Event:
         ONLY[seat],
         (PLAYER_ARGS[seat], ("cards", cards_pretty(hand))),
     )
-
-
-CARDS: Final = Nn_("{count} card", "{count} cards")
 
 
 def exchange_events(
