@@ -3,8 +3,12 @@
 Every player-facing string is marked where it is written: ``_("Your turn")`` translates it
 now, ``N_("Cambio")`` marks a constant (a class attribute, a table of names) whose use
 translates it later with ``_(value)``. Placeholders are named and filled after translating, so
-a translator can move them: ``_("{player} draws {count} cards").format(player=…, count=…)``;
-``ngettext`` picks the plural form a count needs.
+a translator can move them: ``_("{player} plays {card}").format(player=…, card=…)``.
+
+A count's words are one plural entry, never two messages: ``ngettext`` (or, for a constant,
+``Nn_("{count} card", "{count} cards")``, whose use asks ``ngettext``) gives the reader's
+language the count, so its own plural rule picks the form (French says "0 carte", and a
+language may have three forms or more). Code never picks an English form by the count.
 
 The engine stays pure: it never loads a catalog. Whoever renders for a reader (the bot for a
 message, the terminal for its user) loads that reader's catalog and makes it the active one
@@ -61,6 +65,16 @@ def active_catalog() -> gettext.NullTranslations:
 def N_(message: str) -> str:
     """Mark ``message`` for translation without translating it: it is translated where used."""
     return message
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a count's two English forms for translation as one plural entry, without
+    translating them: where used, ``ngettext(*forms, count)`` picks the language's form.
+
+    >>> ngettext(*Nn_("{count} card", "{count} cards"), 0)
+    '{count} cards'
+    """
+    return singular, plural
 
 
 @contextmanager

@@ -4,11 +4,14 @@
 compiles every ``.po`` into its ``.mo``; ``--compile`` only compiles (what the install does:
 setup.py and ``./run``).
 
-Marked are ``_("…")``, ``N_("…")`` and ``ngettext("…", "…", n)`` (``engine.words``), and the
-names of slash commands, groups and options, ``command_name("…")`` (``bot.i18n``), which get
-the context ``slash command name``: a name is a word on its own, translated apart from the
-same word in a sentence, and Discord allows only some characters in it. A comment starting
-``Translators:`` just above a marked message reaches the translators with it.
+Marked are ``_("…")`` and ``N_("…")``, the plural entries ``ngettext("…", "…", n)`` and
+``Nn_("…", "…")`` (a count's two English forms, one entry whose language picks its own form:
+``engine.words``), and the names of slash commands, groups and options, ``command_name("…")``
+(``bot.i18n``), which get the context ``slash command name``: a name is a word on its own,
+translated apart from the same word in a sentence, and Discord allows only some characters in
+it. A comment starting ``Translators:`` just above a marked message reaches the translators
+with it. A count's forms marked as two messages (``N_("{count} club")``, ``N_("{count}
+clubs")``) are refused: the English count would pick the form in every language.
 
 The ``.mo`` are built, never committed (``.gitignore``); the tests check each against a fresh
 compilation of its ``.po``, so an out-of-date one cannot go unnoticed.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import string
 import sys
 from collections.abc import Iterable, Iterator
@@ -33,7 +37,12 @@ LOCALES_DIR = ROOT / "data" / "locales"
 TEMPLATE = LOCALES_DIR / "cardroom.pot"
 DOMAIN = "cardroom"
 SOURCES = ("engine", "bot")
-KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS: dict[str, tuple[int, ...] | None] = {
+    "_": None,
+    "N_": None,
+    "ngettext": (1, 2),
+    "Nn_": (1, 2),
+}
 NAME_KEYWORDS: dict[str, tuple[int, ...] | None] = {"command_name": None}
 COMMAND_NAME_CONTEXT = "slash command name"
 COMMENT_TAGS = ("Translators:",)
@@ -218,6 +227,24 @@ def _message_problems(message: Message) -> Iterator[str]:
         yield f"placeholders {sorted(set().union(*each))}, not {sorted(given)}"
 
 
+_WORD_END_S = re.compile(r"s\b")
+
+
+def forms_apart(template: Catalog) -> list[str]:
+    """The counts whose two English forms are marked as two messages rather than one plural
+    entry: two messages that count (``{count}``) and differ only in words' final s."""
+    counting: dict[tuple[str, str | None], list[str]] = {}
+    for message in messages(template):
+        if isinstance(message.id, str) and "count}" in message.id:
+            stem = _WORD_END_S.sub("", message.id)
+            counting.setdefault((stem, message.context), []).append(message.id)
+    return [
+        "forms apart (one plural entry: Nn_ or ngettext): " + " / ".join(map(repr, sorted(ids)))
+        for ids in counting.values()
+        if len(ids) > 1
+    ]
+
+
 def placeholders(text: str) -> set[str]:
     """The named placeholders of a message (``{player}``); ValueError when malformed."""
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
@@ -238,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.check:
         template = read_catalog(TEMPLATE)
-        found = {
+        found = {"template": forms_apart(template)}
+        found |= {
             each: problems(read_catalog(po_path(each), each), template) for each in languages()
         }
         for language, listed in found.items():

@@ -54,6 +54,7 @@ def test_extraction_finds_every_marker_and_gives_names_their_context(
         "c = ngettext('{count} card', '{count} cards', n)\n"
         "d = command_name('hand')\n"
         "e = print('not marked')\n"
+        "f = Nn_('{count} club', '{count} clubs')\n"
     )
     monkeypatch.setattr(catalogs, "ROOT", tmp_path)
     monkeypatch.setattr(catalogs, "SOURCES", ("bot",))
@@ -63,6 +64,7 @@ def test_extraction_finds_every_marker_and_gives_names_their_context(
         (("Cambio",), None),
         (("{count} card", "{count} cards"), None),
         (("hand",), COMMAND_NAME_CONTEXT),
+        (("{count} club", "{count} clubs"), None),
     }
     assert found.get("Your turn").auto_comments == ["a seat's name"]
 
@@ -163,3 +165,78 @@ def test_writing_a_catalog_does_not_depend_on_where_its_messages_were_read(
     catalogs.write(extracted(), fresh)
     catalogs.write(read_catalog(fresh), read_back)
     assert fresh.read_bytes() == read_back.read_bytes()
+
+
+def test_no_count_has_its_two_forms_marked_as_two_messages() -> None:
+    assert catalogs.forms_apart(extracted()) == []
+
+
+def test_a_count_s_two_forms_marked_apart_are_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    apart = po(
+        'msgid "{count} club"\nmsgstr ""\n\nmsgid "{count} clubs"\nmsgstr ""\n\n'
+        'msgid "{player} exchanges {count} card; {left} left"\nmsgstr ""\n\n'
+        'msgid "{player} exchanges {count} cards; {left} left"\nmsgstr ""\n\n'
+        'msgid "{count} spade"\nmsgid_plural "{count} spades"\nmsgstr[0] ""\nmsgstr[1] ""\n\n'
+        'msgid "{player} wins"\nmsgstr ""\n\nmsgid "{player} win"\nmsgstr ""\n'
+    )
+    assert catalogs.forms_apart(apart) == [
+        "forms apart (one plural entry: Nn_ or ngettext): '{count} club' / '{count} clubs'",
+        "forms apart (one plural entry: Nn_ or ngettext): "
+        "'{player} exchanges {count} card; {left} left' / "
+        "'{player} exchanges {count} cards; {left} left'",
+    ]
+    # --check refuses it
+    template = tmp_path / "cardroom.pot"
+    catalogs.write(apart, template)
+    monkeypatch.setattr(catalogs, "TEMPLATE", template)
+    monkeypatch.setattr(catalogs, "languages", list)
+    assert catalogs.main(["--check"]) == 1
+    assert "template: 2 problems" in capsys.readouterr().out
+
+
+def test_two_messages_joined_into_one_plural_entry_keep_their_singular_for_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # how the catalogs moved from a count's two messages to one plural entry: the update
+    # keeps the singular's translation as the first form, marked fuzzy, so that the check
+    # refuses the entry until a translator writes every form
+    monkeypatch.setattr(catalogs, "LOCALES_DIR", tmp_path)
+    catalogs.write(
+        po(
+            'msgid "{count} club"\nmsgstr "{count} trèfle"\n\n'
+            'msgid "{count} clubs"\nmsgstr "{count} trèfles"\n'
+        ),
+        po_path("fr"),
+    )
+    template = po('msgid "{count} club"\nmsgid_plural "{count} clubs"\nmsgstr[0] ""\n')
+    catalogs.update_languages(template, ["fr"])
+    updated = read_catalog(po_path("fr"), "fr")
+    assert [(m.id, m.string, m.fuzzy) for m in catalogs.messages(updated)] == [
+        (("{count} club", "{count} clubs"), ("{count} trèfle", "", ""), True)
+    ]
+    assert {each.split(":")[0] for each in problems(updated, template)} == {
+        "fuzzy",
+        "untranslated",
+    }
+
+
+def test_plural_entries_are_written_in_the_order_of_their_ids(tmp_path: Path) -> None:
+    catalog = po(
+        'msgid "{player} draws"\nmsgstr ""\n\n'
+        'msgid "{count} club"\nmsgid_plural "{count} clubs"\nmsgstr[0] ""\n\n'
+        'msgid "Your turn"\nmsgstr ""\n'
+    )
+    catalogs.write(catalog, tmp_path / "sorted.pot")
+    ids = [
+        line
+        for line in (tmp_path / "sorted.pot").read_text().splitlines()
+        if line.startswith("msgid ")
+    ]
+    assert ids == [
+        'msgid ""',
+        'msgid "Your turn"',
+        'msgid "{count} club"',
+        'msgid "{player} draws"',
+    ]

@@ -9,7 +9,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from engine.errors import SavedStateError
-from engine.words import N_, _
+from engine.words import ENGLISH, N_, _, ngettext
 
 
 # acyclic: see Event
@@ -17,7 +17,8 @@ from engine.words import N_, _
 class Phrase:
     """A part of an event's line that is itself a message: a reason, a title, a list of
     each seat's points. It is translated with the line, so a sentence is never glued from
-    pieces in one language: ``Phrase(N_("most cards {points}"), (("points", "2"),))``.
+    pieces in one language: ``Phrase(N_("most cards {points}"), (("points", "2"),))``. A
+    phrase that counts (``counted_phrase``) holds both forms of a plural entry and its count.
 
     Immutable, compared and hashed by its fields (as ``Event``).
     """
@@ -34,8 +35,8 @@ class Phrase:
         self.message: Final = message
         self.args: Final = args
         self.plural: Final = plural
-        """The message's plural form, when it counts something (``counted``): the English
-        form the count picks is the one translated."""
+        """The message's plural form, when it counts something (``counted``): the pair is
+        one plural entry of the catalogs, whose language picks the form for the count."""
         self.counted: Final = counted
 
     def __eq__(self, other: object) -> bool:
@@ -62,8 +63,9 @@ class Phrase:
     @property
     def text(self) -> str:
         """The English phrase with its arguments filled in and its seats still ``{s0}`` …."""
-        plural = self.plural if self.plural is not None and self.counted != 1 else None
-        return _english(plural or self.message, self.args)
+        if self.plural is None:
+            return _english(self.message, self.args)
+        return _english(ENGLISH.ngettext(self.message, self.plural, self.counted), self.args)
 
     def translated(self) -> str:
         """The phrase in the active language, its seats still ``{s0}`` … (for a description,
@@ -74,6 +76,20 @@ class Phrase:
 Arg = str | Phrase
 """An argument of a message: a value (a card text, a count, a seat as ``{s2}``) put in as it
 is, or a phrase translated with the message."""
+
+
+def counted_phrase(
+    forms: tuple[str, str], count: int, args: tuple[tuple[str, Arg], ...] = ()
+) -> Phrase:
+    """A phrase that counts: ``forms`` (marked with ``Nn_``), its ``{count}`` filled with
+    ``count`` and its other placeholders from ``args``, in the form that the reader's
+    language needs for ``count``.
+
+    >>> [counted_phrase(("{count} card", "{count} cards"), count).text for count in (0, 1)]
+    ['0 cards', '1 card']
+    """
+    singular, plural = forms
+    return Phrase(singular, (*args, ("count", str(count))), plural, count)
 
 
 def args_json(args: Iterable[tuple[str, Arg]]) -> list[list[Any]]:
@@ -143,10 +159,7 @@ def _rendered(
         else _rendered(value.message, value.args, seats, value.plural, value.counted)
         for name, value in args
     }
-    # A phrase's two forms are marked apart (``N_`` each), so a catalog holds each as a message
-    # of its own, not as a plural pair that ``ngettext`` would look up: the English form the
-    # count picks is translated (a language's own plural rule is not asked).
-    words = _(message if plural is None or count == 1 else plural)
+    words = _(message) if plural is None else ngettext(message, plural, count)
     return words.format_map(_KeepSeats(filled, seats.args))
 
 

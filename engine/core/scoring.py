@@ -6,16 +6,18 @@ from collections.abc import Collection, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from engine.cards import SUIT_CARDS, Card
-from engine.core.events import Arg, Phrase, listing, seat_words
-from engine.words import N_
+from engine.core.events import Arg, Phrase, counted_phrase, listing, seat_words
+from engine.words import N_, Nn_
 
 SUIT_COUNTS = (
-    (N_("{count} club"), N_("{count} clubs"), N_("{piles} (most clubs: a tie, {rule})")),
-    (N_("{count} diamond"), N_("{count} diamonds"), N_("{piles} (most diamonds: a tie, {rule})")),
-    (N_("{count} heart"), N_("{count} hearts"), N_("{piles} (most hearts: a tie, {rule})")),
-    (N_("{count} spade"), N_("{count} spades"), N_("{piles} (most spades: a tie, {rule})")),
+    (Nn_("{count} club", "{count} clubs"), N_("{piles} (most clubs: a tie, {rule})")),
+    (Nn_("{count} diamond", "{count} diamonds"), N_("{piles} (most diamonds: a tie, {rule})")),
+    (Nn_("{count} heart", "{count} hearts"), N_("{piles} (most hearts: a tie, {rule})")),
+    (Nn_("{count} spade", "{count} spades"), N_("{piles} (most spades: a tie, {rule})")),
 )
-"""A count of a suit's cards in a pile (singular, plural), and a tie for most of them."""
+"""A count of a suit's cards in a pile, and a tie for most of them."""
+PILE_CARDS = Nn_("{player} {count} card", "{player} {count} cards")
+"""A pile's count of cards."""
 
 
 def pile_phrase(
@@ -28,7 +30,7 @@ def pile_phrase(
     cards it has), so a hand's points can be checked; a tie for a "most" says ``tie_rule`` (a
     message marked with ``N_``). A pile given as a set is looked up in as it is (see
     ``held_sets``)."""
-    one, several, suit_tie = SUIT_COUNTS[suit]
+    suit_count, suit_tie = SUIT_COUNTS[suit]
     suit_cards = SUIT_CARDS[suit]
     sizes, in_suit, parts = [], [], []
     for seat, held in enumerate(held_sets(piles)):
@@ -36,13 +38,8 @@ def pile_phrase(
         sizes.append(len(held))
         in_suit.append(suited)
         part: list[Arg] = [
-            Phrase(
-                N_("{player} {count} card"),
-                (("player", seat_words(seat)), ("count", str(len(held)))),
-                N_("{player} {count} cards"),
-                len(held),
-            ),
-            Phrase(one, (("count", str(suited)),), several, suited),
+            counted_phrase(PILE_CARDS, len(held), (("player", seat_words(seat)),)),
+            counted_phrase(suit_count, suited),
         ]
         part += [label for card, label in scoring if card in held]
         parts.append(listing(", ", part))

@@ -6,17 +6,32 @@ from __future__ import annotations
 
 import copy
 import gettext
+import io
 import json
 import pickle
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
 
-from engine.core import Event, Phrase, args_from_json, args_json, joined, listing, seat_words
+from engine.cards import Card
+from engine.core import (
+    Event,
+    Phrase,
+    args_from_json,
+    args_json,
+    counted_phrase,
+    joined,
+    listing,
+    seat_words,
+)
 from engine.errors import SavedStateError
+from engine.games.twentytwo.words import CARDS, exchange_events
+from engine.languages import catalog
 from engine.registry import games
-from engine.words import N_, speaking
+from engine.words import N_, Nn_, speaking
 
 
 class Bracketing(gettext.NullTranslations):
@@ -39,18 +54,24 @@ class French(gettext.NullTranslations):
         "Hand {hand}": "de la donne {hand}",
         "{player} {points} ({reasons})": "{player} {points} ({reasons})",
         "most cards {points}": "plus de cartes {points}",
-        "{count} stuck card": "{count} carte collée",
-        "{count} stuck cards": "{count} cartes collées",
         "{first} and {rest}": "{first} et {rest}",
     }
 
     def gettext(self, message: str) -> str:
         return self.WORDS.get(message, message)
 
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        # as a compiled catalog does: a pair is looked up as one plural entry, and a phrase's
-        # two forms are not one (each is marked, and kept, as a message of its own)
-        return msgid1 if n == 1 else msgid2
+
+def compiled(language: str, words: dict[Any, Any]) -> gettext.GNUTranslations:
+    """A compiled catalog of ``language`` (its plural rule as Babel knows it) holding
+    ``words``: each message id (a pair of English forms for a plural entry) with its
+    translation (the language's forms), as gettext reads it."""
+    catalog = Catalog(locale=language)
+    for message, translated in words.items():
+        catalog.add(message, translated)
+    mo = io.BytesIO()
+    write_mo(mo, catalog)
+    mo.seek(0)
+    return gettext.GNUTranslations(mo)
 
 
 def test_a_phrase_inside_an_event_is_translated_with_it() -> None:
@@ -76,17 +97,74 @@ def test_a_phrase_inside_an_event_is_translated_with_it() -> None:
         assert event.translated().startswith("Points de la donne 1 : {s0} 0; {s1} 2")
 
 
-def test_a_counted_phrase_takes_the_form_its_count_needs() -> None:
-    def cards(count: int) -> Phrase:
-        said = (("count", str(count)),)
-        return Phrase(N_("{count} stuck card"), said, N_("{count} stuck cards"), count)
+STUCK_CARDS = Nn_("{count} stuck card", "{count} stuck cards")
 
-    assert (cards(1).text, cards(3).text) == ("1 stuck card", "3 stuck cards")
-    with speaking(French()):
-        assert (cards(1).translated(), cards(3).translated()) == (
+
+def test_a_counted_phrase_takes_the_form_its_language_needs() -> None:
+    # French counts 0 with 1 (the singular), where English says "0 stuck cards"
+    french = compiled(
+        "fr", {STUCK_CARDS: ("{count} carte collée", *["{count} cartes collées"] * 2)}
+    )
+    cards = [counted_phrase(STUCK_CARDS, count) for count in (0, 1, 2)]
+    assert [phrase.text for phrase in cards] == ["0 stuck cards", "1 stuck card", "2 stuck cards"]
+    with speaking(french):
+        assert [phrase.translated() for phrase in cards] == [
+            "0 carte collée",
             "1 carte collée",
-            "3 cartes collées",
-        )
+            "2 cartes collées",
+        ]
+
+
+def test_a_language_with_three_forms_picks_each_of_them() -> None:
+    polish = compiled("pl", {STUCK_CARDS: ("{count} karta", "{count} karty", "{count} kart")})
+    with speaking(polish):
+        said = [counted_phrase(STUCK_CARDS, count).translated() for count in (1, 3, 5, 22)]
+    assert said == ["1 karta", "3 karty", "5 kart", "22 karty"]
+
+
+def test_a_count_inside_an_event_is_said_in_its_language_s_form() -> None:
+    polish = compiled(
+        "pl",
+        {
+            "{player} exchanges {cards}; {left} left in the stock": (
+                "{player} wymienia {cards}; w talii zostało {left}"
+            ),
+            CARDS: ("{count} kartę", "{count} karty", "{count} kart"),
+        },
+    )
+    exchanges = [
+        exchange_events(0, [Card.parse("2C")] * count, [Card.parse("3D")] * count, 9)[0]
+        for count in (1, 3, 5)
+    ]
+    assert exchanges[0].text == "{s0} exchanges 1 card; 9 left in the stock"
+    with speaking(polish):
+        said = [event.render(["Ann"]) for event in exchanges]
+    assert said == [
+        f"Ann wymienia {cards}; w talii zostało 9" for cards in ("1 kartę", "3 karty", "5 kart")
+    ]
+
+
+def test_a_counted_phrase_saved_before_its_forms_were_one_entry_renders_in_each_language() -> None:
+    # an event's arguments as stored when a count's forms were two messages: the ids are those
+    # of the plural entry (its singular and plural), so the language picks the form
+    stored = json.loads(
+        """[["piles", {"message": "{part0}, {part1}", "plural": null, "counted": 0, "args": [
+            ["part0", {"message": "{player} {count} card", "plural": "{player} {count} cards",
+                       "counted": 0, "args": [["player", "{s0}"], ["count", "0"]]}],
+            ["part1", {"message": "{count} club", "plural": "{count} clubs",
+                       "counted": 1, "args": [["count", "1"]]}]]}],
+            ["deal", "1"]]"""
+    )
+    event = Event(N_("Deal {deal} piles: {piles}"), "hand_end", args=args_from_json(stored))
+    assert event.text == "Deal 1 piles: {s0} 0 cards, 1 club"
+    said = {}
+    for language in ("fr", "de"):
+        with speaking(catalog(language)):
+            said[language] = event.render(["Ann"])
+    assert said == {
+        "fr": "Tas de la donne 1 : Ann 0 carte, 1 trèfle",
+        "de": "Stapel nach Geben 1: Ann 0 Karten, 1 Kreuz",
+    }
 
 
 def test_seats_joined_with_and_are_named_when_rendered() -> None:

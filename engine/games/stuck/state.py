@@ -21,6 +21,7 @@ from engine.core import (
     View,
     Zone,
     cards_json,
+    counted_phrase,
     dealt_hands,
     joined,
     make_rng,
@@ -43,7 +44,7 @@ from engine.games.stuck.rules import (
     may_start,
     rank_name,
 )
-from engine.words import N_, _
+from engine.words import N_, Nn_, _
 
 
 def played_event(seat: int, card: Card) -> Event:
@@ -287,9 +288,7 @@ class StuckState(TotalsState):
             self.lacks[seat] = (set(), set())
             self.stuck[seat] = []
             count = len(picked)
-            cards = Phrase(
-                N_("{count} stuck card"), (("count", str(count)),), N_("{count} stuck cards"), count
-            )
+            cards = counted_phrase(Nn_("{count} stuck card", "{count} stuck cards"), count)
             events += [
                 Event(
                     N_("{player} has emptied the hand and picks up {cards} for a new hand"),

@@ -23,6 +23,7 @@ from engine.core import (
     View,
     Zone,
     cards_json,
+    counted_phrase,
     held_sets,
     listing,
     make_rng,
@@ -92,9 +93,7 @@ def score_piles(piles: Sequence[Collection[Card]]) -> tuple[list[int], list[list
         aces = sum(1 for card in cards if card.rank == 1)
         if aces:
             points[seat] += aces
-            reasons[seat].append(
-                Phrase(N_("ace {count}"), (("count", str(aces)),), N_("aces {count}"), aces)
-            )
+            reasons[seat].append(counted_phrase(words.ACES, aces))
     return points, reasons
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import Card
-from engine.words import N_, _
+from engine.words import N_, Nn_, _
 
 from .moves import AUGMENT, BUILD, CAPTURE, CHANGE, DISCARD
 
@@ -123,6 +123,7 @@ WINS = (N_("{s0} wins with {points} points"), N_("{s1} wins with {points} points
 DISCARDED = (N_("{s0} discarded {card}"), N_("{s1} discarded {card}"))
 SECOND_HALF = N_("Second half: 12 more cards to each player")
 PILES = N_("Deal {deal} piles: {piles}")
+ACES = Nn_("ace {count}", "aces {count}")
 SCORES = N_(
     "Deal {deal} scores: {s0} {points0}{reasons0}; {s1} {points1}{reasons1}"
     " · totals: {s0} {total0}, {s1} {total1}"

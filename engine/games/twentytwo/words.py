@@ -7,15 +7,17 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import Card, cards_pretty
-from engine.core import Event
+from engine.core import Event, counted_phrase
 from engine.games.twentytwo.rules import PLAYER_COUNTS, RANK_LABEL, strength
-from engine.words import N_, _
+from engine.words import N_, Nn_, _
 
 ONLY: Final = tuple(frozenset((seat,)) for seat in range(max(PLAYER_COUNTS)))
 """``ONLY[seat]``: who may see a private event of ``seat``."""
 PLAYER_ARGS: Final = tuple(("player", f"{{s{seat}}}") for seat in range(max(PLAYER_COUNTS)))
 """``PLAYER_ARGS[seat]``: the argument naming the seat a message is about (``{player}`` is
 ``{s2}``), made once, as nearly every event has one."""
+CARDS: Final = Nn_("{count} card", "{count} cards")
+"""How many cards an exchange changes."""
 
 LOSS: Final = N_("Hand {hand}: {players} loses with {rank} and scores {penalty} · totals: {totals}")
 LOSS_OUT: Final = N_(
@@ -148,12 +150,8 @@ def exchange_events(
     seat: int, cards: Sequence[Card], drawn: Sequence[Card], left: int
 ) -> list[Event]:
     """§4.1: an exchange as everyone sees it (how many) and as its player does (which)."""
-    message = (
-        N_("{player} exchanges {count} card; {left} left in the stock")
-        if len(cards) == 1
-        else N_("{player} exchanges {count} cards; {left} left in the stock")
-    )
-    counts = (PLAYER_ARGS[seat], ("count", str(len(cards))), ("left", str(left)))
+    message = N_("{player} exchanges {cards}; {left} left in the stock")
+    counts = (PLAYER_ARGS[seat], ("cards", counted_phrase(CARDS, len(cards))), ("left", str(left)))
     private = (PLAYER_ARGS[seat], ("cards", cards_pretty(cards)), ("drawn", cards_pretty(drawn)))
     return [
         Event(message, "exchange", None, counts),
