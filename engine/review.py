@@ -29,7 +29,7 @@ from engine.ai import heuristic, yardstick
 from engine.ai.search import hand_gains, outcome, play_on, spread
 from engine.choices import action_label
 from engine.replay import Replay, ReplayStep
-from engine.words import _
+from engine.words import _, ngettext
 
 WORLDS = 48
 """Worlds a decision's moves are played out in (the CPU figure: scripts/bench_review.py)."""
@@ -178,9 +178,11 @@ def review_lines(
     """The review as text: a summary line, then the costliest decisions."""
     worst = costliest(judged)
     kept = sum(found.best == found.chosen for found in judged)
-    yield _("{player}: {count} decisions reviewed, {kept} matched the best move found").format(
-        player=names[seat], count=len(judged), kept=kept
-    )
+    yield ngettext(
+        "{player}: {count} decision reviewed, {kept} matched the best move found",
+        "{player}: {count} decisions reviewed, {kept} matched the best move found",
+        len(judged),
+    ).format(player=names[seat], count=len(judged), kept=kept)
     if not worst:
         yield _("No move cost anything the search could measure.")
     for found in worst:

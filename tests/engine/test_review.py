@@ -11,7 +11,7 @@ import pytest
 from engine.cards import FULL_DECK
 from engine.cli import main
 from engine.replay import Replay, played_record
-from engine.review import Judgement, costliest, decisions, judge, judge_saved, review
+from engine.review import Judgement, costliest, decisions, judge, judge_saved, review, review_lines
 
 DECK = [card.text for card in FULL_DECK]
 
@@ -91,3 +91,12 @@ def test_a_decision_judged_from_the_saved_record_is_the_same_judgement() -> None
     ]
     assert [Judgement.from_json(data) for data in saved] == judged
     assert json.loads(json.dumps(saved)) == saved
+
+
+def test_one_decision_reviewed_is_said_in_the_singular() -> None:
+    replay = Replay.of(played_record("stuck", 2, 2))
+    matched = Judgement(1, "play 5♠", "play 5♠", 0.5, 0.0, 0.0, 0.0)
+    lines = list(review_lines(replay, 0, [matched], ["ann", "bob"]))
+    assert lines[0] == "ann: 1 decision reviewed, 1 matched the best move found"
+    lines = list(review_lines(replay, 0, [matched, matched], ["ann", "bob"]))
+    assert lines[0] == "ann: 2 decisions reviewed, 2 matched the best move found"
