@@ -130,17 +130,6 @@ class Turn:
             limit=1 << 62,
         )
 
-    def picked(self, mask: int) -> tuple[Card, ...]:
-        """The loose cards of a set (bit i: the i-th loose card), in card order."""
-        chosen: list[Card] = []
-        index = 0
-        while mask:
-            if mask & 1:
-                chosen.append(self.loose[index])
-            mask >>= 1
-            index += 1
-        return tuple(chosen)
-
     def reaches(self, value: int) -> bool:
         """Whether a card of ``value`` captures some loose cards (``groups`` is not empty)."""
         return bool(self.sets[value]) or (value == TOP_BUILD and bool(self.sets[1]))
@@ -152,6 +141,19 @@ class Turn:
         if value != TOP_BUILD:
             return self.sets[value]
         return self.sets[1] + self.sets[TOP_BUILD]  # the sets of total 1: single aces
+
+
+def cards_of(cards: Sequence[Card], mask: int) -> tuple[Card, ...]:
+    """The cards of a set of ``cards`` given as a bit mask (bit i: ``cards[i]``), in their
+    order: how ``sets_by_total`` names a set."""
+    chosen: list[Card] = []
+    index = 0
+    while mask:
+        if mask & 1:
+            chosen.append(cards[index])
+        mask >>= 1
+        index += 1
+    return tuple(chosen)
 
 
 NO_SETS: Final[list[int]] = []
@@ -331,7 +333,7 @@ class Shape:
         the cards of ``sets[index % len(sets)]``."""
         card = self.hand[self.first + index // len(self.sets)]
         mask = self.sets[index % len(self.sets)]
-        return Move(self.kind, card, self.ace, self.build, turn.picked(mask))
+        return Move(self.kind, card, self.ace, self.build, cards_of(turn.loose, mask))
 
 
 CARDLESS: Final[list[Card | None]] = [None]
@@ -354,24 +356,26 @@ def parts(turn: Turn, value: int, card: Card | None) -> list[Move]:
     top = turn.top
     if card is None:
         for mask in turn.groups(value):
-            found.append(Move(AUGMENT, build=value, cards=turn.picked(mask)))
+            found.append(Move(AUGMENT, build=value, cards=cards_of(turn.loose, mask)))
         if top is not None:
             if serves(top, value):
                 found.append(Move(AUGMENT, build=value, top=True))
             for mask in turn.sets[value - top.rank] if value > top.rank else NO_SETS:
-                found.append(Move(AUGMENT, build=value, cards=turn.picked(mask), top=True))
+                found.append(Move(AUGMENT, build=value, cards=cards_of(turn.loose, mask), top=True))
         return found
     if serves(card, value):  # the hand card alone
         found.append(_with_hand_card(card, value, (), False, alone=True))
     rest = value - card.rank
     for mask in turn.sets[rest] if rest > 0 else NO_SETS:
-        found.append(_with_hand_card(card, value, turn.picked(mask), False, alone=False))
+        found.append(_with_hand_card(card, value, cards_of(turn.loose, mask), False, alone=False))
     if top is not None:
         rest -= top.rank
         if rest == 0:
             found.append(_with_hand_card(card, value, (), True, alone=False))
         for mask in turn.sets[rest] if rest > 0 else NO_SETS:
-            found.append(_with_hand_card(card, value, turn.picked(mask), True, alone=False))
+            found.append(
+                _with_hand_card(card, value, cards_of(turn.loose, mask), True, alone=False)
+            )
     return found
 
 
