@@ -58,7 +58,7 @@ class LooseSets:
     """The sets of ``loose`` cards (in card order) by total, as the rules find them; a total's
     sets are made into cards when first asked for (a heuristic asks for a few totals)."""
 
-    def __init__(self, loose: Sequence[Card]) -> None:
+    def __init__(self, loose: list[Card]) -> None:
         self.loose = loose
         self.masks = sets_by_total(loose, LISTED)
         self.made: dict[int, list[tuple[Card, ...]]] = {}

@@ -160,7 +160,7 @@ NO_SETS: Final[list[int]] = []
 """The sets of a total no loose cards add up to (shared: never added to)."""
 
 
-def sets_by_total(cards: Sequence[Card], limit: int) -> list[list[int]]:
+def sets_by_total(cards: list[Card], limit: int) -> list[list[int]]:
     """Every non-empty set of ``cards`` (in card order) adding up to 14 at most, an ace
     counting 1 (§2.2), by total, as a bit mask of indices (bit i: ``cards[i]``); at most about
     ``limit`` in all (the search stops once it found that many). Depth first: a set's
@@ -302,13 +302,15 @@ def _kept(turn: Turn, played: Card | None, value: int) -> bool:
 # -- §4, §5: the shapes of the moves -------------------------------------------------------------
 @mypyc_attr(acyclic=True)
 class Shape:
-    """Moves of one shape that differ only by their hand card and loose cards: ``Move(kind,
-    card, ace, build, cards)`` for each card of ``hand[first:stop]`` (hand cards of one rank,
-    which play alike (§2), or None alone for a card-less move), with the cards of each of
-    ``sets`` (masks of the turn's loose cards; 0: none), card by card. A listing counts them
-    and makes one when asked for it."""
+    """Moves of one shape that differ only by their hand card, loose cards and pile top: for
+    each card of ``hand[first:stop]`` (hand cards of one rank, which play alike (§2), or None
+    alone for a card-less move), card by card, a move with the cards of each of ``sets``
+    (masks of the turn's loose cards; 0: none), then one with the pile top and the cards of
+    each of ``topped``. A move is ``Move(kind, card, ace, build, cards, top)``, but for an
+    augment with a hand card (``_with_hand_card``). A listing counts them and makes one when
+    asked for it."""
 
-    __slots__ = ("ace", "build", "first", "hand", "kind", "sets", "size")
+    __slots__ = ("ace", "build", "first", "hand", "kind", "sets", "size", "topped")
 
     def __init__(
         self,
@@ -319,6 +321,7 @@ class Shape:
         ace: int,
         build: int,
         sets: list[int],
+        topped: list[int] = NO_SETS,
     ) -> None:
         self.kind = kind
         self.hand = hand
@@ -326,14 +329,25 @@ class Shape:
         self.ace = ace
         self.build = build
         self.sets = sets
-        self.size = (stop - first) * len(sets)
+        self.topped = topped
+        self.size = (stop - first) * (len(sets) + len(topped))
 
     def move(self, turn: Turn, index: int) -> Move:
-        """The move at ``index``: with the hand card ``index // len(sets)`` of the shape's and
-        the cards of ``sets[index % len(sets)]``."""
-        card = self.hand[self.first + index // len(self.sets)]
-        mask = self.sets[index % len(self.sets)]
-        return Move(self.kind, card, self.ace, self.build, cards_of(turn.loose, mask))
+        """The move at ``index``: with the hand card ``index // each`` of the shape's (``each``
+        moves a card) and the ``index % each``-th of its sets, ``sets`` then ``topped``."""
+        each = len(self.sets) + len(self.topped)
+        card = self.hand[self.first + index // each]
+        index %= each
+        top = index >= len(self.sets)
+        mask = self.topped[index - len(self.sets)] if top else self.sets[index]
+        loose = cards_of(turn.loose, mask)
+        if self.kind == AUGMENT and card is not None:
+            return _with_hand_card(card, self.build, loose, top, alone=not (mask or top))
+        return Move(self.kind, card, self.ace, self.build, loose, top)
+
+    def moves(self, turn: Turn) -> list[Move]:
+        """Every move of the shape, in order."""
+        return [self.move(turn, index) for index in range(self.size)]
 
 
 CARDLESS: Final[list[Card | None]] = [None]
@@ -348,35 +362,35 @@ def cardless_builds(turn: Turn, value: int) -> Shape:
     return Shape(CARDLESS_BUILD, CARDLESS, 0, 1, 0, 0, sets)
 
 
-def parts(turn: Turn, value: int, card: Card | None) -> list[Move]:
-    """§4.2, §4.7, §5.1: the parts that may join a build of ``value``: a single card of that
-    value or cards adding up to it, of loose cards, at most one pile top and, if ``card`` is
-    given, that hand card (an ace in it: 14 alone, else 1)."""
-    found: list[Move] = []
-    top = turn.top
-    if card is None:
-        for mask in turn.groups(value):
-            found.append(Move(AUGMENT, build=value, cards=cards_of(turn.loose, mask)))
-        if top is not None:
-            if serves(top, value):
-                found.append(Move(AUGMENT, build=value, top=True))
-            for mask in turn.sets[value - top.rank] if value > top.rank else NO_SETS:
-                found.append(Move(AUGMENT, build=value, cards=cards_of(turn.loose, mask), top=True))
-        return found
-    if serves(card, value):  # the hand card alone
-        found.append(_with_hand_card(card, value, (), False, alone=True))
-    rest = value - card.rank
-    for mask in turn.sets[rest] if rest > 0 else NO_SETS:
-        found.append(_with_hand_card(card, value, cards_of(turn.loose, mask), False, alone=False))
-    if top is not None:
-        rest -= top.rank
-        if rest == 0:
-            found.append(_with_hand_card(card, value, (), True, alone=False))
-        for mask in turn.sets[rest] if rest > 0 else NO_SETS:
-            found.append(
-                _with_hand_card(card, value, cards_of(turn.loose, mask), True, alone=False)
-            )
-    return found
+def cardless_parts(turn: Turn, value: int) -> Shape:
+    """§4.2, §4.7, §5.1: the parts without a hand card that may join a build of ``value``: a
+    single card of that value or cards adding up to it, of loose cards and at most one pile
+    top."""
+    topped = NO_SETS
+    if turn.top is not None:
+        topped = _parts_adding_up(turn, value - turn.top.rank, serves(turn.top, value))
+    return Shape(AUGMENT, CARDLESS, 0, 1, 0, value, turn.groups(value), topped)
+
+
+def parts(turn: Turn, value: int, first: int, stop: int) -> Shape:
+    """§4.2, §4.7, §5.1: the parts with each of the hand cards ``first`` to ``stop`` (of one
+    rank) that may join a build of ``value``: the hand card alone if worth that value, or
+    with loose cards and at most one pile top, adding up to it (an ace in it: 14 alone, else
+    1)."""
+    card = turn.hand[first]
+    rest = value - card.rank  # what the rest of the part adds up to
+    sets = _parts_adding_up(turn, rest, serves(card, value))
+    topped = NO_SETS
+    if turn.top is not None:
+        topped = _parts_adding_up(turn, rest - turn.top.rank, rest == turn.top.rank)
+    return Shape(AUGMENT, turn.hand, first, stop, 0, value, sets, topped)
+
+
+def _parts_adding_up(turn: Turn, rest: int, alone: bool) -> list[int]:
+    """For the parts: the sets of loose cards adding up to ``rest``, after none (0) if
+    ``alone`` (what the part holds besides loose cards makes it whole)."""
+    sets = turn.sets[rest] if rest > 0 else NO_SETS
+    return ALONE + sets if alone else sets
 
 
 def _with_hand_card(
@@ -456,7 +470,12 @@ def _shape(turn: Turn, move: Move) -> str | None:
     if move.kind in (BUILD, CHANGE) and move.ace not in (0, 1):
         return _("An ace joined to other cards counts 1: write it =1.")
     if move.kind == AUGMENT:
-        if move in parts(narrowed, move.build, card):
+        if card is None:
+            shape = cardless_parts(narrowed, move.build)
+        else:
+            index = narrowed.hand.index(card)
+            shape = parts(narrowed, move.build, index, index + 1)
+        if move in shape.moves(narrowed):
             return None
         if move.card is not None:
             alone = not move.cards and not move.top
