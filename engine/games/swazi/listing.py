@@ -17,6 +17,7 @@ from .moves import AUGMENT, BUILD, CAPTURE, CARDLESS_BUILD, CHANGE, DISCARD, TOP
 from .rules import (
     ALONE,
     LISTED,
+    NOBODY,
     Shape,
     Turn,
     builds_on,
@@ -93,7 +94,7 @@ def legal_moves(turn: Turn) -> Listing:
     hand card and value. A build's value must be one the hand holds a card of (§6.3), so
     only those are asked about, for a build and a change alike."""
     listing = Listing(turn)
-    hand, keeping, builds, owned = turn.hand, turn.keeping, turn.builds, turn.owned
+    hand, keeping, owner, owned = turn.hand, turn.keeping, turn.owner, turn.owned
     for value in turn.totals:  # §4.1
         if value > 1 and keeping[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
             listing.add(cardless_builds(turn, value))
@@ -105,7 +106,9 @@ def legal_moves(turn: Turn) -> Listing:
         card = hand[first]
         rank = card.rank
         for value, ace in _CAPTURING_AS[rank - 1]:  # §4.3
-            with_build = value in builds and refusal(turn, CAPTURE, card, freed=value) is None
+            with_build = (
+                owner[value] != NOBODY and refusal(turn, CAPTURE, card, freed=value) is None
+            )
             loose_only = turn.reaches(value) and refusal(turn, CAPTURE, card) is None
             if with_build or loose_only:
                 taken = capture_sets(turn, value, LISTED)

@@ -39,6 +39,9 @@ from .moves import (
     serves,
 )
 
+NOBODY: Final = -1
+"""The owner of a build that is not there (``Turn.owner``)."""
+
 LISTED: Final = 2000
 """A listing's most sets of loose cards of one total, and most captures of one hand card and
 value: far above what a real layout reaches (a dozen mixed cards have a few hundred sets),
@@ -69,7 +72,8 @@ class Build:
 class Turn:
     """A position as the rule reads it for ``seat``: its hand and the loose cards in card
     order, the builds by value, the opponent's pile top, the half of the deal; and, worked
-    out once, the values it owns, how many hand cards keep each value (§6.3), where each
+    out once, who owns the build of each value, the values it owns, how many hand cards
+    keep each value (§6.3), where each
     rank's cards start in the hand, and the sets of loose cards by total (``sets_by_total``,
     at most ``limit`` of a total)."""
 
@@ -89,9 +93,11 @@ class Turn:
         self.builds = builds
         self.top = top
         self.first_half = first_half
+        self.owner = [NOBODY] * (TOP_BUILD + 1)  # by value: the seat owning that build
         self.owned: list[int] = []  # the values of the seat's builds, lowest first
         self.changeable: list[int] = []  # the opponent's single builds (§4.5), in layout order
         for value, build in builds.items():
+            self.owner[value] = build.owner
             if build.owner == seat:
                 self.owned.append(value)
             elif not build.augmented:
@@ -271,8 +277,9 @@ def refusal(
     if made:
         if made > TOP_BUILD:  # §6.2
             return Refusal(TOO_HIGH, made)
-        if made in turn.builds and not (kind == CHANGE and made in owned):  # §6.1, §4.6
-            if made in owned:
+        owner = turn.owner[made]
+        if owner != NOBODY and not (kind == CHANGE and owner == turn.seat):  # §6.1, §4.6
+            if owner == turn.seat:
                 return Refusal(OWN_VALUE, made)
             return Refusal(TAKEN_VALUE, made)
         if not _kept(turn, played, made):  # §6.3
@@ -283,7 +290,7 @@ def refusal(
         return None
     if turn.first_half and owned and kind == DISCARD:  # §7.1
         return NO_DISCARD_REFUSED
-    left = 1 if made and made not in owned else 0  # the builds owned once the turn ends
+    left = 1 if made and turn.owner[made] != turn.seat else 0  # the builds owned once it ends
     for value in owned:
         if value != freed:
             left += 1
@@ -354,12 +361,15 @@ CARDLESS: Final[list[Card | None]] = [None]
 """The hand of a card-less move's shape (its one card: ``CARDLESS[0:1]``)."""
 ALONE: Final = [0]
 """The sets of a shape whose moves take no loose cards: a change, a build captured alone."""
+NO_MOVES: Final = Shape(AUGMENT, CARDLESS, 0, 0, 0, 0, NO_SETS)
+"""A shape of no moves, made once: the shapes of parts and of card-less builds are often
+empty, and a listing counts in none of its moves."""
 
 
 def cardless_builds(turn: Turn, value: int) -> Shape:
     """§4.1: a build of ``value`` from two or more loose cards."""
     sets = [mask for mask in turn.sets[value] if mask & mask - 1]  # two or more cards
-    return Shape(CARDLESS_BUILD, CARDLESS, 0, 1, 0, 0, sets)
+    return Shape(CARDLESS_BUILD, CARDLESS, 0, 1, 0, 0, sets) if sets else NO_MOVES
 
 
 def cardless_parts(turn: Turn, value: int) -> Shape:
@@ -369,7 +379,8 @@ def cardless_parts(turn: Turn, value: int) -> Shape:
     topped = NO_SETS
     if turn.top is not None:
         topped = _parts_adding_up(turn, value - turn.top.rank, serves(turn.top, value))
-    return Shape(AUGMENT, CARDLESS, 0, 1, 0, value, turn.groups(value), topped)
+    sets = turn.groups(value)
+    return Shape(AUGMENT, CARDLESS, 0, 1, 0, value, sets, topped) if sets or topped else NO_MOVES
 
 
 def parts(turn: Turn, value: int, first: int, stop: int) -> Shape:
@@ -383,6 +394,8 @@ def parts(turn: Turn, value: int, first: int, stop: int) -> Shape:
     topped = NO_SETS
     if turn.top is not None:
         topped = _parts_adding_up(turn, rest - turn.top.rank, rest == turn.top.rank)
+    if not sets and not topped:
+        return NO_MOVES
     return Shape(AUGMENT, turn.hand, first, stop, 0, value, sets, topped)
 
 
