@@ -200,18 +200,19 @@ def _extend(
     for index in range(end - 1, start - 1, -1):
         if count >= limit:
             break
-        count = _extend(
-            ranks, found, index + 1, total + ranks[index], chosen | 1 << index, count, limit
-        )
+        grown = total + ranks[index]
+        # a set grows only if the next card, the lowest that could join it, fits
+        if index + 1 < len(ranks) and grown + ranks[index + 1] <= TOP_BUILD:
+            count = _extend(ranks, found, index + 1, grown, chosen | 1 << index, count, limit)
     return count
 
 
 def unions(groups: list[int], limit: int) -> list[int]:
     """Every non-empty union of pairwise disjoint ``groups``, each once (§4.3: a capture takes
     any disjoint collection of its groups); at most ``limit`` of them."""
-    found: list[int] = []
     if len(groups) < 2:  # nothing to join
-        return found + groups
+        return groups
+    found: list[int] = []
     seen: set[int] = set()
     stack = [(0, 0)]  # the next group, the union so far
     while stack and len(found) < limit:
@@ -224,7 +225,7 @@ def unions(groups: list[int], limit: int) -> list[int]:
                     seen.add(union)
                     found.append(union)
                 stack.append((index + 1, union))
-    return found[:limit]
+    return found if len(found) <= limit else found[:limit]
 
 
 # -- §6, §7: what a move may leave ---------------------------------------------------------------
