@@ -93,7 +93,8 @@ class Turn:
         self.builds = builds
         self.top = top
         self.first_half = first_half
-        self.owner = [NOBODY] * (TOP_BUILD + 1)  # by value: the seat owning that build
+        # by value (2 to 14, §6.2: as a saved game is read too): the seat owning that build
+        self.owner = [NOBODY] * (TOP_BUILD + 1)
         self.owned: list[int] = []  # the values of the seat's builds, lowest first
         self.changeable: list[int] = []  # the opponent's single builds (§4.5), in layout order
         for value, build in builds.items():
@@ -260,10 +261,15 @@ KEEP_OWNED: Final = N_(
     "You own the build of {value}: keep a card of value {value}, or use your last one to "
     "capture it."
 )
-# the refusals that name no value, made once: a listing asks ``refusal`` a dozen times a step
+# the refusals, made once: a listing asks ``refusal`` a dozen times a step; those naming a
+# value a build may have (at most TOP_BUILD, §6.2) by that value
 SECOND_BUILD_REFUSED: Final = Refusal(SECOND_BUILD)
 NO_DISCARD_REFUSED: Final = Refusal(NO_DISCARD)
 TWO_BUILDS_REFUSED: Final = Refusal(TWO_BUILDS)
+OWN_VALUE_REFUSED: Final = [Refusal(OWN_VALUE, value) for value in range(TOP_BUILD + 1)]
+TAKEN_VALUE_REFUSED: Final = [Refusal(TAKEN_VALUE, value) for value in range(TOP_BUILD + 1)]
+KEEP_NEW_REFUSED: Final = [Refusal(KEEP_NEW, value) for value in range(TOP_BUILD + 1)]
+KEEP_OWNED_REFUSED: Final = [Refusal(KEEP_OWNED, value) for value in range(TOP_BUILD + 1)]
 
 
 def refusal(
@@ -281,10 +287,10 @@ def refusal(
         owner = turn.owner[made]
         if owner != NOBODY and not (kind == CHANGE and owner == turn.seat):  # §6.1, §4.6
             if owner == turn.seat:
-                return Refusal(OWN_VALUE, made)
-            return Refusal(TAKEN_VALUE, made)
+                return OWN_VALUE_REFUSED[made]
+            return TAKEN_VALUE_REFUSED[made]
         if not _kept(turn, played, made):  # §6.3
-            return Refusal(KEEP_NEW, made)
+            return KEEP_NEW_REFUSED[made]
     if played is None:  # §7.1
         if turn.first_half and len(owned) >= 2 and kind == CARDLESS_BUILD:
             return SECOND_BUILD_REFUSED
@@ -296,7 +302,7 @@ def refusal(
         if value != freed:
             left += 1
             if not _kept(turn, played, value):  # §6.3
-                return Refusal(KEEP_OWNED, value)
+                return KEEP_OWNED_REFUSED[value]
     if turn.first_half and left > 1:  # §7.1
         return TWO_BUILDS_REFUSED
     return None
