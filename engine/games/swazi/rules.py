@@ -214,19 +214,28 @@ def unions(groups: list[int], limit: int) -> list[int]:
     if len(groups) < 2:  # nothing to join
         return groups
     found: list[int] = []
-    seen: set[int] = set()
-    stack = [(0, 0)]  # the next group, the union so far
-    while stack and len(found) < limit:
-        start, used = stack.pop()
-        for index in range(start, len(groups)):
-            group = groups[index]
-            if not used & group:
-                union = used | group
-                if union not in seen:
-                    seen.add(union)
-                    found.append(union)
-                stack.append((index + 1, union))
+    _join(groups, 0, 0, set(), found, limit)
     return found if len(found) <= limit else found[:limit]
+
+
+def _join(
+    groups: list[int], start: int, used: int, seen: set[int], found: list[int], limit: int
+) -> None:
+    """For ``unions``: the unions ``used`` grows into with the groups from ``start`` on, put
+    in ``found`` once each (``seen``), depth first: ``used`` joined by one more group, in
+    order, then each of those grown in turn, from the last down, while fewer than ``limit``
+    are found."""
+    for index in range(start, len(groups)):
+        if not used & groups[index]:
+            union = used | groups[index]
+            if union not in seen:
+                seen.add(union)
+                found.append(union)
+    for index in range(len(groups) - 1, start - 1, -1):
+        if len(found) >= limit:
+            return
+        if not used & groups[index]:
+            _join(groups, index + 1, used | groups[index], seen, found, limit)
 
 
 # -- §6, §7: what a move may leave ---------------------------------------------------------------
