@@ -25,7 +25,7 @@ from engine.games.swazi import (
     serves,
     sets_by_total,
 )
-from engine.games.swazi.rules import LISTED
+from engine.games.swazi.rules import LISTED, cards_of
 
 
 def worth(card: Card) -> float:
@@ -58,7 +58,7 @@ class LooseSets:
     """The sets of ``loose`` cards (in card order) by total, as the rules find them; a total's
     sets are made into cards when first asked for (a heuristic asks for a few totals)."""
 
-    def __init__(self, loose: Sequence[Card]) -> None:
+    def __init__(self, loose: list[Card]) -> None:
         self.loose = loose
         self.masks = sets_by_total(loose, LISTED)
         self.made: dict[int, list[tuple[Card, ...]]] = {}
@@ -67,20 +67,9 @@ class LooseSets:
         """The sets adding up to ``total``, in the rules' order."""
         sets = self.made.get(total)
         if sets is None:
-            sets = [self.cards_in(mask) for mask in self.masks[total]]
+            sets = [cards_of(self.loose, mask) for mask in self.masks[total]]
             self.made[total] = sets
         return sets
-
-    def cards_in(self, mask: int) -> tuple[Card, ...]:
-        """The cards of one set (bit i: ``loose[i]``), in card order."""
-        picked = []
-        index = 0
-        while mask:
-            if mask & 1:
-                picked.append(self.loose[index])
-            mask >>= 1
-            index += 1
-        return tuple(picked)
 
 
 class SwaziAgent:

@@ -1015,6 +1015,17 @@ def test_the_sets_of_a_small_layout_in_the_order_the_listing_keeps() -> None:
     assert sum(map(len, found)) == 15
 
 
+def test_a_saved_build_worth_more_than_a_build_may_be_is_refused() -> None:
+    """The rules read a build's owner by its value, 2 to 14 (§6.2): a save holding another
+    value is refused as it is read, not as a move is listed."""
+    data = GAME.new_state(2, 3).to_json()
+    build = {"value": 15, "owner": 0, "augmented": False, "cards": data["layout"][:2]}
+    layout = data["layout"][2:]
+    with pytest.raises(SavedStateError, match="worth 2 to 14"):
+        GAME.state_from_json({**data, "layout": layout, "builds": [build]})
+    assert GAME.state_from_json({**data, "layout": layout, "builds": [{**build, "value": 14}]})
+
+
 def test_a_saved_game_naming_a_card_twice_is_refused() -> None:
     data = GAME.new_state(2, 3).to_json()
     with pytest.raises(SavedStateError, match="names a card twice"):

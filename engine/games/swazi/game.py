@@ -21,7 +21,17 @@ from engine.errors import SavedStateError
 from engine.layout import Layout, face_up, rows, stack, your_hand
 from engine.words import N_, _, ngettext
 
-from .moves import AUGMENT, BUILD, CAPTURE, CARDLESS_BUILD, CHANGE, DISCARD, Move, parse_move
+from .moves import (
+    AUGMENT,
+    BUILD,
+    CAPTURE,
+    CARDLESS_BUILD,
+    CHANGE,
+    DISCARD,
+    TOP_BUILD,
+    Move,
+    parse_move,
+)
 from .rules import Build
 from .state import SwaziState
 from .words import KIND_WORDS, item_words, or_list, pick_question, pretty_word, seat_name
@@ -74,6 +84,8 @@ class SwaziGame(Game):
             )
             for build in data["builds"]
         }
+        if any(not 2 <= value <= TOP_BUILD for value in state.builds):  # §6.2
+            raise SavedStateError("a saved swazi build is worth 2 to 14")
         state.stock = cards_from_json(data["stock"])
         state.last_capturer = data["last_capturer"]
         state.read_totals(data)

@@ -17,12 +17,14 @@ from .moves import AUGMENT, BUILD, CAPTURE, CARDLESS_BUILD, CHANGE, DISCARD, TOP
 from .rules import (
     ALONE,
     LISTED,
+    NOBODY,
     Shape,
     Turn,
     builds_on,
     capture_sets,
     captures,
     cardless_builds,
+    cardless_parts,
     check,
     parts,
     refusal,
@@ -36,26 +38,28 @@ its text names (§2.2: an ace as 1 or 14)."""
 # -- the legal moves -----------------------------------------------------------------------------
 class Listing(MadeWhenAsked[Move]):
     """The legal moves of a position, in the order ``legal_moves`` finds them: ``entries``
-    holds moves made at once, hand cards that stand for their discard (no object to make and
-    free for each), and ``Shape``s, whose moves are counted and made one at a time when asked
-    for: self-play asks for one move of a dozen or more. ``in`` knows the moves it handed out
-    and asks the rule (``check``) about any other."""
+    holds ``Shape``s, whose moves are counted and made one at a time when asked for (self-play
+    asks for one move of a dozen or more), and hand cards that stand for their discard (no
+    object to make and free for each). ``in`` knows the moves it handed out and asks the rule
+    (``check``) about any other."""
 
     def __init__(self, turn: Turn) -> None:
         super().__init__()
         self.turn = turn
-        self.entries: list[Move | Card | Shape] = []
+        self.entries: list[Shape | Card] = []
         self.size = 0
 
-    def add(self, entry: Move | Card | Shape) -> None:
-        """Count in a move, a hand card's discard, or the moves of a shape."""
-        if isinstance(entry, Shape):
-            if entry.size:
-                self.entries.append(entry)
-                self.size += entry.size
-        else:
-            self.entries.append(entry)
-            self.size += 1
+    def add(self, shape: Shape) -> None:
+        """Count in the moves of a shape."""
+        if shape.size:
+            self.entries.append(shape)
+            self.size += shape.size
+
+    def add_discards(self, hand: list[Card], first: int, stop: int) -> None:
+        """Count in the discard of each of the hand cards ``first`` to ``stop``."""
+        for index in range(first, stop):
+            self.entries.append(hand[index])
+        self.size += stop - first
 
     def __len__(self) -> int:
         return self.size
@@ -70,7 +74,7 @@ class Listing(MadeWhenAsked[Move]):
             elif index:
                 index -= 1
             else:
-                return entry if isinstance(entry, Move) else Move(DISCARD, entry)
+                return Move(DISCARD, entry)
         raise IndexError(index)
 
     def __eq__(self, other: object) -> bool:
@@ -90,20 +94,21 @@ def legal_moves(turn: Turn) -> Listing:
     hand card and value. A build's value must be one the hand holds a card of (§6.3), so
     only those are asked about, for a build and a change alike."""
     listing = Listing(turn)
-    hand, keeping, builds, owned = turn.hand, turn.keeping, turn.builds, turn.owned
+    hand, keeping, owner, owned = turn.hand, turn.keeping, turn.owner, turn.owned
     for value in turn.totals:  # §4.1
         if value > 1 and keeping[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
             listing.add(cardless_builds(turn, value))
     for value in owned:  # §4.2, §4.7
-        for move in parts(turn, value, None):
-            listing.add(move)
+        listing.add(cardless_parts(turn, value))
     runs = turn.runs
     for run in range(len(runs) - 1):  # the hand cards of a rank play alike (§2): ask about one
         first, stop = runs[run], runs[run + 1]
         card = hand[first]
         rank = card.rank
         for value, ace in _CAPTURING_AS[rank - 1]:  # §4.3
-            with_build = value in builds and refusal(turn, CAPTURE, card, freed=value) is None
+            with_build = (
+                owner[value] != NOBODY and refusal(turn, CAPTURE, card, freed=value) is None
+            )
             loose_only = turn.reaches(value) and refusal(turn, CAPTURE, card) is None
             if with_build or loose_only:
                 taken = capture_sets(turn, value, LISTED)
@@ -127,10 +132,7 @@ def legal_moves(turn: Turn) -> Listing:
                 listing.add(Shape(CHANGE, hand, first, stop, 1 if rank == 1 else 0, old, ALONE))
         if owned and refusal(turn, AUGMENT, card) is None:  # §4.2, §4.7
             for value in owned:
-                for index in range(first, stop):
-                    for move in parts(turn, value, hand[index]):
-                        listing.add(move)
+                listing.add(parts(turn, value, first, stop))
         if refusal(turn, DISCARD, card) is None:  # §4.8
-            for index in range(first, stop):
-                listing.add(hand[index])
+            listing.add_discards(hand, first, stop)
     return listing

@@ -39,6 +39,9 @@ from .moves import (
     serves,
 )
 
+NOBODY: Final = -1
+"""The owner of a build that is not there (``Turn.owner``)."""
+
 LISTED: Final = 2000
 """A listing's most sets of loose cards of one total, and most captures of one hand card and
 value: far above what a real layout reaches (a dozen mixed cards have a few hundred sets),
@@ -69,7 +72,8 @@ class Build:
 class Turn:
     """A position as the rule reads it for ``seat``: its hand and the loose cards in card
     order, the builds by value, the opponent's pile top, the half of the deal; and, worked
-    out once, the values it owns, how many hand cards keep each value (§6.3), where each
+    out once, who owns the build of each value, the values it owns, how many hand cards
+    keep each value (§6.3), where each
     rank's cards start in the hand, and the sets of loose cards by total (``sets_by_total``,
     at most ``limit`` of a total)."""
 
@@ -89,9 +93,12 @@ class Turn:
         self.builds = builds
         self.top = top
         self.first_half = first_half
+        # by value (2 to 14, §6.2: as a saved game is read too): the seat owning that build
+        self.owner = [NOBODY] * (TOP_BUILD + 1)
         self.owned: list[int] = []  # the values of the seat's builds, lowest first
         self.changeable: list[int] = []  # the opponent's single builds (§4.5), in layout order
         for value, build in builds.items():
+            self.owner[value] = build.owner
             if build.owner == seat:
                 self.owned.append(value)
             elif not build.augmented:
@@ -130,17 +137,6 @@ class Turn:
             limit=1 << 62,
         )
 
-    def picked(self, mask: int) -> tuple[Card, ...]:
-        """The loose cards of a set (bit i: the i-th loose card), in card order."""
-        chosen: list[Card] = []
-        index = 0
-        while mask:
-            if mask & 1:
-                chosen.append(self.loose[index])
-            mask >>= 1
-            index += 1
-        return tuple(chosen)
-
     def reaches(self, value: int) -> bool:
         """Whether a card of ``value`` captures some loose cards (``groups`` is not empty)."""
         return bool(self.sets[value]) or (value == TOP_BUILD and bool(self.sets[1]))
@@ -154,11 +150,24 @@ class Turn:
         return self.sets[1] + self.sets[TOP_BUILD]  # the sets of total 1: single aces
 
 
+def cards_of(cards: Sequence[Card], mask: int) -> tuple[Card, ...]:
+    """The cards of a set of ``cards`` given as a bit mask (bit i: ``cards[i]``), in their
+    order: how ``sets_by_total`` names a set."""
+    chosen: list[Card] = []
+    index = 0
+    while mask:
+        if mask & 1:
+            chosen.append(cards[index])
+        mask >>= 1
+        index += 1
+    return tuple(chosen)
+
+
 NO_SETS: Final[list[int]] = []
 """The sets of a total no loose cards add up to (shared: never added to)."""
 
 
-def sets_by_total(cards: Sequence[Card], limit: int) -> list[list[int]]:
+def sets_by_total(cards: list[Card], limit: int) -> list[list[int]]:
     """Every non-empty set of ``cards`` (in card order) adding up to 14 at most, an ace
     counting 1 (§2.2), by total, as a bit mask of indices (bit i: ``cards[i]``); at most about
     ``limit`` in all (the search stops once it found that many). Depth first: a set's
@@ -192,31 +201,41 @@ def _extend(
     for index in range(end - 1, start - 1, -1):
         if count >= limit:
             break
-        count = _extend(
-            ranks, found, index + 1, total + ranks[index], chosen | 1 << index, count, limit
-        )
+        grown = total + ranks[index]
+        # a set grows only if the next card, the lowest that could join it, fits
+        if index + 1 < len(ranks) and grown + ranks[index + 1] <= TOP_BUILD:
+            count = _extend(ranks, found, index + 1, grown, chosen | 1 << index, count, limit)
     return count
 
 
 def unions(groups: list[int], limit: int) -> list[int]:
     """Every non-empty union of pairwise disjoint ``groups``, each once (§4.3: a capture takes
     any disjoint collection of its groups); at most ``limit`` of them."""
-    found: list[int] = []
     if len(groups) < 2:  # nothing to join
-        return found + groups
-    seen: set[int] = set()
-    stack = [(0, 0)]  # the next group, the union so far
-    while stack and len(found) < limit:
-        start, used = stack.pop()
-        for index in range(start, len(groups)):
-            group = groups[index]
-            if not used & group:
-                union = used | group
-                if union not in seen:
-                    seen.add(union)
-                    found.append(union)
-                stack.append((index + 1, union))
-    return found[:limit]
+        return groups
+    found: list[int] = []
+    _join(groups, 0, 0, set(), found, limit)
+    return found if len(found) <= limit else found[:limit]
+
+
+def _join(
+    groups: list[int], start: int, used: int, seen: set[int], found: list[int], limit: int
+) -> None:
+    """For ``unions``: the unions ``used`` grows into with the groups from ``start`` on, put
+    in ``found`` once each (``seen``), depth first: ``used`` joined by one more group, in
+    order, then each of those grown in turn, from the last down, while fewer than ``limit``
+    are found."""
+    for index in range(start, len(groups)):
+        if not used & groups[index]:
+            union = used | groups[index]
+            if union not in seen:
+                seen.add(union)
+                found.append(union)
+    for index in range(len(groups) - 1, start - 1, -1):
+        if len(found) >= limit:
+            return
+        if not used & groups[index]:
+            _join(groups, index + 1, used | groups[index], seen, found, limit)
 
 
 # -- §6, §7: what a move may leave ---------------------------------------------------------------
@@ -251,10 +270,15 @@ KEEP_OWNED: Final = N_(
     "You own the build of {value}: keep a card of value {value}, or use your last one to "
     "capture it."
 )
-# the refusals that name no value, made once: a listing asks ``refusal`` a dozen times a step
+# the refusals, made once: a listing asks ``refusal`` a dozen times a step; those naming a
+# value a build may have (at most TOP_BUILD, §6.2) by that value
 SECOND_BUILD_REFUSED: Final = Refusal(SECOND_BUILD)
 NO_DISCARD_REFUSED: Final = Refusal(NO_DISCARD)
 TWO_BUILDS_REFUSED: Final = Refusal(TWO_BUILDS)
+OWN_VALUE_REFUSED: Final = [Refusal(OWN_VALUE, value) for value in range(TOP_BUILD + 1)]
+TAKEN_VALUE_REFUSED: Final = [Refusal(TAKEN_VALUE, value) for value in range(TOP_BUILD + 1)]
+KEEP_NEW_REFUSED: Final = [Refusal(KEEP_NEW, value) for value in range(TOP_BUILD + 1)]
+KEEP_OWNED_REFUSED: Final = [Refusal(KEEP_OWNED, value) for value in range(TOP_BUILD + 1)]
 
 
 def refusal(
@@ -269,24 +293,25 @@ def refusal(
     if made:
         if made > TOP_BUILD:  # §6.2
             return Refusal(TOO_HIGH, made)
-        if made in turn.builds and not (kind == CHANGE and made in owned):  # §6.1, §4.6
-            if made in owned:
-                return Refusal(OWN_VALUE, made)
-            return Refusal(TAKEN_VALUE, made)
+        owner = turn.owner[made]
+        if owner != NOBODY and not (kind == CHANGE and owner == turn.seat):  # §6.1, §4.6
+            if owner == turn.seat:
+                return OWN_VALUE_REFUSED[made]
+            return TAKEN_VALUE_REFUSED[made]
         if not _kept(turn, played, made):  # §6.3
-            return Refusal(KEEP_NEW, made)
+            return KEEP_NEW_REFUSED[made]
     if played is None:  # §7.1
         if turn.first_half and len(owned) >= 2 and kind == CARDLESS_BUILD:
             return SECOND_BUILD_REFUSED
         return None
     if turn.first_half and owned and kind == DISCARD:  # §7.1
         return NO_DISCARD_REFUSED
-    left = 1 if made and made not in owned else 0  # the builds owned once the turn ends
+    left = 1 if made and turn.owner[made] != turn.seat else 0  # the builds owned once it ends
     for value in owned:
         if value != freed:
             left += 1
             if not _kept(turn, played, value):  # §6.3
-                return Refusal(KEEP_OWNED, value)
+                return KEEP_OWNED_REFUSED[value]
     if turn.first_half and left > 1:  # §7.1
         return TWO_BUILDS_REFUSED
     return None
@@ -300,13 +325,15 @@ def _kept(turn: Turn, played: Card | None, value: int) -> bool:
 # -- §4, §5: the shapes of the moves -------------------------------------------------------------
 @mypyc_attr(acyclic=True)
 class Shape:
-    """Moves of one shape that differ only by their hand card and loose cards: ``Move(kind,
-    card, ace, build, cards)`` for each card of ``hand[first:stop]`` (hand cards of one rank,
-    which play alike (§2), or None alone for a card-less move), with the cards of each of
-    ``sets`` (masks of the turn's loose cards; 0: none), card by card. A listing counts them
-    and makes one when asked for it."""
+    """Moves of one shape that differ only by their hand card, loose cards and pile top: for
+    each card of ``hand[first:stop]`` (hand cards of one rank, which play alike (§2), or None
+    alone for a card-less move), card by card, a move with the cards of each of ``sets``
+    (masks of the turn's loose cards; 0: none), then one with the pile top and the cards of
+    each of ``topped``. A move is ``Move(kind, card, ace, build, cards, top)``, but for an
+    augment with a hand card (``_with_hand_card``). A listing counts them and makes one when
+    asked for it."""
 
-    __slots__ = ("ace", "build", "first", "hand", "kind", "sets", "size")
+    __slots__ = ("ace", "build", "first", "hand", "kind", "sets", "size", "topped")
 
     def __init__(
         self,
@@ -317,6 +344,7 @@ class Shape:
         ace: int,
         build: int,
         sets: list[int],
+        topped: list[int] = NO_SETS,
     ) -> None:
         self.kind = kind
         self.hand = hand
@@ -324,55 +352,74 @@ class Shape:
         self.ace = ace
         self.build = build
         self.sets = sets
-        self.size = (stop - first) * len(sets)
+        self.topped = topped
+        self.size = (stop - first) * (len(sets) + len(topped))
 
     def move(self, turn: Turn, index: int) -> Move:
-        """The move at ``index``: with the hand card ``index // len(sets)`` of the shape's and
-        the cards of ``sets[index % len(sets)]``."""
-        card = self.hand[self.first + index // len(self.sets)]
-        mask = self.sets[index % len(self.sets)]
-        return Move(self.kind, card, self.ace, self.build, turn.picked(mask))
+        """The move at ``index``: with the hand card ``index // each`` of the shape's (``each``
+        moves a card) and the ``index % each``-th of its sets, ``sets`` then ``topped``."""
+        each = len(self.sets) + len(self.topped)
+        card = self.hand[self.first + index // each]
+        index %= each
+        top = index >= len(self.sets)
+        mask = self.topped[index - len(self.sets)] if top else self.sets[index]
+        loose = cards_of(turn.loose, mask)
+        if self.kind == AUGMENT and card is not None:
+            return _with_hand_card(card, self.build, loose, top, alone=not (mask or top))
+        return Move(self.kind, card, self.ace, self.build, loose, top)
+
+    def moves(self, turn: Turn) -> list[Move]:
+        """Every move of the shape, in order."""
+        return [self.move(turn, index) for index in range(self.size)]
 
 
 CARDLESS: Final[list[Card | None]] = [None]
 """The hand of a card-less move's shape (its one card: ``CARDLESS[0:1]``)."""
 ALONE: Final = [0]
 """The sets of a shape whose moves take no loose cards: a change, a build captured alone."""
+NO_MOVES: Final = Shape(AUGMENT, CARDLESS, 0, 0, 0, 0, NO_SETS)
+"""A shape of no moves, made once: the shapes of parts and of card-less builds are often
+empty, and a listing counts in none of its moves."""
 
 
 def cardless_builds(turn: Turn, value: int) -> Shape:
     """§4.1: a build of ``value`` from two or more loose cards."""
     sets = [mask for mask in turn.sets[value] if mask & mask - 1]  # two or more cards
-    return Shape(CARDLESS_BUILD, CARDLESS, 0, 1, 0, 0, sets)
+    return Shape(CARDLESS_BUILD, CARDLESS, 0, 1, 0, 0, sets) if sets else NO_MOVES
 
 
-def parts(turn: Turn, value: int, card: Card | None) -> list[Move]:
-    """§4.2, §4.7, §5.1: the parts that may join a build of ``value``: a single card of that
-    value or cards adding up to it, of loose cards, at most one pile top and, if ``card`` is
-    given, that hand card (an ace in it: 14 alone, else 1)."""
-    found: list[Move] = []
-    top = turn.top
-    if card is None:
-        for mask in turn.groups(value):
-            found.append(Move(AUGMENT, build=value, cards=turn.picked(mask)))
-        if top is not None:
-            if serves(top, value):
-                found.append(Move(AUGMENT, build=value, top=True))
-            for mask in turn.sets[value - top.rank] if value > top.rank else NO_SETS:
-                found.append(Move(AUGMENT, build=value, cards=turn.picked(mask), top=True))
-        return found
-    if serves(card, value):  # the hand card alone
-        found.append(_with_hand_card(card, value, (), False, alone=True))
-    rest = value - card.rank
-    for mask in turn.sets[rest] if rest > 0 else NO_SETS:
-        found.append(_with_hand_card(card, value, turn.picked(mask), False, alone=False))
-    if top is not None:
-        rest -= top.rank
-        if rest == 0:
-            found.append(_with_hand_card(card, value, (), True, alone=False))
-        for mask in turn.sets[rest] if rest > 0 else NO_SETS:
-            found.append(_with_hand_card(card, value, turn.picked(mask), True, alone=False))
-    return found
+def cardless_parts(turn: Turn, value: int) -> Shape:
+    """§4.2, §4.7, §5.1: the parts without a hand card that may join a build of ``value``: a
+    single card of that value or cards adding up to it, of loose cards and at most one pile
+    top."""
+    topped = NO_SETS
+    if turn.top is not None:
+        topped = _parts_adding_up(turn, value - turn.top.rank, serves(turn.top, value))
+    sets = turn.groups(value)
+    return Shape(AUGMENT, CARDLESS, 0, 1, 0, value, sets, topped) if sets or topped else NO_MOVES
+
+
+def parts(turn: Turn, value: int, first: int, stop: int) -> Shape:
+    """§4.2, §4.7, §5.1: the parts with each of the hand cards ``first`` to ``stop`` (of one
+    rank) that may join a build of ``value``: the hand card alone if worth that value, or
+    with loose cards and at most one pile top, adding up to it (an ace in it: 14 alone, else
+    1)."""
+    card = turn.hand[first]
+    rest = value - card.rank  # what the rest of the part adds up to
+    sets = _parts_adding_up(turn, rest, serves(card, value))
+    topped = NO_SETS
+    if turn.top is not None:
+        topped = _parts_adding_up(turn, rest - turn.top.rank, rest == turn.top.rank)
+    if not sets and not topped:
+        return NO_MOVES
+    return Shape(AUGMENT, turn.hand, first, stop, 0, value, sets, topped)
+
+
+def _parts_adding_up(turn: Turn, rest: int, alone: bool) -> list[int]:
+    """For the parts: the sets of loose cards adding up to ``rest``, after none (0) if
+    ``alone`` (what the part holds besides loose cards makes it whole)."""
+    sets = turn.sets[rest] if rest > 0 else NO_SETS
+    return ALONE + sets if alone else sets
 
 
 def _with_hand_card(
@@ -452,7 +499,12 @@ def _shape(turn: Turn, move: Move) -> str | None:
     if move.kind in (BUILD, CHANGE) and move.ace not in (0, 1):
         return _("An ace joined to other cards counts 1: write it =1.")
     if move.kind == AUGMENT:
-        if move in parts(narrowed, move.build, card):
+        if card is None:
+            shape = cardless_parts(narrowed, move.build)
+        else:
+            index = narrowed.hand.index(card)
+            shape = parts(narrowed, move.build, index, index + 1)
+        if move in shape.moves(narrowed):
             return None
         if move.card is not None:
             alone = not move.cards and not move.top
