@@ -42,6 +42,7 @@ from engine.games.twentytwo import (
     strength,
 )
 from engine.games.twentytwo.rules import in_rank_order, put_in_place
+from engine.games.twentytwo.words import deal_event
 from tests.engine.helpers import act, event_texts, legal, new
 
 
@@ -1007,3 +1008,16 @@ def test_replay_rejects_a_later_deck_holding_a_penalty_card(
     path.write_text(json.dumps({**record, "actions": actions}))
     assert main(["replay", str(path)]) == 2
     assert "not the 50 cards in play" in capsys.readouterr().err
+
+
+def test_a_short_deck_dealing_one_card_each_says_one_card() -> None:
+    # §3.2: only a short deck deals fewer than the penalty asked, down to one card each
+    deal = deal_event(9, 2, 1, 5, 10, 1)
+    assert deal.text == (
+        "Hand 9: {s2} deals 1 card each (the deck of 5 is short for 10 each); 1 left in the stock"
+    )
+    assert deal_event(9, 2, 2, 9, 10, 1).text.startswith("Hand 9: {s2} deals 2 cards each (")
+    state = new(GAME, TwentyTwoState, 4, 3)
+    state.dealt = 1
+    (opening,) = [line for line in GAME.describe(state.view(0)) if line.startswith("Hand 1 · ")]
+    assert " · 1 card each · " in opening

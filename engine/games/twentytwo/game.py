@@ -257,7 +257,11 @@ class TwentyTwoGame(Game):
                 )
             )
         lines.append(
-            _("Hand {hand} · dealer {player} · {count} cards each · stock {stock}").format(
+            ngettext(
+                "Hand {hand} · dealer {player} · {count} card each · stock {stock}",
+                "Hand {hand} · dealer {player} · {count} cards each · stock {stock}",
+                view["dealt"],
+            ).format(
                 hand=view["hand_number"],
                 player=f"{{s{view['dealer']}}}",
                 count=view["dealt"],

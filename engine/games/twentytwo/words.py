@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import Card, cards_pretty
-from engine.core import Event, counted_phrase
+from engine.core import Arg, Event, counted_phrase
 from engine.games.twentytwo.rules import PLAYER_COUNTS, RANK_LABEL, strength
 from engine.words import N_, Nn_, _
 
@@ -17,7 +17,7 @@ PLAYER_ARGS: Final = tuple(("player", f"{{s{seat}}}") for seat in range(max(PLAY
 """``PLAYER_ARGS[seat]``: the argument naming the seat a message is about (``{player}`` is
 ``{s2}``), made once, as nearly every event has one."""
 CARDS: Final = Nn_("{count} card", "{count} cards")
-"""How many cards an exchange changes."""
+"""How many cards an exchange changes, or a short deck deals each."""
 
 LOSS: Final = N_("Hand {hand}: {players} loses with {rank} and scores {penalty} · totals: {totals}")
 LOSS_OUT: Final = N_(
@@ -117,18 +117,19 @@ def seat_event(seat: int, message: str, kind: str) -> Event:
 
 def deal_event(hand: int, dealer: int, count: int, deck: int, wanted: int, left: int) -> Event:
     """§3: the opening line of hand ``hand`` (from 1): who deals, how many each, the stock."""
-    message = (
-        N_("Hand {hand}: {player} deals {count} cards each; {left} left in the stock")
-        if count == wanted
-        else N_(
-            "Hand {hand}: {player} deals {count} cards each (the deck of {deck} is short"
-            " for {wanted} each); {left} left in the stock"
+    if count == wanted:  # 7, or a penalty: never one card
+        message = N_("Hand {hand}: {player} deals {count} cards each; {left} left in the stock")
+        dealt: tuple[str, Arg] = ("count", str(count))
+    else:  # a short deck may leave one card each
+        message = N_(
+            "Hand {hand}: {player} deals {cards} each (the deck of {deck} is short for"
+            " {wanted} each); {left} left in the stock"
         )
-    )
+        dealt = ("cards", counted_phrase(CARDS, count))
     numbers = (
         PLAYER_ARGS[dealer],
         ("hand", str(hand)),
-        ("count", str(count)),
+        dealt,
         ("left", str(left)),
         ("deck", str(deck)),
         ("wanted", str(wanted)),
