@@ -8,8 +8,6 @@ the two colours never look alike.
 
 >>> suit_symbols("10♦ Q♠") == "10♦\ufe0f Q♠\ufe0e"
 True
->>> plural(1, "game"), plural(3, "win")
-('1 game', '3 wins')
 """
 
 from __future__ import annotations
@@ -135,6 +133,14 @@ def duration(seconds: int) -> str:
     return ngettext("{count} second", "{count} seconds", seconds).format(count=seconds)
 
 
-def plural(count: int, word: str) -> str:
-    """``count`` and ``word``, with an s unless the count is one."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def earlier_not_shown(count: int) -> str:
+    """The line standing for the ``count`` earlier hands a list of hands leaves out (its
+    latest fit), in the active language.
+
+    >>> earlier_not_shown(1)
+    '… (1 earlier not shown)'
+    """
+    # the same English either way; a language may say one and several apart
+    return ngettext("… ({count} earlier not shown)", "… ({count} earlier not shown)", count).format(
+        count=count
+    )

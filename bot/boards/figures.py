@@ -10,7 +10,7 @@ from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow, StatsRow, rating_tex
 from bot.i18n import number, percent
 from bot.storage import HistoryRow
 from bot.tables.records import summary_of
-from bot.text import clip, said
+from bot.text import clip, earlier_not_shown, said
 from bot.ui import GREY, MEDALS, Message, game_name, layout, small, timestamp
 from engine.words import _, ngettext
 
@@ -112,7 +112,7 @@ def latest_hands(row: HistoryRow) -> str:
     shown = ""
     for kept in range(len(hands), 0, -1):
         earlier = len(hands) - kept
-        note = [_("… ({count} earlier not shown)").format(count=earlier)] if earlier else []
+        note = [earlier_not_shown(earlier)] if earlier else []
         shown = small([*note, *hands[-kept:]])
         if len(shown) <= HANDS_BUDGET:
             break

@@ -22,7 +22,7 @@ from bot.tables.lobby_view import RematchButton
 from bot.tables.records import RoundEnd
 from bot.tables.results import places_of
 from bot.tables.session import TableSession
-from bot.text import clip, event_lines, said, score_parts, show
+from bot.text import clip, earlier_not_shown, event_lines, said, score_parts, show
 from bot.ui import (
     GOLD,
     GREEN,
@@ -274,7 +274,7 @@ def results_message(session: TableSession) -> Message:
             entry = [f"**{title}**", *(f"◦ {line}" for line in rest)]
             size = sum(len(line) + 4 for line in entry)
             if budget - size < 0:
-                kept.append([_("… ({count} earlier not shown)").format(count=number)])
+                kept.append([earlier_not_shown(number)])
                 break
             budget -= size
             kept.append(entry)

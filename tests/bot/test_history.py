@@ -17,6 +17,7 @@ from bot.boards.figures import HANDS_BUDGET, history_entry
 from bot.boards.pages import HISTORY_PAGE
 from bot.i18n import catalog
 from bot.storage import FinishedSeat, HistoryRow, SavedEvent, Storage
+from bot.text import earlier_not_shown
 from engine.registry import games
 from engine.words import speaking
 from tests.bot.conftest import member
@@ -137,3 +138,13 @@ async def test_a_page_of_the_longest_games_fits_one_message(
     # simcord refuses a message whose texts pass Discord's 4,000 characters
     page = await history_text(member(env, guild, "ann"), channel)
     assert page.count("-# … (11 earlier not shown)") == HISTORY_PAGE
+
+
+def test_the_hands_left_out_are_counted_in_the_readers_language() -> None:
+    # one plural entry: French and Spanish say one hand left out apart from several
+    with speaking(catalog("fr")):
+        assert earlier_not_shown(1) == "… (1 plus ancienne non affichée)"
+        assert earlier_not_shown(3) == "… (3 plus anciennes non affichées)"
+    with speaking(catalog("es")):
+        assert earlier_not_shown(1) == "… (1 anterior no mostrada)"
+    assert earlier_not_shown(1) == "… (1 earlier not shown)"
