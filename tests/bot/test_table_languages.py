@@ -114,13 +114,21 @@ def public(channel: simcord.ChannelHandle) -> list[str]:
     return [text_of(m) for m in channel.history() if not m.flags.ephemeral]
 
 
-async def test_the_table_speaks_its_servers_language_and_a_hand_its_readers(
-    env: simcord.Env, bot: CardroomBot, locales: dict[int, str]
-) -> None:
+def ana_in_a_german_server(
+    env: simcord.Env, locales: dict[int, str], reads: str
+) -> tuple[simcord.GuildHandle, simcord.ChannelHandle, Player]:
+    """A German server, its channel and ana, whose Discord is in the locale ``reads``."""
     guild = env.create_guild(name="Kartenraum", preferred_locale="de")
     channel = guild.create_text_channel("spiele")
     ana = add_player(env, guild, "ana")
-    locales[ana.id] = "es-ES"
+    locales[ana.id] = reads
+    return guild, channel, ana
+
+
+async def test_the_table_speaks_its_servers_language_and_a_hand_its_readers(
+    env: simcord.Env, bot: CardroomBot, locales: dict[int, str]
+) -> None:
+    guild, channel, ana = ana_in_a_german_server(env, locales, "es-ES")
     table = await tagged_table(bot, channel, ana, GERMAN)
     assert table.language == "de"
     assert said_in(text_of(table_message(channel, table))) == {GERMAN}
@@ -150,10 +158,7 @@ async def test_the_table_speaks_its_servers_language_and_a_hand_its_readers(
 async def test_the_languages_people_and_admins_chose_win_over_discords(
     env: simcord.Env, bot: CardroomBot, locales: dict[int, str]
 ) -> None:
-    guild = env.create_guild(name="Kartenraum", preferred_locale="de")
-    channel = guild.create_text_channel("spiele")
-    ana = add_player(env, guild, "ana")
-    locales[ana.id] = "de"
+    guild, channel, ana = ana_in_a_german_server(env, locales, "de")
     await ana.member.slash(channel, "language", language="es")  # hers, over her Discord's
     await admin(env, guild, "boss").slash(channel, "cardroom language", language="fr")
     table = await tagged_table(bot, channel, ana, FRENCH)  # the server's choice, over its own
@@ -191,10 +196,7 @@ async def test_two_tables_in_two_languages_never_mix(
 async def test_a_stored_log_is_read_again_in_its_readers_language_after_a_restart(
     env: simcord.Env, bot: CardroomBot, locales: dict[int, str]
 ) -> None:
-    guild = env.create_guild(name="Kartenraum", preferred_locale="de")
-    channel = guild.create_text_channel("spiele")
-    ana = add_player(env, guild, "ana")
-    locales[ana.id] = "de"
+    _, channel, ana = ana_in_a_german_server(env, locales, "de")
     table = await tagged_table(bot, channel, ana, GERMAN)
     rng = random.Random(5)
     while table.revision < 3:
@@ -226,10 +228,8 @@ async def test_a_stored_log_is_read_again_in_its_readers_language_after_a_restar
 async def test_an_open_lobby_keeps_its_language_across_a_restart(
     env: simcord.Env, bot: CardroomBot, locales: dict[int, str]
 ) -> None:
-    guild = env.create_guild(name="Kartenraum", preferred_locale="de")
-    channel = guild.create_text_channel("spiele")
-    ana = add_player(env, guild, "ana")
-    locales[ana.id] = "es-ES"  # the host reads Spanish; her server speaks German
+    # the host reads Spanish; her server speaks German
+    _, channel, ana = ana_in_a_german_server(env, locales, "es-ES")
     result = await ana.member.slash(channel, "game start fishing")
     assert result.response is not None
     lobby = result.response
