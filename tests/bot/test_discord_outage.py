@@ -98,10 +98,14 @@ async def test_ten_seconds_of_5xx_give_one_warning_and_then_the_latest_state(
     revision = table.revision
     rng = random.Random(3)
     discord_down(env)  # channels and DMs; the answers to clicks still arrive
+    down_at = env.now()
     for _ in range(5):
         if 0 in table.state.waiting_for():
             assert await move_by_hand(ann, channel, table, rng)
         await env.advance_time(2)
+    # the retries wait on the test's clock (backoff.wait_to_retry), never on the machine's:
+    # a retry that slept by itself would have moved simcord's clock during ann's clicks
+    assert (env.now() - down_at).total_seconds() == 10
     assert table.revision >= revision + 4, "the game went on: ann's moves and the AI's"
     assert not shows_the_latest_state(channel, table)
     tried = table_edits(env, channel, table)
