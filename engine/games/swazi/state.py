@@ -39,10 +39,10 @@ from .rules import Build, Turn, check
 
 LAYOUT_SIZE: Final = 4
 HAND_SIZE: Final = 12
-TWO_OF_SPADES = Card(2, SPADES)
-TEN_OF_DIAMONDS = Card(10, DIAMONDS)
-SCORING_CARDS = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
-_DISCARDED = [
+TWO_OF_SPADES: Final = Card(2, SPADES)
+TEN_OF_DIAMONDS: Final = Card(10, DIAMONDS)
+SCORING_CARDS: Final = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
+_DISCARDED: Final = [
     {card: Event(message, "discard", args=(("card", card.pretty),)) for card in FULL_DECK}
     for message in words.DISCARDED
 ]
