@@ -16,9 +16,9 @@ from engine.core.actions import (
     RandomAgent,
     View,
     Word,
-    listed_objects,
     parse_error,
     seat_name,
+    was_listed,
 )
 from engine.core.copying import NOT_FIELDS, SHARED_TYPES, copied, state_fields
 from engine.core.dealing import (
@@ -83,7 +83,6 @@ __all__ = [
     "held_sets",
     "joined",
     "leader_order",
-    "listed_objects",
     "listing",
     "make_rng",
     "parse_error",
@@ -94,4 +93,5 @@ __all__ = [
     "seat_name",
     "seat_words",
     "state_fields",
+    "was_listed",
 ]
