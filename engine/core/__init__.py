@@ -31,6 +31,7 @@ from engine.core.dealing import (
 )
 from engine.core.events import (
     Arg,
+    Cards,
     Event,
     Phrase,
     args_from_json,
@@ -56,6 +57,7 @@ __all__ = [
     "Agent",
     "Arg",
     "CardSet",
+    "Cards",
     "Choose",
     "DeckPlan",
     "Event",
