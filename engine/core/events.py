@@ -188,8 +188,26 @@ def listing(separator: str, parts: Iterable[Arg]) -> Phrase:
     >>> listing("; ", ["{s0} 3", Phrase("most cards {points}", (("points", "2"),))]).text
     '{s0} 3; most cards 2'
     """
-    named = tuple((f"part{index}", part) for index, part in enumerate(parts))
-    return Phrase(separator.join(f"{{{name}}}" for name, _part in named), named)
+    named: list[tuple[str, Arg]] = []
+    placeholders: list[str] = []
+    for part in parts:  # a loop: compiled, it is C
+        index = len(named)
+        name, placeholder = _PARTS[index] if index < len(_PARTS) else _part(index)
+        named.append((name, part))
+        placeholders.append(placeholder)
+    return Phrase(separator.join(placeholders), tuple(named))
+
+
+def _part(index: int) -> tuple[str, str]:
+    """The name of a listing's part and its placeholder: ``part2``, ``{part2}``."""
+    name = f"part{index}"
+    return name, "{" + name + "}"
+
+
+_PARTS: Final = tuple(_part(index) for index in range(16))
+"""``_part`` of the parts a listing mostly has, written once (as ``_SEAT_WORDS``): swazi lists
+each deal's piles and each seat's reasons, and writing the names anew cost as much as the
+rest of the listing."""
 
 
 def joined(parts: Sequence[Arg]) -> Arg:

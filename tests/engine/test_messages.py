@@ -227,6 +227,14 @@ def test_cards_given_to_an_event_read_as_their_text_however_the_event_is_read() 
     assert pickle.loads(pickle.dumps(given)) == written
 
 
+def test_a_listing_of_any_length_names_each_part_once() -> None:
+    for count in (1, 2, 16, 17, 40):
+        parts = [str(index) for index in range(count)]
+        phrase = listing(", ", parts)
+        assert phrase.text == ", ".join(parts)
+        assert [name for name, _part in phrase.args] == [f"part{index}" for index in range(count)]
+
+
 def test_events_and_phrases_are_values_compared_hashed_and_copied_by_their_fields() -> None:
     def event(**changed: object) -> Event:
         fields: dict[str, object] = {
