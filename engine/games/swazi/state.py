@@ -11,7 +11,7 @@ from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
-from engine.cards import DIAMONDS, FULL_DECK, SPADES, SUIT_CARDS, Card
+from engine.cards import ACE, DIAMONDS, FULL_DECK, SPADES, SUIT_CARDS, Card
 from engine.core import (
     Action,
     Arg,
@@ -42,6 +42,8 @@ LAYOUT_SIZE: Final = 4
 HAND_SIZE: Final = 12
 TWO_OF_SPADES: Final = Card(2, SPADES)
 TEN_OF_DIAMONDS: Final = Card(10, DIAMONDS)
+ACE_CARDS: Final = frozenset(card for card in FULL_DECK if card.rank == ACE)
+"""The four aces: a pile's set meets them in C (as ``SUIT_CARDS``) to count its aces."""
 SCORING_CARDS: Final = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
 _DISCARDED: Final = [
     {card: Event(message, "discard", args=(("card", card.pretty),)) for card in FULL_DECK}
@@ -91,7 +93,7 @@ def score_piles(piles: Sequence[Collection[Card]]) -> tuple[list[int], list[list
         if TEN_OF_DIAMONDS in cards:
             points[seat] += 2
             reasons[seat].append(Phrase("{card} {points}", (("card", "10♦"), ("points", "2"))))
-        aces = sum(1 for card in cards if card.rank == 1)
+        aces = len(cards & ACE_CARDS)
         if aces:
             points[seat] += aces
             reasons[seat].append(counted_phrase(words.ACES, aces))
