@@ -16,9 +16,9 @@ from engine.core.actions import (
     RandomAgent,
     View,
     Word,
-    listed_objects,
     parse_error,
     seat_name,
+    was_listed,
 )
 from engine.core.copying import NOT_FIELDS, SHARED_TYPES, copied, state_fields
 from engine.core.dealing import (
@@ -31,6 +31,7 @@ from engine.core.dealing import (
 )
 from engine.core.events import (
     Arg,
+    Cards,
     Event,
     Phrase,
     args_from_json,
@@ -56,6 +57,7 @@ __all__ = [
     "Agent",
     "Arg",
     "CardSet",
+    "Cards",
     "Choose",
     "DeckPlan",
     "Event",
@@ -83,7 +85,6 @@ __all__ = [
     "held_sets",
     "joined",
     "leader_order",
-    "listed_objects",
     "listing",
     "make_rng",
     "parse_error",
@@ -94,4 +95,5 @@ __all__ = [
     "seat_name",
     "seat_words",
     "state_fields",
+    "was_listed",
 ]

@@ -129,15 +129,17 @@ class MadeWhenAsked(Generic[ActionT]):
     def __getitem__(self, index: slice) -> list[ActionT]: ...
 
     def __getitem__(self, index: int | slice) -> ActionT | list[ActionT]:
-        if isinstance(index, slice):
-            return [self[place] for place in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        action = self.made(index)
-        self.handed.append(action)
-        return action
+        # an index first: compiled, telling an int is one C test, a slice a look-up of the type
+        if isinstance(index, int):
+            size = len(self)
+            if index < 0:
+                index += size
+            if not 0 <= index < size:
+                raise IndexError(index)
+            action = self.made(index)
+            self.handed.append(action)
+            return action
+        return [self[place] for place in range(*index.indices(len(self)))]
 
     def __iter__(self) -> Iterator[ActionT]:
         for index in range(len(self)):
@@ -154,10 +156,16 @@ class MadeWhenAsked(Generic[ActionT]):
 Sequence.register(MadeWhenAsked)
 
 
-def listed_objects(legal: Sequence[Action]) -> tuple[Action, ...]:
-    """The listed actions to find a chosen one among by identity: a tuple's own; none of a
-    sequence that makes its actions when asked (the rule answers for those: ``is_legal``)."""
-    return legal if type(legal) is tuple else ()
+def was_listed(legal: Sequence[Action], action: object) -> bool:
+    """Whether ``action`` is one of the objects ``legal`` holds or handed out (found by
+    identity, it needs no check): one of a tuple's own, or one a ``MadeWhenAsked`` made when
+    asked. Any other action may still be legal: the rule answers for it (``is_legal``)."""
+    if type(legal) is tuple:
+        for listed in legal:  # noqa: SIM110 - compiled, any() of a generator costs more
+            if listed is action:
+                return True
+        return False
+    return isinstance(legal, MadeWhenAsked) and legal.was_handed(action)
 
 
 def parse_error(text: str, expected: str) -> ActionParseError:

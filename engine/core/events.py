@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from engine.cards import Card, cards_pretty
 from engine.errors import SavedStateError
 from engine.words import ENGLISH, N_, _, ngettext
 
@@ -187,8 +188,26 @@ def listing(separator: str, parts: Iterable[Arg]) -> Phrase:
     >>> listing("; ", ["{s0} 3", Phrase("most cards {points}", (("points", "2"),))]).text
     '{s0} 3; most cards 2'
     """
-    named = tuple((f"part{index}", part) for index, part in enumerate(parts))
-    return Phrase(separator.join(f"{{{name}}}" for name, _part in named), named)
+    named: list[tuple[str, Arg]] = []
+    placeholders: list[str] = []
+    for part in parts:  # a loop: compiled, it is C
+        index = len(named)
+        name, placeholder = _PARTS[index] if index < len(_PARTS) else _part(index)
+        named.append((name, part))
+        placeholders.append(placeholder)
+    return Phrase(separator.join(placeholders), tuple(named))
+
+
+def _part(index: int) -> tuple[str, str]:
+    """The name of a listing's part and its placeholder: ``part2``, ``{part2}``."""
+    name = f"part{index}"
+    return name, "{" + name + "}"
+
+
+_PARTS: Final = tuple(_part(index) for index in range(16))
+"""``_part`` of the parts a listing mostly has, written once (as ``_SEAT_WORDS``): swazi lists
+each deal's piles and each seat's reasons, and writing the names anew cost as much as the
+rest of the listing."""
 
 
 def joined(parts: Sequence[Arg]) -> Arg:
@@ -202,6 +221,29 @@ def joined(parts: Sequence[Arg]) -> Arg:
     return Phrase(N_("{first} and {rest}"), (("first", parts[0]), ("rest", joined(parts[1:]))))
 
 
+# acyclic: see Event
+@mypyc_attr(acyclic=True)
+class Cards:
+    """Cards as an event's argument, in the order given: the event writes them in people
+    form (``2♥ 4♠``, as ``cards_pretty``) when its arguments are first read, not when it is
+    made, as self-play makes and drops most events unread (writing a capture's cards out
+    cost more than taking them)."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        self.cards: Final = tuple(cards)  # a copy: the list given may change after the event
+
+    @property
+    def text(self) -> str:
+        """The cards in people form.
+
+        >>> Cards([Card(2, 2), Card(4, 3)]).text
+        '2♥ 4♠'
+        """
+        return cards_pretty(self.cards)
+
+
 @mypyc_attr(acyclic=True)
 class Event:
     """One line of the table log: a message, its kind, who may see it, and its arguments.
@@ -210,7 +252,8 @@ class Event:
     is written and translated only when rendered, since a log line is read later, by readers
     of several languages. Seats appear in it as ``{s0}``, ``{s1}`` …; any other placeholder is
     filled from ``args`` (names and values: cards, counts, seats written ``{s2}``, phrases),
-    never from words of a language.
+    never from words of a language; an event may be given cards as ``Cards``, which its
+    ``args`` hold written out.
     ``kind`` groups events for the UI: ``deal`` (a new hand or round starts), ``hand_end`` (a
     hand's or round's scores), ``game_end``, or anything else (``play``, ``capture`` …).
     ``visible_to`` is None for a public event, else the seats that may see it.
@@ -218,24 +261,42 @@ class Event:
     Immutable, compared and hashed by its fields. A plain class rather than a NamedTuple, as
     nearly every step of every game makes one: compiled (mypyc), it is a C struct made and
     read in C, where a NamedTuple is made by its Python-level ``__new__``. It holds only
-    texts, seats and phrases, so it can never be part of a reference cycle: compiled as
-    ``acyclic``, the cyclic collector does not track it, which makes it quicker to make and
-    to free.
+    texts, seats, cards and phrases, so it can never be part of a reference cycle: compiled
+    as ``acyclic``, the cyclic collector does not track it, which makes it quicker to make
+    and to free.
     """
 
-    __slots__ = ("args", "kind", "message", "visible_to")
+    __slots__ = ("_args", "_given", "kind", "message", "visible_to")
 
     def __init__(
         self,
         message: str,
         kind: str = "info",
         visible_to: frozenset[int] | None = None,
-        args: tuple[tuple[str, Arg], ...] = (),
+        args: tuple[tuple[str, Arg | Cards], ...] = (),
     ) -> None:
         self.message: Final = message
         self.kind: Final = kind
         self.visible_to: Final = visible_to
-        self.args: Final = args
+        self._given: Final = args
+        self._args: tuple[tuple[str, Arg], ...] | None = None  # ``args``, once read
+
+    @property
+    def args(self) -> tuple[tuple[str, Arg], ...]:
+        """The arguments, names and values, any ``Cards`` written out (the first time they
+        are read).
+
+        >>> aces = Cards([Card(1, 0), Card(1, 1)])
+        >>> Event("{card} takes {cards}", args=(("card", "9♦"), ("cards", aces))).args
+        (('card', '9♦'), ('cards', 'A♣ A♦'))
+        """
+        args = self._args
+        if args is None:
+            written: list[tuple[str, Arg]] = []  # a loop: compiled, it is C
+            for name, value in self._given:
+                written.append((name, value.text if isinstance(value, Cards) else value))
+            args = self._args = tuple(written)
+        return args
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 from mypy_extensions import mypyc_attr
 
 from engine.cards import Card
-from engine.core.actions import Action, CardSet, Choose, View, listed_objects
+from engine.core.actions import Action, CardSet, Choose, View, was_listed
 from engine.core.copying import copied, state_fields
 from engine.core.events import Event
 from engine.core.options import DeckPlan, Option, OptionValue
@@ -323,8 +323,9 @@ class State(ABC):
 
         Each step is ``to_act``, ``legal_actions``, the chooser and ``apply``, written out in one
         frame: their calls and the listed actions' cache cost 2,600 instructions a step, 7% of
-        a fishing or stuck step. As in ``apply``, a choice that is not one of the listed objects
-        is checked by ``is_legal``, and ``_apply`` sees ``to_act``'s answer for its position.
+        a fishing or stuck step. As in ``apply``, a choice that is not one of the objects the
+        listing holds or handed out (``was_listed``) is checked by ``is_legal``, and ``_apply``
+        sees ``to_act``'s answer for its position.
         The game's hooks are called as methods, never held as bound ones: compiled, a method
         call reaches the game's compiled code directly, a bound method through Python's calls;
         and ``choosers`` and ``rngs`` are lists, which compiled code indexes in C.
@@ -337,12 +338,9 @@ class State(ABC):
                 break
             legal = self._legal_actions(seat)
             action = choose(None, legal, rngs[seat], False)
-            for listed in listed_objects(legal):
-                if listed is action:
-                    break
-            else:
-                if action is None:
-                    raise RuntimeError(f"seat {seat} did not move; the game waits for it")
+            if action is None:
+                raise RuntimeError(f"seat {seat} did not move; the game waits for it")
+            if not was_listed(legal, action):
                 cache[seat] = legal
                 self.apply(seat, action)  # checks it, as any action given from outside
                 applied += 1
@@ -364,15 +362,11 @@ class State(ABC):
         Raises IllegalActionError, changing nothing, when the action is not legal now.
         """
         # A listed action itself (what agents and buttons give) needs no further check: found
-        # by identity, it saves is_legal's frames, and the Python-level ``__eq__`` of the
-        # dataclass actions listed before it, on every self-play step. A loop, as the lists
-        # are short: quicker than any C-level search set up for them.
-        for listed in listed_objects(self._legal_cache.get(seat, ())):
-            if listed is action:
-                break
-        else:
-            if not self.is_legal(seat, action):
-                raise IllegalActionError(self.explain_illegal(seat, action))
+        # by identity (``was_listed``), it saves is_legal's frames, and the Python-level
+        # ``__eq__`` of the dataclass actions listed before it, on every self-play step.
+        listed = was_listed(self._legal_cache.get(seat, ()), action)
+        if not listed and not self.is_legal(seat, action):
+            raise IllegalActionError(self.explain_illegal(seat, action))
         events = self._apply(seat, action)
         self._legal_cache.clear()
         self._acting = None

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from collections.abc import Set as AbstractSet
+from typing import Final
 
 from engine.cards import SUIT_CARDS, Card
 from engine.core.events import Arg, Phrase, counted_phrase, listing, seat_words
 from engine.words import N_, Nn_
 
-SUIT_COUNTS = (
+# typed as a tuple of any length: compiled, one tuple read in place, where a C struct of its
+# exact shape would be boxed anew, nested tuples and all, each time a suit indexes it
+SUIT_COUNTS: Final[tuple[tuple[tuple[str, str], str], ...]] = (
     (Nn_("{count} club", "{count} clubs"), N_("{piles} (most clubs: a tie, {rule})")),
     (Nn_("{count} diamond", "{count} diamonds"), N_("{piles} (most diamonds: a tie, {rule})")),
     (Nn_("{count} heart", "{count} hearts"), N_("{piles} (most hearts: a tie, {rule})")),
     (Nn_("{count} spade", "{count} spades"), N_("{piles} (most spades: a tie, {rule})")),
 )
 """A count of a suit's cards in a pile, and a tie for most of them."""
-PILE_CARDS = Nn_("{player} {count} card", "{player} {count} cards")
+PILE_CARDS: Final = Nn_("{player} {count} card", "{player} {count} cards")
 """A pile's count of cards."""
 
 

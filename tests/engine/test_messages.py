@@ -18,6 +18,7 @@ from babel.messages.mofile import write_mo
 
 from engine.cards import Card
 from engine.core import (
+    Cards,
     Event,
     Phrase,
     args_from_json,
@@ -210,6 +211,28 @@ def test_a_message_s_arguments_survive_json_and_malformed_ones_are_refused() -> 
     assert args_from_json(json.loads(json.dumps(args_json(args)))) == args
     with pytest.raises(SavedStateError, match="arguments are malformed"):
         args_from_json([["why", {"message": "x"}]])
+
+
+def test_cards_given_to_an_event_read_as_their_text_however_the_event_is_read() -> None:
+    taken = [Card.parse("2H"), Card.parse("10S")]
+    given = Event("{s0} took {cards}", "capture", None, (("cards", Cards(taken)), ("n", "2")))
+    written = Event("{s0} took {cards}", "capture", None, (("cards", "2♥ 10♠"), ("n", "2")))
+    taken.append(Card.parse("KD"))  # the cards as they were when the event was made
+    assert given.args == written.args == (("cards", "2♥ 10♠"), ("n", "2"))
+    assert given == written and hash(given) == hash(written) and repr(given) == repr(written)
+    assert given.text == "{s0} took 2♥ 10♠" and given.render(["Ann"]) == "Ann took 2♥ 10♠"
+    saved = json.dumps(args_json(given.args))
+    assert saved == json.dumps(args_json(written.args))
+    assert Event(given.message, given.kind, None, args_from_json(json.loads(saved))) == given
+    assert pickle.loads(pickle.dumps(given)) == written
+
+
+def test_a_listing_of_any_length_names_each_part_once() -> None:
+    for count in (1, 2, 16, 17, 40):
+        parts = [str(index) for index in range(count)]
+        phrase = listing(", ", parts)
+        assert phrase.text == ", ".join(parts)
+        assert [name for name, _part in phrase.args] == [f"part{index}" for index in range(count)]
 
 
 def test_events_and_phrases_are_values_compared_hashed_and_copied_by_their_fields() -> None:

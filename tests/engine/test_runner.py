@@ -15,9 +15,10 @@ import pytest
 
 from engine.ai import LEVELS, agent
 from engine.ai.search import Budget
-from engine.core import Action, RandomAgent, View
+from engine.core import Action, DeckPlan, RandomAgent, View
 from engine.errors import IllegalActionError
 from engine.games.fishing import Play
+from engine.games.swazi import SwaziState
 from engine.registry import games
 from engine.runner import collector_paused, play_out
 
@@ -64,6 +65,43 @@ def test_play_sole_turns_checks_a_choice_that_is_not_a_listed_object() -> None:
     fishing = games()["fishing"].new_state(2, seed=5)
     with pytest.raises(IllegalActionError, match="is not on the table"):
         fishing.play_sole_turns([Answering(taking_itself).choose] * 2, rngs, 1)
+
+
+class CountingChecks(SwaziState):
+    """A swazi game that counts how often the rule is asked whether a move is legal."""
+
+    checks = 0
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        self.checks += 1
+        return super().is_legal(seat, action)
+
+
+def test_a_move_a_listing_handed_out_is_taken_without_asking_the_rule() -> None:
+    """swazi's listing makes its moves when asked: one it handed out is taken as it is (found
+    by identity), by play_sole_turns and by apply; an equal move made anew is checked by the
+    rule, and plays the same game."""
+    game = games()["swazi"]
+
+    def fresh() -> CountingChecks:
+        state = CountingChecks(2, 5, game.resolve_options(None), DeckPlan.normalise(5, None))
+        state.start()
+        return state
+
+    handed, made_anew = fresh(), fresh()
+    rngs = [random.Random(seat) for seat in range(2)]
+    assert handed.play_sole_turns([RandomAgent().choose] * 2, rngs, 30) == 30
+    copies = Answering(lambda chosen: game.parse_action(chosen.text)).choose
+    rngs = [random.Random(seat) for seat in range(2)]
+    assert made_anew.play_sole_turns([copies] * 2, rngs, 30) == 30
+    assert (handed.checks, made_anew.checks) == (0, 30)
+    assert handed.to_json() == made_anew.to_json()
+    seat = handed.to_act()[0]
+    handed.apply(seat, handed.legal_actions(seat)[0])
+    assert handed.checks == 0
+    seat = made_anew.to_act()[0]
+    made_anew.apply(seat, game.parse_action(made_anew.legal_actions(seat)[0].text))
+    assert made_anew.checks == 31
 
 
 def taking_itself(chosen: Action) -> Action:

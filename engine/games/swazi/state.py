@@ -11,10 +11,11 @@ from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
-from engine.cards import DIAMONDS, FULL_DECK, SPADES, SUIT_CARDS, Card, cards_pretty
+from engine.cards import ACE, DIAMONDS, FULL_DECK, SPADES, SUIT_CARDS, Card
 from engine.core import (
     Action,
     Arg,
+    Cards,
     DeckPlan,
     Event,
     OptionValue,
@@ -39,10 +40,12 @@ from .rules import Build, Turn, check
 
 LAYOUT_SIZE: Final = 4
 HAND_SIZE: Final = 12
-TWO_OF_SPADES = Card(2, SPADES)
-TEN_OF_DIAMONDS = Card(10, DIAMONDS)
-SCORING_CARDS = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
-_DISCARDED = [
+TWO_OF_SPADES: Final = Card(2, SPADES)
+TEN_OF_DIAMONDS: Final = Card(10, DIAMONDS)
+ACE_CARDS: Final = frozenset(card for card in FULL_DECK if card.rank == ACE)
+"""The four aces: a pile's set meets them in C (as ``SUIT_CARDS``) to count its aces."""
+SCORING_CARDS: Final = ((TWO_OF_SPADES, "2♠"), (TEN_OF_DIAMONDS, "10♦"))  # for the piles line
+_DISCARDED: Final = [
     {card: Event(message, "discard", args=(("card", card.pretty),)) for card in FULL_DECK}
     for message in words.DISCARDED
 ]
@@ -90,7 +93,7 @@ def score_piles(piles: Sequence[Collection[Card]]) -> tuple[list[int], list[list
         if TEN_OF_DIAMONDS in cards:
             points[seat] += 2
             reasons[seat].append(Phrase("{card} {points}", (("card", "10♦"), ("points", "2"))))
-        aces = sum(1 for card in cards if card.rank == 1)
+        aces = len(cards & ACE_CARDS)
         if aces:
             points[seat] += aces
             reasons[seat].append(counted_phrase(words.ACES, aces))
@@ -135,7 +138,7 @@ class SwaziState(TotalsState):
         self.deal_hands()
         self.turn = 1 - self.dealer
         deal = ("deal", str(self.deal_number + 1))
-        layout = ("layout", cards_pretty(self.loose))
+        layout = ("layout", Cards(self.loose))
         return [Event(words.DEALS[self.dealer], "deal", args=(deal, layout))]
 
     def deal_hands(self) -> None:
@@ -208,7 +211,7 @@ class SwaziState(TotalsState):
         if kind == CARDLESS_BUILD:  # §4.1
             value = sum(card.rank for card in move.cards)
             self.builds[value] = Build(value, seat, False, list(move.cards))
-            built = (("cards", cards_pretty(move.cards)), ("value", str(value)))
+            built = (("cards", Cards(move.cards)), ("value", str(value)))
             return [Event(words.BUILT[seat], "build", None, built)]
         if kind == AUGMENT:
             events = [self._augment(seat, move, loose_cards, hand_card)]
@@ -220,7 +223,7 @@ class SwaziState(TotalsState):
             args = (
                 ("card", hand_card.pretty),
                 ("worth", str(move.ace)),
-                ("cards", cards_pretty(loose_cards)),
+                ("cards", Cards(loose_cards)),
                 ("value", str(value)),
             )
             event = Event(words.BUILT_ON[seat][bool(move.ace)], "build", None, args)
@@ -235,13 +238,14 @@ class SwaziState(TotalsState):
         assert hand_card is not None
         value = move.build
         pile = self.piles[seat]
-        args = [("card", hand_card.pretty), ("worth", str(move.ace))]
+        args: list[tuple[str, Arg | Cards]] = [("card", hand_card.pretty), ("worth", str(move.ace))]
         if value:
             build_cards = self.builds.pop(value).cards
             pile += build_cards
-            args += [("value", str(value)), ("build", cards_pretty(build_cards))]
+            args.append(("value", str(value)))
+            args.append(("build", Cards(build_cards)))
         if loose_cards:
-            args.append(("cards", cards_pretty(loose_cards)))
+            args.append(("cards", Cards(loose_cards)))
         pile += loose_cards
         pile.append(hand_card)
         self.last_capturer = seat
@@ -262,13 +266,13 @@ class SwaziState(TotalsState):
             part.append(hand_card)
         build.cards += part
         build.augmented = True
-        args = [("value", str(build.value))]
+        args: list[tuple[str, Arg | Cards]] = [("value", str(build.value))]
         if move.top:
             args.append(("top", part[0].pretty))
             if part[1:]:
-                args.append(("cards", cards_pretty(part[1:])))
+                args.append(("cards", Cards(part[1:])))
         else:
-            args.append(("cards", cards_pretty(part)))
+            args.append(("cards", Cards(part)))
         message = words.ADDED[seat][(2 if part[1:] else 1) if move.top else 0]
         return Event(message, "build", None, tuple(args))
 
@@ -318,7 +322,7 @@ class SwaziState(TotalsState):
         left += self.loose
         if self.last_capturer is not None and left:
             self.piles[self.last_capturer] += left
-            swept = (("cards", cards_pretty(left)),)
+            swept = (("cards", Cards(left)),)
             events.append(Event(words.SWEPT[self.last_capturer], "capture", args=swept))
             self.builds = {}
             self.loose = []

@@ -8,6 +8,7 @@ each seat that plays it: a message id must be a literal for the extractor.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from engine.cards import Card
 from engine.words import N_, Nn_, _
@@ -15,11 +16,18 @@ from engine.words import N_, Nn_, _
 from .moves import AUGMENT, BUILD, CAPTURE, CHANGE, DISCARD
 
 # -- events ----------------------------------------------------------------------------------------
-DEALS = (
+# Typed as tuples of any length, and Final: compiled, a table is then one Python tuple read
+# in place, where a table typed by its exact shape is a C struct that indexing by a seat
+# boxes anew, nested tuples and all, on every read (a capture's event made 17 tuples).
+Messages = tuple[str, ...]
+"""A message for each seat (a message names its seats itself), or for each case."""
+
+DEALS: Final[Messages] = (
     N_("Deal {deal}: {s0} deals. Layout: {layout}"),
     N_("Deal {deal}: {s1} deals. Layout: {layout}"),
 )
-CAPTURED = (  # [seat][what is taken: loose cards, the build, both][worth said]
+# [seat][what is taken: loose cards, the build, both][worth said]
+CAPTURED: Final[tuple[tuple[Messages, ...], ...]] = (
     (
         (
             N_("{s0} captured {cards} with {card}"),
@@ -55,11 +63,12 @@ CAPTURED = (  # [seat][what is taken: loose cards, the build, both][worth said]
         ),
     ),
 )
-BUILT = (
+BUILT: Final[Messages] = (
     N_("{s0} built {cards} into a build of {value}"),
     N_("{s1} built {cards} into a build of {value}"),
 )
-BUILT_ON = (  # [seat][worth said]
+# [seat][worth said]
+BUILT_ON: Final[tuple[Messages, ...]] = (
     (
         N_("{s0} built {card} on {cards}: a build of {value}"),
         N_("{s0} built {card} (worth {worth}) on {cards}: a build of {value}"),
@@ -69,7 +78,8 @@ BUILT_ON = (  # [seat][worth said]
         N_("{s1} built {card} (worth {worth}) on {cards}: a build of {value}"),
     ),
 )
-ADDED = (  # [seat][cards, the pile top alone, the pile top and cards]
+# [seat][cards, the pile top alone, the pile top and cards]
+ADDED: Final[tuple[Messages, ...]] = (
     (
         N_("{s0} added {cards} to the build of {value}"),
         N_("{s0} added {top} (the top of {s1}'s pile) to the build of {value}"),
@@ -81,7 +91,8 @@ ADDED = (  # [seat][cards, the pile top alone, the pile top and cards]
         N_("{s1} added {top} (the top of {s0}'s pile) and {cards} to the build of {value}"),
     ),
 )
-CHANGED = (  # [seat][joins the player's own build][worth said]
+# [seat][joins the player's own build][worth said]
+CHANGED: Final[tuple[tuple[Messages, ...], ...]] = (
     (
         (
             N_("{s0} changed {s1}'s build of {old} into {value} with {card}"),
@@ -115,16 +126,16 @@ CHANGED = (  # [seat][joins the player's own build][worth said]
         ),
     ),
 )
-SWEPT = (
+SWEPT: Final[Messages] = (
     N_("{s0} took the rest of the layout: {cards}"),
     N_("{s1} took the rest of the layout: {cards}"),
 )
-WINS = (N_("{s0} wins with {points} points"), N_("{s1} wins with {points} points"))
-DISCARDED = (N_("{s0} discarded {card}"), N_("{s1} discarded {card}"))
-SECOND_HALF = N_("Second half: 12 more cards to each player")
-PILES = N_("Deal {deal} piles: {piles}")
-ACES = Nn_("ace {count}", "aces {count}")
-SCORES = N_(
+WINS: Final[Messages] = (N_("{s0} wins with {points} points"), N_("{s1} wins with {points} points"))
+DISCARDED: Final[Messages] = (N_("{s0} discarded {card}"), N_("{s1} discarded {card}"))
+SECOND_HALF: Final = N_("Second half: 12 more cards to each player")
+PILES: Final = N_("Deal {deal} piles: {piles}")
+ACES: Final = Nn_("ace {count}", "aces {count}")
+SCORES: Final = N_(
     "Deal {deal} scores: {s0} {points0}{reasons0}; {s1} {points1}{reasons1}"
     " · totals: {s0} {total0}, {s1} {total1}"
 )
