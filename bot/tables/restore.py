@@ -89,13 +89,15 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
     if saved.table_log is None:
         replay_log(session)
     else:
-        session.log.extend(LoggedEvent.from_record(event) for event in saved.table_log.events)
-        session.summaries.extend(summary_of(summary) for summary in saved.table_log.summaries)
+        # a stored line damaged in storage reads as unreadable: the game itself goes on
+        table_id, kept = saved.table_id, saved.table_log
+        session.log.extend(LoggedEvent.from_record(event, table_id) for event in kept.events)
+        session.summaries.extend(summary_of(hand, table_id) for hand in kept.summaries)
         # one Cardroom no longer ships speaks English, as a restored lobby does (lobby.py)
-        session.language = language_of(saved.table_log.language)
-        session.deals = saved.table_log.deals
-        if saved.table_log.round_end is not None:
-            session.round_end = RoundEnd.from_record(saved.table_log.round_end)
+        session.language = language_of(kept.language)
+        session.deals = kept.deals
+        if kept.round_end is not None:
+            session.round_end = RoundEnd.from_record(kept.round_end, table_id)
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
     session.resume(RESTARTED)

@@ -251,6 +251,6 @@ def test_a_log_saved_as_english_text_reads_as_it_was_written() -> None:
     """Saves from before events carried arguments: plain English, shown as is."""
     old = SavedEvent(revision=3, text="{s0} plays 6♦", kind="play")
     with speaking(ENGLISH):
-        assert LoggedEvent.from_record(old).event.render(["ann"]) == "ann plays 6♦"
-        summary = summary_of("Hand 1 scores: {ann} 3; bob 0")  # a name with braces in it
+        assert LoggedEvent.from_record(old, "t1").event.render(["ann"]) == "ann plays 6♦"
+        summary = summary_of("Hand 1 scores: {ann} 3; bob 0", "t1")  # a name with braces in it
         assert summary.render(["{ann}", "bob"]) == "Hand 1 scores: {ann} 3; bob 0"
