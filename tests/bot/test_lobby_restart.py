@@ -1,8 +1,9 @@
 """Open lobbies survive a restart: a new bot on the same database brings each one back with its
 seats, options and AI levels, in its old message, whose buttons work; a lobby whose channel
 went while the bot was down is dropped; a started lobby is gone from storage with the game's
-first save, in the same transaction (``test_storage.py``). A lobby or a table saved in a
-language Cardroom no longer ships comes back speaking English."""
+first save, in the same transaction (``test_storage.py``). A lobby or a table keeps its
+language as a live one does; one saved in a language Cardroom no longer ships comes back
+speaking the server's chosen language, else English."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import simcord
 from bot.app import CardroomBot, create_bot
 from bot.storage import LoadedGame
 from bot.tables.lobby import Lobby
-from tests.bot.conftest import fast_settings
+from tests.bot.conftest import admin, fast_settings
 from tests.bot.helpers import Player, SeededDraws, add_player, kill_and_restart, release, text_of
 
 
@@ -218,3 +219,45 @@ async def test_a_table_saved_in_a_language_no_longer_shipped_comes_back_in_engli
         new = await here.restart()
         table = new.tables.tables[new.tables.by_channel[channel.id]]
         assert table.language == "en", "said, not left to the catalogs"
+
+
+async def test_a_restored_lobby_speaks_as_a_live_one_after_an_admin_chose_a_language(
+    tmp_path: Path,
+) -> None:
+    """A live lobby keeps the language it opened in when an admin chooses another, and so
+    does one restored with it; one restored without a language it can speak (saved before
+    its language was kept, or in one no longer shipped) speaks what a lobby opened now
+    would: the admin's choice. A table saved in one no longer shipped, the same."""
+    async with server(tmp_path) as here:
+        env, guild, channel, old = here.env, here.guild, here.channel, here.bots[0]
+        ann, bob, cara = (add_player(env, guild, name) for name in ("ann", "bob", "cara"))
+        kept, unsaid = guild.create_text_channel("kept"), guild.create_text_channel("unsaid")
+        playing = guild.create_text_channel("playing")
+        message, _ = await open_lobby(old, [ann], kept)
+        await open_lobby(old, [bob], unsaid)
+        started, _ = await open_lobby(old, [cara], playing)
+        await cara.member.click(started, label="Start")
+        await admin(env, guild, "boss").slash(channel, "cardroom language", language="de")
+
+        live = await ann.member.click(message, label="Add AI")  # a live lobby, drawn anew
+        assert live.response is not None and "How to play" in text_of(live.response)
+        assert the_lobby(old, kept).language == "en"
+        async with old.storage._database.transaction() as sql:
+            await sql.execute(
+                "UPDATE open_lobbies SET language = NULL WHERE channel_id = :channel",
+                {"channel": unsaid.id},
+            )
+            await sql.execute(
+                "UPDATE running_games SET table_log"
+                ' = replace(table_log, \'"language":"en"\', \'"language":"xx"\')'
+            )
+
+        new = await here.restart()
+        assert not new.restore_problems
+        assert the_lobby(new, kept).language == "en", "as the live one: its own language"
+        assert the_lobby(new, unsaid).language == "de", "as a lobby opened now"
+        assert new.tables.tables[new.tables.by_channel[playing.id]].language == "de"
+        for where, words in ((kept, "How to play"), (unsaid, "So wird gespielt")):
+            lobby = the_lobby(new, where)
+            shown = next(m for m in where.history() if m.id == lobby.message_id)
+            assert words in text_of(shown)

@@ -115,9 +115,9 @@ async def test_a_saved_state_is_read_once_at_restore_while_the_collector_rests(
         collecting: list[bool] = []
         read_back = restore.session_from_saved
 
-        def noted(loaded: LoadedGame, context: SessionContext) -> TableSession:
+        def noted(loaded: LoadedGame, context: SessionContext, server: str | None) -> TableSession:
             collecting.append(gc.isenabled())
-            return read_back(loaded, context)
+            return read_back(loaded, context, server)
 
         monkeypatch.setattr(game_class, "state_from_json", counted)
         monkeypatch.setattr(restore, "session_from_saved", noted)
