@@ -12,6 +12,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
+from functools import lru_cache
+from string import Formatter
 from typing import Any
 
 from bot.errors import TABLE_MOVED
@@ -20,7 +22,7 @@ from bot.settings import Settings
 from bot.storage import ActionRecord, SavedEvent, SavedRoundEnd, SeatRecord, Storage
 from bot.tables.thinking import AiPlayers
 from engine.choices import Step
-from engine.core import Event, Game, OptionValue, State, View, args_from_json, args_json
+from engine.core import Arg, Event, Game, OptionValue, State, View, args_from_json, args_json
 from engine.errors import SavedStateError
 from engine.words import N_, _, speaking
 
@@ -140,13 +142,35 @@ def _event_of(
         event = Event(message, kind, visible_to, args_from_json(args))
     except SavedStateError:
         raise SavedStateError("its arguments are malformed") from None
-    try:
-        # rendered once here, so that a line read back never fails where it is shown (its
-        # placeholders are the same in every language: the catalogs are checked)
-        event.translated()
-    except (ValueError, TypeError, AttributeError, IndexError, KeyError) as error:
-        raise SavedStateError(f"its text cannot be filled in: {type(error).__name__}") from None
+    # checked once here, so that a line read back never fails where it is shown
+    if not _fills_in(message) or not _args_fill_in(event.args):
+        raise SavedStateError("its text cannot be filled in")
     return event
+
+
+def _args_fill_in(args: tuple[tuple[str, Arg], ...]) -> bool:
+    for _name, value in args:  # a loop: a restart reads tens of thousands of lines
+        if isinstance(value, str):
+            continue
+        if not _fills_in(value.message) or not _args_fill_in(value.args):
+            return False
+        if value.plural is not None and not _fills_in(value.plural):
+            return False
+    return True
+
+
+@lru_cache(maxsize=4096)  # a few hundred message ids make nearly every stored line
+def _fills_in(text: str) -> bool:
+    """Whether a message's text fills in as every message does, in any language (the
+    catalogs keep each one's placeholders): named placeholders only, nothing after a name."""
+    try:
+        fields = list(Formatter().parse(text))
+    except ValueError:  # a brace left open or alone
+        return False
+    return all(
+        name is None or (name.isidentifier() and not spec and conversion is None)
+        for _, name, spec, conversion in fields
+    )
 
 
 def read_back(

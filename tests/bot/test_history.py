@@ -168,6 +168,10 @@ DAMAGED_HANDS = {
         [{"revision": 0, "text": "Hand {n}", "kind": "hand_end", "args": [["n", {"6♦": 1}]]}]
     ),
     "badtext": json.dumps([{"revision": 0, "text": "Hand {n scores", "kind": "hand_end"}]),
+    # placeholders no message has: one that reads into its value, and one with no name
+    "badfield": json.dumps(
+        [{"revision": 0, "text": "Hand {n.x} {}", "kind": "hand_end", "args": [["n", "1"]]}]
+    ),
 }
 
 
@@ -224,7 +228,7 @@ async def test_a_page_shows_games_with_damaged_hands_marked_and_logs_each_once(
     for damaged in ("notjson", "notalist"):
         marked = f"\n-# ⚠ This game's hands could not be read back.\n-# table {damaged}"
         assert marked in entries[damaged]
-    for damaged in ("badargs", "badtext"):
+    for damaged in ("badargs", "badtext", "badfield"):
         marked = f"\n-# ⚠ This line could not be read back.\n-# table {damaged}"
         assert marked in entries[damaged]
     warnings = [record.getMessage() for record in caplog.records if "read back" in record.msg]
@@ -235,7 +239,8 @@ async def test_a_page_shows_games_with_damaged_hands_marked_and_logs_each_once(
             ("notjson", "not stored as a list of hands"),
             ("notalist", "not stored as a list of hands"),
             ("badargs", "its arguments are malformed"),
-            ("badtext", "its text cannot be filled in: ValueError"),
+            ("badtext", "its text cannot be filled in"),
+            ("badfield", "its text cannot be filled in"),
         ]
     )
     assert "6♦" not in caplog.text
