@@ -153,7 +153,7 @@ class CardroomBot(commands.AutoShardedBot):
         await owner.setup(self)
         self.tables.resting.update(anywhere.resting())
         with RESTORE_SECONDS.time():
-            self.restore_problems = await self.tables.restore(shards)
+            self.restore_problems = await self.tables.restore(languages.of_server, shards)
         anywhere.attach(self.tables)
         for problem in self.restore_problems:
             log.warning("could not restore a saved game: %s", problem)

@@ -301,7 +301,8 @@ async def restore_from(path: Path | str) -> tuple[float, float, int]:
     context = SessionContext(storage, settings, lambda: datetime.now(UTC), AiPlayers(settings))
     try:
         before, cpu_before = time.perf_counter(), time.process_time()
-        sessions, broken = await restore_sessions(storage, context)
+        # no admin chose a server's language: what a start reads aside from the games
+        sessions, broken = await restore_sessions(storage, context, lambda _guild: None)
         seconds, cpu_seconds = time.perf_counter() - before, time.process_time() - cpu_before
         gc.collect()
         held = tracemalloc.get_traced_memory()[0]

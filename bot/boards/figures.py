@@ -9,15 +9,17 @@ from collections.abc import Sequence
 from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow, StatsRow, rating_text
 from bot.i18n import number, percent
 from bot.storage import HistoryRow
-from bot.tables.records import summary_of
+from bot.tables.records import report_unreadable, summary_of
 from bot.text import clip, earlier_not_shown, said
 from bot.ui import GREY, MEDALS, Message, game_name, layout, small, timestamp
-from engine.words import _, ngettext
+from engine.words import N_, _, ngettext
 
 OVERALL = "overall"  # the scoreboard of every game together, ranked by wins
 # characters of a game's hand-by-hand scores in the history (as shown, small): its latest
 # hands, so that a page of games stays within Discord's 4,000 (its replay shows every hand)
 HANDS_BUDGET = 220
+# in place of a game's hands stored damaged (not a list of hands): the rest of it is shown
+UNREADABLE_HANDS = N_("⚠ This game's hands could not be read back.")
 
 
 def played_scores(row: StatsRow, language: str) -> str:
@@ -106,9 +108,12 @@ def history_entry(row: HistoryRow) -> str:
 def latest_hands(row: HistoryRow) -> str:
     """A finished game's latest hands' scores, small, as many as ``HANDS_BUDGET`` holds, in
     the active language (a game stored before they were kept as message ids reads in
-    English, as it was written)."""
+    English, as it was written; hands damaged in storage are marked so, and logged)."""
+    if row.summary is None:
+        report_unreadable(row.table_id, "hands", "not stored as a list of hands")
+        return small([_(UNREADABLE_HANDS)])
     names = [seat.name for seat in sorted(row.seats, key=lambda seat: seat.seat)]
-    hands = [said(summary_of(saved), names) for saved in row.summary]
+    hands = [said(summary_of(saved, row.table_id), names) for saved in row.summary]
     shown = ""
     for kept in range(len(hands), 0, -1):
         earlier = len(hands) - kept

@@ -288,8 +288,9 @@ class HistoryRow(BaseModel):
     ended_at: UtcDatetime
     seats: list[FinishedSeat]
     has_ai: bool
-    # each hand's scores: an event, or (stored before events) its English text, names filled
-    summary: list[SavedEvent | str]
+    # each hand's scores: an event, or (stored before events) its English text, names filled;
+    # None: stored damaged, not a list of hands
+    summary: list[SavedEvent | str] | None
 
 
 class PlacedSeat(NamedTuple):

@@ -12,6 +12,8 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from pydantic import TypeAdapter, ValidationError
+
 from bot.storage.connection import Database, Sql, dump, from_text, to_text, written_anyway
 from bot.storage.errors import RevisionConflictError
 from bot.storage.models import (
@@ -22,10 +24,13 @@ from bot.storage.models import (
     PlayerTotals,
     RecordedGame,
     ReplayedGame,
+    SavedEvent,
     ScoredGame,
 )
 from bot.storage.running import RunningGames
 from engine.registry import games
+
+_HANDS = TypeAdapter(list[SavedEvent | str])
 
 # A player's totals per game on a server (``player_totals``): the player's seats first, then
 # each one's game (CROSS JOIN keeps that order in SQLite), both read from covering indexes
@@ -348,10 +353,19 @@ class SqlResults:
                 ended_at=from_text(ended_at),
                 seats=seats[table_id],
                 has_ai=bool(has_ai),
-                summary=json.loads(summary),
+                summary=stored_hands(summary),
             )
             for table_id, game_id, season, ended_at, has_ai, summary in games_rows
         ]
+
+
+def stored_hands(column: str | bytes) -> list[SavedEvent | str] | None:
+    """A finished game's ``summary`` column read back; None if it is damaged (not a list of
+    hands), which the history shows plainly rather than failing the whole page."""
+    try:
+        return _HANDS.validate_json(column)
+    except ValidationError:
+        return None
 
 
 def finished_seat(

@@ -20,7 +20,7 @@ from bot.storage import Shards, Storage
 from bot.tables import backoff
 from bot.tables.backoff import retry_delay
 from bot.tables.display import Presenter
-from bot.tables.lobby import Lobby, LobbyStatus
+from bot.tables.lobby import Lobby, LobbyStatus, ServerLanguage
 from bot.tables.records import Seat, Spawn
 from bot.tables.restore import restore_lobbies
 from engine.core import Event
@@ -282,10 +282,13 @@ class Lobbies:
                 lobby.expiry.cancel()
 
     # -- restart -------------------------------------------------------------------------------
-    async def restore(self, shards: Shards | None = None) -> list[str]:
+    async def restore(
+        self, server_language: ServerLanguage, shards: Shards | None = None
+    ) -> list[str]:
         """Bring back the saved open lobbies (of the servers on ``shards``; None: all), after
-        the running tables, whose channels they cannot share; returns the problems found."""
-        lobbies, problems = await restore_lobbies(self.storage, shards)
+        the running tables, whose channels they cannot share, each in its language
+        (``restored_language``); returns the problems found."""
+        lobbies, problems = await restore_lobbies(self.storage, server_language, shards)
         for lobby in lobbies:
             if lobby.channel_id in self.by_channel:  # its channel has a game: it cannot start
                 problems.append(f"lobby {lobby.lobby_id}: its channel has a game")

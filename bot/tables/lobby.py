@@ -12,19 +12,22 @@ the seats that Start saw.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.errors import UserError
-from bot.i18n import catalog, language_of
+from bot.i18n import LANGUAGES, catalog, language_of
 from bot.storage import SavedLobby
 from bot.tables.records import Seat
 from engine.core import Game, OptionValue
 from engine.errors import SetupError
 from engine.registry import get_game
 from engine.words import N_, _, speaking
+
+ServerLanguage = Callable[[int], str | None]
+"""The language an admin chose for a server's tables (None: none chosen): ``of_server``."""
 
 # AI seats are named like people, never "AI 1", which runs into the scores beside it.
 DEALING = N_("The table is being dealt: wait a moment, then use the table's buttons.")
@@ -177,9 +180,9 @@ class Lobby:
         )
 
     @classmethod
-    def from_saved(cls, saved: SavedLobby) -> Lobby:
-        """A stored lobby back; raises SetupError when its game or options are no longer
-        known."""
+    def from_saved(cls, saved: SavedLobby, server_language: ServerLanguage) -> Lobby:
+        """A stored lobby back, in its language (``restored_language``); raises SetupError
+        when its game or options are no longer known."""
         game = get_game(saved.game_id)
         seats = [Seat.from_record(record) for record in saved.seats]
         return cls(
@@ -192,7 +195,11 @@ class Lobby:
             seats,
             saved.message_id,
             turn_seconds=saved.turn_seconds,
-            language=restored_language(saved.language, seats),
+            language=restored_language(
+                saved.language,
+                server_language(saved.guild_id),
+                seats[0].language if seats else None,
+            ),
         )
 
     def _check_room(self) -> None:
@@ -201,11 +208,14 @@ class Lobby:
             raise UserError(_("The table is full ({count} seats).").format(count=most))
 
 
-def restored_language(saved: str | None, seats: Sequence[Seat]) -> str:
-    """The language a restored lobby speaks: the one saved with it, else (saved before its
-    language was kept) its host's. One Cardroom no longer ships becomes English here, not
-    through the catalogs' fallback, so that its table stores a language it speaks: English is
-    what its server's locale gives a new lobby now, unless an admin has chosen a language
-    since (the restore does not see that choice)."""
-    host = seats[0].language if seats else None
-    return language_of(saved or host)
+def restored_language(saved: str | None, server: str | None, host: str | None = None) -> str:
+    """The language a restored lobby or table speaks in public. A live one keeps the language
+    it opened in whatever an admin chooses later, and so does a restored one saved with it.
+    One saved before its language was kept, or in one Cardroom no longer ships, speaks what
+    a lobby opened now would: the language an admin chose for its server (``server``), else
+    its host's, else English (its server's own locale is not known before the gateway says
+    it). Said here, not left to the catalogs' fallback, so that its table stores a language
+    it speaks."""
+    if saved is not None and saved in LANGUAGES:
+        return saved
+    return server or language_of(host)

@@ -5,12 +5,15 @@ the clock)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from collections.abc import Callable, Coroutine
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
+from functools import lru_cache
+from string import Formatter
 from typing import Any
 
 from bot.errors import TABLE_MOVED
@@ -19,8 +22,11 @@ from bot.settings import Settings
 from bot.storage import ActionRecord, SavedEvent, SavedRoundEnd, SeatRecord, Storage
 from bot.tables.thinking import AiPlayers
 from engine.choices import Step
-from engine.core import Event, Game, OptionValue, State, View, args_from_json, args_json
+from engine.core import Arg, Event, Game, OptionValue, State, View, args_from_json, args_json
+from engine.errors import SavedStateError
 from engine.words import N_, _, speaking
+
+log = logging.getLogger(__name__)
 
 # An AI seat as people see it in a list, by its level (each level's word inside its sentence)
 AI_SEAT = {
@@ -28,6 +34,11 @@ AI_SEAT = {
     "normal": N_("🤖 {name} (normal)"),
     "hard": N_("🤖 {name} (hard)"),
 }
+
+# what a stored line (a log line, a hand's scores) damaged in storage reads as, in its place
+UNREADABLE = N_("⚠ This line could not be read back.")
+# (table, part) whose damaged lines were logged: a page read again does not log them again
+_REPORTED: set[tuple[str, str]] = set()
 
 LOG_LENGTH = 40  # the table log's latest entries kept (and saved)
 Clock = Callable[[], datetime]
@@ -111,29 +122,94 @@ class LoggedEvent:
         )
 
     @classmethod
-    def from_record(cls, saved: SavedEvent) -> LoggedEvent:
-        """The event of a stored log line (one saved as English text, without arguments,
-        reads as it was written)."""
+    def from_record(cls, saved: SavedEvent, table_id: str) -> LoggedEvent:
+        """The event of a stored log line of ``table_id`` (one saved as English text, without
+        arguments, reads as it was written; a damaged one as ``UNREADABLE``)."""
         seen = None if saved.visible_to is None else frozenset(saved.visible_to)
-        return cls(event_of(saved.text, saved.kind, saved.args, seen), saved.revision)
+        event = read_back(table_id, "log", saved.text, saved.kind, saved.args, seen)
+        return cls(event, saved.revision)
 
 
-def event_of(
+def _event_of(
     message: str,
     kind: str,
     args: list[list[Any]],
     visible_to: frozenset[int] | None = None,
 ) -> Event:
-    """A stored event back from its message id and its arguments (``args_json``)."""
-    return Event(message, kind, visible_to, args_from_json(args))
+    """A stored event back from its message id and its arguments (``args_json``);
+    SavedStateError, saying what is wrong without its words, if it cannot be read back."""
+    try:
+        event = Event(message, kind, visible_to, args_from_json(args))
+    except SavedStateError:
+        raise SavedStateError("its arguments are malformed") from None
+    # checked once here, so that a line read back never fails where it is shown
+    if not _fills_in(message) or not _args_fill_in(event.args):
+        raise SavedStateError("its text cannot be filled in")
+    return event
 
 
-def summary_of(saved: SavedEvent | str) -> Event:
-    """A stored hand's scores back; one saved as English text (names filled in) reads as it
-    was written."""
+def _args_fill_in(args: tuple[tuple[str, Arg], ...]) -> bool:
+    for _name, value in args:  # a loop: a restart reads tens of thousands of lines
+        if isinstance(value, str):
+            continue
+        if not _fills_in(value.message) or not _args_fill_in(value.args):
+            return False
+        if value.plural is not None and not _fills_in(value.plural):
+            return False
+    return True
+
+
+@lru_cache(maxsize=4096)  # a few hundred message ids make nearly every stored line
+def _fills_in(text: str) -> bool:
+    """Whether a message's text fills in as every message does, in any language (the
+    catalogs keep each one's placeholders): named placeholders only, nothing after a name."""
+    try:
+        fields = list(Formatter().parse(text))
+    except ValueError:  # a brace left open or alone
+        return False
+    return all(
+        name is None or (name.isidentifier() and not spec and conversion is None)
+        for _, name, spec, conversion in fields
+    )
+
+
+def read_back(
+    table_id: str,
+    part: str,
+    message: str,
+    kind: str,
+    args: list[list[Any]],
+    visible_to: frozenset[int] | None = None,
+) -> Event:
+    """A stored event of ``table_id``'s ``part`` (its log, its hands …) back; one damaged in
+    storage reads as ``UNREADABLE`` where it stood, and is logged once per table and part."""
+    try:
+        return _event_of(message, kind, args, visible_to)
+    except SavedStateError as error:
+        report_unreadable(table_id, part, str(error))
+        return Event(UNREADABLE, kind, visible_to)
+
+
+def report_unreadable(table_id: str, part: str, why: str) -> None:
+    """Tell the host, once per table and part, that stored lines of it could not be read
+    back (``why`` names no card: a damaged line may hold one nobody saw)."""
+    if (table_id, part) in _REPORTED:
+        return
+    _REPORTED.add((table_id, part))
+    log.warning(
+        "table %s: a stored line of its %s could not be read back (%s); shown as unreadable",
+        table_id,
+        part,
+        why,
+    )
+
+
+def summary_of(saved: SavedEvent | str, table_id: str) -> Event:
+    """A stored hand's scores of ``table_id`` back; one saved as English text (names filled
+    in) reads as it was written, a damaged one as ``UNREADABLE``."""
     if isinstance(saved, str):
         return Event(saved.replace("{", "{{").replace("}", "}}"), "hand_end")
-    return event_of(saved.text, saved.kind, saved.args)
+    return read_back(table_id, "hands", saved.text, saved.kind, saved.args)
 
 
 def saved_summary(event: Event) -> SavedEvent:
@@ -164,9 +240,10 @@ class RoundEnd:
         )
 
     @classmethod
-    def from_record(cls, saved: SavedRoundEnd) -> RoundEnd:
-        """A stored round end back (one saved as English text reads as it was written)."""
-        scores = event_of(saved.scores, "hand_end", saved.args)
+    def from_record(cls, saved: SavedRoundEnd, table_id: str) -> RoundEnd:
+        """A stored round end of ``table_id`` back (one saved as English text reads as it
+        was written, damaged scores as ``UNREADABLE``)."""
+        scores = read_back(table_id, "round end", saved.scores, "hand_end", saved.args)
         return cls(scores, saved.reveal, saved.revision, saved.until)
 
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.i18n import language_of
 from bot.storage import READ_IN_TURNS, ActionRecord, BrokenGame, LoadedGame, Shards, Storage
-from bot.tables.lobby import Lobby
+from bot.tables.lobby import Lobby, ServerLanguage, restored_language
 from bot.tables.records import LoggedEvent, RoundEnd, Seat, SessionContext, summary_of
 from bot.tables.session import RESTARTED, TableSession
 from engine.errors import EngineError, SetupError
@@ -25,11 +24,14 @@ log = logging.getLogger(__name__)
 
 
 async def restore_sessions(
-    storage: Storage, context: SessionContext, shards: Shards | None = None
+    storage: Storage,
+    context: SessionContext,
+    server_language: ServerLanguage,
+    shards: Shards | None = None,
 ) -> tuple[list[TableSession], list[BrokenGame]]:
-    """The saved running games (of the servers on ``shards``; None: all) as sessions, and
-    those that could not be read back (already set aside in storage, so the next start does
-    not report them again)."""
+    """The saved running games (of the servers on ``shards``; None: all) as sessions, each
+    in its language (``restored_language``), and those that could not be read back (already
+    set aside in storage, so the next start does not report them again)."""
     sessions: list[TableSession] = []
     broken: list[BrokenGame] = []
     # Each game brings hundreds of objects that all stay: a running collector would scan them
@@ -39,7 +41,8 @@ async def restore_sessions(
             if index and index % READ_IN_TURNS == 0:
                 await asyncio.sleep(0)  # the other tasks' turn, as while reading them
             if isinstance(loaded, LoadedGame):
-                sessions.append(session_from_saved(loaded, context))
+                server = server_language(loaded.saved.guild_id)
+                sessions.append(session_from_saved(loaded, context, server))
                 continue
             await storage.running.set_aside(loaded)
             broken.append(loaded)
@@ -47,23 +50,27 @@ async def restore_sessions(
 
 
 async def restore_lobbies(
-    storage: Storage, shards: Shards | None = None
+    storage: Storage, server_language: ServerLanguage, shards: Shards | None = None
 ) -> tuple[list[Lobby], list[str]]:
-    """The saved open lobbies (of the servers on ``shards``; None: all), and the problems of
-    those dropped (deleted from storage)."""
+    """The saved open lobbies (of the servers on ``shards``; None: all), each in its language
+    (``restored_language``), and the problems of those dropped (deleted from storage)."""
     saved, problems = await storage.lobbies.load(shards)
     lobbies: list[Lobby] = []
     for each in saved:
         try:
-            lobbies.append(Lobby.from_saved(each))
+            lobbies.append(Lobby.from_saved(each, server_language))
         except SetupError as error:
             problems.append(f"lobby {each.lobby_id}: {error}")
             await storage.lobbies.delete(each.lobby_id)
     return lobbies, problems
 
 
-def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSession:
-    """A saved game (its state already read back by storage) as a running session."""
+def session_from_saved(
+    loaded: LoadedGame, context: SessionContext, server_language: str | None
+) -> TableSession:
+    """A saved game (its state already read back by storage) as a running session; one
+    saved in a language Cardroom no longer ships speaks ``server_language`` (its server's,
+    as an admin chose it), else English (``restored_language``)."""
     saved, state = loaded.saved, loaded.state
     seats = [Seat.from_record(record) for record in saved.seats]
     session = TableSession(
@@ -89,13 +96,14 @@ def session_from_saved(loaded: LoadedGame, context: SessionContext) -> TableSess
     if saved.table_log is None:
         replay_log(session)
     else:
-        session.log.extend(LoggedEvent.from_record(event) for event in saved.table_log.events)
-        session.summaries.extend(summary_of(summary) for summary in saved.table_log.summaries)
-        # one Cardroom no longer ships speaks English, as a restored lobby does (lobby.py)
-        session.language = language_of(saved.table_log.language)
-        session.deals = saved.table_log.deals
-        if saved.table_log.round_end is not None:
-            session.round_end = RoundEnd.from_record(saved.table_log.round_end)
+        # a stored line damaged in storage reads as unreadable: the game itself goes on
+        table_id, kept = saved.table_id, saved.table_log
+        session.log.extend(LoggedEvent.from_record(event, table_id) for event in kept.events)
+        session.summaries.extend(summary_of(hand, table_id) for hand in kept.summaries)
+        session.language = restored_language(kept.language, server_language)
+        session.deals = kept.deals
+        if kept.round_end is not None:
+            session.round_end = RoundEnd.from_record(kept.round_end, table_id)
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
     session.resume(RESTARTED)

@@ -28,7 +28,7 @@ from bot.tables import backoff
 from bot.tables.backoff import retry_delay
 from bot.tables.display import Presenter, TableDisplay
 from bot.tables.lobbies import Lobbies
-from bot.tables.lobby import Lobby
+from bot.tables.lobby import Lobby, ServerLanguage
 from bot.tables.records import FINISHED, Change, Chosen, Clock, Ending, EndKind, SessionContext
 from bot.tables.restore import restore_sessions
 from bot.tables.session import TableSession, working_on
@@ -628,10 +628,15 @@ class TableService:
         self.display.ended(session, forget())
 
     # -- restart and shutdown --------------------------------------------------------------------
-    async def restore(self, shards: Shards | None = None) -> list[str]:
+    async def restore(
+        self, server_language: ServerLanguage, shards: Shards | None = None
+    ) -> list[str]:
         """Resume the running games and open lobbies saved in storage (those of the servers
-        on ``shards``; None: all); returns the problems found."""
-        sessions, broken = await restore_sessions(self.storage, self.context, shards)
+        on ``shards``; None: all), each in its language (``restored_language``: the one it
+        was saved in, else ``server_language``); returns the problems found."""
+        sessions, broken = await restore_sessions(
+            self.storage, self.context, server_language, shards
+        )
         for session in sessions:
             self._add(session)
             if session.paused:  # nothing asked of its channel: resumed once it is open
@@ -644,7 +649,7 @@ class TableService:
         for game in broken:
             if game.channel_id is not None:
                 self.spawn(self.presenter.restore_failed(game), f"broken-{game.table_id}")
-        problems = await self.lobbies.restore(shards)
+        problems = await self.lobbies.restore(server_language, shards)
         self.supervisor.start()
         return [f"table {game.table_id}: {game.error}" for game in broken] + problems
 

@@ -331,8 +331,11 @@ async def release(*bots: CardroomBot) -> None:
             await bot.storage.close()
 
 
-async def kill_and_restart(env: simcord.Env, old: CardroomBot) -> CardroomBot:
-    """Drop ``old`` as if its process were killed; a new bot starts on the same database file.
+async def kill_and_restart(
+    env: simcord.Env, old: CardroomBot, meanwhile: Callable[[], None] = lambda: None
+) -> CardroomBot:
+    """Drop ``old`` as if its process were killed; a new bot starts on the same database file
+    (after ``meanwhile``: what happens while no bot runs).
 
     None of Cardroom's shutdown runs (``CardroomBot.close`` stops the timers and closes
     storage): simcord's ``restart_bot`` never calls into the old bot; it cancels every task the
@@ -348,6 +351,7 @@ async def kill_and_restart(env: simcord.Env, old: CardroomBot) -> CardroomBot:
         old.storage.file_lock.release()
     if old.storage.shard_locks is not None:  # PostgreSQL's: the server drops a dead client's
         await old.storage.shard_locks.release()
+    meanwhile()
     new = create_bot(old.settings)
     await env.restart_bot(new)
     return new

@@ -377,7 +377,7 @@ class Story:
             self.service.ai._pool = FaultyPool(self.faults)  # type: ignore[assignment]
             self.service.ai.move = self.faulty_ai(self.service.ai.move)  # type: ignore[method-assign]
             try:
-                await self.service.restore()
+                await self.service.restore(lambda _guild: None)
             except Exception as error:
                 self.told.restarts.append(error)
                 await self.service.close()

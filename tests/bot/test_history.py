@@ -5,7 +5,9 @@ hands as English text) reads as it was written; a page of the longest games fits
 from __future__ import annotations
 
 import json
+import logging
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
@@ -21,8 +23,14 @@ from bot.text import earlier_not_shown
 from engine.registry import games
 from engine.words import speaking
 from tests.bot.conftest import member
-from tests.bot.helpers import Playthrough, add_player, open_table, short_options, text_of
-from tests.bot.records import finished
+from tests.bot.helpers import (
+    Playthrough,
+    add_player,
+    open_table,
+    short_options,
+    text_of,
+)
+from tests.bot.records import GUILD, finished
 
 
 @pytest.fixture
@@ -48,6 +56,7 @@ async def test_a_games_hands_read_in_the_language_of_the_board_that_shows_them(
     table = await open_table(bot, channel, [ann], "fishing", 1, short_options(fishing))
     await Playthrough(env, channel, [ann], table, random.Random(5)).to_the_end()
     (game,) = await bot.storage.results.history(guild.id)
+    assert game.summary is not None
     # stored as the table log stores them: message ids with their arguments, no English
     ids = [hand.text for hand in game.summary if isinstance(hand, SavedEvent)]
     assert ids and ids == ["{title} scores: {scores} · totals: {totals}"] * len(game.summary)
@@ -148,3 +157,90 @@ def test_the_hands_left_out_are_counted_in_the_readers_language() -> None:
     with speaking(catalog("es")):
         assert earlier_not_shown(1) == "… (1 anterior no mostrada)"
     assert earlier_not_shown(1) == "… (1 earlier not shown)"
+
+
+# A finished game's hands as its summary column may be found damaged, each way
+DAMAGED_HANDS = {
+    "notjson": "[{",
+    "notalist": '{"hands": 1}',
+    # an argument cut short: its card must not reach the log (nobody may have seen it)
+    "badargs": json.dumps(
+        [{"revision": 0, "text": "Hand {n}", "kind": "hand_end", "args": [["n", {"6♦": 1}]]}]
+    ),
+    "badtext": json.dumps([{"revision": 0, "text": "Hand {n scores", "kind": "hand_end"}]),
+    # placeholders no message has: one that reads into its value, and one with no name
+    "badfield": json.dumps(
+        [{"revision": 0, "text": "Hand {n.x} {}", "kind": "hand_end", "args": [["n", "1"]]}]
+    ),
+}
+
+
+async def damage_hands(storage: Storage, database: str, guild_id: int) -> None:
+    """Finished games ``good`` and one of each of ``DAMAGED_HANDS``, their hands then
+    written into the SQLite database ``database`` as damaged rows are found."""
+    for minute, table_id in enumerate(["good", *DAMAGED_HANDS]):
+        await storage.results.finish(
+            finished(table_id, {1: 1, 2: 2}, guild_id=guild_id, minute=minute)
+        )
+    with sqlite3.connect(database) as connection:
+        connection.executemany(
+            "UPDATE finished_games SET summary = ? WHERE table_id = ?",
+            [(column, table_id) for table_id, column in DAMAGED_HANDS.items()],
+        )
+
+
+async def test_a_damaged_hands_column_reads_back_as_none_beside_the_others(
+    storage: Storage,
+) -> None:
+    for minute, table_id in enumerate(["good", *DAMAGED_HANDS]):
+        await storage.results.finish(finished(table_id, {1: 1, 2: 2}, minute=minute))
+    async with storage._database.transaction() as sql:
+        for table_id, column in DAMAGED_HANDS.items():
+            await sql.execute(
+                "UPDATE finished_games SET summary = :summary WHERE table_id = :table_id",
+                {"summary": column, "table_id": table_id},
+            )
+    rows = {row.table_id: row for row in await storage.results.history(GUILD)}
+    assert rows.keys() == {"good", *DAMAGED_HANDS}
+    assert rows["notjson"].summary is None and rows["notalist"].summary is None
+    assert rows["good"].summary == [SavedEvent(revision=0, text="hand 1 of good", kind="hand_end")]
+    # lines that read as hands: whether each can be shown is the history's to say
+    assert rows["badargs"].summary and rows["badtext"].summary
+
+
+async def test_a_page_shows_games_with_damaged_hands_marked_and_logs_each_once(
+    bot: CardroomBot,
+    env: simcord.Env,
+    guild: simcord.GuildHandle,
+    channel: simcord.ChannelHandle,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await damage_hands(bot.storage, bot.settings.database_url, guild.id)
+    caplog.set_level(logging.WARNING)
+    ann = member(env, guild, "ann")
+    page = await history_text(ann, channel)
+    assert await history_text(ann, channel) == page  # read again: logged once
+    entries = {
+        entry.split("-# table ")[1].split("\n")[0]: entry for entry in page.split("**Fishing**")[1:]
+    }
+    assert entries.keys() == {"good", *DAMAGED_HANDS}  # every game, the rest of the page intact
+    assert "\n-# hand 1 of good\n" in entries["good"]
+    for damaged in ("notjson", "notalist"):
+        marked = f"\n-# ⚠ This game's hands could not be read back.\n-# table {damaged}"
+        assert marked in entries[damaged]
+    for damaged in ("badargs", "badtext", "badfield"):
+        marked = f"\n-# ⚠ This line could not be read back.\n-# table {damaged}"
+        assert marked in entries[damaged]
+    warnings = [record.getMessage() for record in caplog.records if "read back" in record.msg]
+    assert sorted(warnings) == sorted(
+        f"table {table_id}: a stored line of its hands could not be read back ({why});"
+        " shown as unreadable"
+        for table_id, why in [
+            ("notjson", "not stored as a list of hands"),
+            ("notalist", "not stored as a list of hands"),
+            ("badargs", "its arguments are malformed"),
+            ("badtext", "its text cannot be filled in"),
+            ("badfield", "its text cannot be filled in"),
+        ]
+    )
+    assert "6♦" not in caplog.text

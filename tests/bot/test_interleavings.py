@@ -164,7 +164,7 @@ class Interleavings(RuleBasedStateMachine):
             draws=self.draws,
             turn_pings=await TurnPings.load(self.storage.preferences),
         )
-        await service.restore()
+        await service.restore(lambda _guild: None)
         return service
 
     def launch(self, intent: Callable[[], Coroutine[Any, Any, None]]) -> None:

@@ -71,7 +71,7 @@ async def outcome(bot: CardroomBot, play: Playthrough) -> Outcome:
     assert message is not None, "no results message"
     [finished] = await bot.storage.results.history(play.table.guild_id)
     record = await bot.storage.results.replay_record(play.table.table_id)
-    assert record is not None
+    assert record is not None and finished.summary is not None
     return Outcome(
         play.human_moves,
         text_of(message),

@@ -5,6 +5,7 @@ without quoting the saved data), set aside, while the bot and other games go on.
 from __future__ import annotations
 
 import gc
+import json
 import logging
 import random
 import sqlite3
@@ -114,9 +115,9 @@ async def test_a_saved_state_is_read_once_at_restore_while_the_collector_rests(
         collecting: list[bool] = []
         read_back = restore.session_from_saved
 
-        def noted(loaded: LoadedGame, context: SessionContext) -> TableSession:
+        def noted(loaded: LoadedGame, context: SessionContext, server: str | None) -> TableSession:
             collecting.append(gc.isenabled())
-            return read_back(loaded, context)
+            return read_back(loaded, context, server)
 
         monkeypatch.setattr(game_class, "state_from_json", counted)
         monkeypatch.setattr(restore, "session_from_saved", noted)
@@ -217,3 +218,53 @@ async def test_an_old_table_message_is_posted_anew_and_a_restart_edits_the_new_o
 def test_a_seat_comes_back_from_its_stored_form_with_everything_stored() -> None:
     seat = Seat(7, "ann", True, 99, True, timeouts_in_a_row=2, level="hard")
     assert Seat.from_record(seat.record()) == seat  # dm_deal is not stored: -1 either way
+
+
+async def test_a_damaged_log_line_reads_as_unreadable_and_the_game_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A line of a saved table log damaged in storage: the table comes back with that line
+    marked, the game goes on, and the host is told once, without the line's words."""
+    settings = fast_settings(tmp_path)
+    old = create_bot(settings)
+    async with simcord.run(old) as env:
+        await old.tree.sync()
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        ann = add_player(env, guild, "ann")
+        table = await open_table(old, channel, [ann], "fishing", 1)
+        assert await move_by_hand(ann, channel, table, random.Random(2))
+        await old.tables.close()
+        await old.storage.close()
+        with sqlite3.connect(settings.database_url) as connection:
+            (stored,) = connection.execute(
+                "SELECT table_log FROM running_games WHERE table_id = ?", (table.table_id,)
+            ).fetchone()
+            kept = json.loads(stored)
+            public = [event for event in kept["events"] if event["visible_to"] is None]
+            public[-1]["args"] = [["player", {"6♦": "QS"}]]  # cut short
+            public[-2]["text"] = "{player played {card"  # its text cannot be filled in
+            connection.execute(
+                "UPDATE running_games SET table_log = ? WHERE table_id = ?",
+                (json.dumps(kept), table.table_id),
+            )
+
+        caplog.set_level(logging.WARNING)
+        new = create_bot(settings)
+        await env.restart_bot(new)
+        assert isinstance(new, CardroomBot)
+        try:
+            assert not new.restore_problems
+            restored = new.tables.tables[table.table_id]
+            shown = text_of(table_message(channel, restored))
+            assert shown.count("• ⚠ This line could not be read back.") == 2
+            assert await move_by_hand(ann, channel, restored, random.Random(3))
+            warnings = [r.getMessage() for r in caplog.records if "read back" in r.msg]
+            assert warnings == [
+                f"table {table.table_id}: a stored line of its log could not be read back"
+                " (its text cannot be filled in); shown as unreadable"
+            ]
+            assert "6♦" not in caplog.text and "QS" not in caplog.text
+        finally:
+            await new.tables.close()
+            await new.storage.close()

@@ -370,7 +370,7 @@ async def test_a_lobby_that_cannot_be_read_back_is_dropped_and_the_others_come_b
         db.execute("UPDATE open_lobbies SET seats = '[{' WHERE lobby_id = 'bad'")
     storage = await Storage.open(path)
     try:
-        lobbies, problems = await restore_lobbies(storage)
+        lobbies, problems = await restore_lobbies(storage, lambda _guild: None)
         assert [lobby.lobby_id for lobby in lobbies] == ["good"]
         assert lobbies[0].options["target"] == 21 and lobbies[0].seats[0].name == "ann"
         assert [problem.split(":")[0] for problem in problems] == ["lobby bad", "lobby gone"]
@@ -558,7 +558,9 @@ async def test_many_games_are_read_back_and_restored_in_turns_with_other_tasks(
     monkeypatch.setattr(restore, "session_from_saved", lambda *_: made_at.append(turns))
     ticker = asyncio.create_task(tick())
     try:
-        _, broken = await restore.restore_sessions(storage, cast(SessionContext, None))
+        _, broken = await restore.restore_sessions(
+            storage, cast(SessionContext, None), lambda _guild: None
+        )
     finally:
         ticker.cancel()
     assert not broken

@@ -251,6 +251,32 @@ def test_a_log_saved_as_english_text_reads_as_it_was_written() -> None:
     """Saves from before events carried arguments: plain English, shown as is."""
     old = SavedEvent(revision=3, text="{s0} plays 6♦", kind="play")
     with speaking(ENGLISH):
-        assert LoggedEvent.from_record(old).event.render(["ann"]) == "ann plays 6♦"
-        summary = summary_of("Hand 1 scores: {ann} 3; bob 0")  # a name with braces in it
+        assert LoggedEvent.from_record(old, "t1").event.render(["ann"]) == "ann plays 6♦"
+        summary = summary_of("Hand 1 scores: {ann} 3; bob 0", "t1")  # a name with braces in it
         assert summary.render(["{ann}", "bob"]) == "Hand 1 scores: {ann} 3; bob 0"
+
+
+def test_lines_saved_before_their_counts_were_plural_entries_read_as_they_said() -> None:
+    """Stuck's and cambio's lines saved with their count as a plain argument: their message
+    ids are gone from the catalogs, so they read in English, as they were said then."""
+    old = [
+        SavedEvent(
+            revision=9,
+            text="{player} cannot play and, with {count} stuck cards already, draws a card"
+            " into the hand",
+            kind="draw",
+            args=[["player", "{s0}"], ["count", "3"]],
+        ),
+        SavedEvent(
+            revision=9,
+            text="{player} cannot draw: the stock is empty after the round's {count} reshuffles.",
+            kind="draw",
+            args=[["player", "{s0}"], ["count", "2"]],
+        ),
+    ]
+    with speaking(i18n.catalog("de")):
+        said = [LoggedEvent.from_record(saved, "t1").event.render(["ann"]) for saved in old]
+    assert said == [
+        "ann cannot play and, with 3 stuck cards already, draws a card into the hand",
+        "ann cannot draw: the stock is empty after the round's 2 reshuffles.",
+    ]

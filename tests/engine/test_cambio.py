@@ -48,8 +48,10 @@ from engine.games.cambio import (
     power_of,
 )
 from engine.runner import agent_move
+from engine.words import speaking
 from tests.engine import helpers
 from tests.engine.helpers import act, cards_in, event_texts, legal, refused
+from tests.engine.test_messages import POLISH_COUNTS, compiled
 
 C = Card.parse
 
@@ -668,6 +670,8 @@ def test_a_round_has_at_most_two_reshuffles_then_the_third_empty_stock_ends_it(
     assert event_texts(events)[0] == (
         f"{{s{drawer}}} cannot draw: the stock is empty after the round's 2 reshuffles."
     )
+    with speaking(compiled("pl", POLISH_COUNTS)):  # a count its reader's language says
+        assert "talia jest pusta po 2 tasowaniach." in events[0].render(["Ann", "Bob"])
     # the round is scored as usual and the next one starts, with its own two reshuffles
     assert state.history == [[sum(points(C(t)) for t in h.values()) for h in hands]]
     assert [event.kind for event in events][-2:] == ["hand_end", "deal"]

@@ -29,9 +29,11 @@ from engine.core import (
     seat_words,
 )
 from engine.errors import SavedStateError
+from engine.games.cambio.rules import EMPTY_AFTER_RESHUFFLES
+from engine.games.stuck.state import STUCK_ALREADY
 from engine.games.twentytwo.words import CARDS, exchange_events
 from engine.languages import catalog
-from engine.registry import games
+from engine.registry import games, get_game
 from engine.words import N_, Nn_, speaking
 
 
@@ -143,6 +145,49 @@ def test_a_count_inside_an_event_is_said_in_its_language_s_form() -> None:
     assert said == [
         f"Ann wymienia {cards}; w talii zostało 9" for cards in ("1 kartę", "3 karty", "5 kart")
     ]
+
+
+PLAY_WHICH = (
+    "Play which card? (a beat, or your lowest)",
+    "Play which {count} cards? (a beat, or your {count} lowest)",
+)
+POLISH_COUNTS = {
+    STUCK_ALREADY: ("mając już {count} kartę", "mając już {count} karty", "mając już {count} kart"),
+    EMPTY_AFTER_RESHUFFLES: (
+        "talia jest pusta po {count} tasowaniu",
+        "talia jest pusta po {count} tasowaniach",
+        "talia jest pusta po {count} tasowaniach rundy",
+    ),
+    PLAY_WHICH: ("Którą kartę?", "Które {count} karty?", "Których {count} kart?"),
+}
+"""Stuck's, cambio's and twentytwo's counts in a language of three forms (1, 2-4, 5+)."""
+
+
+def test_stuck_and_cambio_counts_and_twentytwos_prompt_are_plural_entries() -> None:
+    # the games count 3 stuck cards and 2 reshuffles; English says one of each as one
+    assert counted_phrase(STUCK_ALREADY, 1).text == "with 1 stuck card already"
+    assert counted_phrase(STUCK_ALREADY, 3).text == "with 3 stuck cards already"
+    empty = counted_phrase(EMPTY_AFTER_RESHUFFLES, 1)
+    assert empty.text == "the stock is empty after the round's 1 reshuffle"
+    twentytwo = get_game("twentytwo")
+    assert [twentytwo.pick_prompt((), (count,), ["Ann"]) for count in (1, 3)] == [
+        "Play which card? (a beat, or your lowest)",
+        "Play which 3 cards? (a beat, or your 3 lowest)",
+    ]
+    with speaking(compiled("pl", POLISH_COUNTS)):
+        assert [twentytwo.pick_prompt((), (n,), ["Ann"]) for n in (1, 3, 5)] == [
+            "Którą kartę?",
+            "Które 3 karty?",
+            "Których 5 kart?",
+        ]
+        assert [counted_phrase(STUCK_ALREADY, n).translated() for n in (1, 3, 5)] == [
+            "mając już 1 kartę",
+            "mając już 3 karty",
+            "mając już 5 kart",
+        ]
+        assert counted_phrase(EMPTY_AFTER_RESHUFFLES, 2).translated() == (
+            "talia jest pusta po 2 tasowaniach"
+        )
 
 
 def test_a_counted_phrase_saved_before_its_forms_were_one_entry_renders_in_each_language() -> None:

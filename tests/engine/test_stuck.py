@@ -34,8 +34,10 @@ from engine.games.stuck import (
     may_start,
 )
 from engine.runner import play_out
+from engine.words import speaking
 from tests.engine import helpers
 from tests.engine.helpers import card_texts, legal, refused
+from tests.engine.test_messages import POLISH_COUNTS, compiled
 
 C = Card.parse
 
@@ -246,6 +248,13 @@ def test_drawing_sticks_a_card_and_the_fourth_goes_to_the_hand() -> None:
     assert [(event.text, event.visible_to) for event in private] == [
         ("You draw 5♣", frozenset({0}))
     ]
+    # the count is a plural entry's: its reader's language says 3 stuck cards its way
+    drew = next(event for event in events if event.visible_to is None)
+    assert (
+        drew.text == "{s0} cannot play and, with 3 stuck cards already, draws a card into the hand"
+    )
+    with speaking(compiled("pl", POLISH_COUNTS)):
+        assert "mając już 3 karty" in drew.render(["Ann"])
     assert all("5♣" not in event.text for event in events if event.visible_to is None)
     assert state.to_act() == (1,)  # drawing ends the turn: the card is not played now
 
@@ -287,6 +296,19 @@ def test_bonus_is_asked_and_forced_to_the_only_opponent_under_three() -> None:
     run(state, "play 5H", "done")
     assert state.phase == GIVE and legal(state) == ["give s2"]
     assert_illegal(state, 1, "give s0", "already has 3 stuck cards")
+    full = ("s{seat} already has {count} stuck card.", "s{seat} already has {count} stuck cards.")
+    polish = compiled(
+        "pl",
+        {
+            full: (
+                "s{seat} ma {count} kartę.",
+                "s{seat} ma {count} karty.",
+                "s{seat} ma {count} kart.",
+            )
+        },
+    )
+    with speaking(polish):  # the form for 3 (2 to 4) of a language of three
+        assert_illegal(state, 1, "give s0", "s0 ma 3 karty.")
     assert_illegal(state, 1, "give s1", "another player")
     assert_illegal(state, 1, "play 5D", "choose who gets the bonus")
     run(state, "give s2")

@@ -11,8 +11,9 @@ a move does (``apply_*``) to the table (``table.CambioTable``); the state
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-from engine.core import Action, Event, leader_order
+from engine.core import Action, Event, counted_phrase, leader_order
 from engine.games.cambio import knowledge, snaps
 from engine.games.cambio.moves import (
     CAMBIO,
@@ -53,7 +54,13 @@ from engine.games.cambio.table import (
     take_card,
     unlocked_targets,
 )
-from engine.words import N_
+from engine.words import N_, Nn_
+
+EMPTY_AFTER_RESHUFFLES: Final = Nn_(
+    "the stock is empty after the round's {count} reshuffle",
+    "the stock is empty after the round's {count} reshuffles",
+)
+"""Why nobody can draw once a round's reshuffles (§9.2) are spent, a count the language says."""
 
 
 def start_round(table: CambioTable) -> list[Event]:
@@ -192,12 +199,13 @@ def apply_turn(table: CambioTable, seat: int, action: Action) -> list[Event]:
     card = take_card(table, events)
     if card is None:
         if table.reshuffles == RESHUFFLES:
-            why = N_(
-                "{player} cannot draw: the stock is empty after the round's {count} reshuffles."
+            empty = counted_phrase(EMPTY_AFTER_RESHUFFLES, RESHUFFLES)
+            events.append(
+                Event(N_("{player} cannot draw: {empty}."), "draw", args=(player, ("empty", empty)))
             )
         else:
             why = N_("{player} cannot draw: no cards are left to take.")
-        events.append(Event(why, "draw", args=(player, ("count", str(RESHUFFLES)))))
+            events.append(Event(why, "draw", args=(player, ("count", str(RESHUFFLES)))))
         return events + end_round(table)
     table.draws += 1
     table.drawn = card

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -44,7 +44,10 @@ from engine.games.stuck.rules import (
     may_start,
     rank_name,
 )
-from engine.words import N_, Nn_, _
+from engine.words import N_, Nn_, _, ngettext
+
+STUCK_ALREADY: Final = Nn_("with {count} stuck card already", "with {count} stuck cards already")
+"""Why a player who cannot play draws into the hand (§3.4), a count the language says."""
 
 
 def played_event(seat: int, card: Card) -> Event:
@@ -180,9 +183,11 @@ class StuckState(TotalsState):
                     return _("The bonus stuck card goes to another player, not to you.")
                 if not 0 <= action.seat < self.players:
                     return _("There is no seat {seat} in this game.").format(seat=action.seat)
-                return _("s{seat} already has {count} stuck cards.").format(
-                    seat=action.seat, count=MAX_STUCK
-                )
+                return ngettext(
+                    "s{seat} already has {count} stuck card.",
+                    "s{seat} already has {count} stuck cards.",
+                    MAX_STUCK,
+                ).format(seat=action.seat, count=MAX_STUCK)
             # the moves' machine texts, as typed: "give s1 or give s2"
             targets = " or ".join(f"give s{target}" for target in self.bonus_targets(seat))
             return _("Your play is over: choose who gets the bonus stuck card ({moves}).").format(
@@ -327,12 +332,12 @@ class StuckState(TotalsState):
             self.lacks[seat] = (set(), set())
             events += [
                 Event(
-                    N_(
-                        "{player} cannot play and, with {count} stuck cards already, draws a card"
-                        " into the hand"
-                    ),
+                    N_("{player} cannot play and, {already}, draws a card into the hand"),
                     "draw",
-                    args=(("player", seat_words(seat)), ("count", str(MAX_STUCK))),
+                    args=(
+                        ("player", seat_words(seat)),
+                        ("already", counted_phrase(STUCK_ALREADY, MAX_STUCK)),
+                    ),
                 ),
                 Event(N_("You draw {card}"), "draw", frozenset((seat,)), (("card", card.pretty),)),
             ]

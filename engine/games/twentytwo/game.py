@@ -144,9 +144,11 @@ class TwentyTwoGame(Game):
                 "Exchange which cards for new ones from the stock? ({count}; only ranks matter)"
             ).format(count=count)
         if len(sizes) == 1:  # a follow plays as many cards as the lead
-            return _("Play which {count} cards? (a beat, or your {count} lowest)").format(
-                count=count
-            )
+            return ngettext(
+                "Play which card? (a beat, or your lowest)",
+                "Play which {count} cards? (a beat, or your {count} lowest)",
+                sizes[0],
+            ).format(count=count)
         return _("Lead which cards? ({count} of one rank)").format(count=count)
 
     def step_prompt(
