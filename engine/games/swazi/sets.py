@@ -38,12 +38,12 @@ def sets_by_total(cards: list[Card], limit: int) -> list[list[int]]:
     extensions by one card are found in card order, then each is extended in turn, from the
     one with the highest card down."""
     found = [NO_SETS] * (TOP_BUILD + 1)  # a total's own list once it has a set
-    _extend([card.rank for card in cards], found, 0, 0, 0, 0, limit)
+    _extend(cards, found, 0, 0, 0, 0, limit)
     return found
 
 
 def _extend(
-    ranks: list[int],
+    cards: list[Card],
     found: list[list[int]],
     start: int,
     total: int,
@@ -54,8 +54,8 @@ def _extend(
     """For ``sets_by_total``: the sets ``chosen`` (adding up to ``total``) grows into with the
     cards from index ``start`` on, put in ``found``; returns ``count`` plus how many."""
     end = start  # in card order, so past the first card too high every later one is too
-    while end < len(ranks) and total + ranks[end] <= TOP_BUILD:
-        reached = total + ranks[end]
+    while end < len(cards) and total + cards[end].rank <= TOP_BUILD:
+        reached = total + cards[end].rank
         if found[reached] is NO_SETS:
             found[reached] = [chosen | 1 << end]
         else:
@@ -65,10 +65,10 @@ def _extend(
     for index in range(end - 1, start - 1, -1):
         if count >= limit:
             break
-        grown = total + ranks[index]
+        grown = total + cards[index].rank
         # a set grows only if the next card, the lowest that could join it, fits
-        if index + 1 < len(ranks) and grown + ranks[index + 1] <= TOP_BUILD:
-            count = _extend(ranks, found, index + 1, grown, chosen | 1 << index, count, limit)
+        if index + 1 < len(cards) and grown + cards[index + 1].rank <= TOP_BUILD:
+            count = _extend(cards, found, index + 1, grown, chosen | 1 << index, count, limit)
     return count
 
 
