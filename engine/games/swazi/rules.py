@@ -74,9 +74,8 @@ class Turn:
     """A position as the rule reads it for ``seat``: its hand and the loose cards in card
     order, the builds by value, the opponent's pile top, the half of the deal; and, worked
     out once, who owns the build of each value, the values it owns, how many hand cards
-    keep each value (§6.3), where each
-    rank's cards start in the hand, and the sets of loose cards by total (``sets_by_total``,
-    at most ``limit`` of a total)."""
+    keep each value (§6.3), and the sets of loose cards by total (``sets_by_total``, at most
+    ``limit`` of a total)."""
 
     def __init__(
         self,
@@ -105,18 +104,11 @@ class Turn:
             elif not build.augmented:
                 self.changeable.append(value)
         self.owned.sort()
-        keeping = self.keeping = [0] * (TOP_BUILD + 1)  # by value: the hand cards worth it alone
-        # in card order, a rank's cards come one after another: the hand's ranks are its runs
-        # hand[runs[i]:runs[i + 1]], lowest first
-        self.runs: list[int] = []
-        for index, card in enumerate(hand):
-            rank = card.rank
-            if not keeping[rank]:
-                self.runs.append(index)
-            keeping[rank] = keeping[rank] + 1
-            if rank == 1:
-                keeping[TOP_BUILD] = keeping[TOP_BUILD] + 1
-        self.runs.append(len(hand))
+        # by value: the hand cards worth it alone; for a rank (1 to 13), its hand cards
+        keeping = self.keeping = [0] * (TOP_BUILD + 1)
+        for card in hand:
+            keeping[card.rank] = keeping[card.rank] + 1
+        keeping[TOP_BUILD] = keeping[1]  # an ace is worth 14 too (§2.2)
         self.sets = sets_by_total(loose, limit)
         # the totals some loose cards add up to, lowest first
         self.totals = [total for total in range(1, TOP_BUILD + 1) if self.sets[total]]
