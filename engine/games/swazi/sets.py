@@ -54,8 +54,10 @@ def _extend(
     """For ``sets_by_total``: the sets ``chosen`` (adding up to ``total``) grows into with the
     cards from index ``start`` on, put in ``found``; returns ``count`` plus how many."""
     end = start  # in card order, so past the first card too high every later one is too
-    while end < len(cards) and total + cards[end].rank <= TOP_BUILD:
+    while end < len(cards):
         reached = total + cards[end].rank
+        if reached > TOP_BUILD:
+            break
         if found[reached] is NO_SETS:
             found[reached] = [chosen | 1 << end]
         else:
@@ -66,8 +68,9 @@ def _extend(
         if count >= limit:
             break
         grown = total + cards[index].rank
-        # a set grows only if the next card, the lowest that could join it, fits
-        if index + 1 < len(cards) and grown + cards[index + 1].rank <= TOP_BUILD:
+        # a set grows only if the next card, the lowest that could join it, fits (one from
+        # end on fits not even ``chosen``)
+        if index + 1 < end and grown + cards[index + 1].rank <= TOP_BUILD:
             count = _extend(cards, found, index + 1, grown, chosen | 1 << index, count, limit)
     return count
 
