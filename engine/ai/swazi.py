@@ -25,7 +25,8 @@ from engine.games.swazi import (
     serves,
     sets_by_total,
 )
-from engine.games.swazi.rules import LISTED, cards_of
+from engine.games.swazi.rules import LISTED
+from engine.games.swazi.sets import cards_of
 
 
 def worth(card: Card) -> float:

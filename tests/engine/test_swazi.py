@@ -452,6 +452,23 @@ def test_cardless_moves_then_exactly_one_hand_card() -> None:
     assert state.to_act() == (0,) and state.piles[1] == cards("2D 5C 3S 4H 7D")
 
 
+def test_the_cards_of_a_rank_are_listed_together_card_by_card() -> None:
+    """§2: the hand cards of a rank play alike, so the listing goes rank by rank, lowest
+    first, and within a rank through each kind of move card by card (two aces, two fives)."""
+    state = position(("KD", "AC AD 5C 5D 9H"), layout="4S 3H", half=2, stock="")
+    assert legal(state, 1) == [
+        "build AC=1 on 4S",
+        "build AD=1 on 4S",
+        "discard AC",
+        "discard AD",
+        "build 5C on 4S",
+        "build 5D on 4S",
+        "discard 5C",
+        "discard 5D",
+        "discard 9H",
+    ]
+
+
 # -- the opponent's pile top -----------------------------------------------------------------------
 def test_the_opponents_pile_top_twice_in_a_row_and_never_captured() -> None:
     state = position(

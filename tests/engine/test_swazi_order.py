@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from engine.cards import Card
 from engine.games.swazi import TOP_BUILD, sets_by_total
-from engine.games.swazi.rules import unions
+from engine.games.swazi.sets import unions
 
 
 def stacked_sets_by_total(cards: list[Card], limit: int) -> list[list[int]]:

@@ -7,6 +7,8 @@ Where each rule lives:
   ``parse_move``; a card's values (§2: ``serves``).
 - ``rules``: what may be played (§4–§7), stated once: the shapes of the moves, what a move
   may leave (``refusal``); ``check`` answers (and explains) for any move.
+- ``sets``: the sets of loose cards by total, and the unions a capture takes (the searches
+  the shapes of §4 and §5 are made from).
 - ``listing``: ``legal_moves`` lists what may be played as a ``Listing`` that counts the
   moves of each shape and makes one when asked for it; its ``in`` asks ``check``.
 - ``state``: the deal (§3), carrying a move out (§4, §6.4, §8), the end of a deal, scoring and
@@ -28,7 +30,8 @@ from engine.games.swazi.moves import (
     Move,
     serves,
 )
-from engine.games.swazi.rules import Build, sets_by_total
+from engine.games.swazi.rules import Build
+from engine.games.swazi.sets import sets_by_total
 from engine.games.swazi.state import TEN_OF_DIAMONDS, TWO_OF_SPADES, SwaziState, score_piles
 
 __all__ = [

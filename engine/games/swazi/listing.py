@@ -100,11 +100,11 @@ def legal_moves(turn: Turn) -> Listing:
             listing.add(cardless_builds(turn, value))
     for value in owned:  # §4.2, §4.7
         listing.add(cardless_parts(turn, value))
-    runs = turn.runs
-    for run in range(len(runs) - 1):  # the hand cards of a rank play alike (§2): ask about one
-        first, stop = runs[run], runs[run + 1]
+    first = 0
+    while first < len(hand):  # the hand cards of a rank play alike (§2): ask about the first
         card = hand[first]
         rank = card.rank
+        stop = first + keeping[rank]  # in card order, a rank's cards come one after another
         for value, ace in _CAPTURING_AS[rank - 1]:  # §4.3
             with_build = (
                 owner[value] != NOBODY and refusal(turn, CAPTURE, card, freed=value) is None
@@ -135,4 +135,5 @@ def legal_moves(turn: Turn) -> Listing:
                 listing.add(parts(turn, value, first, stop))
         if refusal(turn, DISCARD, card) is None:  # §4.8
             listing.add_discards(hand, first, stop)
+        first = stop
     return listing

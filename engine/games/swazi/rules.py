@@ -38,6 +38,7 @@ from .moves import (
     Move,
     serves,
 )
+from .sets import NO_SETS, cards_of, sets_by_total, unions
 
 NOBODY: Final = -1
 """The owner of a build that is not there (``Turn.owner``)."""
@@ -73,9 +74,8 @@ class Turn:
     """A position as the rule reads it for ``seat``: its hand and the loose cards in card
     order, the builds by value, the opponent's pile top, the half of the deal; and, worked
     out once, who owns the build of each value, the values it owns, how many hand cards
-    keep each value (§6.3), where each
-    rank's cards start in the hand, and the sets of loose cards by total (``sets_by_total``,
-    at most ``limit`` of a total)."""
+    keep each value (§6.3), and the sets of loose cards by total (``sets_by_total``, at most
+    ``limit`` of a total)."""
 
     def __init__(
         self,
@@ -104,18 +104,11 @@ class Turn:
             elif not build.augmented:
                 self.changeable.append(value)
         self.owned.sort()
-        keeping = self.keeping = [0] * (TOP_BUILD + 1)  # by value: the hand cards worth it alone
-        # in card order, a rank's cards come one after another: the hand's ranks are its runs
-        # hand[runs[i]:runs[i + 1]], lowest first
-        self.runs: list[int] = []
-        for index, card in enumerate(hand):
-            rank = card.rank
-            if not keeping[rank]:
-                self.runs.append(index)
-            keeping[rank] = keeping[rank] + 1
-            if rank == 1:
-                keeping[TOP_BUILD] = keeping[TOP_BUILD] + 1
-        self.runs.append(len(hand))
+        # by value: the hand cards worth it alone; for a rank (1 to 13), its hand cards
+        keeping = self.keeping = [0] * (TOP_BUILD + 1)
+        for card in hand:
+            keeping[card.rank] = keeping[card.rank] + 1
+        keeping[TOP_BUILD] = keeping[1]  # an ace is worth 14 too (§2.2)
         self.sets = sets_by_total(loose, limit)
         # the totals some loose cards add up to, lowest first
         self.totals = [total for total in range(1, TOP_BUILD + 1) if self.sets[total]]
@@ -148,94 +141,6 @@ class Turn:
         if value != TOP_BUILD:
             return self.sets[value]
         return self.sets[1] + self.sets[TOP_BUILD]  # the sets of total 1: single aces
-
-
-def cards_of(cards: Sequence[Card], mask: int) -> tuple[Card, ...]:
-    """The cards of a set of ``cards`` given as a bit mask (bit i: ``cards[i]``), in their
-    order: how ``sets_by_total`` names a set."""
-    chosen: list[Card] = []
-    index = 0
-    while mask:
-        if mask & 1:
-            chosen.append(cards[index])
-        mask >>= 1
-        index += 1
-    return tuple(chosen)
-
-
-NO_SETS: Final[list[int]] = []
-"""The sets of a total no loose cards add up to (shared: never added to)."""
-
-
-def sets_by_total(cards: list[Card], limit: int) -> list[list[int]]:
-    """Every non-empty set of ``cards`` (in card order) adding up to 14 at most, an ace
-    counting 1 (§2.2), by total, as a bit mask of indices (bit i: ``cards[i]``); at most about
-    ``limit`` in all (the search stops once it found that many). Depth first: a set's
-    extensions by one card are found in card order, then each is extended in turn, from the
-    one with the highest card down."""
-    found = [NO_SETS] * (TOP_BUILD + 1)  # a total's own list once it has a set
-    _extend([card.rank for card in cards], found, 0, 0, 0, 0, limit)
-    return found
-
-
-def _extend(
-    ranks: list[int],
-    found: list[list[int]],
-    start: int,
-    total: int,
-    chosen: int,
-    count: int,
-    limit: int,
-) -> int:
-    """For ``sets_by_total``: the sets ``chosen`` (adding up to ``total``) grows into with the
-    cards from index ``start`` on, put in ``found``; returns ``count`` plus how many."""
-    end = start  # in card order, so past the first card too high every later one is too
-    while end < len(ranks) and total + ranks[end] <= TOP_BUILD:
-        reached = total + ranks[end]
-        if found[reached] is NO_SETS:
-            found[reached] = [chosen | 1 << end]
-        else:
-            found[reached].append(chosen | 1 << end)
-        end += 1
-    count += end - start
-    for index in range(end - 1, start - 1, -1):
-        if count >= limit:
-            break
-        grown = total + ranks[index]
-        # a set grows only if the next card, the lowest that could join it, fits
-        if index + 1 < len(ranks) and grown + ranks[index + 1] <= TOP_BUILD:
-            count = _extend(ranks, found, index + 1, grown, chosen | 1 << index, count, limit)
-    return count
-
-
-def unions(groups: list[int], limit: int) -> list[int]:
-    """Every non-empty union of pairwise disjoint ``groups``, each once (§4.3: a capture takes
-    any disjoint collection of its groups); at most ``limit`` of them."""
-    if len(groups) < 2:  # nothing to join
-        return groups
-    found: list[int] = []
-    _join(groups, 0, 0, set(), found, limit)
-    return found if len(found) <= limit else found[:limit]
-
-
-def _join(
-    groups: list[int], start: int, used: int, seen: set[int], found: list[int], limit: int
-) -> None:
-    """For ``unions``: the unions ``used`` grows into with the groups from ``start`` on, put
-    in ``found`` once each (``seen``), depth first: ``used`` joined by one more group, in
-    order, then each of those grown in turn, from the last down, while fewer than ``limit``
-    are found."""
-    for index in range(start, len(groups)):
-        if not used & groups[index]:
-            union = used | groups[index]
-            if union not in seen:
-                seen.add(union)
-                found.append(union)
-    for index in range(len(groups) - 1, start - 1, -1):
-        if len(found) >= limit:
-            return
-        if not used & groups[index]:
-            _join(groups, index + 1, used | groups[index], seen, found, limit)
 
 
 # -- §6, §7: what a move may leave ---------------------------------------------------------------
