@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -26,6 +27,8 @@ from bot.storage.models import (
 )
 from bot.storage.shards import Shards
 from engine.registry import get_game
+
+log = logging.getLogger(__name__)
 
 RUNNING_COLUMNS = (
     "table_id, guild_id, channel_id, host_id, game_id, options, seed, seats, state, revision,"
@@ -119,6 +122,25 @@ def describe_error(error: Exception) -> str:
 
 def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) else None
+
+
+def _table_log(table_id: str, column: str | bytes | None) -> TableLog | None:
+    """A running game's ``table_log`` column read back. None, as for a game saved before the
+    log was kept, when there is none or it is damaged (not a table log): the restore then
+    rebuilds the log from the game's moves, and the game itself goes on rather than being set
+    aside. The damage is logged for the host without the column's words (it may hold a card
+    nobody saw)."""
+    if column is None:
+        return None
+    try:
+        return TableLog.model_validate_json(column)
+    except ValidationError as error:
+        log.warning(
+            "table %s: its saved log could not be read back (%s); rebuilt from its moves",
+            table_id,
+            "not JSON" if error.errors()[0]["type"] == "json_invalid" else "not a table log",
+        )
+        return None
 
 
 def _action_record(text: object, counted: int | None) -> ActionRecord:
@@ -312,11 +334,7 @@ class SqlRunningGames:
                 started_at=row["started_at"],
                 paused_since=row["paused_since"],
                 turn_seconds=row["turn_seconds"],
-                table_log=(
-                    None
-                    if row["table_log"] is None
-                    else TableLog.model_validate_json(row["table_log"])
-                ),
+                table_log=_table_log(table_id, row["table_log"]),
             )
             state = get_game(game.game_id).state_from_json(game.state)
             if state.players != len(game.seats):

@@ -268,3 +268,53 @@ async def test_a_damaged_log_line_reads_as_unreadable_and_the_game_goes_on(
         finally:
             await new.tables.close()
             await new.storage.close()
+
+
+@pytest.mark.parametrize(
+    ("column", "damage"),
+    [('{"events": [{"text": "QS 6♦"', "not JSON"), ('{"events": "QS 6♦"}', "not a table log")],
+)
+async def test_a_damaged_log_is_rebuilt_from_the_moves_and_the_game_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, column: str, damage: str
+) -> None:
+    """A saved table log damaged as a whole in storage (not a table log at all): the game is
+    not set aside, its log comes back from its moves played again, it goes on, and the host
+    is told once, without the column's words."""
+    settings = fast_settings(tmp_path)
+    old = create_bot(settings)
+    async with simcord.run(old) as env:
+        await old.tree.sync()
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        ann = add_player(env, guild, "ann")
+        table = await open_table(old, channel, [ann], "fishing", 1)
+        assert await move_by_hand(ann, channel, table, random.Random(2))
+        played = [entry.event.text for entry in table.log if entry.event.visible_to is None]
+        await old.tables.close()
+        await old.storage.close()
+        with sqlite3.connect(settings.database_url) as connection:
+            connection.execute(
+                "UPDATE running_games SET table_log = ? WHERE table_id = ?",
+                (column, table.table_id),
+            )
+
+        caplog.set_level(logging.WARNING)
+        new = create_bot(settings)
+        await env.restart_bot(new)
+        assert isinstance(new, CardroomBot)
+        try:
+            assert not new.restore_problems
+            restored = new.tables.tables[table.table_id]
+            rebuilt = [entry.event.text for entry in restored.log]
+            assert rebuilt[: len(played)] == played
+            assert rebuilt[-1] == "The game resumes after a restart."
+            assert await move_by_hand(ann, channel, restored, random.Random(3))
+            warnings = [r.getMessage() for r in caplog.records if "read back" in r.msg]
+            assert warnings == [
+                f"table {table.table_id}: its saved log could not be read back ({damage});"
+                " rebuilt from its moves"
+            ]
+            assert "6♦" not in caplog.text and "QS" not in caplog.text
+        finally:
+            await new.tables.close()
+            await new.storage.close()

@@ -466,7 +466,6 @@ async def test_only_new_actions_are_sent_and_the_list_stays_whole(tmp_path: Path
         ("seats", '[{"user_id": 1, "name": "only one", "is_ai": false}]', "seats"),
         ("actions", '[[0, "keep"]', "actions"),
         ("actions", '{"0": "keep"}', "actions"),
-        ("table_log", '{"events": []}', "ValidationError"),
     ],
 )
 async def test_a_corrupt_game_comes_back_broken(
@@ -493,6 +492,25 @@ async def test_a_corrupt_game_comes_back_broken(
     assert isinstance(broken, BrokenGame)
     assert (broken.table_id, broken.guild_id, broken.channel_id) == ("bad", GUILD, 10)
     assert error in broken.error
+
+
+async def test_a_damaged_table_log_reads_as_none_and_the_game_loads(tmp_path: Path) -> None:
+    """A game whose saved log is damaged loads as one saved before logs were kept (its log
+    rebuilt from its moves at restore: test_restore_details), not as a broken game."""
+    path = tmp_path / "cardroom.db"
+    storage = await Storage.open(path)
+    state = games()["fishing"].new_state(2, 7)
+    await storage.running.save(saved(state, table_id="damaged"))
+    await storage.close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE running_games SET table_log = '{\"events\": []}'")
+    storage = await Storage.open(path)
+    try:
+        (loaded,) = await running_games(storage)
+    finally:
+        await storage.close()
+    assert isinstance(loaded, SavedGame)
+    assert loaded.table_id == "damaged" and loaded.table_log is None
 
 
 async def test_a_row_with_unreadable_ids_is_still_reported(tmp_path: Path) -> None:
