@@ -9,6 +9,9 @@ import json
 import logging
 import random
 import sqlite3
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,7 @@ from engine.core import Event, Game, State
 from engine.registry import games
 from tests.bot.conftest import fast_settings
 from tests.bot.helpers import (
+    Player,
     add_player,
     kill_and_restart,
     move_by_hand,
@@ -220,11 +224,24 @@ def test_a_seat_comes_back_from_its_stored_form_with_everything_stored() -> None
     assert Seat.from_record(seat.record()) == seat  # dm_deal is not stored: -1 either way
 
 
-async def test_a_damaged_log_line_reads_as_unreadable_and_the_game_goes_on(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    """A line of a saved table log damaged in storage: the table comes back with that line
-    marked, the game goes on, and the host is told once, without the line's words."""
+@dataclass
+class Restarted:
+    """A table restarted by ``restarted_with_its_log``: the new bot, where it plays, its
+    person, and the public lines its log showed before the restart."""
+
+    bot: CardroomBot
+    channel: simcord.ChannelHandle
+    ann: Player
+    table_id: str
+    shown_before: list[str]
+
+
+@asynccontextmanager
+async def restarted_with_its_log(
+    tmp_path: Path, damaged: Callable[[str], str]
+) -> AsyncIterator[Restarted]:
+    """A fishing table of ann and an AI seat, one move in, restarted after its saved
+    ``table_log`` column was replaced by ``damaged(column)``."""
     settings = fast_settings(tmp_path)
     old = create_bot(settings)
     async with simcord.run(old) as env:
@@ -234,40 +251,60 @@ async def test_a_damaged_log_line_reads_as_unreadable_and_the_game_goes_on(
         ann = add_player(env, guild, "ann")
         table = await open_table(old, channel, [ann], "fishing", 1)
         assert await move_by_hand(ann, channel, table, random.Random(2))
+        shown = [entry.event.text for entry in table.log if entry.event.visible_to is None]
         await old.tables.close()
         await old.storage.close()
         with sqlite3.connect(settings.database_url) as connection:
+            where = (table.table_id,)
             (stored,) = connection.execute(
-                "SELECT table_log FROM running_games WHERE table_id = ?", (table.table_id,)
+                "SELECT table_log FROM running_games WHERE table_id = ?", where
             ).fetchone()
-            kept = json.loads(stored)
-            public = [event for event in kept["events"] if event["visible_to"] is None]
-            public[-1]["args"] = [["player", {"6♦": "QS"}]]  # cut short
-            public[-2]["text"] = "{player played {card"  # its text cannot be filled in
             connection.execute(
                 "UPDATE running_games SET table_log = ? WHERE table_id = ?",
-                (json.dumps(kept), table.table_id),
+                (damaged(stored), *where),
             )
-
-        caplog.set_level(logging.WARNING)
         new = create_bot(settings)
         await env.restart_bot(new)
         assert isinstance(new, CardroomBot)
         try:
             assert not new.restore_problems
-            restored = new.tables.tables[table.table_id]
-            shown = text_of(table_message(channel, restored))
-            assert shown.count("• ⚠ This line could not be read back.") == 2
-            assert await move_by_hand(ann, channel, restored, random.Random(3))
-            warnings = [r.getMessage() for r in caplog.records if "read back" in r.msg]
-            assert warnings == [
-                f"table {table.table_id}: a stored line of its log could not be read back"
-                " (its text cannot be filled in); shown as unreadable"
-            ]
-            assert "6♦" not in caplog.text and "QS" not in caplog.text
+            yield Restarted(new, channel, ann, table.table_id, shown)
         finally:
             await new.tables.close()
             await new.storage.close()
+
+
+def warned(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The warnings logged about something that could not be read back."""
+    return [record.getMessage() for record in caplog.records if "read back" in record.msg]
+
+
+def two_lines_damaged(column: str) -> str:
+    """A saved table log whose last public line's arguments are cut short and whose line
+    before cannot be filled in."""
+    kept = json.loads(column)
+    public = [event for event in kept["events"] if event["visible_to"] is None]
+    public[-1]["args"] = [["player", {"6♦": "QS"}]]  # cut short
+    public[-2]["text"] = "{player played {card"  # its text cannot be filled in
+    return json.dumps(kept)
+
+
+async def test_a_damaged_log_line_reads_as_unreadable_and_the_game_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A line of a saved table log damaged in storage: the table comes back with that line
+    marked, the game goes on, and the host is told once, without the line's words."""
+    caplog.set_level(logging.WARNING)
+    async with restarted_with_its_log(tmp_path, two_lines_damaged) as restart:
+        restored = restart.bot.tables.tables[restart.table_id]
+        shown = text_of(table_message(restart.channel, restored))
+        assert shown.count("• ⚠ This line could not be read back.") == 2
+        assert await move_by_hand(restart.ann, restart.channel, restored, random.Random(3))
+        assert warned(caplog) == [
+            f"table {restart.table_id}: a stored line of its log could not be read back"
+            " (its text cannot be filled in); shown as unreadable"
+        ]
+        assert "6♦" not in caplog.text and "QS" not in caplog.text
 
 
 @pytest.mark.parametrize(
@@ -280,41 +317,15 @@ async def test_a_damaged_log_is_rebuilt_from_the_moves_and_the_game_goes_on(
     """A saved table log damaged as a whole in storage (not a table log at all): the game is
     not set aside, its log comes back from its moves played again, it goes on, and the host
     is told once, without the column's words."""
-    settings = fast_settings(tmp_path)
-    old = create_bot(settings)
-    async with simcord.run(old) as env:
-        await old.tree.sync()
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        ann = add_player(env, guild, "ann")
-        table = await open_table(old, channel, [ann], "fishing", 1)
-        assert await move_by_hand(ann, channel, table, random.Random(2))
-        played = [entry.event.text for entry in table.log if entry.event.visible_to is None]
-        await old.tables.close()
-        await old.storage.close()
-        with sqlite3.connect(settings.database_url) as connection:
-            connection.execute(
-                "UPDATE running_games SET table_log = ? WHERE table_id = ?",
-                (column, table.table_id),
-            )
-
-        caplog.set_level(logging.WARNING)
-        new = create_bot(settings)
-        await env.restart_bot(new)
-        assert isinstance(new, CardroomBot)
-        try:
-            assert not new.restore_problems
-            restored = new.tables.tables[table.table_id]
-            rebuilt = [entry.event.text for entry in restored.log]
-            assert rebuilt[: len(played)] == played
-            assert rebuilt[-1] == "The game resumes after a restart."
-            assert await move_by_hand(ann, channel, restored, random.Random(3))
-            warnings = [r.getMessage() for r in caplog.records if "read back" in r.msg]
-            assert warnings == [
-                f"table {table.table_id}: its saved log could not be read back ({damage});"
-                " rebuilt from its moves"
-            ]
-            assert "6♦" not in caplog.text and "QS" not in caplog.text
-        finally:
-            await new.tables.close()
-            await new.storage.close()
+    caplog.set_level(logging.WARNING)
+    async with restarted_with_its_log(tmp_path, lambda _stored: column) as restart:
+        restored = restart.bot.tables.tables[restart.table_id]
+        rebuilt = [entry.event.text for entry in restored.log if entry.event.visible_to is None]
+        assert rebuilt[:-1] == restart.shown_before
+        assert rebuilt[-1] == "The game resumes after a restart."
+        assert await move_by_hand(restart.ann, restart.channel, restored, random.Random(3))
+        assert warned(caplog) == [
+            f"table {restart.table_id}: its saved log could not be read back ({damage});"
+            " rebuilt from its moves"
+        ]
+        assert "6♦" not in caplog.text and "QS" not in caplog.text
