@@ -37,7 +37,7 @@ async def load_replay(
     """The replay of the finished game ``table_id`` for ``user_id`` asking in server
     ``guild_id`` (None: a DM); UserError when there is none here (a running game has no record
     until it ends), it was another server's (outside a server, only its players may open it),
-    or its record no longer replays."""
+    or its record was damaged in storage or no longer replays."""
     found = await results.replayed(table_id)
     if found is None:
         raise UserError(
@@ -50,6 +50,8 @@ async def load_replay(
         raise UserError(_("That game was played on another server."))
     if guild_id is None and all(seat.user_id != user_id for seat in found.seats):
         raise UserError(_("Outside its server, only the people who played a game can replay it."))
+    if found.record is None:
+        raise UserError(_("This game cannot be replayed: its record could not be read back."))
     try:
         replay = Replay.of(found.record)
     except SetupError:

@@ -254,7 +254,7 @@ class ReplayedGame(BaseModel):
     table_id: str
     guild_id: int
     seats: list[FinishedSeat]
-    record: dict[str, Any]
+    record: dict[str, Any] | None  # None: damaged in storage (not a JSON object)
 
 
 class FinishedGame(BaseModel):

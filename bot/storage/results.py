@@ -31,6 +31,7 @@ from bot.storage.running import RunningGames
 from engine.registry import games
 
 _HANDS = TypeAdapter(list[SavedEvent | str])
+_RECORD = TypeAdapter(dict[str, Any])
 
 # A player's totals per game on a server (``player_totals``): the player's seats first, then
 # each one's game (CROSS JOIN keeps that order in SQLite), both read from covering indexes
@@ -196,7 +197,7 @@ class SqlResults:
             )
         seats = [finished_seat(*seat_row) for seat_row in seat_rows]
         return ReplayedGame(
-            table_id=table_id, guild_id=row[0], seats=seats, record=json.loads(row[1])
+            table_id=table_id, guild_id=row[0], seats=seats, record=stored_record(row[1])
         )
 
     # -- seasons -------------------------------------------------------------------------------
@@ -364,6 +365,15 @@ def stored_hands(column: str | bytes) -> list[SavedEvent | str] | None:
     hands), which the history shows plainly rather than failing the whole page."""
     try:
         return _HANDS.validate_json(column)
+    except ValidationError:
+        return None
+
+
+def stored_record(column: str | bytes) -> dict[str, Any] | None:
+    """A finished game's replay record read back; None if it is damaged (not a JSON object),
+    which ``/game replay`` answers plainly rather than with an apology."""
+    try:
+        return _RECORD.validate_json(column)
     except ValidationError:
         return None
 

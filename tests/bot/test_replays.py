@@ -158,6 +158,24 @@ async def test_outside_its_server_only_a_player_opens_a_replay(storage: Storage)
         await load_replay(storage.results, "t7", GUILD + 1, 1)
 
 
+@pytest.mark.parametrize("damaged", ["{not json", "[1, 2]"])
+async def test_a_record_damaged_in_storage_gets_a_plain_answer(
+    storage: Storage, damaged: str
+) -> None:
+    """A replay record that is not a JSON object (damaged in storage) reads back as none, and
+    asking for its replay says so, where it failed with an apology."""
+    await finished_with_record(storage, "t8", "fishing", 3)
+    async with storage._database.transaction() as sql:
+        await sql.execute(
+            "UPDATE replay_records SET record = :record WHERE table_id = 't8'",
+            {"record": damaged},
+        )
+    found = await storage.results.replayed("t8")
+    assert found is not None and found.record is None
+    with pytest.raises(UserError, match="its record could not be read back"):
+        await load_replay(storage.results, "t8", GUILD, 1)
+
+
 async def test_reviews_are_limited_per_person_and_a_kept_one_does_not_count(
     storage: Storage, tmp_path: Path
 ) -> None:
