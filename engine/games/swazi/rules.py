@@ -203,7 +203,8 @@ def refusal(
             if owner == turn.seat:
                 return OWN_VALUE_REFUSED[made]
             return TAKEN_VALUE_REFUSED[made]
-        if not _kept(turn, played, made):  # §6.3
+        # §6.3: the hand keeps no card of that value once ``played`` is played
+        if turn.keeping[made] <= (played is not None and serves(played, made)):
             return KEEP_NEW_REFUSED[made]
     if played is None:  # §7.1
         if turn.first_half and len(owned) >= 2 and kind == CARDLESS_BUILD:
@@ -215,16 +216,11 @@ def refusal(
     for value in owned:
         if value != freed:
             left += 1
-            if not _kept(turn, played, value):  # §6.3
+            if turn.keeping[value] <= serves(played, value):  # §6.3, as above
                 return KEEP_OWNED_REFUSED[value]
     if turn.first_half and left > 1:  # §7.1
         return TWO_BUILDS_REFUSED
     return None
-
-
-def _kept(turn: Turn, played: Card | None, value: int) -> bool:
-    """Whether the hand keeps a card of ``value`` once ``played`` is played (§6.3)."""
-    return turn.keeping[value] > (played is not None and serves(played, value))
 
 
 # -- §4, §5: the shapes of the moves -------------------------------------------------------------
