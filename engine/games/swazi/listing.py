@@ -109,7 +109,7 @@ def legal_moves(turn: Turn) -> Listing:
             with_build = (
                 owner[value] != NOBODY and refusal(turn, CAPTURE, card, freed=value) is None
             )
-            loose_only = turn.reaches(value) and refusal(turn, CAPTURE, card) is None
+            loose_only = bool(turn.groups[value]) and refusal(turn, CAPTURE, card) is None
             if with_build or loose_only:
                 taken = capture_sets(turn, value, LISTED)
                 if with_build:

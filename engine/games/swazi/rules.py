@@ -109,13 +109,14 @@ class Turn:
         for card in hand:
             keeping[card.rank] = keeping[card.rank] + 1
         keeping[TOP_BUILD] = keeping[1]  # an ace is worth 14 too (§2.2)
-        self.sets = sets_by_total(loose, limit)
+        sets = self.sets = sets_by_total(loose, limit)
         # the totals some loose cards add up to, lowest first
-        self.totals = [total for total in range(1, TOP_BUILD + 1) if self.sets[total]]
-        self.aces = 0  # the loose aces, as a mask (bit i: the i-th loose card)
-        for index, card in enumerate(loose):
-            if card.rank == 1:
-                self.aces |= 1 << index
+        self.totals = [total for total in range(1, TOP_BUILD + 1) if sets[total]]
+        # by value (1 to 14): the loose groups a card of that value captures (§4.3) or that
+        # make a part of a build of it (§5.1): single cards of that value (an ace is 1 or 14)
+        # and sets of two or more adding up to it; the sets of total 1 are the single aces
+        self.groups = sets[:TOP_BUILD] + [sets[1] + sets[TOP_BUILD]]
+        self.aces = sum(sets[1])  # the loose aces, as a mask (bit i: the i-th loose card)
 
     def narrowed(self, loose: Sequence[Card], top: bool) -> Turn:
         """The same turn with only ``loose`` on the layout (and the pile top if ``top``): the
@@ -129,18 +130,6 @@ class Turn:
             self.first_half,
             limit=1 << 62,
         )
-
-    def reaches(self, value: int) -> bool:
-        """Whether a card of ``value`` captures some loose cards (``groups`` is not empty)."""
-        return bool(self.sets[value]) or (value == TOP_BUILD and bool(self.sets[1]))
-
-    def groups(self, value: int) -> list[int]:
-        """The loose groups a card of ``value`` captures (§4.3) or that make a part of a build
-        of ``value`` (§5.1): single cards of that value (an ace is 1 or 14) and sets of two or
-        more adding up to it."""
-        if value != TOP_BUILD:
-            return self.sets[value]
-        return self.sets[1] + self.sets[TOP_BUILD]  # the sets of total 1: single aces
 
 
 # -- §6, §7: what a move may leave ---------------------------------------------------------------
@@ -296,7 +285,7 @@ def cardless_parts(turn: Turn, value: int) -> Shape:
     topped = NO_SETS
     if turn.top is not None:
         topped = _parts_adding_up(turn, value - turn.top.rank, serves(turn.top, value))
-    sets = turn.groups(value)
+    sets = turn.groups[value]
     return Shape(AUGMENT, CARDLESS, 0, 1, 0, value, sets, topped) if sets or topped else NO_MOVES
 
 
@@ -336,7 +325,7 @@ def _with_hand_card(
 def capture_sets(turn: Turn, value: int, limit: int) -> list[int]:
     """§4.3: what a card of ``value`` may take from the loose cards: every union of disjoint
     ``Turn.groups`` (at most ``limit`` of them)."""
-    return unions(turn.groups(value), limit)
+    return unions(turn.groups[value], limit)
 
 
 def captures(turn: Turn, first: int, stop: int, ace: int, build: int, taken: list[int]) -> Shape:
