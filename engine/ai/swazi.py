@@ -61,7 +61,7 @@ class LooseSets:
 
     def __init__(self, loose: list[Card]) -> None:
         self.loose = loose
-        self.masks = sets_by_total(loose, LISTED)
+        self.masks, _totals = sets_by_total(loose, LISTED)
         self.made: dict[int, list[tuple[Card, ...]]] = {}
 
     def __getitem__(self, total: int) -> list[tuple[Card, ...]]:

@@ -994,10 +994,10 @@ def test_the_sets_of_loose_cards_by_total_are_every_set_up_to_the_listing_limit(
     ranks: list[int],
 ) -> None:
     """``sets_by_total`` finds every set of loose cards adding up to 14 at most, each once,
-    under its total; on a layout with more than ``limit`` such sets (18 low cards have
-    thousands) it stops once it found ``limit`` of them, and each it found is right. Any
-    ranks: nothing counts cards of a rank, so no number of them can be mistaken for another
-    layout."""
+    under its total, and names the totals that have one; on a layout with more than
+    ``limit`` such sets (18 low cards have thousands) it stops once it found ``limit`` of
+    them, and each it found is right. Any ranks: nothing counts cards of a rank, so no
+    number of them can be mistaken for another layout."""
     loose = [Card(rank, index % 4) for index, rank in enumerate(sorted(ranks))]
     every: dict[int, set[int]] = {}
     for size in range(1, len(loose) + 1):
@@ -1007,7 +1007,8 @@ def test_the_sets_of_loose_cards_by_total_are_every_set_up_to_the_listing_limit(
                 every.setdefault(total, set()).add(sum(1 << index for index in chosen))
     whole = sum(map(len, every.values()))
     for limit in (rules.LISTED, 25):
-        found = sets_by_total(loose, limit)
+        found, totals = sets_by_total(loose, limit)
+        assert totals == [total for total, masks in enumerate(found) if masks]
         count = sum(map(len, found))
         for total, masks in enumerate(found):
             assert len(set(masks)) == len(masks)
@@ -1024,7 +1025,7 @@ def test_the_sets_of_a_small_layout_in_the_order_the_listing_keeps() -> None:
     loose = cards("AC 2C 3C 4C")
     found = [
         [" ".join(card.text for i, card in enumerate(loose) if mask >> i & 1) for mask in masks]
-        for masks in sets_by_total(loose, 99)
+        for masks in sets_by_total(loose, 99)[0]
     ]
     assert found[4] == ["4C", "AC 3C"]
     assert found[5] == ["2C 3C", "AC 4C"]

@@ -109,13 +109,13 @@ class Turn:
         for card in hand:
             keeping[card.rank] = keeping[card.rank] + 1
         keeping[TOP_BUILD] = keeping[1]  # an ace is worth 14 too (§2.2)
-        sets = self.sets = sets_by_total(loose, limit)
-        # the totals some loose cards add up to, lowest first
-        self.totals = [total for total in range(1, TOP_BUILD + 1) if sets[total]]
+        # the sets by total, and the totals some loose cards add up to, lowest first
+        self.sets, self.totals = sets_by_total(loose, limit)
+        sets = self.sets
         # by value (1 to 14): the loose groups a card of that value captures (§4.3) or that
         # make a part of a build of it (§5.1): single cards of that value (an ace is 1 or 14)
         # and sets of two or more adding up to it; the sets of total 1 are the single aces
-        self.groups = sets[:TOP_BUILD] + [sets[1] + sets[TOP_BUILD]]
+        self.groups = [*sets[:TOP_BUILD], sets[1] + sets[TOP_BUILD]]
         self.aces = sum(sets[1])  # the loose aces, as a mask (bit i: the i-th loose card)
 
     def narrowed(self, loose: Sequence[Card], top: bool) -> Turn:

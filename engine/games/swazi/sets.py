@@ -31,20 +31,23 @@ NO_SETS: Final[list[int]] = []
 """The sets of a total no loose cards add up to (shared: never added to)."""
 
 
-def sets_by_total(cards: list[Card], limit: int) -> list[list[int]]:
+def sets_by_total(cards: list[Card], limit: int) -> tuple[list[list[int]], list[int]]:
     """Every non-empty set of ``cards`` (in card order) adding up to 14 at most, an ace
     counting 1 (§2.2), by total, as a bit mask of indices (bit i: ``cards[i]``); at most about
-    ``limit`` in all (the search stops once it found that many). Depth first: a set's
-    extensions by one card are found in card order, then each is extended in turn, from the
-    one with the highest card down."""
+    ``limit`` in all (the search stops once it found that many); and the totals that have a
+    set, lowest first. Depth first: a set's extensions by one card are found in card order,
+    then each is extended in turn, from the one with the highest card down."""
     found = [NO_SETS] * (TOP_BUILD + 1)  # a total's own list once it has a set
-    _extend(cards, found, 0, 0, 0, 0, limit)
-    return found
+    totals: list[int] = []
+    _extend(cards, found, totals, 0, 0, 0, 0, limit)
+    totals.sort()
+    return found, totals
 
 
 def _extend(
     cards: list[Card],
     found: list[list[int]],
+    totals: list[int],
     start: int,
     total: int,
     chosen: int,
@@ -52,7 +55,8 @@ def _extend(
     limit: int,
 ) -> int:
     """For ``sets_by_total``: the sets ``chosen`` (adding up to ``total``) grows into with the
-    cards from index ``start`` on, put in ``found``; returns ``count`` plus how many."""
+    cards from index ``start`` on, put in ``found`` (a new total in ``totals`` too); returns
+    ``count`` plus how many."""
     end = start  # in card order, so past the first card too high every later one is too
     while end < len(cards):
         reached = total + cards[end].rank
@@ -60,6 +64,7 @@ def _extend(
             break
         if found[reached] is NO_SETS:
             found[reached] = [chosen | 1 << end]
+            totals.append(reached)
         else:
             found[reached].append(chosen | 1 << end)
         end += 1
@@ -71,7 +76,9 @@ def _extend(
         # a set grows only if the next card, the lowest that could join it, fits (one from
         # end on fits not even ``chosen``)
         if index + 1 < end and grown + cards[index + 1].rank <= TOP_BUILD:
-            count = _extend(cards, found, index + 1, grown, chosen | 1 << index, count, limit)
+            count = _extend(
+                cards, found, totals, index + 1, grown, chosen | 1 << index, count, limit
+            )
     return count
 
 
