@@ -115,8 +115,12 @@ class Turn:
         # by value (1 to 14): the loose groups a card of that value captures (§4.3) or that
         # make a part of a build of it (§5.1): single cards of that value (an ace is 1 or 14)
         # and sets of two or more adding up to it; the sets of total 1 are the single aces
-        self.groups = [*sets[:TOP_BUILD], sets[1] + sets[TOP_BUILD]]
-        self.aces = sum(sets[1])  # the loose aces, as a mask (bit i: the i-th loose card)
+        self.groups = list(sets)
+        if sets[1]:
+            self.groups[TOP_BUILD] = sets[1] + sets[TOP_BUILD]
+        self.aces = 0  # the loose aces, as a mask (bit i: the i-th loose card)
+        for ace in sets[1]:
+            self.aces |= ace
 
     def narrowed(self, loose: Sequence[Card], top: bool) -> Turn:
         """The same turn with only ``loose`` on the layout (and the pile top if ``top``): the
