@@ -62,20 +62,21 @@ def _extend(
         reached = total + cards[end].rank
         if reached > TOP_BUILD:
             break
-        if found[reached] is NO_SETS:
+        sets = found[reached]
+        if sets is NO_SETS:
             found[reached] = [chosen | 1 << end]
             totals.append(reached)
         else:
-            found[reached].append(chosen | 1 << end)
+            sets.append(chosen | 1 << end)
         end += 1
     count += end - start
-    for index in range(end - 1, start - 1, -1):
+    # from the next to last card found down: a set grows only if the next card, the lowest
+    # that could join it, fits (one from end on fits not even ``chosen``)
+    for index in range(end - 2, start - 1, -1):
         if count >= limit:
             break
         grown = total + cards[index].rank
-        # a set grows only if the next card, the lowest that could join it, fits (one from
-        # end on fits not even ``chosen``)
-        if index + 1 < end and grown + cards[index + 1].rank <= TOP_BUILD:
+        if grown + cards[index + 1].rank <= TOP_BUILD:
             count = _extend(
                 cards, found, totals, index + 1, grown, chosen | 1 << index, count, limit
             )
