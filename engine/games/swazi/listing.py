@@ -95,6 +95,9 @@ def legal_moves(turn: Turn) -> Listing:
     only those are asked about, for a build and a change alike."""
     listing = Listing(turn)
     hand, keeping, owner, owned = turn.hand, turn.keeping, turn.owner, turn.owned
+    # owning no build, a move that makes none breaks no rule of §6-§7 (``refusal``'s first):
+    # the groups of such moves need not ask
+    unbound = not owned
     for value in turn.totals:  # §4.1
         if value > 1 and keeping[value] and refusal(turn, CARDLESS_BUILD, None, made=value) is None:
             listing.add(cardless_builds(turn, value))
@@ -109,7 +112,9 @@ def legal_moves(turn: Turn) -> Listing:
             with_build = (
                 owner[value] != NOBODY and refusal(turn, CAPTURE, card, freed=value) is None
             )
-            loose_only = bool(turn.groups[value]) and refusal(turn, CAPTURE, card) is None
+            loose_only = bool(turn.groups[value]) and (
+                unbound or refusal(turn, CAPTURE, card) is None
+            )
             if with_build or loose_only:
                 taken = capture_sets(turn, value, LISTED)
                 if with_build:
@@ -133,7 +138,7 @@ def legal_moves(turn: Turn) -> Listing:
         if owned and refusal(turn, AUGMENT, card) is None:  # §4.2, §4.7
             for value in owned:
                 listing.add(parts(turn, value, first, stop))
-        if refusal(turn, DISCARD, card) is None:  # §4.8
+        if unbound or refusal(turn, DISCARD, card) is None:  # §4.8
             listing.add_discards(hand, first, stop)
         first = stop
     return listing
