@@ -280,3 +280,14 @@ def test_lines_saved_before_their_counts_were_plural_entries_read_as_they_said()
         "ann cannot play and, with 3 stuck cards already, draws a card into the hand",
         "ann cannot draw: the stock is empty after the round's 2 reshuffles.",
     ]
+
+
+def test_a_cambio_line_saved_with_the_count_it_never_said_reads_in_its_readers_language() -> None:
+    """Cambio's "no cards are left to take" was stored with a ``count`` it never said; such a
+    line reads as the line made now does, translated, not as a line that cannot be read."""
+    text = "{player} cannot draw: no cards are left to take."
+    old = SavedEvent(revision=4, text=text, kind="draw", args=[["player", "{s0}"], ["count", "2"]])
+    now = SavedEvent(revision=4, text=text, kind="draw", args=[["player", "{s0}"]])
+    with speaking(i18n.catalog("de")):
+        said = [LoggedEvent.from_record(saved, "t1").event.render(["ann"]) for saved in (old, now)]
+    assert said == ["ann kann nicht ziehen: es sind keine Karten mehr da."] * 2
