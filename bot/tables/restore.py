@@ -100,12 +100,14 @@ def session_from_saved(
         replay_log(session)
     else:
         # a stored line damaged in storage reads as unreadable: the game itself goes on
-        table_id = saved.table_id
-        session.log.extend(LoggedEvent.from_record(event, table_id) for event in kept.events)
-        session.summaries.extend(summary_of(hand, table_id) for hand in kept.summaries)
+        table_id, unreadable = saved.table_id, context.unreadable
+        session.log.extend(
+            LoggedEvent.from_record(event, table_id, unreadable) for event in kept.events
+        )
+        session.summaries.extend(summary_of(hand, table_id, unreadable) for hand in kept.summaries)
         session.deals = kept.deals
         if kept.round_end is not None:
-            session.round_end = RoundEnd.from_record(kept.round_end, table_id)
+            session.round_end = RoundEnd.from_record(kept.round_end, table_id, unreadable)
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
     session.resume(RESTARTED)
