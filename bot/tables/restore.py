@@ -69,9 +69,10 @@ def session_from_saved(
     loaded: LoadedGame, context: SessionContext, server_language: str | None
 ) -> TableSession:
     """A saved game (its state already read back by storage) as a running session; one
-    saved in a language Cardroom no longer ships, or without its log, speaks
-    ``server_language`` (its server's, as an admin chose it), else English
-    (``restored_language``). Without its log, the log is rebuilt from its moves."""
+    saved in a language Cardroom no longer ships, or without its log, speaks as its lobby
+    would (``restored_language``): ``server_language`` (its server's, as an admin chose
+    it), else its host's, else English. Without its log, the log is rebuilt from its
+    moves."""
     saved, state = loaded.saved, loaded.state
     seats = [Seat.from_record(record) for record in saved.seats]
     session = TableSession(
@@ -95,7 +96,9 @@ def session_from_saved(
         table_posted_at=context.clock() if saved.table_message_id is not None else None,
     )
     kept = saved.table_log
-    session.language = restored_language(kept.language if kept else None, server_language)
+    session.language = restored_language(
+        kept.language if kept else None, server_language, seats, saved.host_id
+    )
     if kept is None:  # saved before the log was kept, or its log damaged in storage
         replay_log(session)
     else:
