@@ -23,7 +23,7 @@ class Reviews(Protocol):
         self, table_id: str, seat: int, seed: int, worlds: int
     ) -> list[Judgement] | None:
         """The stored review of ``seat`` made with ``seed`` and ``worlds`` (None: none, or
-        one damaged in storage, which is made anew)."""
+        one damaged in storage)."""
 
     async def keep(
         self, table_id: str, seat: int, seed: int, worlds: int, review: list[Judgement]
@@ -73,14 +73,15 @@ class SqlReviews:
 
 
 def stored_review(column: str | bytes, table_id: str, seat: int) -> list[Judgement] | None:
-    """A stored review read back; None if it is damaged (not a list of judgements), so that
-    the review is made anew, and stored over it, rather than failing with an apology."""
+    """A stored review read back; None if it is damaged (not a list of judgements), as if
+    none were kept: the reviewer makes it anew and stores it over the damaged one, rather
+    than failing with an apology."""
     try:
         return _REVIEW.validate_json(column)
     except ValidationError as error:
         log.warning(
             "table %s: seat %d's stored move review could not be read back (%d errors);"
-            " it is made anew",
+            " read as none kept",
             table_id,
             seat,
             error.error_count(),
