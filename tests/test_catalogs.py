@@ -16,7 +16,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from bot.languages import valid_command_name
-from bot.tables.records import read_back
+from bot.tables.records import UnreadableLines, read_back
 from engine.core import args_json, counted_phrase
 from tests.scripts import load_script
 
@@ -248,15 +248,16 @@ def test_every_marked_message_reads_back_from_storage() -> None:
     """A stored line is checked when read back (``records.read_back``), so that a damaged one
     never fails where it is shown: every message the code marks must pass that check, or its
     lines would read as unreadable after a restart (a ``{count:d}`` or ``{card.text}`` would)."""
-    unreadable = []
+    unreadable, reports = [], UnreadableLines()
     for message in catalogs.messages(read_catalog(TEMPLATE)):
         if isinstance(message.id, tuple):
             singular, plural = message.id[:2]
             phrase = counted_phrase((singular, plural), 2)
-            event = read_back("t", "catalog", "{why}", "info", args_json([("why", phrase)]))
+            args = args_json([("why", phrase)])
+            event = read_back(reports, "t", "catalog", "{why}", "info", args)
             read = event.message == "{why}"
         else:
-            read = read_back("t", "catalog", message.id, "info", []).message == message.id
+            read = read_back(reports, "t", "catalog", message.id, "info", []).message == message.id
         if not read:
             unreadable.append(message.id)
     assert not unreadable

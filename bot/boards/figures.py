@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot.boards.ratings import PROVISIONAL_GAMES, ScoreRow, StatsRow, rating_text
 from bot.i18n import number, percent
 from bot.storage import HistoryRow
-from bot.tables.records import report_unreadable, summary_of
+from bot.tables.records import UnreadableLines, summary_of
 from bot.text import clip, earlier_not_shown, said
 from bot.ui import GREY, MEDALS, Message, game_name, layout, small, timestamp
 from engine.words import N_, _, ngettext
@@ -86,9 +86,10 @@ def score_line(row: ScoreRow, language: str) -> str:
     )
 
 
-def history_entry(row: HistoryRow) -> str:
+def history_entry(row: HistoryRow, unreadable: UnreadableLines) -> str:
     """A finished game in the history: the game, when, each seat's place and score with its
-    latest hands' scores under them, and its table id."""
+    latest hands' scores under them (damaged ones reported to ``unreadable``), and its table
+    id."""
     seats = sorted(row.seats, key=lambda seat: (seat.place, seat.seat))
     results = ", ".join(
         f"{MEDALS.get(seat.place, '')}{seat.place}. {'🤖 ' if seat.is_ai else ''}{seat.name}"
@@ -100,20 +101,21 @@ def history_entry(row: HistoryRow) -> str:
         game=_(game_name(row.game_id)),
         when=timestamp(row.ended_at),
         season=row.season,
-        results="\n".join(filter(None, (results, latest_hands(row)))),
+        results="\n".join(filter(None, (results, latest_hands(row, unreadable)))),
         table=row.table_id,
     )
 
 
-def latest_hands(row: HistoryRow) -> str:
+def latest_hands(row: HistoryRow, unreadable: UnreadableLines) -> str:
     """A finished game's latest hands' scores, small, as many as ``HANDS_BUDGET`` holds, in
     the active language (a game stored before they were kept as message ids reads in
-    English, as it was written; hands damaged in storage are marked so, and logged)."""
+    English, as it was written; hands damaged in storage are marked so, and reported to
+    ``unreadable``)."""
     if row.summary is None:
-        report_unreadable(row.table_id, "hands", "not stored as a list of hands")
+        unreadable.report(row.table_id, "hands", "not stored as a list of hands")
         return small([_(UNREADABLE_HANDS)])
     names = [seat.name for seat in sorted(row.seats, key=lambda seat: seat.seat)]
-    hands = [said(summary_of(saved, row.table_id), names) for saved in row.summary]
+    hands = [said(summary_of(saved, row.table_id, unreadable), names) for saved in row.summary]
     shown = ""
     for kept in range(len(hands), 0, -1):
         earlier = len(hands) - kept

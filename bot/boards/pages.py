@@ -27,6 +27,7 @@ from bot.errors import UserError
 from bot.i18n import catalog, private_language, table_language
 from bot.replays.views import ReplayButton
 from bot.storage import HistoryRow
+from bot.tables.records import UnreadableLines
 from bot.tables.tokens import board_of
 from bot.text import clip
 from bot.ui import GREY, Message, button, controls, game_name, layout, small
@@ -276,7 +277,14 @@ async def history_page(
     )
     has_next = len(rows) > HISTORY_PAGE
     with speaking(catalog(board_language(interaction, wiring))):
-        return history_message(rows[:HISTORY_PAGE], interaction.user.id, game_id, page, has_next)
+        return history_message(
+            rows[:HISTORY_PAGE],
+            interaction.user.id,
+            game_id,
+            page,
+            has_next,
+            wiring.tables.context.unreadable,
+        )
 
 
 async def answer_page(interaction: discord.Interaction, owner: int, message: Message) -> None:
@@ -365,12 +373,20 @@ def scoreboard_message(
 
 
 def history_message(
-    rows: Sequence[HistoryRow], owner: int, game_id: str | None, page: int, has_next: bool
+    rows: Sequence[HistoryRow],
+    owner: int,
+    game_id: str | None,
+    page: int,
+    has_next: bool,
+    unreadable: UnreadableLines,
 ) -> Message:
-    """One page of a server's finished games, newest first."""
+    """One page of a server's finished games, newest first (hands damaged in storage
+    reported to ``unreadable``)."""
     what = _(game_name(game_id)) if game_id else _("all games")
     entries: list[discord.ui.Item[Any]] = [
-        discord.ui.Section(history_entry(row), accessory=ReplayButton.opener(row.table_id))
+        discord.ui.Section(
+            history_entry(row, unreadable), accessory=ReplayButton.opener(row.table_id)
+        )
         for row in rows
     ]
     pager = _pager(

@@ -66,9 +66,9 @@ class Reviewer:
         self._one_decision = asyncio.Lock()  # one decision of one review in the worker at a time
 
     async def kept(self, game: ReplayedGame, seat: int) -> list[Judgement] | None:
-        """The stored review of ``seat`` (None: not made yet)."""
-        saved = await self.storage.reviews.review(game.table_id, seat, REVIEW_SEED, self.worlds)
-        return None if saved is None else [Judgement.from_json(data) for data in saved]
+        """The stored review of ``seat`` (None: not made yet, or damaged in storage: made
+        anew by ``review``)."""
+        return await self.storage.reviews.review(game.table_id, seat, REVIEW_SEED, self.worlds)
 
     async def review(
         self, game: ReplayedGame, seat: int, user_id: int, progress: Progress
@@ -85,9 +85,7 @@ class Reviewer:
             judged = await self.judge_all(game, seat, progress)
         finally:
             self._running.discard(user_id)
-        await self.storage.reviews.keep(
-            game.table_id, seat, REVIEW_SEED, self.worlds, [found.to_json() for found in judged]
-        )
+        await self.storage.reviews.keep(game.table_id, seat, REVIEW_SEED, self.worlds, judged)
         return judged
 
     def _admit(self, user_id: int) -> None:

@@ -7,7 +7,6 @@ PostgreSQL (the same statements). It returns rows only: ratings and rankings are
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -58,7 +57,8 @@ class Results(Protocol):
         RevisionConflictError)."""
 
     async def replay_record(self, table_id: str) -> dict[str, Any] | None:
-        """The replay record of a finished game, or None."""
+        """The replay record of a finished game, or None (none stored, or one damaged in
+        storage)."""
 
     async def replayed(self, table_id: str) -> ReplayedGame | None:
         """A finished game's server, seats and replay record, or None (no such finished
@@ -168,16 +168,14 @@ class SqlResults:
             )
 
     async def replay_record(self, table_id: str) -> dict[str, Any] | None:
-        """The replay record of a finished game (for ``python -m engine replay``), or None."""
+        """The replay record of a finished game (for ``python -m engine replay``), or None
+        (none stored, or one damaged in storage: ``stored_record``)."""
         async with self._db.session() as sql:
             row = await sql.fetchone(
                 "SELECT record FROM replay_records WHERE table_id = :table_id",
                 {"table_id": table_id},
             )
-        if row is None:
-            return None
-        record: dict[str, Any] = json.loads(row[0])
-        return record
+        return None if row is None else stored_record(row[0])
 
     async def replayed(self, table_id: str) -> ReplayedGame | None:
         """A finished game's server, seats and replay record, or None (no such finished

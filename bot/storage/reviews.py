@@ -3,10 +3,17 @@ again is shown at once; a review made with another seed or budget is made anew."
 
 from __future__ import annotations
 
-import json
-from typing import Any, Protocol
+import logging
+from typing import Protocol
+
+from pydantic import TypeAdapter, ValidationError
 
 from bot.storage.connection import Database, dump
+from engine.review import Judgement
+
+log = logging.getLogger(__name__)
+
+_REVIEW = TypeAdapter(list[Judgement])
 
 
 class Reviews(Protocol):
@@ -14,11 +21,12 @@ class Reviews(Protocol):
 
     async def review(
         self, table_id: str, seat: int, seed: int, worlds: int
-    ) -> list[dict[str, Any]] | None:
-        """The stored review of ``seat`` made with ``seed`` and ``worlds`` (None: none)."""
+    ) -> list[Judgement] | None:
+        """The stored review of ``seat`` made with ``seed`` and ``worlds`` (None: none, or
+        one damaged in storage)."""
 
     async def keep(
-        self, table_id: str, seat: int, seed: int, worlds: int, review: list[dict[str, Any]]
+        self, table_id: str, seat: int, seed: int, worlds: int, review: list[Judgement]
     ) -> None:
         """Store a review (replacing the seat's older one)."""
 
@@ -31,8 +39,9 @@ class SqlReviews:
 
     async def review(
         self, table_id: str, seat: int, seed: int, worlds: int
-    ) -> list[dict[str, Any]] | None:
-        """The stored review of ``seat`` made with ``seed`` and ``worlds`` (None: none)."""
+    ) -> list[Judgement] | None:
+        """The stored review of ``seat`` made with ``seed`` and ``worlds`` (None: none, or
+        one damaged in storage, logged)."""
         async with self._db.session() as sql:
             row = await sql.fetchone(
                 "SELECT review FROM move_reviews WHERE table_id = :table_id AND seat = :seat"
@@ -41,11 +50,10 @@ class SqlReviews:
             )
         if row is None:
             return None
-        found: list[dict[str, Any]] = json.loads(row[0])
-        return found
+        return stored_review(row[0], table_id, seat)
 
     async def keep(
-        self, table_id: str, seat: int, seed: int, worlds: int, review: list[dict[str, Any]]
+        self, table_id: str, seat: int, seed: int, worlds: int, review: list[Judgement]
     ) -> None:
         """Store a review, replacing the seat's older one (one statement)."""
         async with self._db.session() as sql:
@@ -62,3 +70,20 @@ class SqlReviews:
                     "review": dump(review),
                 },
             )
+
+
+def stored_review(column: str | bytes, table_id: str, seat: int) -> list[Judgement] | None:
+    """A stored review read back; None if it is damaged (not a list of judgements), as if
+    none were kept: the reviewer makes it anew and stores it over the damaged one, rather
+    than failing with an apology."""
+    try:
+        return _REVIEW.validate_json(column)
+    except ValidationError as error:
+        log.warning(
+            "table %s: seat %d's stored move review could not be read back (%d errors);"
+            " read as none kept",
+            table_id,
+            seat,
+            error.error_count(),
+        )
+        return None

@@ -12,7 +12,7 @@ the seats that Start saw.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -196,9 +196,7 @@ class Lobby:
             saved.message_id,
             turn_seconds=saved.turn_seconds,
             language=restored_language(
-                saved.language,
-                server_language(saved.guild_id),
-                seats[0].language if seats else None,
+                saved.language, server_language(saved.guild_id), seats, saved.host_id
             ),
         )
 
@@ -208,14 +206,17 @@ class Lobby:
             raise UserError(_("The table is full ({count} seats).").format(count=most))
 
 
-def restored_language(saved: str | None, server: str | None, host: str | None = None) -> str:
+def restored_language(
+    saved: str | None, server: str | None, seats: Sequence[Seat], host_id: int
+) -> str:
     """The language a restored lobby or table speaks in public. A live one keeps the language
     it opened in whatever an admin chooses later, and so does a restored one saved with it.
     One saved before its language was kept, or in one Cardroom no longer ships, speaks what
     a lobby opened now would: the language an admin chose for its server (``server``), else
-    its host's, else English (its server's own locale is not known before the gateway says
-    it). Said here, not left to the catalogs' fallback, so that its table stores a language
-    it speaks."""
+    its host's (the language ``host_id`` joined ``seats`` with), else English (its server's
+    own locale is not known before the gateway says it). Said here, not left to the
+    catalogs' fallback, so that its table stores a language it speaks."""
     if saved is not None and saved in LANGUAGES:
         return saved
+    host = next((seat.language for seat in seats if seat.user_id == host_id), None)
     return server or language_of(host)

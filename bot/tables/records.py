@@ -37,8 +37,6 @@ AI_SEAT = {
 
 # what a stored line (a log line, a hand's scores) damaged in storage reads as, in its place
 UNREADABLE = N_("⚠ This line could not be read back.")
-# (table, part) whose damaged lines were logged: a page read again does not log them again
-_REPORTED: set[tuple[str, str]] = set()
 
 LOG_LENGTH = 40  # the table log's latest entries kept (and saved)
 Clock = Callable[[], datetime]
@@ -122,11 +120,14 @@ class LoggedEvent:
         )
 
     @classmethod
-    def from_record(cls, saved: SavedEvent, table_id: str) -> LoggedEvent:
+    def from_record(
+        cls, saved: SavedEvent, table_id: str, unreadable: UnreadableLines
+    ) -> LoggedEvent:
         """The event of a stored log line of ``table_id`` (one saved as English text, without
-        arguments, reads as it was written; a damaged one as ``UNREADABLE``)."""
+        arguments, reads as it was written; a damaged one as ``UNREADABLE``, reported to
+        ``unreadable``)."""
         seen = None if saved.visible_to is None else frozenset(saved.visible_to)
-        event = read_back(table_id, "log", saved.text, saved.kind, saved.args, seen)
+        event = read_back(unreadable, table_id, "log", saved.text, saved.kind, saved.args, seen)
         return cls(event, saved.revision)
 
 
@@ -173,7 +174,31 @@ def _fills_in(text: str) -> bool:
     )
 
 
+class UnreadableLines:
+    """The parts of tables (their log, their hands …) whose stored lines could not be read
+    back, each logged once: a page read again does not log it again. Each ``TableService``
+    has its own (in its ``SessionContext``), so two bots in one process (tests, shards) log
+    each their own."""
+
+    def __init__(self) -> None:
+        self._reported: set[tuple[str, str]] = set()
+
+    def report(self, table_id: str, part: str, why: str) -> None:
+        """Tell the host, once per table and part, that stored lines of it could not be read
+        back (``why`` names no card: a damaged line may hold one nobody saw)."""
+        if (table_id, part) in self._reported:
+            return
+        self._reported.add((table_id, part))
+        log.warning(
+            "table %s: a stored line of its %s could not be read back (%s); shown as unreadable",
+            table_id,
+            part,
+            why,
+        )
+
+
 def read_back(
+    unreadable: UnreadableLines,
     table_id: str,
     part: str,
     message: str,
@@ -182,34 +207,21 @@ def read_back(
     visible_to: frozenset[int] | None = None,
 ) -> Event:
     """A stored event of ``table_id``'s ``part`` (its log, its hands …) back; one damaged in
-    storage reads as ``UNREADABLE`` where it stood, and is logged once per table and part."""
+    storage reads as ``UNREADABLE`` where it stood, reported to ``unreadable``."""
     try:
         return _event_of(message, kind, args, visible_to)
     except SavedStateError as error:
-        report_unreadable(table_id, part, str(error))
+        unreadable.report(table_id, part, str(error))
         return Event(UNREADABLE, kind, visible_to)
 
 
-def report_unreadable(table_id: str, part: str, why: str) -> None:
-    """Tell the host, once per table and part, that stored lines of it could not be read
-    back (``why`` names no card: a damaged line may hold one nobody saw)."""
-    if (table_id, part) in _REPORTED:
-        return
-    _REPORTED.add((table_id, part))
-    log.warning(
-        "table %s: a stored line of its %s could not be read back (%s); shown as unreadable",
-        table_id,
-        part,
-        why,
-    )
-
-
-def summary_of(saved: SavedEvent | str, table_id: str) -> Event:
+def summary_of(saved: SavedEvent | str, table_id: str, unreadable: UnreadableLines) -> Event:
     """A stored hand's scores of ``table_id`` back; one saved as English text (names filled
-    in) reads as it was written, a damaged one as ``UNREADABLE``."""
+    in) reads as it was written, a damaged one as ``UNREADABLE`` (reported to
+    ``unreadable``)."""
     if isinstance(saved, str):
         return Event(saved.replace("{", "{{").replace("}", "}}"), "hand_end")
-    return read_back(table_id, "hands", saved.text, saved.kind, saved.args)
+    return read_back(unreadable, table_id, "hands", saved.text, saved.kind, saved.args)
 
 
 def saved_summary(event: Event) -> SavedEvent:
@@ -240,10 +252,12 @@ class RoundEnd:
         )
 
     @classmethod
-    def from_record(cls, saved: SavedRoundEnd, table_id: str) -> RoundEnd:
+    def from_record(
+        cls, saved: SavedRoundEnd, table_id: str, unreadable: UnreadableLines
+    ) -> RoundEnd:
         """A stored round end of ``table_id`` back (one saved as English text reads as it
-        was written, damaged scores as ``UNREADABLE``)."""
-        scores = read_back(table_id, "round end", saved.scores, "hand_end", saved.args)
+        was written, damaged scores as ``UNREADABLE``, reported to ``unreadable``)."""
+        scores = read_back(unreadable, table_id, "round end", saved.scores, "hand_end", saved.args)
         return cls(scores, saved.reveal, saved.revision, saved.until)
 
 
@@ -320,7 +334,8 @@ class Chosen:
 
 @dataclass(frozen=True)
 class SessionContext:
-    """What every session uses: storage, settings, the clock and the AI players."""
+    """What every session uses: storage, settings, the clock and the AI players; and which
+    stored lines of the tables could not be read back (``unreadable``)."""
 
     storage: Storage
     settings: Settings
@@ -329,6 +344,7 @@ class SessionContext:
     # told the id and the end of a table that ended outside any call (its game was saved
     # elsewhere first while it saved the ids of what was posted)
     on_ended: Callable[[str, Change], None] = lambda _table_id, _change: None
+    unreadable: UnreadableLines = field(default_factory=UnreadableLines)
 
 
 @dataclass(eq=False)

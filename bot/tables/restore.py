@@ -69,9 +69,10 @@ def session_from_saved(
     loaded: LoadedGame, context: SessionContext, server_language: str | None
 ) -> TableSession:
     """A saved game (its state already read back by storage) as a running session; one
-    saved in a language Cardroom no longer ships, or without its log, speaks
-    ``server_language`` (its server's, as an admin chose it), else English
-    (``restored_language``). Without its log, the log is rebuilt from its moves."""
+    saved in a language Cardroom no longer ships, or without its log, speaks as its lobby
+    would (``restored_language``): ``server_language`` (its server's, as an admin chose
+    it), else its host's, else English. Without its log, the log is rebuilt from its
+    moves."""
     saved, state = loaded.saved, loaded.state
     seats = [Seat.from_record(record) for record in saved.seats]
     session = TableSession(
@@ -95,17 +96,21 @@ def session_from_saved(
         table_posted_at=context.clock() if saved.table_message_id is not None else None,
     )
     kept = saved.table_log
-    session.language = restored_language(kept.language if kept else None, server_language)
+    session.language = restored_language(
+        kept.language if kept else None, server_language, seats, saved.host_id
+    )
     if kept is None:  # saved before the log was kept, or its log damaged in storage
         replay_log(session)
     else:
         # a stored line damaged in storage reads as unreadable: the game itself goes on
-        table_id = saved.table_id
-        session.log.extend(LoggedEvent.from_record(event, table_id) for event in kept.events)
-        session.summaries.extend(summary_of(hand, table_id) for hand in kept.summaries)
+        table_id, unreadable = saved.table_id, context.unreadable
+        session.log.extend(
+            LoggedEvent.from_record(event, table_id, unreadable) for event in kept.events
+        )
+        session.summaries.extend(summary_of(hand, table_id, unreadable) for hand in kept.summaries)
         session.deals = kept.deals
         if kept.round_end is not None:
-            session.round_end = RoundEnd.from_record(kept.round_end, table_id)
+            session.round_end = RoundEnd.from_record(kept.round_end, table_id, unreadable)
     for info in seats:  # the hand DM shows the current deal: edit it, do not send anew
         info.dm_deal = session.deals if info.dm_message_id else -1
     session.resume(RESTARTED)

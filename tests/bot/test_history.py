@@ -19,6 +19,7 @@ from bot.boards.figures import HANDS_BUDGET, history_entry
 from bot.boards.pages import HISTORY_PAGE
 from bot.i18n import catalog
 from bot.storage import FinishedSeat, HistoryRow, SavedEvent, Storage
+from bot.tables.records import UnreadableLines
 from bot.text import earlier_not_shown
 from engine.registry import games
 from engine.words import speaking
@@ -26,7 +27,9 @@ from tests.bot.conftest import member
 from tests.bot.helpers import (
     Playthrough,
     add_player,
+    kill_and_restart,
     open_table,
+    release,
     short_options,
     text_of,
 )
@@ -86,7 +89,7 @@ async def test_hands_stored_as_english_text_read_as_written(storage: Storage) ->
     assert old.summary == written
     assert new.summary == [SavedEvent(revision=0, text="hand 1 of new", kind="hand_end")]
     with speaking(catalog("de")):
-        assert f"\n-# {written[0]}\n-# Tisch old" in history_entry(old)
+        assert f"\n-# {written[0]}\n-# Tisch old" in history_entry(old, UnreadableLines())
 
 
 def long_game(number: int) -> HistoryRow:
@@ -121,7 +124,7 @@ def long_game(number: int) -> HistoryRow:
 
 def test_a_long_game_shows_its_latest_hands_within_its_budget() -> None:
     with speaking(catalog("en")):
-        entry = history_entry(long_game(1))
+        entry = history_entry(long_game(1), UnreadableLines())
     _title, _results, *lines, table = entry.split("\n")
     assert table == "-# table long1"
     hands = "\n".join(lines)
@@ -208,13 +211,16 @@ async def test_a_damaged_hands_column_reads_back_as_none_beside_the_others(
     assert rows["badargs"].summary and rows["badtext"].summary
 
 
-async def test_a_page_shows_games_with_damaged_hands_marked_and_logs_each_once(
+async def test_a_page_shows_games_with_damaged_hands_marked_and_each_bot_logs_each_once(
     bot: CardroomBot,
     env: simcord.Env,
     guild: simcord.GuildHandle,
     channel: simcord.ChannelHandle,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """Each damaged game is marked in its place and logged once per bot: which damage was
+    logged is each bot's own (its table service's), not the process's, so a bot started
+    after another in the same process (a restart, another shard) logs it once too."""
     await damage_hands(bot.storage, bot.settings.database_url, guild.id)
     caplog.set_level(logging.WARNING)
     ann = member(env, guild, "ann")
@@ -231,8 +237,8 @@ async def test_a_page_shows_games_with_damaged_hands_marked_and_logs_each_once(
     for damaged in ("badargs", "badtext", "badfield"):
         marked = f"\n-# ⚠ This line could not be read back.\n-# table {damaged}"
         assert marked in entries[damaged]
-    warnings = [record.getMessage() for record in caplog.records if "read back" in record.msg]
-    assert sorted(warnings) == sorted(
+    logged = damage_warnings(caplog)
+    assert logged == sorted(
         f"table {table_id}: a stored line of its hands could not be read back ({why});"
         " shown as unreadable"
         for table_id, why in [
@@ -244,3 +250,17 @@ async def test_a_page_shows_games_with_damaged_hands_marked_and_logs_each_once(
         ]
     )
     assert "6♦" not in caplog.text
+
+    caplog.clear()
+    new = await kill_and_restart(env, bot)
+    try:
+        assert await history_text(ann, channel) == page
+        assert await history_text(ann, channel) == page
+        assert damage_warnings(caplog) == logged
+    finally:
+        await release(new)
+
+
+def damage_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The warnings logged about stored lines that could not be read back, sorted."""
+    return sorted(record.getMessage() for record in caplog.records if "read back" in record.msg)

@@ -3,7 +3,7 @@ seats, options and AI levels, in its old message, whose buttons work; a lobby wh
 went while the bot was down is dropped; a started lobby is gone from storage with the game's
 first save, in the same transaction (``test_storage.py``). A lobby or a table keeps its
 language as a live one does; one saved in a language Cardroom no longer ships comes back
-speaking the server's chosen language, else English."""
+speaking the server's chosen language, else its host's, else English."""
 
 from __future__ import annotations
 
@@ -267,3 +267,33 @@ async def test_a_restored_lobby_speaks_as_a_live_one_after_an_admin_chose_a_lang
         lobby = the_lobby(new, where)
         shown = next(m for m in where.history() if m.id == lobby.message_id)
         assert words in text_of(shown)
+
+
+async def test_a_restored_lobby_and_table_without_their_language_speak_their_hosts(
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    restart: Restart,
+    ann: Player,
+) -> None:
+    """Where no admin chose a language, a lobby and a table restored without a language they
+    can speak both speak their host's (as they joined), as a lobby opened now would: the
+    table spoke English, skipping its host's."""
+    bob = add_player(env, guild, "bob")
+    unsaid, playing = guild.create_text_channel("unsaid"), guild.create_text_channel("playing")
+    for host in (ann, bob):
+        await host.member.slash(unsaid, "language", language="fr")
+    await ann.member.slash(unsaid, "game start fishing")
+    started = (await bob.member.slash(playing, "game start fishing")).response
+    assert started is not None
+    await bob.member.click(started, label="Add AI")  # the lobby speaks English, bob French
+    await bob.member.click(started, label="Start")
+    assert the_lobby(bot, unsaid).language == the_table(bot, playing).language == "en"
+    async with bot.storage._database.transaction() as sql:
+        await sql.execute("UPDATE open_lobbies SET language = NULL")
+    await save_tables_in(bot, "xx")
+
+    new = await restart()
+    assert not new.restore_problems
+    assert the_lobby(new, unsaid).language == "fr"
+    assert the_table(new, playing).language == "fr"

@@ -96,9 +96,7 @@ async def test_a_finished_game_replays_step_by_step_and_is_reviewed(
     assert summary in text and len(judged) == len(decisions(replay, seat))
     for costly in costliest(judged):
         assert show(costly.line(replay, names), names) in text
-    assert await bot.storage.reviews.review(table_id, seat, 0, 2) == [
-        judgement.to_json() for judgement in judged
-    ]
+    assert await bot.storage.reviews.review(table_id, seat, 0, 2) == judged
 
 
 async def test_a_running_game_is_never_replayed(
@@ -172,6 +170,7 @@ async def test_a_record_damaged_in_storage_gets_a_plain_answer(
         )
     found = await storage.results.replayed("t8")
     assert found is not None and found.record is None
+    assert await storage.results.replay_record("t8") is None
     with pytest.raises(UserError, match="its record could not be read back"):
         await load_replay(storage.results, "t8", GUILD, 1)
 
@@ -198,6 +197,39 @@ async def test_reviews_are_limited_per_person_and_a_kept_one_does_not_count(
         await reviewer.review(second, 0, 1, progress)
     now[0] += timedelta(hours=1)
     assert await reviewer.review(second, 0, 1, progress)
+
+
+@pytest.mark.parametrize("damaged", ["{not json", "[1, 2]", '[{"step": "one"}]'])
+async def test_a_review_damaged_in_storage_is_made_anew_and_kept_again(
+    storage: Storage, tmp_path: Path, caplog: pytest.LogCaptureFixture, damaged: str
+) -> None:
+    """A kept review that is not a list of judgements (damaged in storage) reads back as
+    none: asking again makes it anew and stores it over the damaged one, where it failed
+    with an apology; the damage is logged, without the row's text."""
+    settings = fast_settings(tmp_path, reviews_per_hour=2)
+    reviewer = Reviewer(settings, storage, lambda: datetime(2026, 1, 1, tzinfo=UTC), no_wait)
+    reviewer.worlds = 1
+    game = await finished_with_record(storage, "r3", "stuck", 1)
+    judged = await reviewer.review(game, 0, 1, no_progress)
+    async with storage._database.transaction() as sql:
+        await sql.execute(
+            "UPDATE move_reviews SET review = :review WHERE table_id = 'r3'", {"review": damaged}
+        )
+    assert await reviewer.kept(game, 0) is None
+    assert await reviewer.review(game, 0, 1, no_progress) == judged
+    assert await storage.reviews.review("r3", 0, 0, 1) == judged
+    warnings = {record.getMessage() for record in caplog.records if record.name.endswith("reviews")}
+    (warning,) = warnings  # each read of it says the same
+    assert warning.startswith("table r3: seat 0's stored move review could not be read back")
+    assert damaged not in warning
+
+
+async def no_wait() -> None:
+    """Live tables never wait here."""
+
+
+async def no_progress(done: int, total: int) -> None:
+    """A review's progress, shown nowhere."""
 
 
 @pytest.mark.slow

@@ -20,7 +20,7 @@ import simcord.interactions
 from bot import i18n
 from bot.app import CardroomBot
 from bot.storage import SavedEvent
-from bot.tables.records import LoggedEvent, summary_of
+from bot.tables.records import LoggedEvent, UnreadableLines, summary_of
 from bot.tables.session import TableSession
 from engine import languages
 from engine.words import ENGLISH, speaking
@@ -251,8 +251,13 @@ def test_a_log_saved_as_english_text_reads_as_it_was_written() -> None:
     """Saves from before events carried arguments: plain English, shown as is."""
     old = SavedEvent(revision=3, text="{s0} plays 6♦", kind="play")
     with speaking(ENGLISH):
-        assert LoggedEvent.from_record(old, "t1").event.render(["ann"]) == "ann plays 6♦"
-        summary = summary_of("Hand 1 scores: {ann} 3; bob 0", "t1")  # a name with braces in it
+        assert (
+            LoggedEvent.from_record(old, "t1", UnreadableLines()).event.render(["ann"])
+            == "ann plays 6♦"
+        )
+        summary = summary_of(
+            "Hand 1 scores: {ann} 3; bob 0", "t1", UnreadableLines()
+        )  # a name with braces in it
         assert summary.render(["{ann}", "bob"]) == "Hand 1 scores: {ann} 3; bob 0"
 
 
@@ -275,8 +280,25 @@ def test_lines_saved_before_their_counts_were_plural_entries_read_as_they_said()
         ),
     ]
     with speaking(i18n.catalog("de")):
-        said = [LoggedEvent.from_record(saved, "t1").event.render(["ann"]) for saved in old]
+        said = [
+            LoggedEvent.from_record(saved, "t1", UnreadableLines()).event.render(["ann"])
+            for saved in old
+        ]
     assert said == [
         "ann cannot play and, with 3 stuck cards already, draws a card into the hand",
         "ann cannot draw: the stock is empty after the round's 2 reshuffles.",
     ]
+
+
+def test_a_cambio_line_saved_with_the_count_it_never_said_reads_in_its_readers_language() -> None:
+    """Cambio's "no cards are left to take" was stored with a ``count`` it never said; such a
+    line reads as the line made now does, translated, not as a line that cannot be read."""
+    text = "{player} cannot draw: no cards are left to take."
+    old = SavedEvent(revision=4, text=text, kind="draw", args=[["player", "{s0}"], ["count", "2"]])
+    now = SavedEvent(revision=4, text=text, kind="draw", args=[["player", "{s0}"]])
+    with speaking(i18n.catalog("de")):
+        said = [
+            LoggedEvent.from_record(saved, "t1", UnreadableLines()).event.render(["ann"])
+            for saved in (old, now)
+        ]
+    assert said == ["ann kann nicht ziehen: es sind keine Karten mehr da."] * 2

@@ -623,6 +623,7 @@ def test_a_draw_with_nothing_to_take_ends_the_round() -> None:
     assert state.stock == [] and len(state.discard) == 1
     events = act(state, 0, "draw")
     assert event_texts(events)[0] == "{s0} cannot draw: no cards are left to take."
+    assert events[0].args == (("player", "{s0}"),)  # no number: nothing was counted
     assert [event.kind for event in events][-2:] == ["hand_end", "deal"]
     assert state.history[0][1] == 2 + 3 + 4 + 5
 

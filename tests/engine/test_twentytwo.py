@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.ai import agent
 from engine.cards import FULL_DECK, Card
+from engine.choices import first_step, pick_at, pick_prompt, step_prompt
 from engine.cli import main, simulate
 from engine.core import Action, Event, RandomAgent
 from engine.errors import (
@@ -339,6 +340,23 @@ def test_a_follower_plays_exactly_k_cards() -> None:
         state.apply_text(2, "play AD")
     with pytest.raises(IllegalActionError, match="do not hold"):
         state.apply_text(2, "play AS AD")
+
+
+def test_a_follows_question_names_as_many_cards_as_it_plays() -> None:
+    """A follow of one card is offered card by card and asks for one card, where it asked
+    "Play which cards?"; a follow of two is one pick of two cards and says so."""
+    names = ["Ann", "Bob", "Cy"]
+    single, state = start(3, trick_deck()), start(3, trick_deck())
+    keep_all(single)
+    keep_all(state)
+    act(single, 1, "play 9C")
+    one_card = single.legal_actions(2)
+    assert len(one_card) > 1 and pick_at(GAME, one_card, ()) is None
+    assert step_prompt(GAME, first_step(one_card), names) == "Play which card?"
+    act(state, 1, "play 7D 7C")
+    two_cards = pick_at(GAME, state.legal_actions(2), ())
+    assert two_cards is not None
+    assert pick_prompt(GAME, two_cards, names) == "Play which 2 cards? (a beat, or your 2 lowest)"
 
 
 @given(

@@ -205,7 +205,7 @@ def apply_turn(table: CambioTable, seat: int, action: Action) -> list[Event]:
             )
         else:
             why = N_("{player} cannot draw: no cards are left to take.")
-            events.append(Event(why, "draw", args=(player, ("count", str(RESHUFFLES)))))
+            events.append(Event(why, "draw", args=(player,)))
         return events + end_round(table)
     table.draws += 1
     table.drawn = card

@@ -167,7 +167,8 @@ class TwentyTwoGame(Game):
             return _("Playing {cards}: add a card, or play these?").format(
                 cards=describe_cards(chosen)
             )
-        return _("Play which cards?")
+        # only a play of one card is walked from here: plays of several are a pick (pick_prompt)
+        return _("Play which card?")
 
     def action_label(self, action: Action, names: Sequence[str]) -> str | None:
         if isinstance(action, Exchange):
