@@ -300,6 +300,8 @@ def parts(turn: Turn, value: int, first: int, stop: int) -> Shape:
     1)."""
     card = turn.hand[first]
     rest = value - card.rank  # what the rest of the part adds up to
+    if rest < 0:  # the card alone is worth more than the build (an ace's 1 never is)
+        return NO_MOVES
     sets = _parts_adding_up(turn, rest, serves(card, value))
     topped = NO_SETS
     if turn.top is not None:
