@@ -74,8 +74,8 @@ class Turn:
     """A position as the rule reads it for ``seat``: its hand and the loose cards in card
     order, the builds by value, the opponent's pile top, the half of the deal; and, worked
     out once, who owns the build of each value, the values it owns, how many hand cards
-    keep each value (§6.3), and the sets of loose cards by total (``sets_by_total``, at most
-    ``limit`` of a total)."""
+    keep each value (§6.3), the sets of loose cards by total (``sets_by_total``, at most
+    ``limit`` of a total) and the loose groups of each value (``groups``)."""
 
     def __init__(
         self,
