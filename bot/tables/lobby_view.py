@@ -200,12 +200,15 @@ async def edit_lobby(
     the channel, and show it as it is. Where the bot is not a member (a group DM) that is
     how it always works; in a server channel the bot lost permissions in, the author is
     told which, and that a game started there would pause until they are back (as a
-    table's refused edits pause it)."""
+    table's refused edits pause it). A deleted message is let go: the change stands."""
     if lobby.message_id is None:
         return None
     channel = interaction.client.get_partial_messageable(lobby.channel_id)
     try:
         await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
+    except discord.NotFound:  # deleted by someone: the change stands, nothing shows it
+        log.info("lobby %s: its message is gone", lobby.lobby_id)
+        return None
     except discord.Forbidden:
         if bot_absent(interaction):
             return None

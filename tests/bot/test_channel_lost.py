@@ -356,3 +356,21 @@ async def test_a_refused_lobby_edit_with_no_permission_missing_names_all_the_bot
         f"**{name}**" for name in ("View Channel", "Send Messages", "Embed Links", "Attach Files")
     )
     assert f"I need {needed} in this channel" in text_of(left.response)
+
+
+async def test_a_lobby_whose_message_was_deleted_is_still_stopped_and_left_plainly(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """The lobby's message deleted (Unknown Message): /game leave and /game stop still do
+    what they say and answer so, where they answered with an apology after doing it."""
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    started = await ann.member.slash(channel, "game start fishing")
+    assert started.response is not None
+    await bob.member.click(started.response, label="Join")
+    path = f"/channels/{channel.id}/messages/{started.response.id}"
+    env.inject_error("PATCH", path, status=404, code=10008, message="Unknown Message", times=None)
+    left = await bob.member.slash(channel, "game leave")
+    assert left.response is not None and text_of(left.response) == "You left the lobby."
+    stopped = await ann.member.slash(channel, "game stop")
+    assert stopped.response is not None and text_of(stopped.response) == "The lobby is closed."
+    assert channel.id not in bot.tables.lobbies.by_channel
