@@ -88,7 +88,8 @@ from tests.engine.test_twentytwo import deal_deck
 WIDTH_NAMES = ("desktop", "phone")
 # Tall enough that no message is cut; a channel is shot as the window a person sees.
 MESSAGE_HEIGHT, CHANNEL_HEIGHT = 2400, 1000
-# Discord's light palette over the preview's colour variables (the page's own are dark).
+# Discord's light palette over the preview's colour variables (the page's own are dark), and
+# over the colours its sheet writes out (message text, mentions) rather than as variables.
 LIGHT_CSS = """
 :root {
   color-scheme: light !important;
@@ -106,6 +107,8 @@ LIGHT_CSS = """
   --button-secondary-surface: #e3e5e8;
 }
 .button-style-2, .button-secondary { color: #313338 !important; }
+.message-content { color: #313338; }
+.mention { color: #505cdc; background: rgba(88, 101, 242, .15); }
 html, body, .preview-stage, .preview-app { background: #ffffff !important; color: #313338; }
 """
 

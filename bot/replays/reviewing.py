@@ -16,7 +16,7 @@ import logging
 import multiprocessing
 import os
 from collections import defaultdict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
@@ -26,6 +26,8 @@ from bot.errors import UserError
 from bot.replays.book import ReplayedGame
 from bot.settings import Settings
 from bot.storage import Storage
+from engine.errors import ActionParseError
+from engine.replay import Replay
 from engine.review import WORLDS, Judgement, decisions, judge_saved
 from engine.words import _, ngettext
 
@@ -66,19 +68,28 @@ class Reviewer:
         self._one_decision = asyncio.Lock()  # one decision of one review in the worker at a time
 
     async def kept(self, game: ReplayedGame, seat: int) -> list[Judgement] | None:
-        """The stored review of ``seat`` (None: not made yet, or damaged in storage: made
-        anew by ``review``)."""
-        return await self.storage.reviews.review(game.table_id, seat, REVIEW_SEED, self.worlds)
+        """The stored review of ``seat``; None: not made yet, damaged in storage, or kept
+        but not fitting its game's record (``misfit``, logged): ``make`` makes it anew."""
+        found = await self.storage.reviews.review(game.table_id, seat, REVIEW_SEED, self.worlds)
+        if found is None:
+            return None
+        why = misfit(found, game.replay, seat)
+        if why is None:
+            return found
+        log.warning(
+            "table %s: seat %d's kept move review does not fit its game's record (%s); made anew",
+            game.table_id,
+            seat,
+            why,
+        )
+        return None
 
-    async def review(
+    async def make(
         self, game: ReplayedGame, seat: int, user_id: int, progress: Progress
     ) -> list[Judgement]:
-        """``seat``'s review, for ``user_id``: the stored one, or made now (counted against
-        the person's reviews per hour; one at a time) and stored. UserError when the person
-        may not start one now, or the workers failed."""
-        found = await self.kept(game, seat)
-        if found is not None:
-            return found
+        """``seat``'s review made now for ``user_id`` (counted against the person's reviews
+        per hour; one at a time) and stored over any kept one (ask ``kept`` first). UserError
+        when the person may not start one now, or the workers failed."""
         self._admit(user_id)
         self._running.add(user_id)
         try:
@@ -112,7 +123,7 @@ class Reviewer:
 
     async def judge_all(self, game: ReplayedGame, seat: int, progress: Progress) -> list[Judgement]:
         """``seat``'s review made now, decision by decision (no stored review is read or kept,
-        no limit counted: ``review`` does that)."""
+        no limit counted: ``make`` does that)."""
         record = json.dumps(game.record, sort_keys=True)
         total = len(decisions(game.replay, seat))
         judged = []
@@ -154,3 +165,20 @@ class Reviewer:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def misfit(judged: Sequence[Judgement], replay: Replay, seat: int) -> str | None:
+    """Why a kept review, well formed, cannot be shown with its game's record (a step the
+    record lacks or that was not the seat's move, a move text that does not parse), or None
+    if it fits. The reason names steps, never a move (it goes to the log)."""
+    for found in judged:
+        if not 0 < found.step < len(replay.steps):
+            return f"step {found.step} is no move of the record"
+        step = replay.steps[found.step]
+        if step.seat != seat or step.action != found.chosen:
+            return f"step {found.step} is not the move of seat {seat} it names"
+        try:
+            replay.game.parse_action(found.best)
+        except ActionParseError:
+            return f"step {found.step}'s best move does not parse"
+    return None

@@ -338,7 +338,7 @@ async def review_moves(wiring: Wiring, interaction: discord.Interaction, table_i
             except discord.HTTPException:
                 log.warning("could not show a review's progress (table %s)", table_id)
 
-        judged = await reviewer.review(game, seat, interaction.user.id, progress)
+        judged = await reviewer.make(game, seat, interaction.user.id, progress)
         await interaction.edit_original_response(**review_message(game, seat, judged).kwargs())
     else:
         await interaction.response.send_message(

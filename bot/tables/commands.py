@@ -455,8 +455,10 @@ class GameCog(commands.Cog):
         # the lobby they sit in; else their table (here, or in a thread of this channel)
         if lobby is not None and lobby.seat_of(user_id) is not None:
             await service.lobbies.change(lobby, lambda: lobby.leave(user_id))
-            await edit_lobby(interaction.client, lobby, lobby_message(lobby))
-            await interaction.response.send_message(_("You left the lobby."), ephemeral=True)
+            refused = await edit_lobby(interaction, lobby, lobby_message(lobby))
+            await interaction.response.send_message(
+                "\n".join(filter(None, [_("You left the lobby."), refused])), ephemeral=True
+            )
             return
         # no game: answered before deferring
         service.table_in(interaction.channel_id or 0, interaction.user.id)
@@ -475,8 +477,10 @@ class GameCog(commands.Cog):
             if interaction.user.id != lobby.host_id and not may_manage:
                 raise UserError(_("Only the host or someone with Manage Server can stop this."))
             service.lobbies.close(lobby)
-            await edit_lobby(interaction.client, lobby, lobby_closed_message(lobby, CLOSED))
-            await interaction.response.send_message(_("The lobby is closed."), ephemeral=True)
+            refused = await edit_lobby(interaction, lobby, lobby_closed_message(lobby, CLOSED))
+            await interaction.response.send_message(
+                "\n".join(filter(None, [_("The lobby is closed."), refused])), ephemeral=True
+            )
             return
         name = display_name(interaction.user)
         stopped = await service.stop(

@@ -11,7 +11,6 @@ Custom_ids, each built and parsed by its class:
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -27,6 +26,7 @@ from bot.tables.thinking import DEFAULT_LEVEL, LEVELS
 from bot.tables.tokens import bot_absent
 from bot.text import clip, duration, show
 from bot.ui import (
+    CHANNEL_PERMISSIONS,
     GREY,
     THREAD_PERMISSIONS,
     Message,
@@ -40,7 +40,7 @@ from bot.ui import (
 )
 from bot.wiring import UsesWiring
 from engine.core import Event
-from engine.words import N_, _
+from engine.words import N_, _, and_list
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -56,6 +56,11 @@ LOBBY_ACTIONS = {
     "cancel": (N_("Cancel"), discord.ButtonStyle.danger),
 }
 CANCELLED = Event(N_("This lobby was cancelled by the host."), "closed")
+LOBBY_NOT_EDITED = N_(
+    "I could not update the lobby's message: I need {permissions} in this channel, which a "
+    "server admin can give me. Its buttons still work and show the lobby as it is, but a game "
+    "started here is paused until then."
+)
 LEVEL_NAMES = {"easy": N_("Easy"), "normal": N_("Normal"), "hard": N_("Hard")}
 # the private note to whoever added an AI, by its level (each level's word in its sentence)
 PLAYS_AT = {
@@ -168,7 +173,9 @@ class AiLevelButton(
             lobby, lambda: lobby.set_ai_level(user_id, self.name, self.level)
         )
         await interaction.response.edit_message(**level_offer(lobby, seat).kwargs())
-        await edit_lobby(interaction.client, lobby, lobby_message(lobby))
+        refused = await edit_lobby(interaction, lobby, lobby_message(lobby))
+        if refused is not None:
+            await interaction.followup.send(refused, ephemeral=True)
 
 
 def level_offer(lobby: Lobby, seat: Seat) -> Message:
@@ -184,13 +191,34 @@ def level_offer(lobby: Lobby, seat: Seat) -> Message:
     return Message(layout(text, controls(*buttons), colour=GREY))
 
 
-async def edit_lobby(client: discord.Client, lobby: Lobby, message: Message) -> None:
-    """Edit the lobby's message in its channel, if it was posted. Where the bot is not a
-    member (a group DM) Discord refuses it: the lobby's next click shows it as it is."""
-    if lobby.message_id is not None:
-        channel = client.get_partial_messageable(lobby.channel_id)
-        with contextlib.suppress(discord.Forbidden):
-            await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
+async def edit_lobby(
+    interaction: discord.Interaction, lobby: Lobby, message: Message
+) -> str | None:
+    """Edit the lobby's message in its channel, if it was posted, after ``interaction``
+    changed the lobby; returns what to tell its author privately when Discord refused the
+    edit (else None). The lobby is never stuck on it: its buttons answer by the click, not
+    the channel, and show it as it is. Where the bot is not a member (a group DM) that is
+    how it always works; in a server channel the bot lost permissions in, the author is
+    told which, and that a game started there would pause until they are back (as a
+    table's refused edits pause it). A deleted message is let go: the change stands."""
+    if lobby.message_id is None:
+        return None
+    channel = interaction.client.get_partial_messageable(lobby.channel_id)
+    try:
+        await channel.get_partial_message(lobby.message_id).edit(**message.kwargs())
+    except discord.NotFound:  # deleted by someone: the change stands, nothing shows it
+        log.info("lobby %s: its message is gone", lobby.lobby_id)
+        return None
+    except discord.Forbidden:
+        if bot_absent(interaction):
+            return None
+        log.warning("lobby %s: the bot may not edit its message", lobby.lobby_id)
+        needed = missing_permissions(interaction.app_permissions) or list(
+            CHANNEL_PERMISSIONS.values()
+        )
+        names = and_list([f"**{_(name)}**" for name in needed])
+        return _(LOBBY_NOT_EDITED).format(permissions=names)
+    return None
 
 
 def on_lobby_message(interaction: discord.Interaction, lobby: Lobby) -> bool:

@@ -167,6 +167,7 @@ async def test_leaving_a_lobby_in_a_group_dm(env: simcord.Env, bot: CardroomBot)
     # the bot may not edit the lobby by itself here: bob is told, the lobby's next click shows it
     left = (await group.slash(bob, "game leave")).response
     assert left is not None and "You left the lobby" in text_of(left)
+    assert "could not update the lobby" not in text_of(left)  # no permission to ask for here
     lobby = bot.tables.lobbies.in_channel(group.channel_id)
     assert lobby is not None and lobby.seat_of(bob.id) is None
     shown = (await group.click(ann, lobby_message, label="Add AI")).response

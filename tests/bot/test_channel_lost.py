@@ -294,3 +294,83 @@ async def test_the_bot_removed_from_a_server_ends_its_tables_and_lobbies_once(
     assert await bot.storage.lobbies.load() == ([], [])
     for player in (ann, bob):
         assert dms_saying(player, GUILD_LEFT) == 1, "told once"
+
+
+async def test_a_lobby_the_bot_may_not_edit_goes_on_and_its_changer_is_told(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """Permissions taken from the bot in a lobby's channel: a change made elsewhere than on
+    the lobby (``/game leave``, ``/game stop``, an AI's level) is made, and the one who made
+    it is told privately that the lobby's message could not follow and what the bot needs;
+    the lobby's buttons still answer and show it as it is, where the refusal went unsaid."""
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    started = await ann.member.slash(channel, "game start fishing")
+    lobby = started.response
+    assert lobby is not None
+    await bob.member.click(lobby, label="Join")
+    offer = (await ann.member.click(lobby, label="Add AI")).followups[0]
+    assert bot.user is not None
+    denied = discord.Permissions(view_channel=True).value
+    env.backend.set_overwrite(
+        channel.id, Overwrite(target_id=bot.user.id, type=OverwriteType.MEMBER, deny=denied)
+    )
+    shown = text_of(channel.history()[-1])
+    needed = "**View Channel**"
+    refused = "I could not update the lobby's message"
+
+    chosen = await ann.member.click(offer, label="Hard")
+    assert "plays at the **hard** level" in text_of(chosen.response)
+    (told,) = chosen.followups
+    assert told.flags.ephemeral and refused in text_of(told) and needed in text_of(told)
+    left = await bob.member.slash(channel, "game leave")
+    assert left.ephemeral and left.response is not None
+    assert "You left the lobby." in text_of(left.response)
+    assert refused in text_of(left.response) and needed in text_of(left.response)
+    assert text_of(channel.history()[-1]) == shown, "the refused edits changed nothing"
+    clicked = await ann.member.click(lobby, label="Add AI")  # shown as it is, by the click
+    assert clicked.response is not None
+    now = text_of(clicked.response)
+    assert "🤖 Ada (hard)" in now and "bob" not in now
+
+    stopped = await ann.member.slash(channel, "game stop")
+    assert stopped.response is not None
+    assert "The lobby is closed." in text_of(stopped.response)
+    assert refused in text_of(stopped.response)
+    assert channel.id not in bot.tables.lobbies.by_channel
+
+
+async def test_a_refused_lobby_edit_with_no_permission_missing_names_all_the_bot_needs(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """Discord refuses the lobby's edit though the bot seems to have every permission: the
+    one who changed it is told every permission the bot needs there, not an empty list."""
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    started = await ann.member.slash(channel, "game start fishing")
+    assert started.response is not None
+    await bob.member.click(started.response, label="Join")
+    path = f"/channels/{channel.id}/messages/{started.response.id}"
+    env.inject_error("PATCH", path, status=403, code=50013, message="Missing Permissions")
+    left = await bob.member.slash(channel, "game leave")
+    assert left.response is not None
+    needed = " and ".join(
+        f"**{name}**" for name in ("View Channel", "Send Messages", "Embed Links", "Attach Files")
+    )
+    assert f"I need {needed} in this channel" in text_of(left.response)
+
+
+async def test_a_lobby_whose_message_was_deleted_is_still_stopped_and_left_plainly(
+    env: simcord.Env, bot: CardroomBot, guild: simcord.GuildHandle, channel: simcord.ChannelHandle
+) -> None:
+    """The lobby's message deleted (Unknown Message): /game leave and /game stop still do
+    what they say and answer so, where they answered with an apology after doing it."""
+    ann, bob = add_player(env, guild, "ann"), add_player(env, guild, "bob")
+    started = await ann.member.slash(channel, "game start fishing")
+    assert started.response is not None
+    await bob.member.click(started.response, label="Join")
+    path = f"/channels/{channel.id}/messages/{started.response.id}"
+    env.inject_error("PATCH", path, status=404, code=10008, message="Unknown Message", times=None)
+    left = await bob.member.slash(channel, "game leave")
+    assert left.response is not None and text_of(left.response) == "You left the lobby."
+    stopped = await ann.member.slash(channel, "game stop")
+    assert stopped.response is not None and text_of(stopped.response) == "The lobby is closed."
+    assert channel.id not in bot.tables.lobbies.by_channel

@@ -3,8 +3,10 @@ face up, in agreement with the engine's replay of the stored record; never a run
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from bot.errors import UserError
 from bot.replays.book import ReplayedGame, load_replay
 from bot.replays.reviewing import Reviewer
 from bot.storage import Storage
+from bot.storage.connection import dump
 from bot.tables.thinking import AiPlayers
 from bot.text import show
 from engine.registry import games
@@ -189,14 +192,14 @@ async def test_reviews_are_limited_per_person_and_a_kept_one_does_not_count(
     async def progress(done: int, total: int) -> None:
         told.append((done, total))
 
-    judged = await reviewer.review(first, 0, 1, progress)
+    judged = await reviewer.make(first, 0, 1, progress)
     assert told and told[-1] == (len(judged), len(judged))
-    assert await reviewer.review(first, 0, 1, progress) == judged  # kept: not counted
-    assert await reviewer.review(second, 1, 2, progress)  # another person has their own
+    assert await reviewer.kept(first, 0) == judged  # read back: not counted
+    assert await reviewer.make(second, 1, 2, progress)  # another person has their own
     with pytest.raises(UserError, match="1 review in the last hour"):
-        await reviewer.review(second, 0, 1, progress)
+        await reviewer.make(second, 0, 1, progress)
     now[0] += timedelta(hours=1)
-    assert await reviewer.review(second, 0, 1, progress)
+    assert await reviewer.make(second, 0, 1, progress)
 
 
 @pytest.mark.parametrize("damaged", ["{not json", "[1, 2]", '[{"step": "one"}]'])
@@ -210,18 +213,56 @@ async def test_a_review_damaged_in_storage_is_made_anew_and_kept_again(
     reviewer = Reviewer(settings, storage, lambda: datetime(2026, 1, 1, tzinfo=UTC), no_wait)
     reviewer.worlds = 1
     game = await finished_with_record(storage, "r3", "stuck", 1)
-    judged = await reviewer.review(game, 0, 1, no_progress)
-    async with storage._database.transaction() as sql:
-        await sql.execute(
-            "UPDATE move_reviews SET review = :review WHERE table_id = 'r3'", {"review": damaged}
-        )
+    judged = await reviewer.make(game, 0, 1, no_progress)
+    await store_review(storage, "r3", damaged)
     assert await reviewer.kept(game, 0) is None
-    assert await reviewer.review(game, 0, 1, no_progress) == judged
+    assert await reviewer.make(game, 0, 1, no_progress) == judged
     assert await storage.reviews.review("r3", 0, 0, 1) == judged
     warnings = {record.getMessage() for record in caplog.records if record.name.endswith("reviews")}
     (warning,) = warnings  # each read of it says the same
     assert warning.startswith("table r3: seat 0's stored move review could not be read back")
     assert damaged not in warning
+
+
+GARBLINGS = {
+    "a step past the record": lambda found: replace(found, step=10_000),
+    "the deal's step": lambda found: replace(found, step=0),
+    "a move made that does not parse": lambda found: replace(found, chosen="no such move"),
+    "a best move that does not parse": lambda found: replace(found, best="no such move"),
+}
+
+
+@pytest.mark.parametrize("garbling", sorted(GARBLINGS))
+async def test_a_kept_review_that_does_not_fit_its_record_is_made_anew(
+    storage: Storage, tmp_path: Path, caplog: pytest.LogCaptureFixture, garbling: str
+) -> None:
+    """A kept review that storage reads back well formed but that cannot be shown with its
+    game's record (a step it lacks or not the seat's, a move text that does not parse) is
+    read as none kept, like a damaged one: made anew and stored over it, where showing it
+    failed with an apology; logged, naming steps but no move."""
+    settings = fast_settings(tmp_path, reviews_per_hour=2)
+    reviewer = Reviewer(settings, storage, lambda: datetime(2026, 1, 1, tzinfo=UTC), no_wait)
+    reviewer.worlds = 1
+    game = await finished_with_record(storage, "r4", "stuck", 1)
+    judged = await reviewer.make(game, 0, 1, no_progress)
+    garbled = [GARBLINGS[garbling](judged[0]), *judged[1:]]
+    await store_review(storage, "r4", dump(garbled))
+    assert await storage.reviews.review("r4", 0, 0, 1) == garbled  # storage's check passes it
+    assert await reviewer.kept(game, 0) is None
+    assert await reviewer.make(game, 0, 1, no_progress) == judged
+    assert await reviewer.kept(game, 0) == judged
+    (warning,) = [r.getMessage() for r in caplog.records if r.name.endswith("reviewing")]
+    assert warning.startswith("table r4: seat 0's kept move review does not fit its game's")
+    assert judged[0].chosen not in warning and "no such move" not in warning
+
+
+async def store_review(storage: Storage, table_id: str, review: str) -> None:
+    """Write ``review`` over the kept review of ``table_id``, as damage in storage would."""
+    async with storage._database.transaction() as sql:
+        await sql.execute(
+            "UPDATE move_reviews SET review = :review WHERE table_id = :table_id",
+            {"review": review, "table_id": table_id},
+        )
 
 
 async def no_wait() -> None:
@@ -259,6 +300,42 @@ async def test_a_review_goes_on_when_its_progress_cannot_be_shown(
     theirs = answer(await outsider.member.slash(channel, "game replay", table=table_id))
     denied = await outsider.member.click(theirs, label="Review my moves")
     assert "Only the people who played this game" in text_of(answer(denied))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kept", ["damaged", "garbled"])
+async def test_review_my_moves_makes_a_bad_kept_review_anew_and_logs_it_once(
+    env: simcord.Env,
+    bot: CardroomBot,
+    guild: simcord.GuildHandle,
+    caplog: pytest.LogCaptureFixture,
+    kept: str,
+) -> None:
+    """Review my moves over a kept review damaged in storage, or garbled (its costliest
+    move's best move no longer parses, which failed with an apology), shows the review made
+    anew; the one click logs the bad row once, where the damaged one was logged twice."""
+    channel = guild.create_text_channel("review-again")
+    ann = add_player(env, guild, "ann")
+    await play_to_the_end(env, bot, channel, [ann], "stuck", ai_seats=1)
+    table_id = next(iter(bot.tables.rematches))
+    bot.reviews.worlds = 1
+    opened = answer(await ann.member.slash(channel, "game replay", table=table_id))
+    first = text_of(answer(await ann.member.click(opened, label="Review my moves")))
+    found = await bot.storage.results.replayed(table_id)
+    assert found is not None
+    seat = next(seat.seat for seat in found.seats if seat.user_id == ann.id)
+    judged = await bot.storage.reviews.review(table_id, seat, 0, 1)
+    assert judged
+    costly = replace(judged[0], best="no such move", value_lost=1.0)
+    await store_review(
+        bot.storage, table_id, "{not json" if kept == "damaged" else dump([costly, *judged[1:]])
+    )
+    caplog.clear()
+    again = answer(await ann.member.click(opened, label="Review my moves"))
+    assert text_of(again) == first
+    warned = [r for r in caplog.records if r.levelno == logging.WARNING and "review" in r.message]
+    assert len(warned) == 1, [r.message for r in warned]
+    assert await bot.storage.reviews.review(table_id, seat, 0, 1) == judged
 
 
 @pytest.mark.slow
