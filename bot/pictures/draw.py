@@ -8,6 +8,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from gettext import NullTranslations
 
 from PIL import Image, ImageDraw
@@ -42,6 +43,8 @@ LABEL_SIZE, LABEL_HEIGHT = 21, 28
 CAPTION_SIZE, CAPTION_HEIGHT = 18, 23
 NAME_LENGTH = 16  # longer seat names are cut (with …) to keep labels on one line
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
+# Labels and captions written at once, kept ready: about 4 KB each, so at most a few MB.
+KEPT_WORDS = 1024
 
 FELT = (26, 88, 58)
 LABEL_INK = (240, 244, 236)
@@ -95,6 +98,39 @@ def stack_caption(size: int) -> str:
     return ngettext("{count} card", "{count} cards", size).format(count=size)
 
 
+@lru_cache(maxsize=KEPT_WORDS)
+def words_width(text: str, size: int) -> int:
+    """How many pixels wide ``text`` is in the words font at ``size``, rounded up."""
+    return math.ceil(words_font(size).getlength(text))
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _words_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, tuple[int, int]]:
+    """``text`` in the words font at ``size`` as a coverage mask, with where the mask's
+    top-left corner lies from the anchor point. The same labels and captions recur from one
+    picture to the next, and shaping and rasterising them was a fifth of a picture's time."""
+    font = words_font(size)
+    # typed as floats, whole pixels for a FreeType font
+    left, top, right, bottom = (int(edge) for edge in font.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (right - left, bottom - top))
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
+    return mask, (left, top)
+
+
+def write(
+    canvas: Image.Image,
+    xy: tuple[int, int],
+    text: str,
+    size: int,
+    ink: tuple[int, int, int],
+    anchor: str = "la",
+) -> None:
+    """Write ``text`` on ``canvas`` in the words font, as ``ImageDraw.text`` would at
+    whole-pixel ``xy`` (the same pixels), from a mask kept for the next picture."""
+    mask, (left, top) = _words_mask(text, size, anchor)
+    canvas.paste(ink, (xy[0] + left, xy[1] + top), mask)
+
+
 def _measure(group: Group, label: str, width: int = WIDTH) -> _Placed:
     slots = max(len(group.cards), 1)
     available = width - 2 * PADDING
@@ -108,10 +144,9 @@ def _measure(group: Group, label: str, width: int = WIDTH) -> _Placed:
         step = min(CARD_WIDTH + CARD_GAP, (available - CARD_WIDTH) // max(per_line - 1, 1))
     shift = 2 * STACK_SHIFT if group.size is not None else 0
     cards_width = CARD_WIDTH + (per_line - 1) * step + shift
-    label_width = math.ceil(words_font(LABEL_SIZE).getlength(label))
+    label_width = words_width(label, LABEL_SIZE)
     if group.size is not None:
-        caption = stack_caption(group.size)
-        label_width = max(label_width, math.ceil(words_font(CAPTION_SIZE).getlength(caption)))
+        label_width = max(label_width, words_width(stack_caption(group.size), CAPTION_SIZE))
     card_height = CARD_HEIGHT + shift + (CAPTION_HEIGHT if _has_captions(group) else 0)
     height = LABEL_HEIGHT + lines * card_height + (lines - 1) * CARD_GAP
     return _Placed(group, label, step, per_line, max(cards_width, label_width), height)
@@ -152,8 +187,7 @@ def _draw_group(
     canvas: Image.Image, placed: _Placed, x: int, y: int, style: DeckStyle
 ) -> list[Card]:
     """Draw one group with its top-left corner at (x, y); returns the face-up cards drawn."""
-    draw = ImageDraw.Draw(canvas)
-    draw.text((x, y + 2), placed.label, font=words_font(LABEL_SIZE), fill=LABEL_INK)
+    write(canvas, (x, y + 2), placed.label, LABEL_SIZE, LABEL_INK)
     group = placed.group
     top = y + LABEL_HEIGHT
     captions = _has_captions(group)
@@ -173,20 +207,14 @@ def _draw_group(
         if shown.card is not None:
             drawn.append(shown.card)
         if shown.caption:
-            draw.text(
-                (left + CARD_WIDTH // 2, card_top + CARD_HEIGHT + 3),
-                shown.caption,
-                font=words_font(CAPTION_SIZE),
-                fill=CAPTION_INK,
-                anchor="mt",
-            )
+            caption_at = (left + CARD_WIDTH // 2, card_top + CARD_HEIGHT + 3)
+            write(canvas, caption_at, shown.caption, CAPTION_SIZE, CAPTION_INK, anchor="mt")
     return drawn
 
 
 def _draw_stack(canvas: Image.Image, group: Group, x: int, top: int, style: DeckStyle) -> None:
     """A stack: the cards under its top peeking out, the top, and how many cards it holds
     written under it."""
-    draw = ImageDraw.Draw(canvas)
     size = group.size or 0
     if size:
         for under in range(min(size - 1, 2), 0, -1):
@@ -197,11 +225,12 @@ def _draw_stack(canvas: Image.Image, group: Group, x: int, top: int, style: Deck
         canvas.paste(image, (x, top), image)
     else:
         canvas.paste(empty_place(), (x, top), empty_place())
-    draw.text(
+    write(
+        canvas,
         (x, top + CARD_HEIGHT + 2 * STACK_SHIFT + 3),
         stack_caption(size),
-        font=words_font(CAPTION_SIZE),
-        fill=CAPTION_INK if size else EMPTY_INK,
+        CAPTION_SIZE,
+        CAPTION_INK if size else EMPTY_INK,
         anchor="lt",  # under the label, as wide as it may be
     )
 

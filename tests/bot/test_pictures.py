@@ -9,11 +9,14 @@ import random
 from typing import cast
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.pictures import ALT_TEXT_LIMIT, DeckStyle, PictureCache, render
 from bot.pictures.draw import (
+    CAPTION_SIZE,
+    KEPT_WORDS,
     LABEL_HEIGHT,
+    LABEL_SIZE,
     MAX_WIDTH,
     MIN_STEP,
     PADDING,
@@ -21,9 +24,11 @@ from bot.pictures.draw import (
     TALL,
     WIDTH,
     _measure,
+    _words_mask,
     stack_caption,
+    write,
 )
-from bot.pictures.faces import CARD_HEIGHT
+from bot.pictures.faces import CARD_HEIGHT, words_font
 from engine.cards import FULL_DECK, Card
 from engine.layout import Group, Layout, Row, Shown, face_up, rows, stack
 from engine.registry import games
@@ -195,3 +200,28 @@ def test_a_stacks_number_is_written_under_it_as_a_card_count() -> None:
     assert stack_caption(36) == "36 cards" and stack_caption(1) == "1 card"
     empty = render(rows([stack("Ann's pile", 0)]), [])
     assert Image.open(io.BytesIO(empty.data)).height == big_image.height  # "empty" under it
+
+
+@pytest.mark.parametrize("anchor", ["la", "mt", "lt"])
+@pytest.mark.parametrize("text", ["Ann's hand", "Stock · 36 cards", "Pilha de Bé… (ñ)", "", "Tg,"])
+def test_words_written_from_a_kept_mask_are_the_pixels_image_draw_gives(
+    text: str, anchor: str
+) -> None:
+    """Labels and captions are written from masks kept between pictures: the same pixels as
+    drawing them with ImageDraw, at either size, on the felt or over a card."""
+    for size in (LABEL_SIZE, CAPTION_SIZE):
+        for background in ((26, 88, 58), (250, 250, 246)):
+            drawn, first, kept = (Image.new("RGB", (300, 60), background) for _ in range(3))
+            ink = (214, 234, 218)
+            font = words_font(size)
+            ImageDraw.Draw(drawn).text((120, 20), text, font=font, fill=ink, anchor=anchor)
+            write(first, (120, 20), text, size, ink, anchor)
+            write(kept, (120, 20), text, size, ink, anchor)  # from the mask the first kept
+            assert first.tobytes() == kept.tobytes() == drawn.tobytes()
+
+
+def test_the_kept_words_are_bounded() -> None:
+    _words_mask.cache_clear()
+    for number in range(KEPT_WORDS + 10):
+        write(Image.new("RGB", (80, 30)), (0, 0), str(number), CAPTION_SIZE, (255, 255, 255))
+    assert _words_mask.cache_info().currsize == KEPT_WORDS
