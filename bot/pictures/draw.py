@@ -263,7 +263,9 @@ def render(layout: Layout, names: Sequence[str], style: DeckStyle = DeckStyle.ST
         y += line_height + GROUP_GAP // 2
     buffer = io.BytesIO()
     # A 64-colour palette keeps every ink and the smooth edges, at a quarter of the bytes.
-    canvas.quantize(64, Image.Quantize.FASTOCTREE).save(buffer, "PNG", compress_level=6)
+    # zlib's level 3 is its fastest kind of search at its best: it encodes in under half the
+    # time of the default 6, for about a sixth more bytes (still tens of KB at most).
+    canvas.quantize(64, Image.Quantize.FASTOCTREE).save(buffer, "PNG", compress_level=3)
     data = buffer.getvalue()
     digest = hashlib.blake2b(data, digest_size=8).hexdigest()
     alt_text = layout.alt_text(names)
