@@ -44,7 +44,8 @@ CAPTION_SIZE, CAPTION_HEIGHT = 18, 23
 NAME_LENGTH = 16  # longer seat names are cut (with …) to keep labels on one line
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
 PALETTE_COLOURS = 128  # the fixed palette every picture is mapped to
-# Labels and captions written at once, kept ready: about 4 KB each, so at most a few MB.
+# Labels and captions kept ready to write (and their widths): a mask is about 4 KB, so the
+# masks hold a few MB at most.
 KEPT_WORDS = 1024
 
 FELT = (26, 88, 58)
