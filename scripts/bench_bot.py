@@ -17,7 +17,11 @@ answer with the new private view, its card picture drawn unless the picture cach
 The answers go to simcord's in-process Discord, so no network time is in them; the coalesced
 table and DM edits (and the Hand views that follow the game) come outside them.
 ``picture_*``: the CPU time to draw each card picture the bot drew (the
-table's, the Hand views', the DMs') and its PNG size. ``--clock cpu`` times the moves in the
+table's, the Hand views', the DMs') and its PNG size. ``finished_view_parts_*``: where a
+finished view's time goes, the mean over all moves and over the slowest 5%: the pictures
+drawn within it, the save, simcord answering the bot's requests (its in-process Discord; real
+use has the network there), the cyclic garbage collector, and the rest (validation, the
+engine's move, the view's message, discord.py). ``--clock cpu`` times the moves in the
 main thread's CPU time instead of the wall clock: on a shared, loaded machine the wall clock
 mostly measures how long the process waited for a core. ``--metrics off`` replaces the
 bot's metric recording (bot/ops/metrics.py) with no-ops and serves no /metrics, to measure
@@ -46,6 +50,7 @@ import argparse
 import asyncio
 import bisect
 import contextlib
+import gc
 import json
 import random
 import statistics
@@ -65,6 +70,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import aiohttp
 import discord
 import simcord
+import simcord.http.client
 from prometheus_client.metrics import MetricWrapperBase
 
 from bot.app import CardroomBot, create_bot
@@ -100,6 +106,7 @@ class MoveTiming(NamedTuple):
     save_started: float  # the database work of the move began
     save_ended: float
     answered: float  # the player has the answer (their new private view)
+    parts: dict[str, list[tuple[float, float]]]  # PARTS: when each part of its work ran
 
     @property
     def total(self) -> float:
@@ -125,6 +132,15 @@ stamp = CLOCKS["wall"]
 
 # the saves made within one step click (and the work it starts); the first is its move's
 SAVES: ContextVar[list[tuple[float, float]] | None] = ContextVar("saves", default=None)
+# when the timed parts of one step click's work ran (pictures, simcord's answers, the collector)
+PARTS: ContextVar[dict[str, list[tuple[float, float]]] | None] = ContextVar("parts", default=None)
+
+
+def note_part(name: str, started: float) -> None:
+    """Note that part ``name`` of the step click being handled ran from ``started`` to now."""
+    parts = PARTS.get()
+    if parts is not None:
+        parts.setdefault(name, []).append((started, stamp()))
 
 
 class MoveClock:
@@ -187,16 +203,19 @@ class MoveClock:
         async def timed_handler(item: Any, interaction: discord.Interaction) -> None:
             arrived = self.arrivals.pop(interaction.id, stamp())
             saves: list[tuple[float, float]] = []
-            token = SAVES.set(saves)
+            parts: dict[str, list[tuple[float, float]]] = {}
+            token, parts_token = SAVES.set(saves), PARTS.set(parts)
             try:
                 await handler(item, interaction)
             finally:
                 SAVES.reset(token)
+                PARTS.reset(parts_token)
             answered = stamp()
             acknowledged = self.responses.pop(interaction.id, answered)
             if saves:
                 started, ended = saves[0]
-                self.moves.append(MoveTiming(arrived, acknowledged, started, ended, answered))
+                timing = MoveTiming(arrived, acknowledged, started, ended, answered, parts)
+                self.moves.append(timing)
 
         return timed_handler
 
@@ -214,13 +233,42 @@ class PictureClock:
         render = draw.render
 
         def timed_render(*args: Any, **kwargs: Any) -> Picture:
-            started = time.process_time()
+            started, part_started = time.process_time(), stamp()
             picture = render(*args, **kwargs)
             self.seconds.append(time.process_time() - started)
+            note_part("picture", part_started)
             self.sizes.append(len(picture.data))
             return picture
 
         draw.render = timed_render
+
+
+def time_simcord_and_collector() -> None:
+    """Note, as parts of the step click being handled, simcord answering each of the bot's
+    requests (to its HTTP client and its interaction webhooks) and each cyclic collection."""
+    for client in (simcord.http.client.FakeHTTPClient, simcord.http.client.FakeWebhookAdapter):
+        request = client.request
+
+        def timed_request(*args: Any, _request: Any = request, **kwargs: Any) -> Any:
+            async def answered() -> Any:
+                started = stamp()
+                try:
+                    return await _request(*args, **kwargs)
+                finally:
+                    note_part("simcord_requests", started)
+
+            return answered()
+
+        client.request = timed_request  # type: ignore[method-assign]
+    collecting: list[float] = []
+
+    def collector(phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            collecting[:] = [stamp()]
+        elif collecting:
+            note_part("gc", collecting.pop())
+
+    gc.callbacks.append(collector)
 
 
 class SimulatorTime:
@@ -254,6 +302,16 @@ class SimulatorTime:
             yield
         finally:
             asyncio.Handle._run = original  # type: ignore[method-assign]
+
+    def own(self, move: MoveTiming, spans: list[tuple[float, float]]) -> float:
+        """Seconds of ``spans`` within ``move``, without the recorded steps. A task the move
+        started may still draw or ask simcord after the answer: that is not the move's."""
+        total = 0.0
+        for begin, end in spans:
+            start, stop = max(begin, move.arrived), min(end, move.answered)
+            if stop > start:
+                total += stop - start - self.within(start, stop)
+        return total
 
     def within(self, start: float, end: float) -> float:
         """Seconds of the recorded steps that fall between ``start`` and ``end``."""
@@ -410,6 +468,7 @@ async def bench(
                 clock.install(bot)
                 pictures = PictureClock()
                 pictures.install()
+                time_simcord_and_collector()
                 guild = env.create_guild(name="bench")
                 progress(f"opening {games} {game_id} tables")
                 opening = time.perf_counter()
@@ -471,6 +530,13 @@ async def bench(
     first = sorted(m.first_response - simulator.within(m.arrived, m.acknowledged) for m in measured)
     own = sorted(t - s for t, s in zip(total, save, strict=True))
     with_simcord = sorted(m.total for m in measured)
+    parts = [
+        {name: simulator.own(move, spans) for name, spans in move.parts.items()}
+        | {"save": move_save}
+        for move, move_save in zip(measured, save, strict=True)
+    ]
+    slowest = [p for _, p in sorted(zip(total, parts, strict=True), key=lambda t: t[0])]
+    slowest = slowest[len(slowest) * 95 // 100 :]
     save.sort()
     total.sort()
     return {
@@ -496,12 +562,23 @@ async def bench(
         "pictures_drawn": len(pictures.seconds),
         "picture_median_ms": ms(statistics.median(pictures.seconds)),
         "picture_p99_ms": ms(p99(sorted(pictures.seconds))),
+        "finished_view_parts_mean_ms": mean_parts(parts, total),
+        "finished_view_parts_mean_ms_slowest_5pct": mean_parts(
+            slowest, total[len(total) * 95 // 100 :]
+        ),
         "picture_median_bytes": int(statistics.median(pictures.sizes)),
         "picture_largest_bytes": max(pictures.sizes),
         "opening_seconds": round(started - opening, 1),
         "moving_seconds": round(finished - started, 1),
         **review_figures,
     }
+
+
+def mean_parts(parts: list[dict[str, float]], totals: list[float]) -> dict[str, float]:
+    """The mean milliseconds of each part of the moves' work, and of the rest of ``totals``."""
+    names = ("picture", "save", "simcord_requests", "gc")
+    means = {name: ms(statistics.mean(p.get(name, 0.0) for p in parts)) for name in names}
+    return means | {"rest": round(ms(statistics.mean(totals)) - sum(means.values()), 3)}
 
 
 def percentiles(name: str, suffix: str, seconds: list[float]) -> dict[str, float]:

@@ -5,8 +5,9 @@ its bytes, over positions of random play of every game and player count.
 
 Prints one JSON line per game (median and p99 milliseconds of CPU time per picture, median
 and largest bytes), then one for all games. Card faces are drawn once per process and kept,
-as in the bot; a first picture of the whole deck (which draws them) is not counted. Not a
-test: figures vary with the machine and with what else runs on it.
+and the palette every picture is mapped to is picked once, as in the bot; a first picture of
+the whole deck (which does both) is not counted. Not a test: figures vary with the machine
+and with what else runs on it.
 """
 
 from __future__ import annotations

@@ -46,6 +46,10 @@ def test_bench_bot_plays_its_moves_and_prints_every_figure() -> None:
     assert figures["pictures_drawn"] > 0 and figures["picture_median_bytes"] > 0
     # the two times a click is measured by: its first response, its finished view
     assert {"first_response_p99_ms", "finished_view_p99_ms"} <= set(figures)
+    # where a finished view's time goes: parts within it, and its rest
+    parts = figures["finished_view_parts_mean_ms"]
+    assert set(parts) == {"picture", "save", "simcord_requests", "gc", "rest"}
+    assert parts["picture"] > 0 and parts["simcord_requests"] > 0 and parts["rest"] > 0
     assert figures["metrics"] == "on" and figures["metrics_samples_served"] > 0
 
 

@@ -9,11 +9,14 @@ import random
 from typing import cast
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.pictures import ALT_TEXT_LIMIT, DeckStyle, PictureCache, render
 from bot.pictures.draw import (
+    CAPTION_SIZE,
+    KEPT_WORDS,
     LABEL_HEIGHT,
+    LABEL_SIZE,
     MAX_WIDTH,
     MIN_STEP,
     PADDING,
@@ -21,9 +24,12 @@ from bot.pictures.draw import (
     TALL,
     WIDTH,
     _measure,
+    _words_mask,
+    draw_canvas,
     stack_caption,
+    write,
 )
-from bot.pictures.faces import CARD_HEIGHT
+from bot.pictures.faces import CARD_HEIGHT, words_font
 from engine.cards import FULL_DECK, Card
 from engine.layout import Group, Layout, Row, Shown, face_up, rows, stack
 from engine.registry import games
@@ -189,9 +195,51 @@ def test_a_stacks_number_is_written_under_it_as_a_card_count() -> None:
     cards_bottom = PADDING + LABEL_HEIGHT + CARD_HEIGHT + 2 * STACK_SHIFT
     width, height = big_image.size
     cards, caption = (0, 0, width, cards_bottom), (0, cards_bottom, width, height)
-    # each picture has its own 64-colour palette: the same ink may differ by a shade or two
-    assert largest_difference(big_image.crop(cards), small_image.crop(cards)) <= 12
+    # every picture is drawn in the same palette: the same cards, the same pixels
+    assert largest_difference(big_image.crop(cards), small_image.crop(cards)) == 0
     assert largest_difference(big_image.crop(caption), small_image.crop(caption)) > 100
     assert stack_caption(36) == "36 cards" and stack_caption(1) == "1 card"
     empty = render(rows([stack("Ann's pile", 0)]), [])
     assert Image.open(io.BytesIO(empty.data)).height == big_image.height  # "empty" under it
+
+
+@pytest.mark.parametrize("anchor", ["la", "mt", "lt"])
+@pytest.mark.parametrize("text", ["Ann's hand", "Stock · 36 cards", "Pilha de Bé… (ñ)", "", "Tg,"])
+def test_words_written_from_a_kept_mask_are_the_pixels_image_draw_gives(
+    text: str, anchor: str
+) -> None:
+    """Labels and captions are written from masks kept between pictures: the same pixels as
+    drawing them with ImageDraw, at either size, on the felt or over a card."""
+    for size in (LABEL_SIZE, CAPTION_SIZE):
+        for background in ((26, 88, 58), (250, 250, 246)):
+            drawn, first, kept = (Image.new("RGB", (300, 60), background) for _ in range(3))
+            ink = (214, 234, 218)
+            font = words_font(size)
+            ImageDraw.Draw(drawn).text((120, 20), text, font=font, fill=ink, anchor=anchor)
+            write(first, (120, 20), text, size, ink, anchor)
+            write(kept, (120, 20), text, size, ink, anchor)  # from the mask the first kept
+            assert first.tobytes() == kept.tobytes() == drawn.tobytes()
+
+
+def test_the_kept_words_are_bounded() -> None:
+    _words_mask.cache_clear()
+    for number in range(KEPT_WORDS + 10):
+        write(Image.new("RGB", (80, 30)), (0, 0), str(number), CAPTION_SIZE, (255, 255, 255))
+    assert _words_mask.cache_info().currsize == KEPT_WORDS
+
+
+@pytest.mark.parametrize("style", list(DeckStyle))
+def test_a_picture_keeps_close_to_its_full_colour_drawing_in_either_deck_style(
+    style: DeckStyle,
+) -> None:
+    """Pictures are mapped to one palette picked once: every ink of both deck styles, the
+    backs, the felt and the words on it stay within a few shades of the drawing."""
+    layout = rows(
+        [face_up("{s0} · Ann's hand", [card.text for card in FULL_DECK[::3]]), stack("Stock", 9)],
+        [stack("Pile", 4, "QD"), stack("Discards", 0), face_up("Table", ["10C", "JS", "2H"])],
+        [Group("{s1}", (Shown(None, "card A"), Shown(Card.parse("KC"), "card B")))],
+    )
+    canvas, _ = draw_canvas(layout, NAMES[:2], style)
+    picture = Image.open(io.BytesIO(render(layout, NAMES[:2], style).data))
+    assert picture.mode == "P"
+    assert largest_difference(canvas, picture.convert("RGB")) <= 32
