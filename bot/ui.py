@@ -10,7 +10,7 @@ custom_id; clicks reach them through the bot's dynamic item registry, also after
 from __future__ import annotations
 
 import io
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.pictures import Picture, PictureCache
 from bot.text import clip
 from engine.registry import games
-from engine.words import N_
+from engine.words import N_, _, and_list
 
 RED = discord.Colour(0xC0392B)
 GREEN = discord.Colour(0x2E8B57)
@@ -64,6 +64,14 @@ def missing_permissions(
     """The names of the permissions the bot needs in a table's channel (or, given
     ``THREAD_PERMISSIONS``, to open a thread for each table there) and lacks."""
     return [name for flag, name in needed.items() if not getattr(permissions, flag)]
+
+
+def permission_list(names: Sequence[str]) -> str:
+    """Permission names (as ``CHANNEL_PERMISSIONS`` holds them) for a sentence, bold, in the
+    active language, the last joined by "and" (``**View Channel**, **Send Messages** and
+    **Attach Files**``)."""
+    said = [f"**{_(name)}**" for name in names]
+    return and_list([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
 
 
 def in_a_thread(interaction: discord.Interaction) -> bool:

@@ -57,11 +57,12 @@ from bot.ui import (
     game_choices,
     in_a_thread,
     missing_permissions,
+    permission_list,
 )
 from bot.wiring import Wiring, wired
 from engine.core import Event, Game, Option
 from engine.registry import games
-from engine.words import N_, _, and_list
+from engine.words import N_, _
 
 HOST_LEFT = N_(
     "You left the game; the AI plays your seat, and it counts as a loss for you. Only "
@@ -210,7 +211,7 @@ async def open_lobby(
     if wiring.table_threads.enabled(interaction.guild_id) and not in_a_thread(interaction):
         missing = missing_permissions(interaction.app_permissions, THREAD_PERMISSIONS)
         if missing:  # only the host is told: the others need not read about permissions
-            names = and_list([f"**{_(name)}**" for name in missing])
+            names = permission_list(missing)
             await interaction.followup.send(_(NO_THREADS).format(permissions=names), ephemeral=True)
 
 

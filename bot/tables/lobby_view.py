@@ -36,11 +36,12 @@ from bot.ui import (
     in_a_thread,
     layout,
     missing_permissions,
+    permission_list,
     small,
 )
 from bot.wiring import UsesWiring
 from engine.core import Event
-from engine.words import N_, _, and_list
+from engine.words import N_, _
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -216,8 +217,7 @@ async def edit_lobby(
         needed = missing_permissions(interaction.app_permissions) or list(
             CHANNEL_PERMISSIONS.values()
         )
-        names = and_list([f"**{_(name)}**" for name in needed])
-        return _(LOBBY_NOT_EDITED).format(permissions=names)
+        return _(LOBBY_NOT_EDITED).format(permissions=permission_list(needed))
     return None
 
 

@@ -35,9 +35,9 @@ from bot.tables.table_view import (
     thread_end_message,
 )
 from bot.text import said
-from bot.ui import CHANNEL_PERMISSIONS, TABLE_THREAD_PERMISSIONS, Message
+from bot.ui import CHANNEL_PERMISSIONS, TABLE_THREAD_PERMISSIONS, Message, permission_list
 from engine.core import Event
-from engine.words import ENGLISH, N_, _, and_list, speaking
+from engine.words import ENGLISH, N_, _, speaking
 
 log = logging.getLogger(__name__)
 
@@ -317,12 +317,11 @@ class DiscordPresenter:
         )
 
         def paused(message: str) -> str:  # in the active language: its reader's
-            needed = [f"**{_(name)}**" for name in wanted.values()]
             return _(message).format(
                 game=_(session.game.name),
                 channel=where,
                 guild=discord.utils.escape_markdown(guild.name) if guild else _("its server"),
-                permissions=and_list([", ".join(needed[:-1]), needed[-1]]),
+                permissions=permission_list(list(wanted.values())),
                 minutes=round(self.settings.paused_table_seconds / 60),
             )
 

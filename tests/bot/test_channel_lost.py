@@ -21,10 +21,13 @@ from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
 from bot.app import CardroomBot
+from bot.i18n import catalog
 from bot.storage import LoadedGame
 from bot.tables.records import Ending, EndKind
 from bot.tables.service import CHANNEL_DELETED, CHANNEL_LOST, GUILD_LEFT, PAUSE_RAN_OUT
 from bot.tables.session import TableSession
+from bot.ui import permission_list
+from engine.words import speaking
 from tests.bot.helpers import (
     Player,
     add_player,
@@ -352,10 +355,22 @@ async def test_a_refused_lobby_edit_with_no_permission_missing_names_all_the_bot
     env.inject_error("PATCH", path, status=403, code=50013, message="Missing Permissions")
     left = await bob.member.slash(channel, "game leave")
     assert left.response is not None
-    needed = " and ".join(
-        f"**{name}**" for name in ("View Channel", "Send Messages", "Embed Links", "Attach Files")
-    )
+    # said as the pause DM says them (``permission_list``): one way everywhere
+    needed = "**View Channel**, **Send Messages**, **Embed Links** and **Attach Files**"
     assert f"I need {needed} in this channel" in text_of(left.response)
+
+
+def test_permissions_are_listed_in_the_readers_language() -> None:
+    """``permission_list`` names each permission in bold, in the active language, the last
+    joined by that language's "and"."""
+    assert permission_list(["View Channel"]) == "**View Channel**"
+    assert permission_list(["View Channel", "Attach Files"]) == (
+        "**View Channel** and **Attach Files**"
+    )
+    with speaking(catalog("de")):
+        said = permission_list(["View Channel", "Send Messages", "Attach Files"])
+    assert said.count("**") == 6 and said.count(", ") == 1 and " und " in said
+    assert "View Channel" not in said
 
 
 async def test_a_lobby_whose_message_was_deleted_is_still_stopped_and_left_plainly(
