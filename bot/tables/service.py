@@ -633,7 +633,8 @@ class TableService:
     ) -> list[str]:
         """Resume the running games and open lobbies saved in storage (those of the servers
         on ``shards``; None: all), each in its language (``restored_language``: the one it
-        was saved in, else ``server_language``); returns the problems found."""
+        was saved in, else ``server_language``, else its host's); returns the problems
+        found."""
         sessions, broken = await restore_sessions(
             self.storage, self.context, server_language, shards
         )

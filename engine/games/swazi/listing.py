@@ -95,7 +95,7 @@ def legal_moves(turn: Turn) -> Listing:
     only those are asked about, for a build and a change alike."""
     listing = Listing(turn)
     hand, keeping, owner, owned = turn.hand, turn.keeping, turn.owner, turn.owned
-    # owning no build, a move that makes none breaks no rule of §6-§7 (``refusal``'s first):
+    # owning no build, a move that makes none breaks no rule of §6–§7 (``refusal``'s first):
     # the groups of such moves need not ask
     unbound = not owned
     for value in turn.totals:  # §4.1
